@@ -1,0 +1,167 @@
+package io.lockkit;
+
+import io.lockkit.spi.LockProvider;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+
+/**
+ * The entry point: hands out locks by name over one {@link LockProvider}, and owns that provider.
+ * Thread-safe; create one per application and close it at shutdown, which releases what it
+ * holds and fails pending waits promptly.
+ *
+ * <pre>{@code
+ * try (DistributedLockFactory locks = DistributedLockFactory.create(provider);
+ *      LockHandle hold = locks.acquire("order:42", LockOptions.waitAtMost(Duration.ofSeconds(5)))) {
+ *     ship(order, hold.fencingToken());
+ * }
+ * }</pre>
+ */
+public interface DistributedLockFactory extends AutoCloseable {
+
+    /** A factory over {@code provider} with default settings. */
+    static DistributedLockFactory create(LockProvider provider) {
+        return builder(provider).build();
+    }
+
+    /** A builder for a factory over {@code provider}. */
+    static Builder builder(LockProvider provider) {
+        return new Builder(provider);
+    }
+
+    /** The lock of this name, owned by whichever thread takes it. */
+    DistributedLock getLock(String name);
+
+    /**
+     * Takes the lock for a new handle, waiting as {@code options} say.
+     *
+     * @throws LockNotAcquiredException when the wait ran out
+     * @throws InterruptedException when the waiting thread was interrupted
+     */
+    LockHandle acquire(String name, LockOptions options) throws InterruptedException;
+
+    /** Takes the lock for a new handle with {@link #defaultOptions()}. */
+    default LockHandle acquire(String name) throws InterruptedException {
+        return acquire(name, defaultOptions());
+    }
+
+    /**
+     * Like {@link #acquire(String, LockOptions)}, but a lock still busy after the wait is an empty
+     * result rather than an exception.
+     */
+    Optional<LockHandle> tryAcquire(String name, LockOptions options) throws InterruptedException;
+
+    /** Takes the lock for a new handle only if it is free now. */
+    Optional<LockHandle> tryAcquire(String name);
+
+    /**
+     * Runs {@code action} while holding the lock and returns its result; the lock is released
+     * afterwards whatever happens.
+     *
+     * @throws LockNotAcquiredException when the wait ran out
+     * @throws LockLostException when the hold was lost while {@code action} ran
+     */
+    @SuppressWarnings("try") // the handle is only there to be closed
+    default <T, X extends Throwable> T callWithLock(String name, LockOptions options, LockedCallable<T, X> action)
+            throws X, InterruptedException {
+        Objects.requireNonNull(action, "action");
+        try (LockHandle ignored = acquire(name, options)) {
+            return action.call();
+        }
+    }
+
+    /** Runs {@code action} while holding the lock; see {@link #callWithLock}. */
+    default void runWithLock(String name, LockOptions options, Runnable action) throws InterruptedException {
+        Objects.requireNonNull(action, "action");
+        callWithLock(name, options, () -> {
+            action.run();
+            return null;
+        });
+    }
+
+    /** The options {@link DistributedLock#lock()} and {@link #acquire(String)} use. */
+    LockOptions defaultOptions();
+
+    /** Releases what this factory holds, fails pending waits and closes the provider; idempotent. */
+    @Override
+    void close();
+
+    /** Configures a {@link DistributedLockFactory}. Not thread-safe. */
+    final class Builder {
+        /** How long a wake-up subscription outlives its last waiter, so bursts do not resubscribe. */
+        public static final Duration DEFAULT_SUBSCRIPTION_LINGER = Duration.ofSeconds(2);
+
+        final LockProvider provider;
+        Ticker ticker = Ticker.system();
+        ScheduledExecutorService scheduler;
+        ThreadFactory threadFactory;
+        LockOptions defaultOptions = LockOptions.DEFAULTS;
+        Consumer<LockLostException> lossListener = e -> { };
+        Duration subscriptionLinger = DEFAULT_SUBSCRIPTION_LINGER;
+
+        private Builder(LockProvider provider) {
+            if (provider == null) {
+                throw new IllegalArgumentException("provider must not be null");
+            }
+            this.provider = provider;
+        }
+
+        /** The monotonic clock for lease deadlines (default {@link Ticker#system()}). */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = require(ticker, "ticker");
+            return this;
+        }
+
+        /**
+         * A scheduler for renewals and lease deadlines, owned by the caller (not shut down on
+         * close). By default the factory runs one daemon thread of its own.
+         */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = require(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where the factory's own scheduler thread comes from (e.g. a container-managed factory). */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = require(threadFactory, "threadFactory");
+            return this;
+        }
+
+        /** Options for {@link DistributedLock#lock()}, {@link #build()}'s watchdog, and {@code acquire(name)}. */
+        public Builder defaultOptions(LockOptions defaultOptions) {
+            this.defaultOptions = require(defaultOptions, "defaultOptions");
+            return this;
+        }
+
+        /** Called (on the scheduler thread) for every hold of this factory that is lost. */
+        public Builder onLockLost(Consumer<LockLostException> lossListener) {
+            this.lossListener = require(lossListener, "lossListener");
+            return this;
+        }
+
+        /** How long a wake-up subscription is kept after its last waiter leaves (zero: drop at once). */
+        public Builder subscriptionLinger(Duration linger) {
+            require(linger, "subscriptionLinger");
+            if (linger.isNegative() || linger.compareTo(LockOptions.MAX_DURATION) > 0) {
+                throw new IllegalArgumentException("subscriptionLinger must be between zero and " + LockOptions.MAX_DURATION + ", was " + linger);
+            }
+            this.subscriptionLinger = linger;
+            return this;
+        }
+
+        public DistributedLockFactory build() {
+            return new ProviderLockFactory(this);
+        }
+
+        private static <T> T require(T value, String argument) {
+            if (value == null) {
+                throw new IllegalArgumentException(argument + " must not be null");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.lockkit;
+
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Renewal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+
+/**
+ * Renews watchdog holds and notices lapsed leases, for every hold of one factory, on one
+ * scheduler.
+ *
+ * <p>Design: there is a single pending "tick", scheduled for the earliest moment any hold needs
+ * attention. A tick renews, in one {@link LockProvider#renew} call, every watchdog hold whose
+ * renewal falls due within a short coalescing window (so holds taken close together share a
+ * round trip), and reports as lost every hold whose client-side deadline has passed. A failed
+ * renewal is retried soon, but never past the deadline: a holder that cannot reach the backend
+ * learns of the loss when its lease runs out on this client's clock, which is no later than the
+ * backend's. Releasing a hold only removes it from the set; a renewal already in flight for it
+ * renews nothing (the backend no longer has that owner) and its answer is ignored, so there is
+ * no start/cancel race.
+ */
+final class LeaseWatchdog {
+
+    private static final System.Logger LOG = System.getLogger(LeaseWatchdog.class.getName());
+    private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long MAX_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final LockProvider provider;
+    private final Ticker ticker;
+    private final ScheduledExecutorService scheduler;
+    private final BiConsumer<Hold, String> onLost;
+    private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+    private final ReentrantLock lock = new ReentrantLock();
+    private ScheduledFuture<?> tick;
+    private long tickAt;
+    private boolean stopped;
+
+    LeaseWatchdog(LockProvider provider, Ticker ticker, ScheduledExecutorService scheduler, BiConsumer<Hold, String> onLost) {
+        this.provider = provider;
+        this.ticker = ticker;
+        this.scheduler = scheduler;
+        this.onLost = onLost;
+    }
+
+    void watch(Hold hold) {
+        holds.add(hold);
+        scheduleBy(hold.nextDueNanos());
+    }
+
+    /** The hold's deadline or renewal time changed. */
+    void rescheduled(Hold hold) {
+        if (holds.contains(hold)) {
+            scheduleBy(hold.nextDueNanos());
+        }
+    }
+
+    void unwatch(Hold hold) {
+        holds.remove(hold);
+    }
+
+    int watched() {
+        return holds.size();
+    }
+
+    void stop() {
+        lock.lock();
+        try {
+            stopped = true;
+            if (tick != null) {
+                tick.cancel(false);
+            }
+        } finally {
+            lock.unlock();
+        }
+        holds.clear();
+    }
+
+    private void scheduleBy(long dueNanos) {
+        lock.lock();
+        try {
+            if (stopped) {
+                return;
+            }
+            if (tick == null || dueNanos - tickAt < 0) {
+                if (tick != null) {
+                    tick.cancel(false);
+                }
+                tickAt = dueNanos;
+                long delay = Math.max(0, dueNanos - ticker.nanoTime());
+                tick = scheduler.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void tick() {
+        lock.lock();
+        try {
+            tick = null;
+        } finally {
+            lock.unlock();
+        }
+        try {
+            long now = ticker.nanoTime();
+            List<Hold> due = new ArrayList<>();
+            for (Hold h : holds) {
+                if (h.state() != Hold.State.HELD) {
+                    holds.remove(h);
+                } else if (h.deadlineNanos() - now <= 0) {
+                    holds.remove(h);
+                    onLost.accept(h, "the lease ran out before it could be renewed");
+                } else if (h.watchdog() && h.nextRenewalNanos() - now <= window(h)) {
+                    due.add(h);
+                }
+            }
+            if (!due.isEmpty()) {
+                renew(due);
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "lease watchdog tick failed", e);
+        } finally {
+            long next = Long.MAX_VALUE;
+            boolean any = false;
+            for (Hold h : holds) {
+                long d = h.nextDueNanos();
+                if (!any || d - next < 0) {
+                    next = d;
+                    any = true;
+                }
+            }
+            if (any) {
+                scheduleBy(next);
+            }
+        }
+    }
+
+    private static long window(Hold h) {
+        return Math.min(h.renewalIntervalNanos() / 4, MAX_WINDOW_NANOS);
+    }
+
+    private void renew(List<Hold> due) {
+        List<Renewal> renewals = new ArrayList<>(due.size());
+        for (Hold h : due) {
+            renewals.add(new Renewal(h.name, h.owner, h.lease()));
+        }
+        long sent = ticker.nanoTime();
+        List<Renewal> gone;
+        try {
+            gone = provider.renew(renewals);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "renewing " + due.size() + " lock lease(s) failed; retrying until their deadlines", e);
+            long now = ticker.nanoTime();
+            for (Hold h : due) {
+                h.renewalFailed(now, Math.max(MIN_RETRY_NANOS, h.renewalIntervalNanos() / 4));
+            }
+            return;
+        }
+        Set<Renewal> goneSet = gone.isEmpty() ? Set.of() : new HashSet<>(gone);
+        for (int i = 0; i < due.size(); i++) {
+            Hold h = due.get(i);
+            if (goneSet.contains(renewals.get(i))) {
+                holds.remove(h);
+                onLost.accept(h, "renewal found the lock no longer held by this owner");
+            } else if (h.watchdog()) {
+                h.renewed(sent);
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+package io.lockkit;
+
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.Release;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An in-JVM lock backend with every guarantee of a distributed one (leases that lapse, fencing
+ * tokens, loss reporting), for application tests and single-process use. It is never a stand-in
+ * for a distributed lock: it excludes only threads of this JVM.
+ *
+ * <p>{@link #newClient()} gives further providers over the same lock table, each playing a
+ * separate process; {@link #stopBackend()} and {@link #startBackend()} simulate an outage and a
+ * restart that forgets every hold. Thread-safe.
+ *
+ * <p>Design: one table of entries (owner, hold count, token, lease deadline) under one lock;
+ * leases lapse lazily when an entry is next looked at. Tokens come from one counter shared by all
+ * names, so they increase per name across expiry and restarts and cost no memory per name.
+ */
+public final class LocalLockProvider implements LockProvider {
+
+    private final Table table;
+    private final ConcurrentHashMap<String, CopyOnWriteArrayList<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** A provider over a new lock table, with the system clock. */
+    public LocalLockProvider() {
+        this(Ticker.system());
+    }
+
+    /** A provider over a new lock table whose leases run on {@code ticker}. */
+    public LocalLockProvider(Ticker ticker) {
+        if (ticker == null) {
+            throw new IllegalArgumentException("ticker must not be null");
+        }
+        this.table = new Table(ticker);
+        table.clients.add(this);
+    }
+
+    private LocalLockProvider(Table table) {
+        this.table = table;
+        table.clients.add(this);
+    }
+
+    /** Another client over the same lock table, as a second process would be. */
+    public LocalLockProvider newClient() {
+        return new LocalLockProvider(table);
+    }
+
+    /** Makes the table unreachable: every call of every client fails until {@link #startBackend()}. */
+    public void stopBackend() {
+        table.lock.lock();
+        try {
+            table.down = true;
+        } finally {
+            table.lock.unlock();
+        }
+    }
+
+    /** Ends an outage as a restart without persistence would: every hold is forgotten. */
+    public void startBackend() {
+        table.lock.lock();
+        try {
+            table.down = false;
+            table.entries.clear();
+        } finally {
+            table.lock.unlock();
+        }
+    }
+
+    @Override
+    public Acquisition tryAcquire(LockRequest request) {
+        String name = request.name();
+        table.lock.lock();
+        try {
+            Entry e = table.live(name, this);
+            long now = table.ticker.nanoTime();
+            if (e == null) {
+                e = new Entry(request.owner(), ++table.lastToken, now + request.lease().toNanos());
+                table.entries.put(name, e);
+                return Acquisition.acquired(e.token);
+            }
+            if (e.owner.equals(request.owner())) {
+                e.count++;
+                e.deadline = Math.max(e.deadline, now + request.lease().toNanos());
+                return Acquisition.acquired(e.token);
+            }
+            return Acquisition.busy(Duration.ofNanos(e.deadline - now));
+        } finally {
+            table.lock.unlock();
+        }
+    }
+
+    @Override
+    public Release release(String name, String owner) {
+        table.lock.lock();
+        try {
+            Entry e = table.live(name, this);
+            if (e == null || !e.owner.equals(owner)) {
+                return Release.NOT_HELD;
+            }
+            if (--e.count > 0) {
+                return Release.STILL_HELD;
+            }
+            table.entries.remove(name);
+        } finally {
+            table.lock.unlock();
+        }
+        table.notifyReleased(name);
+        return Release.RELEASED;
+    }
+
+    @Override
+    public List<Renewal> renew(List<Renewal> renewals) {
+        List<Renewal> gone = new ArrayList<>();
+        table.lock.lock();
+        try {
+            long now = table.ticker.nanoTime();
+            for (Renewal r : renewals) {
+                Entry e = table.live(r.name(), this);
+                if (e == null || !e.owner.equals(r.owner())) {
+                    gone.add(r);
+                } else {
+                    e.deadline = now + r.lease().toNanos();
+                }
+            }
+        } finally {
+            table.lock.unlock();
+        }
+        return gone;
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        boolean held;
+        table.lock.lock();
+        try {
+            held = table.live(name, this) != null;
+            table.entries.remove(name);
+        } finally {
+            table.lock.unlock();
+        }
+        if (held) {
+            table.notifyReleased(name);
+        }
+        return held;
+    }
+
+    @Override
+    public Optional<LockState> inspect(String name) {
+        table.lock.lock();
+        try {
+            Entry e = table.live(name, this);
+            if (e == null) {
+                return Optional.empty();
+            }
+            return Optional.of(new LockState(Map.of(e.owner, e.count), Duration.ofNanos(e.deadline - table.ticker.nanoTime())));
+        } finally {
+            table.lock.unlock();
+        }
+    }
+
+    @Override
+    public Subscription subscribe(String name, WakeUpListener listener) {
+        checkOpen(name);
+        listeners.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(listener);
+        return () -> listeners.computeIfPresent(name, (n, list) -> {
+            list.remove(listener);
+            return list.isEmpty() ? null : list;
+        });
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        table.clients.remove(this);
+        listeners.clear();
+    }
+
+    /** Number of names this client is subscribed to; for tests of subscription hygiene. */
+    public int subscriptions() {
+        return listeners.size();
+    }
+
+    @Override
+    public String toString() {
+        return "LocalLockProvider";
+    }
+
+    private void checkOpen(String name) {
+        if (closed) {
+            throw new IllegalStateException("this LocalLockProvider is closed (lock '" + name + "')");
+        }
+    }
+
+    private static final class Entry {
+        final String owner;
+        final long token;
+        int count = 1;
+        long deadline;
+
+        Entry(String owner, long token, long deadline) {
+            this.owner = owner;
+            this.token = token;
+            this.deadline = deadline;
+        }
+    }
+
+    private static final class Table {
+        final Ticker ticker;
+        final ReentrantLock lock = new ReentrantLock();
+        final Map<String, Entry> entries = new HashMap<>();
+        final List<LocalLockProvider> clients = new CopyOnWriteArrayList<>();
+        long lastToken;
+        boolean down;
+
+        Table(Ticker ticker) {
+            this.ticker = ticker;
+        }
+
+        /** The entry of a held lock, dropping it if its lease has run out; call with the lock held. */
+        Entry live(String name, LocalLockProvider caller) {
+            caller.checkOpen(name);
+            if (down) {
+                throw new BackendUnavailableException(name, "the local lock backend is stopped", null);
+            }
+            Entry e = entries.get(name);
+            if (e != null && e.deadline - ticker.nanoTime() <= 0) {
+                entries.remove(name);
+                return null;
+            }
+            return e;
+        }
+
+        void notifyReleased(String name) {
+            for (LocalLockProvider client : clients) {
+                List<WakeUpListener> list = client.listeners.get(name);
+                if (list != null) {
+                    for (WakeUpListener l : list) {
+                        l.released(null);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.lockkit;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How to take a lock: how long to wait for it and how long to lease it. Immutable; built by
+ * {@link #builder()}, whose setters reject bad values with an {@link IllegalArgumentException}
+ * naming the argument.
+ *
+ * <p>Without an explicit lease the hold is kept by the watchdog: leased for
+ * {@link #watchdogLease()} and renewed every {@link #renewalInterval()} until released, so a
+ * crashed holder's lock frees itself within one watchdog lease.
+ */
+public final class LockOptions {
+
+    /** The watchdog's lease when none is set: 30 seconds. */
+    public static final Duration DEFAULT_WATCHDOG_LEASE = Duration.ofSeconds(30);
+    /** The shortest lease accepted: 1 millisecond, the resolution backends keep. */
+    public static final Duration MIN_LEASE = Duration.ofMillis(1);
+    /** The longest lease or wait accepted: about 100 years, far below nanosecond overflow. */
+    public static final Duration MAX_DURATION = Duration.ofDays(36_500);
+
+    /** Wait as long as it takes; lease kept by the watchdog. */
+    public static final LockOptions DEFAULTS = builder().build();
+
+    private final Duration wait;            // null: wait forever
+    private final Duration lease;           // null: watchdog
+    private final Duration watchdogLease;
+    private final Duration renewalInterval;
+
+    private LockOptions(Builder b) {
+        this.wait = b.wait;
+        this.lease = b.lease;
+        this.watchdogLease = b.watchdogLease;
+        this.renewalInterval = b.renewalInterval != null ? b.renewalInterval : b.watchdogLease.dividedBy(3);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Options that try once, without waiting. */
+    public static LockOptions noWait() {
+        return builder().noWait().build();
+    }
+
+    /** Options that wait at most {@code wait}. */
+    public static LockOptions waitAtMost(Duration wait) {
+        return builder().waitAtMost(wait).build();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.wait = wait;
+        b.lease = lease;
+        b.watchdogLease = watchdogLease;
+        b.renewalInterval = renewalInterval;
+        return b;
+    }
+
+    /** The longest wait for a busy lock, or empty to wait as long as it takes. */
+    public Optional<Duration> waitTime() {
+        return Optional.ofNullable(wait);
+    }
+
+    /** The explicit lease, or empty when the watchdog keeps the hold. */
+    public Optional<Duration> lease() {
+        return Optional.ofNullable(lease);
+    }
+
+    /** The lease the watchdog sets and renews when no explicit lease is given. */
+    public Duration watchdogLease() {
+        return watchdogLease;
+    }
+
+    /** How often the watchdog renews its lease. */
+    public Duration renewalInterval() {
+        return renewalInterval;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LockOptions other
+                && Objects.equals(wait, other.wait)
+                && Objects.equals(lease, other.lease)
+                && watchdogLease.equals(other.watchdogLease)
+                && renewalInterval.equals(other.renewalInterval);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(wait, lease, watchdogLease, renewalInterval);
+    }
+
+    @Override
+    public String toString() {
+        return "LockOptions[wait=" + (wait == null ? "forever" : wait)
+                + ", lease=" + (lease == null ? "watchdog " + watchdogLease + " renewed every " + renewalInterval : lease) + "]";
+    }
+
+    /** Builds {@link LockOptions}; each setter validates its argument. Not thread-safe. */
+    public static final class Builder {
+        private Duration wait;
+        private Duration lease;
+        private Duration watchdogLease = DEFAULT_WATCHDOG_LEASE;
+        private Duration renewalInterval;
+
+        private Builder() {
+        }
+
+        /** Wait at most {@code wait} for a busy lock; zero means try once. */
+        public Builder waitAtMost(Duration wait) {
+            this.wait = check("wait", wait, Duration.ZERO);
+            return this;
+        }
+
+        /** Try once and give up if the lock is busy. */
+        public Builder noWait() {
+            this.wait = Duration.ZERO;
+            return this;
+        }
+
+        /** Wait as long as it takes (the default). */
+        public Builder waitForever() {
+            this.wait = null;
+            return this;
+        }
+
+        /** Lease the hold for exactly {@code lease}, without renewal: it lapses unless released or extended. */
+        public Builder lease(Duration lease) {
+            this.lease = check("lease", lease, MIN_LEASE);
+            return this;
+        }
+
+        /** Let the watchdog keep the hold until it is released (the default). */
+        public Builder watchdog() {
+            this.lease = null;
+            return this;
+        }
+
+        /** The lease the watchdog sets and renews; its renewal interval becomes a third of it unless set. */
+        public Builder watchdogLease(Duration watchdogLease) {
+            this.watchdogLease = check("watchdogLease", watchdogLease, MIN_LEASE.multipliedBy(3));
+            return this;
+        }
+
+        /** How often the watchdog renews; must be shorter than the watchdog lease. */
+        public Builder renewalInterval(Duration renewalInterval) {
+            this.renewalInterval = check("renewalInterval", renewalInterval, MIN_LEASE);
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when the renewal interval is not shorter than the watchdog lease
+         */
+        public LockOptions build() {
+            if (renewalInterval != null && renewalInterval.compareTo(watchdogLease) >= 0) {
+                throw new IllegalArgumentException("renewalInterval (" + renewalInterval
+                        + ") must be shorter than watchdogLease (" + watchdogLease + ")");
+            }
+            return new LockOptions(this);
+        }
+
+        private static Duration check(String argument, Duration value, Duration min) {
+            if (value == null) {
+                throw new IllegalArgumentException(argument + " must not be null");
+            }
+            if (value.compareTo(min) < 0) {
+                throw new IllegalArgumentException(argument + " must be at least " + min + ", was " + value);
+            }
+            if (value.compareTo(MAX_DURATION) > 0) {
+                throw new IllegalArgumentException(argument + " must be at most " + MAX_DURATION + ", was " + value);
+            }
+            return value;
+        }
+    }
+}

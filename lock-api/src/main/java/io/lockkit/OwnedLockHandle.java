@@ -1,0 +1,94 @@
+package io.lockkit;
+
+import io.lockkit.spi.LockProvider.Capability;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+
+/** {@link LockHandle} over the factory's core: the handle is the owner. */
+final class OwnedLockHandle implements LockHandle {
+
+    private final ProviderLockFactory factory;
+    private final Hold hold;
+    private volatile boolean closed;
+
+    OwnedLockHandle(ProviderLockFactory factory, Hold hold) {
+        this.factory = factory;
+        this.hold = hold;
+    }
+
+    @Override
+    public String name() {
+        return hold.name;
+    }
+
+    @Override
+    public long fencingToken() {
+        factory.require(Capability.FENCING_TOKENS, "fencing tokens");
+        return hold.token;
+    }
+
+    @Override
+    public boolean isValid() {
+        return hold.isValid(factory.now());
+    }
+
+    @Override
+    public Duration remainingLease() {
+        return hold.remaining(factory.now());
+    }
+
+    @Override
+    public int holdCount() {
+        return hold.state() == Hold.State.HELD ? hold.count() : 0;
+    }
+
+    @Override
+    public void acquireAgain() {
+        factory.reacquire(hold);
+    }
+
+    @Override
+    public void extend(Duration lease) {
+        factory.extend(hold, LockOptions.builder().lease(lease).build().lease().orElseThrow());
+    }
+
+    @Override
+    public void release() {
+        factory.releaseOnce(hold, () -> closed = true);
+    }
+
+    @Override
+    public CompletionStage<LockLostException> lost() {
+        return hold.lost.minimalCompletionStage();
+    }
+
+    @Override
+    public void close() {
+        while (!closed) {
+            switch (hold.state()) {
+                case HELD -> release();
+                case LOST -> {
+                    closed = true;
+                    if (hold.lossUnreported()) {
+                        // Release what the backend may still have, then say so once.
+                        factory.releaseOnce(hold, () -> { });
+                    }
+                    return;
+                }
+                case RELEASED -> {
+                    closed = true;
+                    if (hold.releasedByClose()) {
+                        throw new LockLostException(hold.name, hold.token, "released when the lock factory closed");
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockHandle[" + LockException.abbreviate(hold.name) + ", token " + hold.token + ", " + hold.state() + "]";
+    }
+}

@@ -1,0 +1,524 @@
+package io.lockkit;
+
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Renewal;
+import io.lockkit.spi.Release;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The core behind {@link DistributedLockFactory}: turns a provider's single attempts into waits,
+ * keeps this client's holds (counts, tokens, client-side deadlines), renews and watches them
+ * through a {@link LeaseWatchdog}, and reports losses.
+ *
+ * <p>Owners: a thread owns its holds as {@code <clientId>:t<threadId>}, a handle as
+ * {@code <clientId>:h<sequence>}; the client id is random per factory, so two factories (or two
+ * processes) never share an owner. Reentrant acquisitions go to the provider too, so the backend's
+ * hold counts stay truthful for operators.
+ */
+final class ProviderLockFactory implements DistributedLockFactory {
+
+    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
+    /** A provider that answers "try again now" is not retried in a tighter loop than this. */
+    private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    final LockProvider provider;
+    final Ticker ticker;
+    private final LockOptions defaults;
+    private final Consumer<LockLostException> lossListener;
+    private final Set<Capability> capabilities;
+    private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
+    private final LeaseWatchdog watchdog;
+    private final WaitQueues waits;
+    private final String clientId;
+    private final AtomicLong handleSequence = new AtomicLong();
+    private final ConcurrentHashMap<HoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
+    private final Set<Hold> live = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private record HoldKey(String name, String owner) {
+    }
+
+    /** The answer of a successful wait: the token and when the request that won it was sent. */
+    private record Grant(long token, long sentNanos) {
+    }
+
+    ProviderLockFactory(Builder b) {
+        this.provider = b.provider;
+        this.ticker = b.ticker;
+        this.defaults = b.defaultOptions;
+        this.lossListener = b.lossListener;
+        Set<Capability> caps = provider.capabilities();
+        this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
+        this.clientId = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
+        if (b.scheduler != null) {
+            this.scheduler = b.scheduler;
+            this.ownsScheduler = false;
+        } else {
+            ThreadFactory tf = b.threadFactory != null ? b.threadFactory : r -> {
+                Thread t = new Thread(r, "lockkit-scheduler-" + clientId);
+                t.setDaemon(true);
+                return t;
+            };
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, tf);
+            executor.setRemoveOnCancelPolicy(true);
+            this.scheduler = executor;
+            this.ownsScheduler = true;
+        }
+        this.watchdog = new LeaseWatchdog(provider, ticker, scheduler, this::lost);
+        this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos());
+    }
+
+    // ---- DistributedLockFactory ----
+
+    @Override
+    public DistributedLock getLock(String name) {
+        return new ThreadOwnedLock(this, LockNames.check(name));
+    }
+
+    @Override
+    public LockHandle acquire(String name, LockOptions options) throws InterruptedException {
+        LockNames.check(name);
+        LockOptions o = requireOptions(options);
+        return tryAcquire(name, o).orElseThrow(() -> new LockNotAcquiredException(name, o.waitTime().orElse(Duration.ZERO)));
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String name, LockOptions options) throws InterruptedException {
+        LockNames.check(name);
+        LockOptions o = requireOptions(options);
+        String owner = clientId + ":h" + handleSequence.incrementAndGet();
+        Duration lease = o.lease().orElse(null);
+        Grant g = take(name, owner, lease, o, o.waitTime().orElse(null), true);
+        if (g == null) {
+            return Optional.empty();
+        }
+        Hold h = register(name, owner, g, lease, o);
+        return Optional.of(new OwnedLockHandle(this, h));
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String name) {
+        try {
+            return tryAcquire(name, defaults.toBuilder().noWait().build());
+        } catch (InterruptedException e) {
+            throw new AssertionError("a wait of zero cannot be interrupted", e);
+        }
+    }
+
+    @Override
+    public LockOptions defaultOptions() {
+        return defaults;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        waits.close();
+        watchdog.stop();
+        for (Hold h : new ArrayList<>(live)) {
+            int count = h.count();
+            if (h.markReleased(true)) {
+                live.remove(h);
+                releaseQuietly(h.name, h.owner, count);
+            }
+        }
+        if (ownsScheduler) {
+            scheduler.shutdownNow();
+        }
+        provider.close();
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLockFactory[client " + clientId + ", " + provider + "]";
+    }
+
+    // ---- thread-owned locks ----
+
+    String threadOwner() {
+        return clientId + ":t" + Thread.currentThread().getId();
+    }
+
+    Hold currentThreadHold(String name) {
+        return threadHolds.get(new HoldKey(name, threadOwner()));
+    }
+
+    boolean lockForThread(String name, Duration lease, Duration wait, boolean interruptible) throws InterruptedException {
+        String owner = threadOwner();
+        HoldKey key = new HoldKey(name, owner);
+        Grant g = take(name, owner, lease, defaults, wait, interruptible);
+        if (g == null) {
+            return false;
+        }
+        Hold top = threadHolds.get(key);
+        if (top != null && top.state() == Hold.State.HELD) {
+            if (top.token == g.token()) {
+                top.increment();
+                if (!top.watchdog() && lease != null && g.sentNanos() + lease.toNanos() - top.deadlineNanos() > 0) {
+                    top.extended(lease, g.sentNanos());
+                    watchdog.rescheduled(top);
+                }
+                return true;
+            }
+            // The backend granted a new hold, so the one we knew of had ended there: report it.
+            lost(top, "the backend no longer had this hold when the thread locked again");
+        }
+        Hold h = register(name, owner, g, lease, defaults);
+        h.previous = top;
+        threadHolds.put(key, h);
+        return true;
+    }
+
+    void unlockForThread(String name) {
+        HoldKey key = new HoldKey(name, threadOwner());
+        Hold top = threadHolds.get(key);
+        if (top == null) {
+            throw new IllegalMonitorStateException("the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
+        }
+        releaseOnce(top, () -> {
+            if (top.previous == null) {
+                threadHolds.remove(key, top);
+            } else {
+                threadHolds.replace(key, top, top.previous);
+            }
+        });
+    }
+
+    // ---- shared machinery ----
+
+    boolean has(Capability capability) {
+        return capabilities.contains(capability);
+    }
+
+    void require(Capability capability, String what) {
+        if (!has(capability)) {
+            throw new UnsupportedOperationException(what + " is not supported by " + provider);
+        }
+    }
+
+    long now() {
+        return ticker.nanoTime();
+    }
+
+    /**
+     * Waits for the lock as the arguments say.
+     *
+     * @param lease the explicit lease, or null for the watchdog
+     * @param wait the longest wait, or null to wait as long as it takes
+     * @return the grant, or null when the wait ran out
+     */
+    private Grant take(String name, String owner, Duration lease, LockOptions options, Duration wait, boolean interruptible)
+            throws InterruptedException {
+        ensureOpen(name);
+        if (lease != null) {
+            require(Capability.EXPLICIT_LEASE, "an explicit lease");
+        }
+        Duration effectiveLease = lease != null ? lease : options.watchdogLease();
+        long start = now();
+        if (wait != null && wait.isZero()) {
+            long sent = now();
+            Acquisition a = attempt(name, owner, effectiveLease, Duration.ZERO);
+            return a.isAcquired() ? granted(name, owner, a, sent) : null;
+        }
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        long deadline = wait == null ? 0 : start + wait.toNanos();
+        WaitQueues.Waiter waiter = waits.join(name, owner);
+        boolean acquired = false;
+        boolean interrupted = false;
+        try {
+            long sent = now();
+            Acquisition a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent));
+            if (!a.isAcquired() && waits.subscribe(waiter)) {
+                sent = now();
+                a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent));
+            }
+            while (!a.isAcquired()) {
+                long left = wait == null ? Long.MAX_VALUE : deadline - now();
+                if (left <= 0) {
+                    return null;
+                }
+                waiter.await(Math.min(left, Math.max(MIN_RETRY_NANOS, a.retryAfter().toNanos())));
+                if (waiter.cancelled() || closed.get()) {
+                    throw new LockException(name, "the lock factory was closed while waiting");
+                }
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        throw new InterruptedException();
+                    }
+                    interrupted = true;
+                }
+                waiter.consumeSignal();
+                sent = now();
+                if (wait != null && deadline - sent <= 0) {
+                    // One last look, so a lock freed exactly at the deadline is not missed.
+                    a = attempt(name, owner, effectiveLease, Duration.ZERO);
+                    if (!a.isAcquired()) {
+                        return null;
+                    }
+                } else {
+                    a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent));
+                }
+            }
+            acquired = true;
+            return granted(name, owner, a, sent);
+        } finally {
+            waits.leave(waiter, acquired);
+            if (!acquired && !closed.get()) {
+                try {
+                    provider.abandon(name, owner);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static Duration remaining(Duration wait, long deadline, long now) {
+        return wait == null ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
+    }
+
+    private Acquisition attempt(String name, String owner, Duration lease, Duration wait) {
+        Acquisition a = provider.tryAcquire(new LockRequest(name, owner, lease, wait));
+        if (a == null) {
+            throw new LockException(name, provider + " answered null to tryAcquire");
+        }
+        return a;
+    }
+
+    private Grant granted(String name, String owner, Acquisition a, long sent) {
+        if (closed.get()) {
+            releaseQuietly(name, owner, 1);
+            throw new LockException(name, "the lock factory was closed while acquiring");
+        }
+        return new Grant(a.fencingToken(), sent);
+    }
+
+    private Hold register(String name, String owner, Grant g, Duration lease, LockOptions options) {
+        boolean watched = lease == null;
+        Hold h = watched
+                ? new Hold(name, owner, g.token(), options.watchdogLease(), true, options.renewalInterval(), g.sentNanos())
+                : new Hold(name, owner, g.token(), lease, false, lease, g.sentNanos());
+        live.add(h);
+        watchdog.watch(h);
+        if (closed.get() && h.markReleased(true)) {
+            live.remove(h);
+            releaseQuietly(h.name, h.owner, 1);
+            throw new LockException(name, "the lock factory was closed while acquiring");
+        }
+        return h;
+    }
+
+    /**
+     * Releases one hold count of {@code h}; {@code whenEmpty} runs once the hold has no count left
+     * on this client.
+     */
+    void releaseOnce(Hold h, Runnable whenEmpty) {
+        switch (h.state()) {
+            case RELEASED -> {
+                if (h.releasedByClose()) {
+                    whenEmpty.run();
+                    throw new LockLostException(h.name, h.token, "released when the lock factory closed");
+                }
+                throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this owner");
+            }
+            case LOST -> {
+                if (h.decrement() <= 0) {
+                    whenEmpty.run();
+                }
+                releaseQuietly(h.name, h.owner, 1);
+                throw h.lossToThrow();
+            }
+            case HELD -> releaseHeld(h, whenEmpty);
+        }
+    }
+
+    private void releaseHeld(Hold h, Runnable whenEmpty) {
+        boolean last = h.count() <= 1;
+        Release r;
+        try {
+            r = provider.release(h.name, h.owner);
+            if (last) {
+                // A retried reentrant request may have left the backend one count ahead of us.
+                for (int i = 0; i < 64 && r.outcome() == Release.Outcome.STILL_HELD; i++) {
+                    r = provider.release(h.name, h.owner);
+                }
+            }
+        } catch (RuntimeException e) {
+            if (last && h.markReleased(false)) {
+                // Stop renewing: the backend lets the lease lapse even though we could not tell it.
+                live.remove(h);
+                watchdog.unwatch(h);
+                whenEmpty.run();
+            } else if (!last) {
+                h.decrement();
+            }
+            throw e;
+        }
+        switch (r.outcome()) {
+            case RELEASED -> {
+                if (h.markReleased(false)) {
+                    live.remove(h);
+                    watchdog.unwatch(h);
+                }
+                whenEmpty.run();
+                if (r.grantee() != null) {
+                    waits.handedTo(h.name, r.grantee());
+                }
+            }
+            case STILL_HELD -> {
+                if (h.decrement() <= 0) {
+                    whenEmpty.run();
+                }
+            }
+            case NOT_HELD -> {
+                lost(h, "the lease had lapsed on the backend before the release");
+                if (h.decrement() <= 0) {
+                    whenEmpty.run();
+                }
+                throw h.lossToThrow();
+            }
+        }
+    }
+
+    /** Takes the hold once more for the same owner (a handle's reentrant acquisition). */
+    void reacquire(Hold h) {
+        if (h.state() == Hold.State.LOST) {
+            throw h.lossToThrow();
+        }
+        if (h.state() != Hold.State.HELD) {
+            throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this handle");
+        }
+        ensureOpen(h.name);
+        Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO);
+        if (!a.isAcquired() || a.fencingToken() != h.token) {
+            if (a.isAcquired()) {
+                releaseQuietly(h.name, h.owner, 1);
+            }
+            lost(h, "the backend no longer had this hold when it was acquired again");
+            throw h.lossToThrow();
+        }
+        h.increment();
+    }
+
+    /** Sets a hold's lease to {@code lease} from now. */
+    void extend(Hold h, Duration lease) {
+        require(Capability.EXPLICIT_LEASE, "extending a lease");
+        if (h.state() == Hold.State.LOST) {
+            throw h.lossToThrow();
+        }
+        if (h.state() != Hold.State.HELD) {
+            throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this owner");
+        }
+        long sent = now();
+        if (!h.isValid(sent)) {
+            lost(h, "the lease ran out before it was extended");
+            throw h.lossToThrow();
+        }
+        Renewal renewal = new Renewal(h.name, h.owner, lease);
+        List<Renewal> gone = provider.renew(List.of(renewal));
+        if (!gone.isEmpty()) {
+            lost(h, "the backend no longer had this hold when it was extended");
+            throw h.lossToThrow();
+        }
+        h.extended(lease, sent);
+        watchdog.rescheduled(h);
+    }
+
+    boolean forceRelease(String name) {
+        require(Capability.FORCE_RELEASE, "force release");
+        ensureOpen(name);
+        boolean wasHeld = provider.forceRelease(name);
+        for (Hold h : live) {
+            if (h.name.equals(name)) {
+                lost(h, "the lock was force-released");
+            }
+        }
+        waits.handedTo(name, null);
+        return wasHeld;
+    }
+
+    boolean isLocked(String name) {
+        require(Capability.INSPECTION, "inspecting a lock");
+        ensureOpen(name);
+        return provider.inspect(name).isPresent();
+    }
+
+    /** Reports a hold as lost, once. */
+    void lost(Hold h, String reason) {
+        LockLostException loss = h.markLost(reason);
+        if (loss == null) {
+            return;
+        }
+        live.remove(h);
+        watchdog.unwatch(h);
+        LOG.log(System.Logger.Level.WARNING, loss.getMessage());
+        try {
+            lossListener.accept(loss);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
+        }
+        h.lost.complete(loss);
+    }
+
+    private void releaseQuietly(String name, String owner, int times) {
+        try {
+            for (int i = 0; i < Math.max(1, times); i++) {
+                if (provider.release(name, owner).outcome() != Release.Outcome.STILL_HELD) {
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "releasing lock '" + name + "' failed; its lease will lapse", e);
+        }
+    }
+
+    private void ensureOpen(String name) {
+        if (closed.get()) {
+            throw new LockException(name, "the lock factory is closed");
+        }
+    }
+
+    private static LockOptions requireOptions(LockOptions options) {
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
+        return options;
+    }
+
+    // ---- for tests in this package ----
+
+    int watchedHolds() {
+        return watchdog.watched();
+    }
+
+    int liveSubscriptions() {
+        return waits.subscriptions();
+    }
+}

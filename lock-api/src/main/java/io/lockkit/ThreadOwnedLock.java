@@ -1,0 +1,134 @@
+package io.lockkit;
+
+import io.lockkit.spi.LockProvider.Capability;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** {@link DistributedLock} over the factory's core; each thread is its own owner. */
+final class ThreadOwnedLock implements DistributedLock {
+
+    private final ProviderLockFactory factory;
+    private final String name;
+
+    ThreadOwnedLock(ProviderLockFactory factory, String name) {
+        this.factory = factory;
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void lock() {
+        lockUninterruptibly(null);
+    }
+
+    @Override
+    public void lock(Duration lease) {
+        lockUninterruptibly(checkLease(lease));
+    }
+
+    private void lockUninterruptibly(Duration lease) {
+        try {
+            factory.lockForThread(name, lease, null, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        factory.lockForThread(name, null, null, true);
+    }
+
+    @Override
+    public boolean tryLock() {
+        try {
+            return factory.lockForThread(name, null, Duration.ZERO, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("a wait of zero cannot be interrupted", e);
+        }
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        if (unit == null) {
+            throw new IllegalArgumentException("unit must not be null");
+        }
+        // Lock's contract: a time of zero or less means "do not wait".
+        long nanos = Math.max(0, unit.toNanos(time));
+        Duration wait = Duration.ofNanos(nanos);
+        if (wait.compareTo(LockOptions.MAX_DURATION) > 0) {
+            wait = LockOptions.MAX_DURATION;
+        }
+        return factory.lockForThread(name, null, wait, true);
+    }
+
+    @Override
+    public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
+        LockOptions.Builder b = LockOptions.builder().waitAtMost(wait); // validates both arguments
+        if (lease != null) {
+            b.lease(lease);
+        }
+        b.build();
+        return factory.lockForThread(name, lease, wait, true);
+    }
+
+    @Override
+    public void unlock() {
+        factory.unlockForThread(name);
+    }
+
+    @Override
+    public boolean isLocked() {
+        return factory.isLocked(name);
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        Hold h = factory.currentThreadHold(name);
+        return h != null && h.isValid(factory.now());
+    }
+
+    @Override
+    public int getHoldCount() {
+        Hold h = factory.currentThreadHold(name);
+        return h != null && h.isValid(factory.now()) ? h.count() : 0;
+    }
+
+    @Override
+    public Duration remainingLease() {
+        return held().remaining(factory.now());
+    }
+
+    @Override
+    public long fencingToken() {
+        factory.require(Capability.FENCING_TOKENS, "fencing tokens");
+        return held().token;
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        return factory.forceRelease(name);
+    }
+
+    private Hold held() {
+        Hold h = factory.currentThreadHold(name);
+        if (h == null || h.state() != Hold.State.HELD) {
+            throw new IllegalMonitorStateException("the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
+        }
+        return h;
+    }
+
+    private static Duration checkLease(Duration lease) {
+        return LockOptions.builder().lease(lease).build().lease().orElseThrow();
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + LockException.abbreviate(name) + "]";
+    }
+}

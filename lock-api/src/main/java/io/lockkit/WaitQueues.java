@@ -1,0 +1,289 @@
+package io.lockkit;
+
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Subscription;
+import io.lockkit.spi.LockProvider.WakeUpListener;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * This client's waiting threads, per lock name, and the one backend subscription each name needs.
+ *
+ * <p>Design: a waiter joins its name's room before its first attempt, so no wake-up that follows
+ * the attempt can miss it. A release notification wakes one waiter of the room (the one the
+ * backend handed the lock to, when it says so), never all of them; a waiter that gives up without
+ * taking the lock passes an unused wake-up on. The room subscribes to the backend when its first
+ * waiter finds the lock busy; the caller then tries once more, as a release may have slipped by
+ * before the subscription was in place. An idle room keeps its subscription for a short linger so
+ * that steady contention does not subscribe and unsubscribe on every acquisition.
+ */
+final class WaitQueues {
+
+    private static final System.Logger LOG = System.getLogger(WaitQueues.class.getName());
+
+    private final LockProvider provider;
+    private final ScheduledExecutorService scheduler;
+    private final long lingerNanos;
+    private final ConcurrentHashMap<String, Room> rooms = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    WaitQueues(LockProvider provider, ScheduledExecutorService scheduler, long lingerNanos) {
+        this.provider = provider;
+        this.scheduler = scheduler;
+        this.lingerNanos = lingerNanos;
+    }
+
+    /** One waiting thread. */
+    static final class Waiter {
+        final Thread thread = Thread.currentThread();
+        final String owner;
+        final Room room;
+        private volatile boolean signalled;
+        private volatile boolean cancelled;
+
+        Waiter(String owner, Room room) {
+            this.owner = owner;
+            this.room = room;
+        }
+
+        /** Parks until signalled, cancelled, interrupted, or {@code nanos} pass. */
+        void await(long nanos) {
+            long end = System.nanoTime() + nanos;
+            while (!signalled && !cancelled && !Thread.currentThread().isInterrupted()) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+        }
+
+        /** Clears and returns the signal, before an attempt. */
+        boolean consumeSignal() {
+            boolean s = signalled;
+            signalled = false;
+            return s;
+        }
+
+        boolean cancelled() {
+            return cancelled;
+        }
+
+        void signal() {
+            signalled = true;
+            LockSupport.unpark(thread);
+        }
+
+        void cancel() {
+            cancelled = true;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** The waiters of one name. */
+    final class Room implements WakeUpListener {
+        final String name;
+        private final ReentrantLock lock = new ReentrantLock();
+        private final ReentrantLock subscribing = new ReentrantLock();
+        private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+        private volatile Subscription subscription;
+        private ScheduledFuture<?> linger;
+        private boolean retired;
+
+        Room(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public void released(String grantee) {
+            lock.lock();
+            try {
+                if (grantee != null) {
+                    for (Waiter w : waiters) {
+                        if (w.owner.equals(grantee)) {
+                            w.signal();
+                            return;
+                        }
+                    }
+                    return; // handed to an owner elsewhere: nobody here can take it
+                }
+                signalNext();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void missedNotifications() {
+            lock.lock();
+            try {
+                waiters.forEach(Waiter::signal);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void signalNext() {
+            for (Waiter w : waiters) {
+                if (!w.signalled) {
+                    w.signal();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Registers the calling thread as a waiter for {@code name}. */
+    Waiter join(String name, String owner) {
+        while (true) {
+            Room room = rooms.computeIfAbsent(name, Room::new);
+            room.lock.lock();
+            try {
+                if (room.retired) {
+                    continue;
+                }
+                if (room.linger != null) {
+                    room.linger.cancel(false);
+                    room.linger = null;
+                }
+                Waiter w = new Waiter(owner, room);
+                room.waiters.add(w);
+                if (closed) {
+                    w.cancel();
+                }
+                return w;
+            } finally {
+                room.lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Makes sure the waiter's room receives release notifications.
+     *
+     * @return whether the subscription was made just now (the caller should try once more)
+     */
+    boolean subscribe(Waiter w) {
+        Room room = w.room;
+        if (room.subscription != null) {
+            return false;
+        }
+        room.subscribing.lock();
+        try {
+            if (room.subscription != null) {
+                return false;
+            }
+            room.subscription = provider.subscribe(room.name, room);
+            return true;
+        } finally {
+            room.subscribing.unlock();
+        }
+    }
+
+    /** Removes a waiter; one that leaves without the lock passes an unused wake-up on. */
+    void leave(Waiter w, boolean acquired) {
+        Room room = w.room;
+        boolean closeNow = false;
+        room.lock.lock();
+        try {
+            room.waiters.remove(w);
+            if (!acquired && w.signalled) {
+                room.signalNext();
+            }
+            if (room.waiters.isEmpty() && !room.retired) {
+                if (lingerNanos <= 0 || closed) {
+                    closeNow = retire(room);
+                } else {
+                    room.linger = scheduler.schedule(() -> closeIfIdle(room), lingerNanos, TimeUnit.NANOSECONDS);
+                }
+            }
+        } finally {
+            room.lock.unlock();
+        }
+        if (closeNow) {
+            unsubscribe(room);
+        }
+    }
+
+    /** A release of {@code name} by this client handed the lock to {@code grantee}. */
+    void handedTo(String name, String grantee) {
+        Room room = rooms.get(name);
+        if (room != null) {
+            room.released(grantee);
+        }
+    }
+
+    /** Number of names with a live backend subscription. */
+    int subscriptions() {
+        int n = 0;
+        for (Room r : rooms.values()) {
+            if (r.subscription != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Cancels every wait and drops every subscription. */
+    void close() {
+        closed = true;
+        List<Room> all = new ArrayList<>(rooms.values());
+        for (Room room : all) {
+            room.lock.lock();
+            try {
+                room.waiters.forEach(Waiter::cancel);
+                if (room.linger != null) {
+                    room.linger.cancel(false);
+                }
+                retire(room);
+            } finally {
+                room.lock.unlock();
+            }
+            unsubscribe(room);
+        }
+    }
+
+    private void closeIfIdle(Room room) {
+        boolean closeNow;
+        room.lock.lock();
+        try {
+            closeNow = room.waiters.isEmpty() && !room.retired && retire(room);
+        } finally {
+            room.lock.unlock();
+        }
+        if (closeNow) {
+            unsubscribe(room);
+        }
+    }
+
+    /** Called with the room's lock held. */
+    private boolean retire(Room room) {
+        room.retired = true;
+        room.linger = null;
+        rooms.remove(room.name, room);
+        return true;
+    }
+
+    private void unsubscribe(Room room) {
+        room.subscribing.lock();
+        try {
+            Subscription s = room.subscription;
+            room.subscription = null;
+            if (s != null) {
+                s.close();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing the wake-up subscription of lock '" + room.name + "' failed", e);
+        } finally {
+            room.subscribing.unlock();
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The caller API: {@link io.lockkit.DistributedLockFactory} hands out thread-owned
+ * {@link io.lockkit.DistributedLock}s and owner-independent {@link io.lockkit.LockHandle}s over a
+ * {@link io.lockkit.spi.LockProvider}; {@link io.lockkit.LocalLockProvider} is the in-JVM backend.
+ */
+package io.lockkit;

@@ -1,0 +1,106 @@
+package io.lockkit.spi;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A lock backend. The lock-api core owns waiting, the watchdog, hold bookkeeping and loss
+ * reporting; a provider only answers these calls, each in at most one round trip to its backend.
+ *
+ * <p>Implementations are thread-safe. Backend failures are reported as
+ * {@link io.lockkit.BackendUnavailableException} within the provider's configured timeout; no
+ * call blocks waiting for a lock to become free.
+ */
+public interface LockProvider extends AutoCloseable {
+
+    /**
+     * One attempt to take {@code request.name()} for {@code request.owner()}. Reentrant: an owner
+     * that already holds the lock gets its hold count raised and its existing token back.
+     */
+    Acquisition tryAcquire(LockRequest request);
+
+    /** Lowers the owner's hold count by one; at zero the lock is freed (or handed to a waiter). */
+    Release release(String name, String owner);
+
+    /**
+     * Sets each hold's lease to the given length from now, in as few round trips as the backend
+     * allows.
+     *
+     * @return the renewals whose hold no longer exists (lost)
+     */
+    List<Renewal> renew(List<Renewal> renewals);
+
+    /** The owner stopped waiting: forget its place in any queue and decline a grant not yet claimed. */
+    default void abandon(String name, String owner) {
+    }
+
+    /** Frees the lock whoever holds it; returns whether it was held. */
+    boolean forceRelease(String name);
+
+    /** Who holds the lock now, or empty when it is free. */
+    Optional<LockState> inspect(String name);
+
+    /**
+     * Delivers release notifications for {@code name} to {@code listener} until the returned
+     * subscription is closed. Returns once notifications are being delivered.
+     */
+    Subscription subscribe(String name, WakeUpListener listener);
+
+    /** What this backend can do beyond the required calls. */
+    default Set<Capability> capabilities() {
+        return Set.of(Capability.values());
+    }
+
+    /** Frees the backend's connections and threads; holds are not released here. */
+    @Override
+    void close();
+
+    /**
+     * One acquisition attempt: the lease to set (the watchdog's when the caller gave none; a
+     * reentrant acquisition never shortens the current lease), and how much longer the caller
+     * will wait if the lock is busy (zero: it will not; the backend may queue waiting owners).
+     */
+    record LockRequest(String name, String owner, Duration lease, Duration maxWait) {
+        /** Whether the caller will wait if the lock is busy. */
+        public boolean waiting() {
+            return !maxWait.isZero();
+        }
+    }
+
+    /** A lease to renew for an owner. */
+    record Renewal(String name, String owner, Duration lease) {
+    }
+
+    /** The state of a held lock: owners with their hold counts, and the time left on its lease. */
+    record LockState(java.util.Map<String, Integer> holdCounts, Duration remainingLease) {
+    }
+
+    /** A subscription to wake-ups; closing it is idempotent. */
+    interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Receives release notifications; called on a backend thread, so implementations only signal. */
+    interface WakeUpListener {
+        /** The lock was released; {@code grantee} is the owner it was handed to, or null when it is free. */
+        void released(String grantee);
+
+        /** Notifications may have been missed (reconnect): every waiter should check again. */
+        void missedNotifications();
+    }
+
+    /** Optional abilities; the caller API refuses loudly what a provider lacks. */
+    enum Capability {
+        /** {@link Acquisition#fencingToken()} is meaningful. */
+        FENCING_TOKENS,
+        /** {@link #forceRelease(String)} works. */
+        FORCE_RELEASE,
+        /** Caller-chosen lease lengths (else only the watchdog lease). */
+        EXPLICIT_LEASE,
+        /** {@link #inspect(String)} works. */
+        INSPECTION
+    }
+}

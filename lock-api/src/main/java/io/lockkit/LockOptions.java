@@ -11,7 +11,8 @@ import java.util.Optional;
  *
  * <p>Without an explicit lease the hold is kept by the watchdog: leased for
  * {@link #watchdogLease()} and renewed every {@link #renewalInterval()} until released, so a
- * crashed holder's lock frees itself within one watchdog lease.
+ * crashed holder's lock frees itself within one watchdog lease. Options that do not set these
+ * take them from the factory's {@link DistributedLockFactory#defaultOptions() default options}.
  */
 public final class LockOptions {
 
@@ -27,14 +28,14 @@ public final class LockOptions {
 
     private final Duration wait;            // null: wait forever
     private final Duration lease;           // null: watchdog
-    private final Duration watchdogLease;
-    private final Duration renewalInterval;
+    private final Duration watchdogLease;   // null: the factory's
+    private final Duration renewalInterval; // null: a third of watchdogLease, or the factory's
 
     private LockOptions(Builder b) {
         this.wait = b.wait;
         this.lease = b.lease;
         this.watchdogLease = b.watchdogLease;
-        this.renewalInterval = b.renewalInterval != null ? b.renewalInterval : b.watchdogLease.dividedBy(3);
+        this.renewalInterval = b.renewalInterval;
     }
 
     public static Builder builder() {
@@ -71,14 +72,34 @@ public final class LockOptions {
         return Optional.ofNullable(lease);
     }
 
-    /** The lease the watchdog sets and renews when no explicit lease is given. */
-    public Duration watchdogLease() {
-        return watchdogLease;
+    /** The lease the watchdog sets and renews, or empty to use the factory's (30 s unless configured). */
+    public Optional<Duration> watchdogLease() {
+        return Optional.ofNullable(watchdogLease);
     }
 
-    /** How often the watchdog renews its lease. */
-    public Duration renewalInterval() {
-        return renewalInterval;
+    /** How often the watchdog renews, or empty to use the factory's (a third of the watchdog lease). */
+    public Optional<Duration> renewalInterval() {
+        if (renewalInterval == null && watchdogLease != null) {
+            return Optional.of(watchdogLease.dividedBy(3));
+        }
+        return Optional.ofNullable(renewalInterval);
+    }
+
+    /** The watchdog lease these options give, falling back to {@code defaults} and then to 30 s. */
+    Duration effectiveWatchdogLease(LockOptions defaults) {
+        return watchdogLease != null ? watchdogLease
+                : defaults.watchdogLease != null ? defaults.watchdogLease : DEFAULT_WATCHDOG_LEASE;
+    }
+
+    /** The renewal interval these options give, falling back like {@link #effectiveWatchdogLease}. */
+    Duration effectiveRenewalInterval(LockOptions defaults) {
+        if (renewalInterval != null) {
+            return renewalInterval;
+        }
+        if (watchdogLease == null) {
+            return defaults.renewalInterval().orElse(effectiveWatchdogLease(defaults).dividedBy(3));
+        }
+        return watchdogLease.dividedBy(3);
     }
 
     @Override
@@ -86,8 +107,8 @@ public final class LockOptions {
         return o instanceof LockOptions other
                 && Objects.equals(wait, other.wait)
                 && Objects.equals(lease, other.lease)
-                && watchdogLease.equals(other.watchdogLease)
-                && renewalInterval.equals(other.renewalInterval);
+                && Objects.equals(watchdogLease, other.watchdogLease)
+                && Objects.equals(renewalInterval, other.renewalInterval);
     }
 
     @Override
@@ -98,14 +119,15 @@ public final class LockOptions {
     @Override
     public String toString() {
         return "LockOptions[wait=" + (wait == null ? "forever" : wait)
-                + ", lease=" + (lease == null ? "watchdog " + watchdogLease + " renewed every " + renewalInterval : lease) + "]";
+                + ", lease=" + (lease == null ? "watchdog " + (watchdogLease == null ? "(factory's)" : watchdogLease
+                        + " renewed every " + (renewalInterval == null ? "(factory's)" : renewalInterval)) : lease) + "]";
     }
 
     /** Builds {@link LockOptions}; each setter validates its argument. Not thread-safe. */
     public static final class Builder {
         private Duration wait;
         private Duration lease;
-        private Duration watchdogLease = DEFAULT_WATCHDOG_LEASE;
+        private Duration watchdogLease;
         private Duration renewalInterval;
 
         private Builder() {
@@ -157,9 +179,10 @@ public final class LockOptions {
          * @throws IllegalArgumentException when the renewal interval is not shorter than the watchdog lease
          */
         public LockOptions build() {
-            if (renewalInterval != null && renewalInterval.compareTo(watchdogLease) >= 0) {
+            Duration lease = watchdogLease != null ? watchdogLease : renewalInterval != null ? DEFAULT_WATCHDOG_LEASE : null;
+            if (renewalInterval != null && renewalInterval.compareTo(lease) >= 0) {
                 throw new IllegalArgumentException("renewalInterval (" + renewalInterval
-                        + ") must be shorter than watchdogLease (" + watchdogLease + ")");
+                        + ") must be shorter than watchdogLease (" + lease + ")");
             }
             return new LockOptions(this);
         }

@@ -235,7 +235,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (lease != null) {
             require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
-        Duration effectiveLease = lease != null ? lease : options.watchdogLease();
+        Duration effectiveLease = lease != null ? lease : options.effectiveWatchdogLease(defaults);
         long start = now();
         if (wait != null && wait.isZero()) {
             long sent = now();
@@ -323,7 +323,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private Hold register(String name, String owner, Grant g, Duration lease, LockOptions options) {
         boolean watched = lease == null;
         Hold h = watched
-                ? new Hold(name, owner, g.token(), options.watchdogLease(), true, options.renewalInterval(), g.sentNanos())
+                ? new Hold(name, owner, g.token(), options.effectiveWatchdogLease(defaults), true,
+                        options.effectiveRenewalInterval(defaults), g.sentNanos())
                 : new Hold(name, owner, g.token(), lease, false, lease, g.sentNanos());
         live.add(h);
         watchdog.watch(h);

@@ -1,0 +1,1309 @@
+package io.lockkit.testkit;
+
+import io.lockkit.BackendUnavailableException;
+import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockException;
+import io.lockkit.LockHandle;
+import io.lockkit.LockLostException;
+import io.lockkit.LockNotAcquiredException;
+import io.lockkit.LockOptions;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Capability;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The contract every lock backend keeps, as JUnit 5 tests. A backend's test class extends this
+ * and implements {@link #newProvider()}, which must return a new, independent client of one
+ * shared backend on each call: the kit uses several of them to play separate processes.
+ *
+ * <pre>{@code
+ * class MyProviderContractTest extends LockContractTest {
+ *     @Override
+ *     protected LockProvider newProvider() {
+ *         return new MyLockProvider(sharedBackendAddress);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Optional hooks: {@link #capabilities()} (tests of an absent capability are skipped, and the
+ * API is checked to refuse it loudly), {@link #timeScale()} for slow backends, and
+ * {@link #stopBackend()}/{@link #startBackend()} for the outage tests.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class LockContractTest {
+
+    private final List<DistributedLockFactory> clients = new CopyOnWriteArrayList<>();
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private Set<Capability> capabilities;
+    private String testName = "test";
+
+    // ---- hooks ----
+
+    /** A new, independent client of the backend under test (a new connection, as another process would have). */
+    protected abstract LockProvider newProvider();
+
+    /** What the backend can do; by default what its providers declare. */
+    protected Set<Capability> capabilities() {
+        try (LockProvider p = newProvider()) {
+            return p.capabilities();
+        }
+    }
+
+    /** Multiplies every time bound of the kit, for backends slower than a local Redis. */
+    protected double timeScale() {
+        return 1.0;
+    }
+
+    /** Whether {@link #stopBackend()} and {@link #startBackend()} are implemented. */
+    protected boolean canStopBackend() {
+        return false;
+    }
+
+    /** Makes the backend unreachable for every client. */
+    protected void stopBackend() {
+        throw new UnsupportedOperationException("stopBackend");
+    }
+
+    /** Brings the backend back; it may have forgotten every hold, as a restart would. */
+    protected void startBackend() {
+        throw new UnsupportedOperationException("startBackend");
+    }
+
+    // ---- helpers for the tests ----
+
+    @BeforeEach
+    void rememberTestName(TestInfo info) {
+        testName = info.getTestMethod().map(m -> m.getName()).orElse("test");
+    }
+
+    @AfterEach
+    void closeClients() throws InterruptedException {
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+        for (DistributedLockFactory c : clients) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                // a client closed by the test itself, or a backend stopped by it
+            }
+        }
+        for (Thread t : threads) {
+            t.join(scaled(Duration.ofSeconds(10)).toMillis());
+        }
+        clients.clear();
+        threads.clear();
+    }
+
+    /** A duration multiplied by {@link #timeScale()}. */
+    protected final Duration scaled(Duration d) {
+        return Duration.ofNanos((long) (d.toNanos() * timeScale()));
+    }
+
+    /** The default watchdog lease of the kit's clients: short, so renewal is seen quickly. */
+    protected final Duration watchdogLease() {
+        return scaled(Duration.ofMillis(1500));
+    }
+
+    /** A client over a new provider, with the kit's short watchdog lease; closed after the test. */
+    protected final DistributedLockFactory client() {
+        return client(watchdogLease(), e -> { });
+    }
+
+    /** A client with its own watchdog lease and loss listener. */
+    protected final DistributedLockFactory client(Duration watchdogLease, java.util.function.Consumer<LockLostException> onLost) {
+        DistributedLockFactory f = DistributedLockFactory.builder(newProvider())
+                .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease).build())
+                .onLockLost(onLost)
+                .subscriptionLinger(Duration.ZERO)
+                .build();
+        clients.add(f);
+        return f;
+    }
+
+    /** A lock name unique to this test run. */
+    protected final String name() {
+        return "kit:" + testName + ":" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    }
+
+    protected final boolean has(Capability capability) {
+        if (capabilities == null) {
+            capabilities = capabilities();
+        }
+        return capabilities.contains(capability);
+    }
+
+    private void assume(Capability capability) {
+        assumeTrue(has(capability), () -> "the provider declares no " + capability);
+    }
+
+    /** Starts a thread that the kit interrupts and joins after the test. */
+    protected final Thread start(String label, Runnable body) {
+        Thread t = new Thread(body, "kit-" + label);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+        return t;
+    }
+
+    private static LockOptions leaseOf(Duration lease) {
+        return LockOptions.builder().noWait().lease(lease).build();
+    }
+
+    private LockOptions waitFor(Duration wait) {
+        return LockOptions.builder().waitAtMost(scaled(wait)).build();
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** Read, pause, write: loses updates unless the callers exclude each other. */
+    private static final class Counter {
+        private long value;
+
+        void increment() {
+            long v = value;
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(300));
+            value = v + 1;
+        }
+
+        synchronized long get() {
+            return value;
+        }
+    }
+
+    /** A hold as one contender saw it: the time from acquisition to release, and its token. */
+    private record Interval(long start, long end, long token) {
+    }
+
+    private static void assertNoOverlap(List<Interval> intervals) {
+        List<Interval> sorted = new ArrayList<>(intervals);
+        sorted.sort((a, b) -> Long.compare(a.start, b.start));
+        for (int i = 1; i < sorted.size(); i++) {
+            Interval prev = sorted.get(i - 1);
+            Interval cur = sorted.get(i);
+            assertThat(cur.start).as("hold %d began before hold %d ended", i, i - 1).isGreaterThanOrEqualTo(prev.end);
+        }
+    }
+
+    private void assertTokensFollowTime(List<Interval> intervals) {
+        if (!has(Capability.FENCING_TOKENS)) {
+            return;
+        }
+        List<Interval> sorted = new ArrayList<>(intervals);
+        sorted.sort((a, b) -> Long.compare(a.start, b.start));
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i).token).as("token of hold %d", i).isGreaterThan(sorted.get(i - 1).token);
+        }
+    }
+
+    private void runAll(List<Runnable> tasks, Duration bound) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (Runnable task : tasks) {
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    task.run();
+                    return null;
+                }));
+            }
+            go.countDown();
+            long end = System.nanoTime() + scaled(bound).toNanos();
+            for (Future<?> f : futures) {
+                try {
+                    f.get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception ex ? ex : e;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ---- the contract ----
+
+    @Nested
+    @DisplayName("Mutual exclusion under contention")
+    class MutualExclusion {
+
+        @Test
+        @DisplayName("the shared counter loses updates when nobody locks, so the next tests can fail")
+        void counterLosesUpdatesWithoutALock() throws Exception {
+            Counter counter = new Counter();
+            List<Runnable> tasks = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                tasks.add(() -> {
+                    for (int i = 0; i < 20; i++) {
+                        counter.increment();
+                    }
+                });
+            }
+            runAll(tasks, Duration.ofSeconds(30));
+            assertThat(counter.get()).isLessThan(160);
+        }
+
+        @Test
+        @DisplayName("9 threads on 3 clients lose no update, and no two holds overlap")
+        void threadsOnSeveralClientsLoseNoUpdate() throws Exception {
+            String name = name();
+            Counter counter = new Counter();
+            List<Interval> intervals = Collections.synchronizedList(new ArrayList<>());
+            List<Runnable> tasks = new ArrayList<>();
+            for (int c = 0; c < 3; c++) {
+                DistributedLock lock = client().getLock(name);
+                for (int t = 0; t < 3; t++) {
+                    tasks.add(() -> {
+                        for (int i = 0; i < 15; i++) {
+                            lock.lock();
+                            try {
+                                long start = System.nanoTime();
+                                long token = has(Capability.FENCING_TOKENS) ? lock.fencingToken() : 0;
+                                counter.increment();
+                                intervals.add(new Interval(start, System.nanoTime(), token));
+                            } finally {
+                                lock.unlock();
+                            }
+                        }
+                    });
+                }
+            }
+            runAll(tasks, Duration.ofSeconds(60));
+            assertThat(counter.get()).isEqualTo(9 * 15);
+            assertNoOverlap(intervals);
+            assertTokensFollowTime(intervals);
+        }
+
+        @Test
+        @DisplayName("8 handle owners on 4 clients lose no update, and no two holds overlap")
+        void handlesOnSeveralClientsLoseNoUpdate() throws Exception {
+            String name = name();
+            Counter counter = new Counter();
+            List<Interval> intervals = Collections.synchronizedList(new ArrayList<>());
+            List<Runnable> tasks = new ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                DistributedLockFactory client = client();
+                for (int t = 0; t < 2; t++) {
+                    tasks.add(() -> {
+                        for (int i = 0; i < 15; i++) {
+                            try (LockHandle h = client.acquire(name, waitFor(Duration.ofSeconds(30)))) {
+                                long start = System.nanoTime();
+                                counter.increment();
+                                intervals.add(new Interval(start, System.nanoTime(), has(Capability.FENCING_TOKENS) ? h.fencingToken() : 0));
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                    });
+                }
+            }
+            runAll(tasks, Duration.ofSeconds(60));
+            assertThat(counter.get()).isEqualTo(8 * 15);
+            assertNoOverlap(intervals);
+            assertTokensFollowTime(intervals);
+        }
+
+        @Test
+        @DisplayName("of 8 simultaneous tryLock calls on 4 clients exactly one wins")
+        void exactlyOneSimultaneousTryLockWins() throws Exception {
+            String name = name();
+            AtomicInteger winners = new AtomicInteger();
+            CountDownLatch tried = new CountDownLatch(8);
+            List<Runnable> tasks = new ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                DistributedLock lock = client().getLock(name);
+                for (int t = 0; t < 2; t++) {
+                    tasks.add(() -> {
+                        boolean won = lock.tryLock();
+                        tried.countDown();
+                        if (won) {
+                            winners.incrementAndGet();
+                            try {
+                                tried.await(); // hold until every contender has tried
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            } finally {
+                                lock.unlock();
+                            }
+                        }
+                    });
+                }
+            }
+            runAll(tasks, Duration.ofSeconds(30));
+            assertThat(winners).hasValue(1);
+        }
+
+        @Test
+        @DisplayName("a lock held by one client is busy for every other client")
+        void aHeldLockIsBusyForOtherClients() throws Exception {
+            String name = name();
+            DistributedLock a = client().getLock(name);
+            a.lock();
+            for (int c = 0; c < 3; c++) {
+                assertThat(client().getLock(name).tryLock(scaled(Duration.ofMillis(100)), null)).isFalse();
+            }
+            a.unlock();
+            assertThat(client().getLock(name).tryLock()).isTrue();
+        }
+    }
+
+    @Nested
+    @DisplayName("Reentrancy and hold counts")
+    class Reentrancy {
+
+        @Test
+        @DisplayName("a thread can lock 10 deep and holds until the tenth unlock")
+        void threadLocksTenDeep() throws Exception {
+            String name = name();
+            DistributedLock lock = client().getLock(name);
+            DistributedLock other = client().getLock(name);
+            for (int i = 1; i <= 10; i++) {
+                assertThat(lock.tryLock(scaled(Duration.ofSeconds(2)), null)).as("nested lock %d", i).isTrue();
+                assertThat(lock.getHoldCount()).isEqualTo(i);
+            }
+            for (int i = 9; i >= 1; i--) {
+                lock.unlock();
+                assertThat(lock.getHoldCount()).isEqualTo(i);
+                assertThat(lock.isHeldByCurrentThread()).isTrue();
+            }
+            assertThat(other.tryLock()).as("another client while one hold remains").isFalse();
+            lock.unlock();
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+            assertThat(other.tryLock()).as("another client after the last unlock").isTrue();
+            other.unlock();
+        }
+
+        @Test
+        @DisplayName("hold counts belong to threads: another thread of the same client is kept out")
+        void holdCountsArePerThread() throws Exception {
+            String name = name();
+            DistributedLock lock = client().getLock(name);
+            lock.lock();
+            lock.lock();
+            AtomicReference<Object[]> seen = new AtomicReference<>();
+            Thread t = start("other-thread", () -> seen.set(new Object[] {lock.tryLock(), lock.getHoldCount(), lock.isHeldByCurrentThread()}));
+            t.join(scaled(Duration.ofSeconds(10)).toMillis());
+            assertThat(seen.get()).containsExactly(false, 0, false);
+            assertThat(lock.getHoldCount()).isEqualTo(2);
+            lock.unlock();
+            lock.unlock();
+        }
+
+        @Test
+        @DisplayName("two lock objects of one name on one thread share the hold count")
+        void lockObjectsOfOneNameShareTheThreadsHold() {
+            String name = name();
+            DistributedLockFactory client = client();
+            DistributedLock first = client.getLock(name);
+            DistributedLock second = client.getLock(name);
+            first.lock();
+            assertThat(second.tryLock()).isTrue();
+            assertThat(first.getHoldCount()).isEqualTo(2);
+            second.unlock();
+            first.unlock();
+            assertThat(second.isHeldByCurrentThread()).isFalse();
+        }
+
+        @Test
+        @DisplayName("a handle can be acquired again 10 deep and holds until the tenth release")
+        void handleAcquiresTenDeep() throws Exception {
+            String name = name();
+            DistributedLockFactory other = client();
+            LockHandle h = client().acquire(name, waitFor(Duration.ofSeconds(2)));
+            for (int i = 2; i <= 10; i++) {
+                h.acquireAgain();
+                assertThat(h.holdCount()).isEqualTo(i);
+            }
+            for (int i = 9; i >= 1; i--) {
+                h.release();
+                assertThat(h.holdCount()).isEqualTo(i);
+                assertThat(h.isValid()).isTrue();
+            }
+            assertThat(other.tryAcquire(name)).as("another client while one hold remains").isEmpty();
+            h.release();
+            assertThat(h.isValid()).isFalse();
+            assertThat(other.tryAcquire(name)).as("another client after the last release").isPresent();
+        }
+
+        @Test
+        @DisplayName("two handles of one client are two owners")
+        void handlesAreSeparateOwners() throws Exception {
+            String name = name();
+            DistributedLockFactory client = client();
+            try (LockHandle first = client.acquire(name, waitFor(Duration.ofSeconds(2)))) {
+                assertThat(first.isValid()).isTrue();
+                assertThat(client.tryAcquire(name)).isEmpty();
+            }
+            assertThat(client.tryAcquire(name)).isPresent();
+        }
+
+        @Test
+        @DisplayName("a handle may be released from another thread than the one that took it")
+        void handleIsReleasedFromAnotherThread() throws Exception {
+            String name = name();
+            LockHandle h = client().acquire(name, waitFor(Duration.ofSeconds(2)));
+            Thread t = start("releaser", h::release);
+            t.join(scaled(Duration.ofSeconds(10)).toMillis());
+            assertThat(h.isValid()).isFalse();
+            assertThat(client().tryAcquire(name)).isPresent();
+        }
+
+        @Test
+        @DisplayName("unlocking more often than locking throws IllegalMonitorStateException")
+        void unlockingTooOftenThrows() {
+            DistributedLock lock = client().getLock(name());
+            lock.lock();
+            lock.unlock();
+            assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                    .isNotInstanceOf(LockLostException.class);
+        }
+    }
+
+    @Nested
+    @DisplayName("Independent names")
+    class Independence {
+
+        @Test
+        @DisplayName("300 names are held at once by one client and each is busy for another")
+        void hundredsOfNamesAreHeldAtOnce() throws Exception {
+            DistributedLockFactory a = client();
+            DistributedLockFactory b = client();
+            List<String> names = new ArrayList<>();
+            List<LockHandle> handles = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                String n = name() + ":" + i;
+                names.add(n);
+                handles.add(a.tryAcquire(n).orElseThrow(() -> new AssertionError("free name " + n + " was busy")));
+            }
+            for (String n : names) {
+                assertThat(b.tryAcquire(n)).as(n).isEmpty();
+            }
+            assertThat(b.tryAcquire(name() + ":other")).isPresent();
+            handles.forEach(LockHandle::release);
+            for (String n : names) {
+                assertThat(b.tryAcquire(n)).as(n).isPresent();
+            }
+        }
+
+        @Test
+        @DisplayName("names that differ in case, spacing or suffix are different locks")
+        void similarNamesAreDifferentLocks() {
+            String base = name();
+            DistributedLockFactory a = client();
+            DistributedLockFactory b = client();
+            List<String> names = List.of(base + "x", base + "X", base + "x ", base + "x:1", base + "x:10");
+            for (String n : names) {
+                assertThat(a.tryAcquire(n)).as("first holder of %s", n).isPresent();
+            }
+            for (String n : names) {
+                assertThat(b.tryAcquire(n)).as("second holder of %s", n).isEmpty();
+            }
+        }
+
+        @Test
+        @DisplayName("names with braces, spaces, unicode and 1 KB length lock like any other")
+        void unusualNamesLock() {
+            String base = name();
+            List<String> names = List.of(base + "{braces}", base + "}{", base + "{", base + " with spaces ",
+                    base + "锁🔒ünïcödé", base + "x".repeat(1024));
+            DistributedLockFactory a = client();
+            DistributedLockFactory b = client();
+            for (String n : names) {
+                Optional<LockHandle> h = a.tryAcquire(n);
+                assertThat(h).as("first holder").isPresent();
+                assertThat(b.tryAcquire(n)).as("second holder").isEmpty();
+                h.get().release();
+                assertThat(b.tryAcquire(n)).as("after release").isPresent();
+            }
+        }
+    }
+
+    @Nested
+    @DisplayName("Lease expiry")
+    class Expiry {
+
+        @Test
+        @DisplayName("a lapsed lease lets another client in")
+        void lapsedLeaseLetsAnotherClientIn() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            DistributedLock a = client().getLock(name);
+            a.lock(scaled(Duration.ofMillis(500)));
+            long start = System.nanoTime();
+            assertThat(client().getLock(name).tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
+            assertThat(millisSince(start)).as("waited for the lease").isGreaterThanOrEqualTo(scaled(Duration.ofMillis(300)).toMillis());
+        }
+
+        @Test
+        @DisplayName("the old holder's unlock throws LockLostException and leaves the new holder's lock alone")
+        void oldHoldersUnlockIsReportedAndHarmless() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            DistributedLock a = client().getLock(name);
+            a.lock(scaled(Duration.ofMillis(400)));
+            DistributedLock b = client().getLock(name);
+            assertThat(b.tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
+            assertThatThrownBy(a::unlock).isInstanceOf(LockLostException.class)
+                    .satisfies(e -> assertThat(((LockLostException) e).lockName()).isEqualTo(name));
+            assertThat(b.isHeldByCurrentThread()).isTrue();
+            assertThat(client().getLock(name).tryLock()).as("a third client after the old holder's unlock").isFalse();
+            b.unlock();
+        }
+
+        @Test
+        @DisplayName("a handle whose lease ran out is invalid and its release throws LockLostException")
+        void expiredHandleIsInvalid() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofMillis(300))));
+            assertThat(h.isValid()).isTrue();
+            assertThat(h.remainingLease()).isPositive().isLessThanOrEqualTo(scaled(Duration.ofMillis(300)));
+            await().atMost(scaled(Duration.ofSeconds(3))).until(() -> !h.isValid());
+            assertThat(h.remainingLease()).isZero();
+            assertThatThrownBy(h::release).isInstanceOf(LockLostException.class);
+        }
+
+        @Test
+        @DisplayName("an extended lease outlives its first length")
+        void extendedLeaseOutlivesItsFirstLength() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofMillis(600))));
+            h.extend(scaled(Duration.ofSeconds(5)));
+            Thread.sleep(scaled(Duration.ofMillis(1200)).toMillis()); // past the first lease, on the backend's clock
+            assertThat(h.isValid()).isTrue();
+            assertThat(client().tryAcquire(name)).isEmpty();
+            h.release();
+        }
+
+        @Test
+        @DisplayName("extending a lapsed lease throws LockLostException")
+        void extendingALapsedLeaseThrows() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            LockHandle h = client().acquire(name(), leaseOf(scaled(Duration.ofMillis(200))));
+            await().atMost(scaled(Duration.ofSeconds(3))).until(() -> !h.isValid());
+            assertThatThrownBy(() -> h.extend(Duration.ofSeconds(5))).isInstanceOf(LockLostException.class);
+        }
+    }
+
+    @Nested
+    @DisplayName("Watchdog renewal")
+    class Watchdog {
+
+        @Test
+        @DisplayName("a hold without a lease outlives three watchdog leases")
+        void holdOutlivesThreeWatchdogLeases() throws Exception {
+            String name = name();
+            DistributedLock lock = client().getLock(name);
+            lock.lock();
+            long token = has(Capability.FENCING_TOKENS) ? lock.fencingToken() : 0;
+            Thread.sleep(watchdogLease().multipliedBy(3).plus(scaled(Duration.ofMillis(300))).toMillis());
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThat(client().getLock(name).tryLock()).as("another client after 3 leases").isFalse();
+            if (has(Capability.FENCING_TOKENS)) {
+                assertThat(lock.fencingToken()).isEqualTo(token);
+            }
+            assertThatCode(lock::unlock).doesNotThrowAnyException();
+        }
+
+        @Test
+        @DisplayName("a handle without a lease stays valid past its watchdog lease")
+        void handleStaysValidPastItsWatchdogLease() throws Exception {
+            String name = name();
+            LockHandle h = client().acquire(name, LockOptions.noWait());
+            Thread.sleep(watchdogLease().multipliedBy(2).toMillis());
+            assertThat(h.isValid()).isTrue();
+            assertThat(h.remainingLease()).isPositive();
+            assertThat(client().tryAcquire(name)).isEmpty();
+            h.close();
+        }
+
+        @Test
+        @DisplayName("release stops renewal: the backend sees no renewal of a released hold")
+        void releaseStopsRenewal() throws Exception {
+            String name = name();
+            RecordingProvider recording = new RecordingProvider(newProvider());
+            DistributedLockFactory client = DistributedLockFactory.builder(recording)
+                    .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build()).build();
+            clients.add(client);
+            DistributedLock lock = client.getLock(name);
+            lock.lock();
+            await().atMost(watchdogLease().multipliedBy(2)).until(() -> recording.renewalsOf(name) > 0);
+            lock.unlock();
+            long after = recording.renewalsOf(name);
+            Thread.sleep(watchdogLease().toMillis());
+            assertThat(recording.renewalsOf(name)).as("renewals after release").isLessThanOrEqualTo(after + 1);
+        }
+
+        @Test
+        @DisplayName("the watchdog renews many holds of one client")
+        void watchdogRenewsManyHolds() throws Exception {
+            DistributedLockFactory a = client();
+            DistributedLockFactory b = client();
+            List<LockHandle> handles = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                String n = name() + ":" + i;
+                names.add(n);
+                handles.add(a.acquire(n, LockOptions.noWait()));
+            }
+            Thread.sleep(watchdogLease().multipliedBy(2).toMillis());
+            assertThat(handles).allMatch(LockHandle::isValid);
+            for (String n : names) {
+                assertThat(b.tryAcquire(n)).as(n).isEmpty();
+            }
+        }
+    }
+
+    @Nested
+    @DisplayName("Waiting")
+    class Waiting {
+
+        @Test
+        @DisplayName("tryLock with a timeout returns false within its bounds")
+        void timedTryLockReturnsWithinBounds() throws Exception {
+            String name = name();
+            client().getLock(name).lock();
+            DistributedLock b = client().getLock(name);
+            long start = System.nanoTime();
+            java.util.concurrent.CompletableFuture<Boolean> result = new java.util.concurrent.CompletableFuture<>();
+            start("timed-try", () -> {
+                try {
+                    result.complete(b.tryLock(scaled(Duration.ofMillis(400)).toMillis(), TimeUnit.MILLISECONDS));
+                } catch (Throwable e) {
+                    result.completeExceptionally(e);
+                }
+            });
+            boolean acquired;
+            try {
+                acquired = result.get(scaled(Duration.ofSeconds(3)).toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("tryLock(400 ms) had not returned after 3 s", e);
+            }
+            assertThat(acquired).isFalse();
+            assertThat(millisSince(start)).isGreaterThanOrEqualTo(scaled(Duration.ofMillis(380)).toMillis());
+        }
+
+        @Test
+        @DisplayName("acquire throws LockNotAcquiredException naming the lock when the wait runs out")
+        void acquireThrowsWhenTheWaitRunsOut() throws Exception {
+            String name = name();
+            client().getLock(name).lock();
+            assertThatThrownBy(() -> client().acquire(name, LockOptions.waitAtMost(scaled(Duration.ofMillis(200)))))
+                    .isInstanceOf(LockNotAcquiredException.class)
+                    .satisfies(e -> assertThat(((LockException) e).lockName()).isEqualTo(name));
+        }
+
+        @Test
+        @DisplayName("a waiter acquires soon after release, far sooner than the remaining lease")
+        void waiterAcquiresSoonAfterRelease() throws Exception {
+            String name = name();
+            Duration longLease = scaled(Duration.ofSeconds(30));
+            DistributedLock holder = client(longLease, e -> { }).getLock(name);
+            holder.lock();
+            DistributedLock waiter = client(longLease, e -> { }).getLock(name);
+            AtomicLong acquiredAt = new AtomicLong();
+            CountDownLatch waiting = new CountDownLatch(1);
+            Thread t = start("waiter", () -> {
+                waiting.countDown();
+                waiter.lock();
+                acquiredAt.set(System.nanoTime());
+                waiter.unlock();
+            });
+            waiting.await();
+            Thread.sleep(scaled(Duration.ofMillis(300)).toMillis()); // let the waiter park
+            long released = System.nanoTime();
+            holder.unlock();
+            t.join(scaled(Duration.ofSeconds(10)).toMillis());
+            assertThat(acquiredAt.get()).as("the waiter acquired").isNotZero();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+        }
+
+        @Test
+        @DisplayName("20 waiters on 2 clients all acquire in turn")
+        void manyWaitersAcquireInTurn() throws Exception {
+            String name = name();
+            LockHandle holder = client().acquire(name, LockOptions.noWait());
+            AtomicInteger done = new AtomicInteger();
+            List<Runnable> tasks = new ArrayList<>();
+            for (int c = 0; c < 2; c++) {
+                DistributedLock lock = client().getLock(name);
+                for (int i = 0; i < 10; i++) {
+                    tasks.add(() -> {
+                        lock.lock();
+                        done.incrementAndGet();
+                        lock.unlock();
+                    });
+                }
+            }
+            start("releaser", () -> {
+                LockSupport.parkNanos(scaled(Duration.ofMillis(200)).toNanos());
+                holder.release();
+            });
+            runAll(tasks, Duration.ofSeconds(30));
+            assertThat(done).hasValue(20);
+        }
+
+        @Test
+        @DisplayName("lockInterruptibly stops waiting when interrupted")
+        void lockInterruptiblyHonoursInterruption() throws Exception {
+            String name = name();
+            client().getLock(name).lock();
+            DistributedLock b = client().getLock(name);
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            Thread t = start("interruptible", () -> {
+                try {
+                    b.lockInterruptibly();
+                    outcome.set(new AssertionError("acquired a held lock"));
+                } catch (InterruptedException e) {
+                    outcome.set(e);
+                }
+            });
+            Thread.sleep(scaled(Duration.ofMillis(200)).toMillis());
+            t.interrupt();
+            t.join(scaled(Duration.ofSeconds(3)).toMillis());
+            assertThat(t.isAlive()).as("still waiting after the interrupt").isFalse();
+            assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+        }
+
+        @Test
+        @DisplayName("a timed tryLock stops waiting when interrupted")
+        void timedTryLockHonoursInterruption() throws Exception {
+            String name = name();
+            client().getLock(name).lock();
+            DistributedLock b = client().getLock(name);
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            Thread t = start("timed", () -> {
+                try {
+                    outcome.set(b.tryLock(60, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    outcome.set(e);
+                }
+            });
+            Thread.sleep(scaled(Duration.ofMillis(200)).toMillis());
+            t.interrupt();
+            t.join(scaled(Duration.ofSeconds(3)).toMillis());
+            assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+        }
+
+        @Test
+        @DisplayName("lock() keeps waiting through an interrupt and keeps the interrupt flag")
+        void lockKeepsWaitingAndTheInterruptFlag() throws Exception {
+            String name = name();
+            DistributedLock holder = client().getLock(name);
+            holder.lock();
+            DistributedLock b = client().getLock(name);
+            AtomicBoolean acquired = new AtomicBoolean();
+            AtomicBoolean flag = new AtomicBoolean();
+            Thread t = start("uninterruptible", () -> {
+                b.lock();
+                acquired.set(true);
+                flag.set(Thread.currentThread().isInterrupted());
+                b.unlock();
+            });
+            Thread.sleep(scaled(Duration.ofMillis(200)).toMillis());
+            t.interrupt();
+            Thread.sleep(scaled(Duration.ofMillis(300)).toMillis());
+            assertThat(acquired).as("acquired while the lock was held").isFalse();
+            holder.unlock();
+            t.join(scaled(Duration.ofSeconds(5)).toMillis());
+            assertThat(acquired).isTrue();
+            assertThat(flag).as("interrupt flag kept").isTrue();
+        }
+
+        @Test
+        @DisplayName("tryLock with a negative time does not wait, as Lock's contract says")
+        void negativeTimeDoesNotWait() throws Exception {
+            String name = name();
+            client().getLock(name).lock();
+            long start = System.nanoTime();
+            assertThat(client().getLock(name).tryLock(-5, TimeUnit.SECONDS)).isFalse();
+            assertThat(millisSince(start)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+        }
+    }
+
+    @Nested
+    @DisplayName("Fencing tokens")
+    class Fencing {
+
+        @Test
+        @DisplayName("tokens strictly increase from holder to holder across clients")
+        void tokensIncreaseAcrossHolders() throws Exception {
+            assume(Capability.FENCING_TOKENS);
+            String name = name();
+            long last = Long.MIN_VALUE;
+            for (int i = 0; i < 10; i++) {
+                try (LockHandle h = client().acquire(name, waitFor(Duration.ofSeconds(2)))) {
+                    assertThat(h.fencingToken()).isGreaterThan(last);
+                    last = h.fencingToken();
+                }
+            }
+        }
+
+        @Test
+        @DisplayName("a token after a lapsed lease is greater than the lapsed one")
+        void tokensIncreaseAcrossExpiry() throws Exception {
+            assume(Capability.FENCING_TOKENS);
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            LockHandle first = client().acquire(name, leaseOf(scaled(Duration.ofMillis(300))));
+            LockHandle second = client().acquire(name, waitFor(Duration.ofSeconds(5)));
+            assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+        }
+
+        @Test
+        @DisplayName("a token after a force release is greater than the released one")
+        void tokensIncreaseAcrossForceRelease() throws Exception {
+            assume(Capability.FENCING_TOKENS);
+            assume(Capability.FORCE_RELEASE);
+            String name = name();
+            LockHandle first = client().acquire(name, LockOptions.noWait());
+            assertThat(client().getLock(name).forceUnlock()).isTrue();
+            LockHandle second = client().acquire(name, LockOptions.noWait());
+            assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+        }
+
+        @Test
+        @DisplayName("a reentrant acquisition keeps the token, for threads and handles")
+        void reentrantAcquisitionKeepsTheToken() throws Exception {
+            assume(Capability.FENCING_TOKENS);
+            DistributedLock lock = client().getLock(name());
+            lock.lock();
+            long token = lock.fencingToken();
+            lock.lock();
+            assertThat(lock.fencingToken()).isEqualTo(token);
+            lock.unlock();
+            assertThat(lock.fencingToken()).isEqualTo(token);
+            lock.unlock();
+
+            LockHandle h = client().acquire(name(), LockOptions.noWait());
+            long handleToken = h.fencingToken();
+            h.acquireAgain();
+            assertThat(h.fencingToken()).isEqualTo(handleToken);
+            h.close();
+        }
+
+        @Test
+        @DisplayName("asking for the token without holding the lock throws IllegalMonitorStateException")
+        void tokenWithoutHoldThrows() {
+            assume(Capability.FENCING_TOKENS);
+            DistributedLock lock = client().getLock(name());
+            assertThatThrownBy(lock::fencingToken).isInstanceOf(IllegalMonitorStateException.class);
+            assertThatThrownBy(lock::remainingLease).isInstanceOf(IllegalMonitorStateException.class);
+        }
+    }
+
+    @Nested
+    @DisplayName("Ownership")
+    class Ownership {
+
+        @Test
+        @DisplayName("another thread cannot unlock a thread's hold")
+        void anotherThreadCannotUnlock() throws Exception {
+            String name = name();
+            DistributedLock lock = client().getLock(name);
+            lock.lock();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread t = start("intruder", () -> {
+                try {
+                    lock.unlock();
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+            });
+            t.join(scaled(Duration.ofSeconds(5)).toMillis());
+            assertThat(thrown.get()).isInstanceOf(IllegalMonitorStateException.class);
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThat(client().getLock(name).tryLock()).isFalse();
+            lock.unlock();
+        }
+
+        @Test
+        @DisplayName("another client cannot unlock, and the hold survives the attempt")
+        void anotherClientCannotUnlock() {
+            String name = name();
+            DistributedLock lock = client().getLock(name);
+            lock.lock();
+            assertThatThrownBy(() -> client().getLock(name).unlock()).isInstanceOf(IllegalMonitorStateException.class);
+            assertThat(client().getLock(name).tryLock()).isFalse();
+            lock.unlock();
+        }
+
+        @Test
+        @DisplayName("a released handle cannot release again, and closing it again does nothing")
+        void releasedHandleCannotReleaseAgain() throws Exception {
+            String name = name();
+            LockHandle h = client().acquire(name, LockOptions.noWait());
+            h.release();
+            assertThatThrownBy(h::release).isInstanceOf(IllegalStateException.class);
+            assertThatCode(h::close).doesNotThrowAnyException();
+            assertThatCode(h::close).doesNotThrowAnyException();
+            LockHandle next = client().acquire(name, LockOptions.noWait());
+            h.close();
+            assertThat(next.isValid()).isTrue();
+            assertThat(client().tryAcquire(name)).isEmpty();
+        }
+
+        @Test
+        @DisplayName("forceUnlock frees anyone's hold and wakes a waiter")
+        void forceUnlockFreesAndWakes() throws Exception {
+            assume(Capability.FORCE_RELEASE);
+            String name = name();
+            Duration longLease = scaled(Duration.ofSeconds(30));
+            DistributedLock holder = client(longLease, e -> { }).getLock(name);
+            holder.lock();
+            DistributedLock waiter = client(longLease, e -> { }).getLock(name);
+            AtomicLong acquiredAt = new AtomicLong();
+            Thread t = start("waiter", () -> {
+                waiter.lock();
+                acquiredAt.set(System.nanoTime());
+            });
+            Thread.sleep(scaled(Duration.ofMillis(300)).toMillis());
+            long forced = System.nanoTime();
+            assertThat(client().getLock(name).forceUnlock()).isTrue();
+            t.join(scaled(Duration.ofSeconds(5)).toMillis());
+            assertThat(acquiredAt.get()).as("the waiter acquired").isNotZero();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - forced)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+            assertThatThrownBy(holder::unlock).isInstanceOf(LockLostException.class);
+        }
+
+        @Test
+        @DisplayName("forceUnlock of a free lock returns false")
+        void forceUnlockOfAFreeLock() {
+            assume(Capability.FORCE_RELEASE);
+            assertThat(client().getLock(name()).forceUnlock()).isFalse();
+        }
+
+        @Test
+        @DisplayName("isLocked sees a hold from any client")
+        void isLockedSeesAnyHold() {
+            assume(Capability.INSPECTION);
+            String name = name();
+            DistributedLock observer = client().getLock(name);
+            assertThat(observer.isLocked()).isFalse();
+            DistributedLock lock = client().getLock(name);
+            lock.lock();
+            assertThat(observer.isLocked()).isTrue();
+            lock.unlock();
+            assertThat(observer.isLocked()).isFalse();
+        }
+    }
+
+    @Nested
+    @DisplayName("Loss notification")
+    class LossNotification {
+
+        @Test
+        @DisplayName("a handle's lost() completes with the loss when its lease runs out")
+        void lostStageCompletesOnExpiry() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofMillis(300))));
+            LockLostException loss = h.lost().toCompletableFuture().get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(loss.lockName()).isEqualTo(name);
+            if (has(Capability.FENCING_TOKENS)) {
+                assertThat(loss.fencingToken()).isEqualTo(h.fencingToken());
+            }
+            assertThat(h.isValid()).isFalse();
+        }
+
+        @Test
+        @DisplayName("a hold taken from its owner is reported at the next renewal")
+        void forceReleaseIsReportedAtTheNextRenewal() throws Exception {
+            assume(Capability.FORCE_RELEASE);
+            String name = name();
+            List<LockLostException> heard = new CopyOnWriteArrayList<>();
+            LockHandle h = client(watchdogLease(), heard::add).acquire(name, LockOptions.noWait());
+            assertThat(client().getLock(name).forceUnlock()).isTrue();
+            LockLostException loss = h.lost().toCompletableFuture().get(watchdogLease().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(loss.lockName()).isEqualTo(name);
+            assertThat(h.isValid()).isFalse();
+            assertThat(heard).extracting(LockLostException::lockName).containsExactly(name);
+        }
+
+        @Test
+        @DisplayName("the factory's loss listener hears of a thread's lapsed hold, and unlock throws")
+        void factoryListenerHearsOfThreadLoss() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            List<LockLostException> heard = new CopyOnWriteArrayList<>();
+            DistributedLock lock = client(watchdogLease(), heard::add).getLock(name);
+            lock.lock(scaled(Duration.ofMillis(300)));
+            await().atMost(scaled(Duration.ofSeconds(5))).until(() -> !heard.isEmpty());
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+            assertThat(lock.getHoldCount()).isZero();
+            assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+            assertThatThrownBy(lock::unlock).as("after the lost hold was unlocked")
+                    .isInstanceOf(IllegalMonitorStateException.class).isNotInstanceOf(LockLostException.class);
+        }
+
+        @Test
+        @DisplayName("a normal release is not reported as a loss")
+        void releaseIsNotALoss() throws Exception {
+            List<LockLostException> heard = new CopyOnWriteArrayList<>();
+            LockHandle h = client(watchdogLease(), heard::add).acquire(name(), LockOptions.noWait());
+            h.release();
+            Thread.sleep(watchdogLease().toMillis());
+            assertThat(h.lost().toCompletableFuture()).isNotDone();
+            assertThat(heard).isEmpty();
+        }
+
+        @Test
+        @DisplayName("closing a lost handle throws LockLostException once")
+        void closingALostHandleThrowsOnce() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            LockHandle h = client().acquire(name(), leaseOf(scaled(Duration.ofMillis(200))));
+            h.lost().toCompletableFuture().get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+            assertThatThrownBy(h::close).isInstanceOf(LockLostException.class);
+            assertThatCode(h::close).doesNotThrowAnyException();
+        }
+    }
+
+    @Nested
+    @DisplayName("Input validation")
+    class Validation {
+
+        @Test
+        @DisplayName("a null, blank, control-character or oversized name is rejected naming the argument")
+        void badNamesAreRejected() {
+            DistributedLockFactory c = client();
+            for (String bad : new String[] {null, "", "   ", "a\u0000b", "line\nbreak", "x".repeat(1_000_000), "\ud800"}) {
+                assertThatThrownBy(() -> c.getLock(bad)).as("name %s", bad == null ? null : bad.length() > 20 ? bad.length() + " chars" : bad)
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+                assertThatThrownBy(() -> c.tryAcquire(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+            }
+        }
+
+        @Test
+        @DisplayName("a negative, zero or null lease is rejected naming the argument")
+        void badLeasesAreRejected() {
+            DistributedLock lock = client().getLock(name());
+            for (Duration bad : new Duration[] {Duration.ofMillis(-1), Duration.ZERO, null, Duration.ofSeconds(Long.MAX_VALUE)}) {
+                assertThatThrownBy(() -> lock.lock(bad)).as("lease %s", bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
+                assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, bad == null ? Duration.ZERO : bad)).isInstanceOf(IllegalArgumentException.class);
+            }
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+        }
+
+        @Test
+        @DisplayName("a negative or null wait is rejected naming the argument")
+        void badWaitsAreRejected() {
+            DistributedLock lock = client().getLock(name());
+            assertThatThrownBy(() -> lock.tryLock(Duration.ofSeconds(-1), null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+            assertThatThrownBy(() -> lock.tryLock(null, null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+            assertThatThrownBy(() -> LockOptions.builder().waitAtMost(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        }
+
+        @Test
+        @DisplayName("contradictory or missing options are rejected")
+        void badOptionsAreRejected() {
+            assertThatThrownBy(() -> LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofSeconds(3)).build())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewalInterval");
+            assertThatThrownBy(() -> client().acquire(name(), null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("options");
+            assertThatThrownBy(() -> client().getLock(name()).tryLock(1, null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unit");
+        }
+
+        @Test
+        @DisplayName("conditions are not supported")
+        void conditionsAreNotSupported() {
+            assertThatThrownBy(() -> client().getLock(name()).newCondition()).isInstanceOf(UnsupportedOperationException.class);
+        }
+    }
+
+    @Nested
+    @DisplayName("Closing the factory")
+    class Closing {
+
+        @Test
+        @DisplayName("closing releases what the client holds")
+        void closeReleasesHolds() throws Exception {
+            String name = name();
+            DistributedLockFactory a = client();
+            a.getLock(name).lock();
+            LockHandle h = a.acquire(name + ":handle", LockOptions.noWait());
+            a.close();
+            assertThat(client().getLock(name).tryLock()).isTrue();
+            assertThat(client().tryAcquire(name + ":handle")).isPresent();
+            assertThat(h.isValid()).isFalse();
+        }
+
+        @Test
+        @DisplayName("closing fails pending waits promptly")
+        void closeFailsPendingWaits() throws Exception {
+            String name = name();
+            client().getLock(name).lock();
+            DistributedLockFactory b = client();
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            Thread t = start("waiter", () -> {
+                try {
+                    b.getLock(name).lock();
+                    outcome.set(new AssertionError("acquired"));
+                } catch (Throwable e) {
+                    outcome.set(e);
+                }
+            });
+            Thread.sleep(scaled(Duration.ofMillis(200)).toMillis());
+            long closed = System.nanoTime();
+            b.close();
+            t.join(scaled(Duration.ofSeconds(3)).toMillis());
+            assertThat(outcome.get()).isInstanceOf(LockException.class);
+            assertThat(millisSince(closed)).isLessThan(scaled(Duration.ofSeconds(3)).toMillis());
+        }
+
+        @Test
+        @DisplayName("closing twice is harmless, and use after closing throws LockException")
+        void useAfterCloseThrows() {
+            DistributedLockFactory c = client();
+            DistributedLock lock = c.getLock(name());
+            c.close();
+            assertThatCode(c::close).doesNotThrowAnyException();
+            assertThatThrownBy(lock::lock).isInstanceOf(LockException.class);
+            assertThatThrownBy(() -> c.tryAcquire(name())).isInstanceOf(LockException.class);
+        }
+
+        @Test
+        @DisplayName("unlocking after the factory closed throws LockLostException")
+        void unlockAfterCloseThrows() {
+            DistributedLockFactory c = client();
+            DistributedLock lock = c.getLock(name());
+            lock.lock();
+            c.close();
+            assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("closed");
+        }
+    }
+
+    @Nested
+    @DisplayName("Declared capabilities")
+    class Capabilities {
+
+        @Test
+        @DisplayName("without fencing tokens, asking for one is refused loudly")
+        void absentFencingIsRefused() throws Exception {
+            assumeFalse(has(Capability.FENCING_TOKENS), "the provider has fencing tokens");
+            DistributedLock lock = client().getLock(name());
+            lock.lock();
+            assertThatThrownBy(lock::fencingToken).isInstanceOf(UnsupportedOperationException.class);
+            lock.unlock();
+        }
+
+        @Test
+        @DisplayName("without force release, forceUnlock is refused loudly")
+        void absentForceReleaseIsRefused() {
+            assumeFalse(has(Capability.FORCE_RELEASE), "the provider can force-release");
+            assertThatThrownBy(() -> client().getLock(name()).forceUnlock()).isInstanceOf(UnsupportedOperationException.class);
+        }
+
+        @Test
+        @DisplayName("without explicit leases, a lease is refused loudly")
+        void absentExplicitLeaseIsRefused() {
+            assumeFalse(has(Capability.EXPLICIT_LEASE), "the provider takes explicit leases");
+            assertThatThrownBy(() -> client().getLock(name()).lock(Duration.ofSeconds(5))).isInstanceOf(UnsupportedOperationException.class);
+        }
+
+        @Test
+        @DisplayName("without inspection, isLocked is refused loudly")
+        void absentInspectionIsRefused() {
+            assumeFalse(has(Capability.INSPECTION), "the provider can inspect locks");
+            assertThatThrownBy(() -> client().getLock(name()).isLocked()).isInstanceOf(UnsupportedOperationException.class);
+        }
+    }
+
+    @Nested
+    @DisplayName("Backend outage")
+    class Outage {
+
+        @BeforeEach
+        void requireOutageHooks() {
+            assumeTrue(canStopBackend(), "the test class cannot stop its backend");
+        }
+
+        @Test
+        @DisplayName("while the backend is down, attempts fail with BackendUnavailableException in bounded time")
+        void attemptsFailWhileDown() throws Exception {
+            DistributedLockFactory c = client();
+            String name = name();
+            stopBackend();
+            try {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> c.getLock(name).tryLock(scaled(Duration.ofSeconds(1)), null))
+                        .isInstanceOf(BackendUnavailableException.class);
+                assertThat(millisSince(start)).isLessThan(scaled(Duration.ofSeconds(10)).toMillis());
+            } finally {
+                startBackend();
+            }
+        }
+
+        @Test
+        @DisplayName("a holder learns of an outage by its lease deadline")
+        void holderLearnsOfOutageByDeadline() throws Exception {
+            String name = name();
+            LockHandle h = client().acquire(name, LockOptions.noWait());
+            stopBackend();
+            try {
+                long start = System.nanoTime();
+                h.lost().toCompletableFuture().get(watchdogLease().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(millisSince(start)).isLessThanOrEqualTo(watchdogLease().plus(scaled(Duration.ofMillis(500))).toMillis());
+                assertThat(h.isValid()).isFalse();
+            } finally {
+                startBackend();
+            }
+        }
+
+        @Test
+        @DisplayName("after the backend returns, locks work again and tokens still increase")
+        void locksWorkAfterRestart() throws Exception {
+            String name = name();
+            DistributedLockFactory c = client();
+            long before;
+            try (LockHandle h = c.acquire(name, LockOptions.noWait())) {
+                before = has(Capability.FENCING_TOKENS) ? h.fencingToken() : 0;
+                stopBackend();
+                startBackend();
+                assertThatThrownBy(h::release).isInstanceOf(LockLostException.class);
+            }
+            LockHandle after = client().acquire(name, waitFor(Duration.ofSeconds(5)));
+            assertThat(after.isValid()).isTrue();
+            if (has(Capability.FENCING_TOKENS)) {
+                assertThat(after.fencingToken()).isGreaterThan(before);
+            }
+        }
+    }
+}

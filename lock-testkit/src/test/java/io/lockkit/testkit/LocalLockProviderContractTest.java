@@ -1,0 +1,30 @@
+package io.lockkit.testkit;
+
+import io.lockkit.LocalLockProvider;
+import io.lockkit.spi.LockProvider;
+
+/** The in-JVM provider keeps the whole contract, outage included. */
+class LocalLockProviderContractTest extends LockContractTest {
+
+    private final LocalLockProvider backend = new LocalLockProvider();
+
+    @Override
+    protected LockProvider newProvider() {
+        return backend.newClient();
+    }
+
+    @Override
+    protected boolean canStopBackend() {
+        return true;
+    }
+
+    @Override
+    protected void stopBackend() {
+        backend.stopBackend();
+    }
+
+    @Override
+    protected void startBackend() {
+        backend.startBackend();
+    }
+}

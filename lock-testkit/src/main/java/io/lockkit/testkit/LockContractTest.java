@@ -64,7 +64,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * API is checked to refuse it loudly), {@link #timeScale()} for slow backends, and
  * {@link #stopBackend()}/{@link #startBackend()} for the outage tests.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+// A separate thread, so a test stuck in an uninterruptible lock() still ends.
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class LockContractTest {
 
     private final List<DistributedLockFactory> clients = new CopyOnWriteArrayList<>();
@@ -179,6 +180,28 @@ public abstract class LockContractTest {
         threads.add(t);
         t.start();
         return t;
+    }
+
+    /**
+     * Runs a call that may wait on a kit thread and returns its result, failing fast when it does
+     * not return within {@code bound} (a provider that ignores wait limits must not stall the kit).
+     */
+    protected final <T> T returnsWithin(Duration bound, java.util.concurrent.Callable<T> call) throws Exception {
+        java.util.concurrent.CompletableFuture<T> result = new java.util.concurrent.CompletableFuture<>();
+        start("bounded-call", () -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        });
+        try {
+            return result.get(scaled(bound).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the call had not returned after " + scaled(bound), e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
+        }
     }
 
     private static LockOptions leaseOf(Duration lease) {
@@ -378,7 +401,8 @@ public abstract class LockContractTest {
             DistributedLock a = client().getLock(name);
             a.lock();
             for (int c = 0; c < 3; c++) {
-                assertThat(client().getLock(name).tryLock(scaled(Duration.ofMillis(100)), null)).isFalse();
+                DistributedLock other = client().getLock(name);
+                assertThat(returnsWithin(Duration.ofSeconds(3), () -> other.tryLock(scaled(Duration.ofMillis(100)), null))).isFalse();
             }
             a.unlock();
             assertThat(client().getLock(name).tryLock()).isTrue();
@@ -417,7 +441,7 @@ public abstract class LockContractTest {
             String name = name();
             DistributedLock lock = client().getLock(name);
             lock.lock();
-            lock.lock();
+            assertThat(lock.tryLock(scaled(Duration.ofSeconds(2)), null)).as("nested lock").isTrue();
             AtomicReference<Object[]> seen = new AtomicReference<>();
             Thread t = start("other-thread", () -> seen.set(new Object[] {lock.tryLock(), lock.getHoldCount(), lock.isHeldByCurrentThread()}));
             t.join(scaled(Duration.ofSeconds(10)).toMillis());
@@ -429,13 +453,13 @@ public abstract class LockContractTest {
 
         @Test
         @DisplayName("two lock objects of one name on one thread share the hold count")
-        void lockObjectsOfOneNameShareTheThreadsHold() {
+        void lockObjectsOfOneNameShareTheThreadsHold() throws Exception {
             String name = name();
             DistributedLockFactory client = client();
             DistributedLock first = client.getLock(name);
             DistributedLock second = client.getLock(name);
             first.lock();
-            assertThat(second.tryLock()).isTrue();
+            assertThat(second.tryLock(scaled(Duration.ofSeconds(2)), null)).isTrue();
             assertThat(first.getHoldCount()).isEqualTo(2);
             second.unlock();
             first.unlock();
@@ -704,20 +728,7 @@ public abstract class LockContractTest {
             client().getLock(name).lock();
             DistributedLock b = client().getLock(name);
             long start = System.nanoTime();
-            java.util.concurrent.CompletableFuture<Boolean> result = new java.util.concurrent.CompletableFuture<>();
-            start("timed-try", () -> {
-                try {
-                    result.complete(b.tryLock(scaled(Duration.ofMillis(400)).toMillis(), TimeUnit.MILLISECONDS));
-                } catch (Throwable e) {
-                    result.completeExceptionally(e);
-                }
-            });
-            boolean acquired;
-            try {
-                acquired = result.get(scaled(Duration.ofSeconds(3)).toMillis(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                throw new AssertionError("tryLock(400 ms) had not returned after 3 s", e);
-            }
+            boolean acquired = returnsWithin(Duration.ofSeconds(3), () -> b.tryLock(scaled(Duration.ofMillis(400)).toMillis(), TimeUnit.MILLISECONDS));
             assertThat(acquired).isFalse();
             assertThat(millisSince(start)).isGreaterThanOrEqualTo(scaled(Duration.ofMillis(380)).toMillis());
         }
@@ -727,7 +738,8 @@ public abstract class LockContractTest {
         void acquireThrowsWhenTheWaitRunsOut() throws Exception {
             String name = name();
             client().getLock(name).lock();
-            assertThatThrownBy(() -> client().acquire(name, LockOptions.waitAtMost(scaled(Duration.ofMillis(200)))))
+            DistributedLockFactory other = client();
+            assertThatThrownBy(() -> returnsWithin(Duration.ofSeconds(3), () -> other.acquire(name, LockOptions.waitAtMost(scaled(Duration.ofMillis(200))))))
                     .isInstanceOf(LockNotAcquiredException.class)
                     .satisfies(e -> assertThat(((LockException) e).lockName()).isEqualTo(name));
         }
@@ -908,7 +920,7 @@ public abstract class LockContractTest {
             DistributedLock lock = client().getLock(name());
             lock.lock();
             long token = lock.fencingToken();
-            lock.lock();
+            assertThat(lock.tryLock(scaled(Duration.ofSeconds(2)), null)).isTrue();
             assertThat(lock.fencingToken()).isEqualTo(token);
             lock.unlock();
             assertThat(lock.fencingToken()).isEqualTo(token);

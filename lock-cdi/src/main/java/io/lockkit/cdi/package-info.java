@@ -1,0 +1,4 @@
+/**
+ * CDI integration: the {@code @Locked} interceptor binding and an injectable lock factory.
+ */
+package io.lockkit.cdi;

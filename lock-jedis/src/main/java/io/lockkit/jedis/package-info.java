@@ -1,0 +1,4 @@
+/**
+ * The Redis lock provider on Jedis (standalone, Sentinel and Cluster).
+ */
+package io.lockkit.jedis;

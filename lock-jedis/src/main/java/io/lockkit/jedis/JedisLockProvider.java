@@ -1,0 +1,501 @@
+package io.lockkit.jedis;
+
+import io.lockkit.BackendUnavailableException;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockException;
+import io.lockkit.LockOptions;
+import io.lockkit.jedis.internal.Keys;
+import io.lockkit.jedis.internal.Scripts;
+import io.lockkit.jedis.internal.WakeUpHub;
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.Release;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisURIHelper;
+
+import java.net.URI;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The Redis lock backend, over one Jedis {@link UnifiedJedis} client: standalone
+ * ({@code RedisClient}), Sentinel ({@code RedisSentinelClient}) or Cluster
+ * ({@code RedisClusterClient}) through one code path. Thread-safe.
+ *
+ * <p>Per lock name it keeps, under one hash tag: a hash of owner → hold count with the lease as
+ * its TTL and the current fencing token; a wait queue (sorted set plus deadlines); and a fence key
+ * holding the last token. Every operation is one Lua script call: an uncontended lock and unlock
+ * cost two commands. Releasing a lock that has waiters hands it to the first live one inside the
+ * release script and publishes the grantee's owner id on the lock's channel; that waiter claims it
+ * with one more call, so a contended acquisition costs at most three commands, however many wait.
+ *
+ * <p>Threads and connections: one pub/sub thread and connection, started on the first wait; the
+ * factory adds one scheduler thread for renewals. Commands borrow pooled connections (at most
+ * {@link Builder#maxConnections(int)}) only for the duration of a call; a parked waiter holds none.
+ */
+public final class JedisLockProvider implements LockProvider {
+
+    /** The namespace of every key unless configured: {@code lockkit}. */
+    public static final String DEFAULT_KEY_PREFIX = "lockkit";
+    /** How long a command may take, including waiting for a pooled connection: 2 s. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+    /** How long a waiter has to claim a lock handed to it before it passes on: 2 s. */
+    public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofSeconds(2);
+    /** How long the last fencing token of a name is kept after its lease ends: 60 s. */
+    public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofSeconds(60);
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final UnifiedJedis jedis;
+    private final boolean ownsClient;
+    private final Keys keys;
+    private final String claimMillis;
+    private final String fenceRetentionMillis;
+    private final String slackMillis;
+    private final int replicas;
+    private final Duration replicaTimeout;
+    private final WakeUpHub wakeUps;
+    private final String description;
+    private final Duration watchdogLease;
+    private final ThreadFactory threadFactory;
+    private volatile boolean closed;
+
+    private JedisLockProvider(Builder b, UnifiedJedis jedis, boolean ownsClient) {
+        this.jedis = jedis;
+        this.ownsClient = ownsClient;
+        this.keys = new Keys(b.keyPrefix);
+        this.claimMillis = Long.toString(b.claimTimeout.toMillis());
+        this.fenceRetentionMillis = Long.toString(b.fenceRetention.toMillis());
+        this.slackMillis = claimMillis;
+        this.replicas = b.replicas;
+        this.replicaTimeout = b.replicaTimeout;
+        this.watchdogLease = b.watchdogLease;
+        String id = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
+        AtomicInteger n = new AtomicInteger();
+        this.threadFactory = b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-redis-" + id + "-" + n.incrementAndGet());
+        this.wakeUps = new WakeUpHub(jedis, b.keyPrefix + ":ctl", threadFactory, b.timeout);
+        this.description = "JedisLockProvider[" + b.target + ", prefix " + b.keyPrefix + "]";
+    }
+
+    /** A provider for the Redis at {@code uri} ({@code redis://} or {@code rediss://}, with user, password and database). */
+    public static JedisLockProvider create(String uri) {
+        return builder().uri(uri).build();
+    }
+
+    /** A provider over a client the application owns (it is not closed with the provider). */
+    public static JedisLockProvider create(UnifiedJedis client) {
+        return builder().client(client).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---- LockProvider ----
+
+    @Override
+    public Acquisition tryAcquire(LockRequest request) {
+        String name = request.name();
+        String base = keys.base(name);
+        List<String> args = List.of(request.owner(), Long.toString(request.lease().toMillis()),
+                Long.toString(request.maxWait().toMillis()), fenceRetentionMillis, slackMillis);
+        List<?> reply = (List<?>) run(name, () -> replicas > 0
+                ? acquireAcknowledged(name, base, args)
+                : Scripts.ACQUIRE.call(jedis, Keys.all(base), args));
+        long flag = (Long) reply.get(0);
+        long value = (Long) reply.get(1);
+        return flag == 1 ? Acquisition.acquired(value) : Acquisition.busy(Duration.ofMillis(Math.max(0, value)));
+    }
+
+    private Object acquireAcknowledged(String name, String base, List<String> args) {
+        Object reply;
+        long acknowledged;
+        try (AbstractPipeline p = jedis.pipelined()) {
+            Response<Object> acquired = Scripts.ACQUIRE.queue(p, Keys.all(base), args);
+            Response<Long> waited = p.waitReplicas(base, replicas, replicaTimeout.toMillis());
+            p.sync();
+            try {
+                reply = acquired.get();
+            } catch (JedisNoScriptException e) {
+                reply = Scripts.ACQUIRE.call(jedis, Keys.all(base), args);
+                acknowledged = jedis.waitReplicas(base, replicas, replicaTimeout.toMillis());
+                return checkAcknowledged(name, base, args.get(0), reply, acknowledged);
+            }
+            acknowledged = waited.get();
+        }
+        return checkAcknowledged(name, base, args.get(0), reply, acknowledged);
+    }
+
+    private Object checkAcknowledged(String name, String base, String owner, Object reply, long acknowledged) {
+        List<?> r = (List<?>) reply;
+        if ((Long) r.get(0) == 1 && acknowledged < replicas) {
+            release(name, owner);
+            throw new ReplicaAcknowledgementException(name, replicas, acknowledged, replicaTimeout);
+        }
+        return reply;
+    }
+
+    @Override
+    public Release release(String name, String owner) {
+        return runRelease(name, owner, "release");
+    }
+
+    @Override
+    public void abandon(String name, String owner) {
+        runRelease(name, owner, "abandon");
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        return runRelease(name, "", "force").outcome() != Release.Outcome.NOT_HELD;
+    }
+
+    private Release runRelease(String name, String owner, String mode) {
+        String base = keys.base(name);
+        List<?> reply = (List<?>) run(name, () -> Scripts.RELEASE.call(jedis, Keys.all(base),
+                List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), "PUBLISH")));
+        long outcome = (Long) reply.get(0);
+        if (outcome < 0) {
+            return Release.NOT_HELD;
+        }
+        if (outcome == 0) {
+            return Release.STILL_HELD;
+        }
+        return reply.size() > 1 ? new Release(Release.Outcome.RELEASED, String.valueOf(reply.get(1))) : Release.RELEASED;
+    }
+
+    @Override
+    public List<Renewal> renew(List<Renewal> renewals) {
+        if (renewals.isEmpty()) {
+            return List.of();
+        }
+        String first = renewals.get(0).name();
+        return run(first, () -> {
+            List<Renewal> gone = new ArrayList<>();
+            List<Response<Object>> replies = new ArrayList<>(renewals.size());
+            try (AbstractPipeline p = jedis.pipelined()) {
+                for (Renewal r : renewals) {
+                    replies.add(Scripts.RENEW.queue(p, renewKeys(r), renewArgs(r)));
+                }
+                p.sync();
+            }
+            for (int i = 0; i < renewals.size(); i++) {
+                Renewal r = renewals.get(i);
+                Object reply;
+                try {
+                    reply = replies.get(i).get();
+                } catch (JedisNoScriptException e) {
+                    reply = Scripts.RENEW.call(jedis, renewKeys(r), renewArgs(r));
+                }
+                if (!Long.valueOf(1).equals(reply)) {
+                    gone.add(r);
+                }
+            }
+            return gone;
+        });
+    }
+
+    private List<String> renewKeys(Renewal r) {
+        String base = keys.base(r.name());
+        return List.of(Keys.lock(base), Keys.fence(base));
+    }
+
+    private List<String> renewArgs(Renewal r) {
+        return List.of(r.owner(), Long.toString(r.lease().toMillis()), fenceRetentionMillis);
+    }
+
+    @Override
+    public Optional<LockState> inspect(String name) {
+        String base = keys.base(name);
+        List<?> reply = (List<?>) run(name, () -> Scripts.INSPECT.call(jedis, List.of(Keys.lock(base)), List.of()));
+        if (reply.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Integer> owners = new HashMap<>();
+        for (int i = 1; i + 1 < reply.size(); i += 2) {
+            String field = String.valueOf(reply.get(i));
+            if (!field.startsWith("~")) {
+                owners.put(field, Integer.parseInt(String.valueOf(reply.get(i + 1))));
+            }
+        }
+        if (owners.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new LockState(Map.copyOf(owners), Duration.ofMillis(Math.max(0, (Long) reply.get(0)))));
+    }
+
+    @Override
+    public Subscription subscribe(String name, WakeUpListener listener) {
+        return wakeUps.subscribe(Keys.channel(keys.base(name)), name, listener);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        wakeUps.close();
+        if (ownsClient) {
+            jedis.close();
+        }
+    }
+
+    /** Number of lock channels this provider is subscribed to (for tests and metrics). */
+    public int subscribedChannels() {
+        return wakeUps.channels();
+    }
+
+    /** A factory over this provider with the builder's watchdog lease and thread factory. */
+    public DistributedLockFactory newFactory() {
+        return DistributedLockFactory.builder(this)
+                .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease).build())
+                .threadFactory(threadFactory)
+                .build();
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    private <T> T run(String name, Supplier<T> call) {
+        if (closed) {
+            throw new LockException(name, "the Redis lock provider is closed");
+        }
+        try {
+            try {
+                return call.get();
+            } catch (JedisConnectionException first) {
+                // Pooled connections go stale when Redis restarts or fails over; one retry on a
+                // fresh connection hides that. A retry whose first attempt did run is harmless:
+                // scripts check the owner, and the core evens out a doubled hold count on release.
+                if (closed) {
+                    throw first;
+                }
+                return call.get();
+            }
+        } catch (JedisConnectionException e) {
+            throw new BackendUnavailableException(name, "Redis could not be reached: " + e.getMessage(), e);
+        } catch (JedisDataException e) {
+            throw new BackendUnavailableException(name, "Redis refused the lock command: " + e.getMessage(), e);
+        } catch (JedisException e) {
+            throw new BackendUnavailableException(name, "Redis failed: " + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            // Jedis reports an exhausted or closed pool this way.
+            throw new BackendUnavailableException(name, "no Redis connection: " + e.getMessage(), e);
+        }
+    }
+
+    /** Configures a {@link JedisLockProvider}. Setters validate their argument. Not thread-safe. */
+    public static final class Builder {
+        private URI uri;
+        private UnifiedJedis client;
+        private String target = "redis://localhost:6379";
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+        private String clientName = "lockkit";
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private Duration connectTimeout = DEFAULT_TIMEOUT;
+        private Duration claimTimeout = DEFAULT_CLAIM_TIMEOUT;
+        private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
+        private Duration watchdogLease = LockOptions.DEFAULT_WATCHDOG_LEASE;
+        private int replicas;
+        private Duration replicaTimeout = Duration.ofMillis(100);
+        private int maxConnections = 16;
+        private ThreadFactory threadFactory;
+        private SslOptions sslOptions;
+
+        private Builder() {
+        }
+
+        /** The Redis to use: {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS. */
+        public Builder uri(String uri) {
+            if (uri == null || uri.isBlank()) {
+                throw new IllegalArgumentException("uri must not be null or blank");
+            }
+            URI parsed;
+            try {
+                parsed = URI.create(uri);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("uri is not a valid URI: " + e.getMessage(), e);
+            }
+            if (!JedisURIHelper.isValid(parsed) || parsed.getHost() == null) {
+                throw new IllegalArgumentException("uri must look like redis://host:port or rediss://host:port, was " + redact(parsed));
+            }
+            this.uri = parsed;
+            this.client = null;
+            this.target = redact(parsed);
+            return this;
+        }
+
+        /** A client the application already has and keeps owning (standalone, Sentinel or Cluster). */
+        public Builder client(UnifiedJedis client) {
+            if (client == null) {
+                throw new IllegalArgumentException("client must not be null");
+            }
+            this.client = client;
+            this.uri = null;
+            this.target = client.getClass().getSimpleName();
+            return this;
+        }
+
+        /** The namespace of every key, so applications sharing a Redis keep apart; no braces or spaces. */
+        public Builder keyPrefix(String keyPrefix) {
+            if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.length() > 128 || !keyPrefix.matches("[\\x21-\\x7e&&[^{}]]+")) {
+                throw new IllegalArgumentException("keyPrefix must be 1 to 128 printable ASCII characters without braces or spaces, was '" + keyPrefix + "'");
+            }
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /** The name the provider's connections carry in {@code CLIENT LIST}. */
+        public Builder clientName(String clientName) {
+            if (clientName == null || clientName.isEmpty() || !clientName.matches("[\\x21-\\x7e]+")) {
+                throw new IllegalArgumentException("clientName must be printable ASCII without spaces, was '" + clientName + "'");
+            }
+            this.clientName = clientName;
+            return this;
+        }
+
+        /** How long a command may take, including the wait for a pooled connection. */
+        public Builder timeout(Duration timeout) {
+            this.timeout = positive(timeout, "timeout");
+            return this;
+        }
+
+        /** How long connecting may take. */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = positive(connectTimeout, "connectTimeout");
+            return this;
+        }
+
+        /** How long a waiter has to claim a lock handed to it; a dead waiter costs at most this. */
+        public Builder claimTimeout(Duration claimTimeout) {
+            this.claimTimeout = positive(claimTimeout, "claimTimeout");
+            return this;
+        }
+
+        /** How long the last token of a name is kept after its lease ends (memory per recently used name). */
+        public Builder fenceRetention(Duration fenceRetention) {
+            this.fenceRetention = positive(fenceRetention, "fenceRetention");
+            return this;
+        }
+
+        /** The watchdog lease of factories made by {@link JedisLockProvider#newFactory()}. */
+        public Builder watchdogLease(Duration watchdogLease) {
+            this.watchdogLease = LockOptions.builder().watchdogLease(watchdogLease).build().watchdogLease().orElseThrow();
+            return this;
+        }
+
+        /**
+         * After each acquisition, wait up to {@code timeout} for {@code replicas} replicas to
+         * acknowledge it ({@code WAIT}); with fewer, the acquisition is undone and fails with
+         * {@link ReplicaAcknowledgementException}. Zero replicas turns this off.
+         */
+        public Builder replicaAcknowledgement(int replicas, Duration timeout) {
+            if (replicas < 0) {
+                throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
+            }
+            this.replicas = replicas;
+            this.replicaTimeout = positive(timeout, "timeout");
+            return this;
+        }
+
+        /** The most pooled connections used for commands (the pub/sub connection comes on top). */
+        public Builder maxConnections(int maxConnections) {
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
+            }
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /** Trust and key stores for {@code rediss://} (default: the JVM's trust store). */
+        public Builder sslOptions(SslOptions sslOptions) {
+            if (sslOptions == null) {
+                throw new IllegalArgumentException("sslOptions must not be null");
+            }
+            this.sslOptions = sslOptions;
+            return this;
+        }
+
+        /** Where the provider's pub/sub thread comes from (e.g. a container-managed factory). */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            if (threadFactory == null) {
+                throw new IllegalArgumentException("threadFactory must not be null");
+            }
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        public JedisLockProvider build() {
+            if (client != null) {
+                return new JedisLockProvider(this, client, false);
+            }
+            URI u = uri != null ? uri : URI.create(target);
+            DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                    .connectionTimeoutMillis(millis(connectTimeout))
+                    .socketTimeoutMillis(millis(timeout))
+                    .clientName(clientName);
+            if (JedisURIHelper.isRedisSSLScheme(u)) {
+                config.sslOptions(sslOptions != null ? sslOptions : SslOptions.defaults());
+            }
+            String user = JedisURIHelper.getUser(u);
+            String password = JedisURIHelper.getPassword(u);
+            if (password != null) {
+                config.user(user).password(password);
+            }
+            if (JedisURIHelper.hasDbIndex(u)) {
+                config.database(JedisURIHelper.getDBIndex(u));
+            }
+            GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+            pool.setMaxTotal(maxConnections + 1);
+            pool.setMaxIdle(maxConnections + 1);
+            pool.setMaxWait(timeout);
+            pool.setJmxEnabled(false);
+            RedisClient redis = RedisClient.builder()
+                    .hostAndPort(JedisURIHelper.getHostAndPort(u))
+                    .clientConfig(config.build())
+                    .poolConfig(pool)
+                    .build();
+            return new JedisLockProvider(this, redis, true);
+        }
+
+        private static Duration positive(Duration d, String argument) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(argument + " must be positive, was " + d);
+            }
+            if (d.compareTo(Duration.ofDays(1)) > 0) {
+                throw new IllegalArgumentException(argument + " must be at most one day, was " + d);
+            }
+            return d;
+        }
+
+        private static int millis(Duration d) {
+            return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
+        }
+
+        private static String redact(URI u) {
+            return u.getUserInfo() == null ? u.toString() : u.toString().replace(u.getRawUserInfo() + "@", "***@");
+        }
+    }
+}

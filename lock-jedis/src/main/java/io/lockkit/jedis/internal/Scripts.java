@@ -1,0 +1,63 @@
+package io.lockkit.jedis.internal;
+
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The provider's Lua scripts, read from {@code .lua} resources and called by SHA. A server that
+ * has not seen a script (a restart, {@code SCRIPT FLUSH}, a promoted replica: script caches are
+ * not replicated) answers NOSCRIPT, and the call is repeated with EVAL, which also caches it.
+ * Keys and values travel only as script arguments.
+ */
+public enum Scripts {
+    ACQUIRE("acquire.lua"),
+    RELEASE("release.lua"),
+    RENEW("renew.lua"),
+    INSPECT("inspect.lua");
+
+    private final String text;
+    private final String sha;
+
+    Scripts(String resource) {
+        try (InputStream in = Scripts.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script resource " + resource);
+            }
+            this.text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String sha() {
+        return sha;
+    }
+
+    /** Runs the script in one round trip (two when the server must first learn it). */
+    public Object call(UnifiedJedis jedis, List<String> keys, List<String> args) {
+        try {
+            return jedis.evalsha(sha, keys, args);
+        } catch (JedisNoScriptException e) {
+            return jedis.eval(text, keys, args);
+        }
+    }
+
+    /** Queues the script in a pipeline; a NOSCRIPT answer surfaces from {@link Response#get()}. */
+    public Response<Object> queue(AbstractPipeline pipeline, List<String> keys, List<String> args) {
+        return pipeline.evalsha(sha, keys, args);
+    }
+}

@@ -1,0 +1,236 @@
+package io.lockkit.jedis.internal;
+
+import io.lockkit.BackendUnavailableException;
+import io.lockkit.spi.LockProvider.Subscription;
+import io.lockkit.spi.LockProvider.WakeUpListener;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.UnifiedJedis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One pub/sub connection and one thread per provider, shared by every waiting thread.
+ *
+ * <p>Design: the thread runs Jedis' blocking subscribe loop, started on first use with a control
+ * channel so that it stays up between waits. Lock channels are added and dropped on the live
+ * connection (reference-counted per channel); {@link #subscribe} returns once Redis confirmed the
+ * channel, so a release published after it returns is delivered. When the connection breaks, the
+ * thread reconnects with back-off, subscribes to every channel again, and tells their listeners
+ * that notifications may have been missed, so their waiters check the lock once more.
+ */
+public final class WakeUpHub {
+
+    private static final System.Logger LOG = System.getLogger(WakeUpHub.class.getName());
+    private static final long MAX_BACKOFF_MILLIS = 1000;
+
+    private final UnifiedJedis jedis;
+    private final String controlChannel;
+    private final ThreadFactory threadFactory;
+    private final Duration timeout;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Void>> confirmations = new ConcurrentHashMap<>();
+    /** Channels requested on the current connection; guarded by {@link #lock}. */
+    private final Set<String> requested = new HashSet<>();
+    private final Set<String> toResync = ConcurrentHashMap.newKeySet();
+    private final PubSub pubSub = new PubSub();
+    private Thread thread;
+    private boolean connected;
+    private volatile boolean closed;
+
+    public WakeUpHub(UnifiedJedis jedis, String controlChannel, ThreadFactory threadFactory, Duration timeout) {
+        this.jedis = jedis;
+        this.controlChannel = controlChannel;
+        this.threadFactory = threadFactory;
+        this.timeout = timeout;
+    }
+
+    /** Delivers messages of {@code channel} to {@code listener}; returns once Redis confirmed the channel. */
+    public Subscription subscribe(String channel, String lockName, WakeUpListener listener) {
+        CompletableFuture<Void> confirmed;
+        lock.lock();
+        try {
+            if (closed) {
+                throw new BackendUnavailableException(lockName, "the lock provider is closed", null);
+            }
+            List<WakeUpListener> list = listeners.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>());
+            list.add(listener);
+            confirmed = confirmations.computeIfAbsent(channel, c -> new CompletableFuture<>());
+            if (thread == null) {
+                thread = threadFactory.newThread(this::run);
+                thread.setDaemon(true);
+                thread.start();
+            } else if (connected && requested.add(channel)) {
+                pubSub.subscribe(channel);
+            }
+        } finally {
+            lock.unlock();
+        }
+        Subscription subscription = () -> unsubscribe(channel, listener);
+        try {
+            confirmed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            subscription.close();
+            throw new BackendUnavailableException(lockName, "Redis did not confirm the wake-up subscription within " + timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            subscription.close();
+            throw new BackendUnavailableException(lockName, "interrupted while subscribing to wake-ups", e);
+        }
+        return subscription;
+    }
+
+    private void unsubscribe(String channel, WakeUpListener listener) {
+        lock.lock();
+        try {
+            List<WakeUpListener> list = listeners.get(channel);
+            if (list == null || !list.remove(listener) || !list.isEmpty()) {
+                return;
+            }
+            listeners.remove(channel);
+            confirmations.remove(channel);
+            if (connected && requested.remove(channel)) {
+                pubSub.unsubscribe(channel);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "unsubscribing from " + channel + " failed; the reconnect will drop it", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of lock channels with listeners. */
+    public int channels() {
+        return listeners.size();
+    }
+
+    public void close() {
+        Thread t;
+        lock.lock();
+        try {
+            closed = true;
+            t = thread;
+            if (connected) {
+                try {
+                    pubSub.unsubscribe();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "unsubscribing on close failed", e);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        confirmations.values().forEach(f -> f.completeExceptionally(new IllegalStateException("closed")));
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(timeout.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void run() {
+        long backoff = 50;
+        boolean reconnect = false;
+        while (!closed) {
+            String[] channels;
+            lock.lock();
+            try {
+                requested.clear();
+                requested.add(controlChannel);
+                requested.addAll(listeners.keySet());
+                if (reconnect) {
+                    toResync.addAll(listeners.keySet());
+                }
+                channels = requested.toArray(String[]::new);
+            } finally {
+                lock.unlock();
+            }
+            try {
+                jedis.subscribe(pubSub, channels);
+                backoff = 50;
+            } catch (RuntimeException e) {
+                if (closed) {
+                    break;
+                }
+                LOG.log(System.Logger.Level.WARNING, "the wake-up connection to Redis broke; reconnecting", e);
+            } finally {
+                lock.lock();
+                try {
+                    connected = false;
+                } finally {
+                    lock.unlock();
+                }
+            }
+            reconnect = true;
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                if (closed) {
+                    break;
+                }
+            }
+            backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+        }
+    }
+
+    private final class PubSub extends JedisPubSub {
+        @Override
+        public void onSubscribe(String channel, int subscribedChannels) {
+            List<String> late = new ArrayList<>();
+            lock.lock();
+            try {
+                if (!connected) {
+                    connected = true;
+                    // Channels added while the connection was being made.
+                    for (String c : listeners.keySet()) {
+                        if (requested.add(c)) {
+                            late.add(c);
+                        }
+                    }
+                    if (!late.isEmpty()) {
+                        subscribe(late.toArray(String[]::new));
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            CompletableFuture<Void> f = confirmations.get(channel);
+            if (f != null) {
+                f.complete(null);
+            }
+            if (toResync.remove(channel)) {
+                List<WakeUpListener> list = listeners.get(channel);
+                if (list != null) {
+                    list.forEach(WakeUpListener::missedNotifications);
+                }
+            }
+        }
+
+        @Override
+        public void onMessage(String channel, String message) {
+            List<WakeUpListener> list = listeners.get(channel);
+            if (list != null) {
+                String grantee = message.isEmpty() ? null : message;
+                for (WakeUpListener l : list) {
+                    l.released(grantee);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,521 @@
+package io.lockkit.jedis;
+
+import io.lockkit.BackendUnavailableException;
+import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.LockState;
+import io.lockkit.spi.Release;
+import io.lockkit.testkit.redis.RedisExtension;
+import io.lockkit.testkit.redis.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Behaviour of the Redis provider beyond the shared contract, against one Redis of its own. */
+class JedisLockProviderTest {
+
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
+    private RedisServer redis;
+
+    @BeforeEach
+    void setUp() {
+        redis = REDIS.server();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+    }
+
+    private JedisLockProvider provider() {
+        JedisLockProvider p = JedisLockProvider.create(redis.uri());
+        closeables.add(p);
+        return p;
+    }
+
+    private DistributedLockFactory factory() {
+        DistributedLockFactory f = DistributedLockFactory.create(JedisLockProvider.create(redis.uri()));
+        closeables.add(f);
+        return f;
+    }
+
+    private static String name() {
+        return "test:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    }
+
+    private static LockRequest request(String name, String owner, Duration wait) {
+        return new LockRequest(name, owner, Duration.ofSeconds(30), wait);
+    }
+
+    /** Commands clients sent since the last reset, from {@code INFO commandstats} (script-internal calls excluded). */
+    private long clientCommands() {
+        String info = (String) redis.command("INFO", "commandstats");
+        long total = 0;
+        for (String line : info.split("\r?\n")) {
+            for (String command : List.of("evalsha", "eval", "subscribe", "unsubscribe", "ssubscribe", "sunsubscribe",
+                    "ping", "hello", "client", "auth", "select", "wait", "script")) {
+                if (line.startsWith("cmdstat_" + command + ":")) {
+                    String calls = line.substring(line.indexOf("calls=") + 6);
+                    total += Long.parseLong(calls.substring(0, calls.indexOf(',')));
+                }
+            }
+        }
+        return total;
+    }
+
+    private void resetStats() {
+        redis.command("CONFIG", "RESETSTAT");
+    }
+
+    // ---- scripts ----
+
+    @Test
+    @DisplayName("a flushed script cache is refilled on the next call (NOSCRIPT recovery)")
+    void scriptsSurviveAScriptFlush() {
+        JedisLockProvider p = provider();
+        String name = name();
+        assertThat(p.tryAcquire(request(name, "a", Duration.ZERO)).isAcquired()).isTrue();
+        redis.command("SCRIPT", "FLUSH");
+        assertThat(p.release(name, "a")).isEqualTo(Release.RELEASED);
+        redis.command("SCRIPT", "FLUSH");
+        assertThat(p.tryAcquire(request(name, "b", Duration.ZERO)).isAcquired()).isTrue();
+        redis.command("SCRIPT", "FLUSH");
+        assertThat(p.renew(List.of(new io.lockkit.spi.LockProvider.Renewal(name, "b", Duration.ofSeconds(5))))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("an uncontended lock and unlock cost two commands")
+    void uncontendedLockAndUnlockCostTwoCommands() {
+        DistributedLock lock = factory().getLock(name());
+        lock.lock();
+        lock.unlock(); // warm the pool up: connection set-up is not per acquisition
+        resetStats();
+        for (int i = 0; i < 10; i++) {
+            lock.lock();
+            lock.unlock();
+        }
+        long commands = clientCommands();
+        System.out.printf("uncontended lock + unlock: %.1f client commands%n", commands / 10.0);
+        assertThat(commands).isEqualTo(20);
+    }
+
+    @Test
+    @DisplayName("a reentrant acquisition costs one command and keeps the server's hold count")
+    void reentrantAcquisitionIsCountedOnTheServer() {
+        JedisLockProvider p = provider();
+        String name = name();
+        long token = p.tryAcquire(request(name, "me", Duration.ZERO)).fencingToken();
+        Acquisition again = p.tryAcquire(request(name, "me", Duration.ZERO));
+        assertThat(again.isAcquired()).isTrue();
+        assertThat(again.fencingToken()).isEqualTo(token);
+        assertThat(p.inspect(name)).get().extracting(LockState::holdCounts).isEqualTo(Map.of("me", 2));
+        assertThat(p.release(name, "me")).isEqualTo(Release.STILL_HELD);
+        assertThat(p.release(name, "me")).isEqualTo(Release.RELEASED);
+        assertThat(p.inspect(name)).isEmpty();
+    }
+
+    // ---- hand-over ----
+
+    @Test
+    @DisplayName("a release hands the lock to the first waiter, who claims it with one call")
+    void releaseHandsTheLockToTheFirstWaiter() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "holder", Duration.ZERO));
+        assertThat(p.tryAcquire(request(name, "first", Duration.ofSeconds(10))).isAcquired()).isFalse();
+        assertThat(p.tryAcquire(request(name, "second", Duration.ofSeconds(10))).isAcquired()).isFalse();
+        assertThat(p.tryAcquire(request(name, "barger", Duration.ZERO)).isAcquired()).isFalse();
+
+        Release r = p.release(name, "holder");
+        assertThat(r).isEqualTo(new Release(Release.Outcome.RELEASED, "first"));
+        assertThat(p.tryAcquire(request(name, "barger", Duration.ZERO)).isAcquired()).as("handed over, not free").isFalse();
+        assertThat(p.tryAcquire(request(name, "first", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        assertThat(p.release(name, "first").grantee()).isEqualTo("second");
+    }
+
+    @Test
+    @DisplayName("a waiter that gave up passes its hand-over on")
+    void abandonedHandOverPassesOn() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "holder", Duration.ZERO));
+        p.tryAcquire(request(name, "quitter", Duration.ofSeconds(10)));
+        p.tryAcquire(request(name, "patient", Duration.ofSeconds(10)));
+        assertThat(p.release(name, "holder").grantee()).isEqualTo("quitter");
+        p.abandon(name, "quitter");
+        assertThat(p.tryAcquire(request(name, "patient", Duration.ofSeconds(10))).isAcquired()).isTrue();
+    }
+
+    @Test
+    @DisplayName("a dead waiter's hand-over lapses after the claim timeout")
+    void deadWaiterCostsOneClaimTimeout() {
+        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).claimTimeout(Duration.ofMillis(300)).build();
+        closeables.add(p);
+        String name = name();
+        p.tryAcquire(request(name, "holder", Duration.ZERO));
+        p.tryAcquire(request(name, "dead", Duration.ofSeconds(10)));
+        assertThat(p.release(name, "holder").grantee()).isEqualTo("dead");
+        Acquisition busy = p.tryAcquire(request(name, "next", Duration.ZERO));
+        assertThat(busy.isAcquired()).isFalse();
+        assertThat(busy.retryAfter()).isLessThanOrEqualTo(Duration.ofMillis(300));
+        await().atMost(Duration.ofSeconds(3)).until(() -> p.tryAcquire(request(name, "next", Duration.ZERO)).isAcquired());
+    }
+
+    @Test
+    @DisplayName("a waiter whose queue entry went stale is skipped by the hand-over")
+    void staleQueueEntriesAreSkipped() throws Exception {
+        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).claimTimeout(Duration.ofMillis(50)).build();
+        closeables.add(p);
+        String name = name();
+        p.tryAcquire(new LockRequest(name, "holder", Duration.ofSeconds(30), Duration.ZERO));
+        p.tryAcquire(new LockRequest(name, "gone", Duration.ofSeconds(30), Duration.ofMillis(1)));
+        p.tryAcquire(new LockRequest(name, "alive", Duration.ofSeconds(30), Duration.ofSeconds(30)));
+        Thread.sleep(200); // the first entry's deadline (wait + slack) passes on the server's clock
+        assertThat(p.release(name, "holder").grantee()).isEqualTo("alive");
+    }
+
+    // ---- fencing ----
+
+    @Test
+    @DisplayName("tokens keep increasing after the lock key is deleted by hand and after FLUSHALL")
+    void tokensIncreaseAcrossKeyDeletionAndDataLoss() {
+        JedisLockProvider p = provider();
+        String name = name();
+        long first = p.tryAcquire(request(name, "a", Duration.ZERO)).fencingToken();
+        redis.command("DEL", "lockkit:{" + name + "}");
+        long second = p.tryAcquire(request(name, "b", Duration.ZERO)).fencingToken();
+        assertThat(second).isGreaterThan(first);
+        redis.command("FLUSHALL");
+        long third = p.tryAcquire(request(name, "c", Duration.ZERO)).fencingToken();
+        assertThat(third).isGreaterThan(second);
+    }
+
+    @Test
+    @DisplayName("after a release only a fence key with a bounded lifetime stays behind")
+    void releaseLeavesOnlyABoundedFenceKey() {
+        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).fenceRetention(Duration.ofSeconds(5)).build();
+        closeables.add(p);
+        String name = name();
+        p.tryAcquire(request(name, "a", Duration.ZERO));
+        p.release(name, "a");
+        List<?> keys = (List<?>) redis.command("KEYS", "lockkit:{" + name + "}*");
+        assertThat(keys).hasSize(1);
+        assertThat(keys.get(0)).isEqualTo("lockkit:{" + name + "}:f");
+        long ttl = (Long) redis.command("PTTL", "lockkit:{" + name + "}:f");
+        assertThat(ttl).isPositive().isLessThanOrEqualTo(5000);
+    }
+
+    // ---- naming ----
+
+    @Test
+    @DisplayName("key prefixes keep applications apart")
+    void keyPrefixesKeepApplicationsApart() {
+        JedisLockProvider a = JedisLockProvider.builder().uri(redis.uri()).keyPrefix("app-a").build();
+        JedisLockProvider b = JedisLockProvider.builder().uri(redis.uri()).keyPrefix("app-b").build();
+        closeables.add(a);
+        closeables.add(b);
+        String name = name();
+        assertThat(a.tryAcquire(request(name, "x", Duration.ZERO)).isAcquired()).isTrue();
+        assertThat(b.tryAcquire(request(name, "y", Duration.ZERO)).isAcquired()).isTrue();
+        assertThat(b.forceRelease(name)).isTrue();
+        assertThat(a.inspect(name)).isPresent();
+    }
+
+    // ---- wake-ups ----
+
+    @Test
+    @DisplayName("waiters resubscribe after the pub/sub connection is killed and acquire promptly")
+    void waitersSurviveAKilledPubSubConnection() throws Exception {
+        String name = name();
+        DistributedLockFactory holderFactory = factory();
+        LockHandle holder = holderFactory.acquire(name, LockOptions.noWait());
+        DistributedLockFactory waiters = factory();
+        AtomicInteger acquired = new AtomicInteger();
+        CountDownLatch started = new CountDownLatch(5);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            Thread t = new Thread(() -> {
+                DistributedLock lock = waiters.getLock(name);
+                started.countDown();
+                lock.lock();
+                acquired.incrementAndGet();
+                lock.unlock();
+            });
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        started.await();
+        await().atMost(Duration.ofSeconds(5)).until(() -> pubSubClients() >= 1);
+        Thread.sleep(200);
+        redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+        Thread.sleep(200);
+        long released = System.nanoTime();
+        holder.release();
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        assertThat(acquired).hasValue(5);
+        // far sooner than the 30 s lease a lost wake-up would cost
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).isLessThan(5_000);
+    }
+
+    private long pubSubClients() {
+        String clients = (String) redis.command("CLIENT", "LIST", "TYPE", "pubsub");
+        return clients.lines().filter(l -> !l.isBlank()).count();
+    }
+
+    @Test
+    @DisplayName("one pub/sub connection serves every waiter of a provider, and channels are dropped after the waits")
+    void onePubSubConnectionPerProvider() throws Exception {
+        JedisLockProvider provider = JedisLockProvider.create(redis.uri());
+        DistributedLockFactory waiters = DistributedLockFactory.builder(provider).subscriptionLinger(Duration.ZERO).build();
+        closeables.add(waiters);
+        DistributedLockFactory holders = factory();
+        long before = pubSubClients();
+        List<LockHandle> held = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String name = name();
+            held.add(holders.acquire(name, LockOptions.noWait()));
+            Thread t = new Thread(() -> {
+                DistributedLock lock = waiters.getLock(name);
+                lock.lock();
+                lock.unlock();
+            });
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> provider.subscribedChannels() == 10);
+        assertThat(pubSubClients() - before).isEqualTo(1);
+        held.forEach(LockHandle::release);
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> provider.subscribedChannels() == 0);
+    }
+
+    @Test
+    @DisplayName("1,000 virtual threads waiting on one lock all acquire in turn without extra platform threads or connections")
+    void thousandVirtualThreadsAcquireInTurn() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21 or later");
+        String name = name();
+        JedisLockProvider provider = JedisLockProvider.builder().uri(redis.uri()).clientName("vt-test").build();
+        DistributedLockFactory f = DistributedLockFactory.create(provider);
+        closeables.add(f);
+        DistributedLock lock = f.getLock(name);
+        // Warm up: the provider's pub/sub thread, the scheduler and a connection exist before counting.
+        LockHandle holder = factory().acquire(name, LockOptions.noWait());
+        Thread warm = newVirtualThread(() -> {
+            lock.lock();
+            lock.unlock();
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> provider.subscribedChannels() == 1);
+        int platformBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+        long connectionsBefore = connections("vt-test");
+
+        AtomicInteger done = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            threads.add(newVirtualThread(() -> {
+                lock.lock();
+                done.incrementAndGet();
+                lock.unlock();
+            }));
+        }
+        Thread.sleep(500);
+        int platformWaiting = ManagementFactory.getThreadMXBean().getThreadCount();
+        long connectionsWaiting = connections("vt-test");
+        long start = System.nanoTime();
+        holder.release();
+        for (Thread t : threads) {
+            t.join(60_000);
+        }
+        warm.join(10_000);
+        System.out.printf("1,000 virtual waiters: platform threads %d -> %d, connections %d -> %d, drained in %d ms%n",
+                platformBefore, platformWaiting, connectionsBefore, connectionsWaiting,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        assertThat(done).hasValue(1000);
+        assertThat(connectionsWaiting).as("connections while 1,000 threads wait").isLessThanOrEqualTo(connectionsBefore + 1);
+        // The JDK's carrier threads for virtual threads are the only platform threads allowed to appear.
+        assertThat(platformWaiting - platformBefore).isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() + 2);
+    }
+
+    private static Thread newVirtualThread(Runnable body) throws Exception {
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+        return (Thread) builder.getClass().getMethod("start", Runnable.class).invoke(builder, body);
+    }
+
+    private long connections(String clientName) {
+        String clients = (String) redis.command("CLIENT", "LIST");
+        return clients.lines().filter(l -> l.contains(" name=" + clientName + " ")).count();
+    }
+
+    @Test
+    @DisplayName("commands per acquisition stay bounded with 16 threads on each of 4 providers")
+    void commandsPerAcquisitionStayBoundedUnderContention() throws Exception {
+        String name = name();
+        List<DistributedLock> locks = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            locks.add(factory().getLock(name));
+        }
+        // warm up connections and subscriptions
+        for (DistributedLock l : locks) {
+            l.lock();
+            l.unlock();
+        }
+        resetStats();
+        AtomicInteger acquisitions = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        CountDownLatch go = new CountDownLatch(1);
+        for (DistributedLock l : locks) {
+            for (int t = 0; t < 16; t++) {
+                Thread thread = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    for (int i = 0; i < 10; i++) {
+                        l.lock();
+                        acquisitions.incrementAndGet();
+                        l.unlock();
+                    }
+                });
+                thread.start();
+                threads.add(thread);
+            }
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        for (Thread t : threads) {
+            t.join(120_000);
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        double perAcquisition = (double) clientCommands() / acquisitions.get();
+        System.out.printf("64 contenders on 4 providers: %d acquisitions in %d ms, %.2f client commands per acquisition%n",
+                acquisitions.get(), millis, perAcquisition);
+        assertThat(acquisitions).hasValue(640);
+        assertThat(perAcquisition).isLessThanOrEqualTo(4.0);
+    }
+
+    // ---- faults ----
+
+    @Test
+    @DisplayName("a Redis restart during a hold is reported to the holder, and tokens stay monotonic")
+    void restartDuringAHoldIsReported() throws Exception {
+        String name = name();
+        DistributedLockFactory f = DistributedLockFactory.builder(JedisLockProvider.create(redis.uri()))
+                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofMillis(900)).build()).build();
+        closeables.add(f);
+        LockHandle h = f.acquire(name, LockOptions.noWait());
+        long before = h.fencingToken();
+        redis.restart();
+        assertThat(h.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).lockName()).isEqualTo(name);
+        LockHandle after = f.acquire(name, LockOptions.waitAtMost(Duration.ofSeconds(5)));
+        assertThat(after.fencingToken()).isGreaterThan(before);
+    }
+
+    @Test
+    @DisplayName("an unreachable Redis gives BackendUnavailableException within the timeout")
+    void unreachableRedisFailsWithinTheTimeout() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        JedisLockProvider p = JedisLockProvider.builder().uri("redis://127.0.0.1:" + port)
+                .timeout(Duration.ofMillis(500)).connectTimeout(Duration.ofMillis(500)).build();
+        closeables.add(p);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> p.tryAcquire(request("x", "o", Duration.ZERO)))
+                .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("'x'");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
+    }
+
+    @Test
+    @DisplayName("replica acknowledgement without enough replicas undoes the acquisition")
+    void missingReplicaAcknowledgementUndoesTheAcquisition() {
+        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri())
+                .replicaAcknowledgement(1, Duration.ofMillis(50)).build();
+        closeables.add(p);
+        String name = name();
+        assertThatThrownBy(() -> p.tryAcquire(request(name, "a", Duration.ZERO)))
+                .isInstanceOf(ReplicaAcknowledgementException.class)
+                .hasMessageContaining("0 of 1 replicas");
+        assertThat(p.inspect(name)).isEmpty();
+    }
+
+    // ---- inspection and configuration ----
+
+    @Test
+    @DisplayName("inspection shows owners, hold counts and the remaining lease")
+    void inspectionShowsOwnersAndLease() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(new LockRequest(name, "owner-1", Duration.ofSeconds(10), Duration.ZERO));
+        p.tryAcquire(new LockRequest(name, "owner-1", Duration.ofSeconds(10), Duration.ZERO));
+        Optional<LockState> state = p.inspect(name);
+        assertThat(state).isPresent();
+        assertThat(state.get().holdCounts()).isEqualTo(Map.of("owner-1", 2));
+        assertThat(state.get().remainingLease()).isBetween(Duration.ofSeconds(8), Duration.ofSeconds(10));
+        assertThat(p.forceRelease(name)).isTrue();
+        assertThat(p.inspect(name)).isEmpty();
+        assertThat(p.forceRelease(name)).isFalse();
+    }
+
+    @Test
+    @DisplayName("the builder rejects bad settings naming the argument")
+    void builderRejectsBadSettings() {
+        assertThatThrownBy(() -> JedisLockProvider.builder().uri("http://localhost")).hasMessageContaining("uri");
+        assertThatThrownBy(() -> JedisLockProvider.builder().uri(" ")).hasMessageContaining("uri");
+        assertThatThrownBy(() -> JedisLockProvider.builder().uri(null)).hasMessageContaining("uri");
+        assertThatThrownBy(() -> JedisLockProvider.builder().keyPrefix("a{b}")).hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> JedisLockProvider.builder().keyPrefix("")).hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> JedisLockProvider.builder().keyPrefix("has space")).hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> JedisLockProvider.builder().timeout(Duration.ZERO)).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> JedisLockProvider.builder().claimTimeout(Duration.ofMillis(-1))).hasMessageContaining("claimTimeout");
+        assertThatThrownBy(() -> JedisLockProvider.builder().replicaAcknowledgement(-1, Duration.ofSeconds(1))).hasMessageContaining("replicas");
+        assertThatThrownBy(() -> JedisLockProvider.builder().maxConnections(0)).hasMessageContaining("maxConnections");
+        assertThatThrownBy(() -> JedisLockProvider.builder().client(null)).hasMessageContaining("client");
+        assertThatThrownBy(() -> JedisLockProvider.builder().clientName("a b")).hasMessageContaining("clientName");
+        assertThatThrownBy(() -> JedisLockProvider.builder().watchdogLease(Duration.ZERO)).hasMessageContaining("watchdogLease");
+    }
+
+    @Test
+    @DisplayName("a password in the URI is not shown by toString")
+    void passwordIsRedacted() {
+        JedisLockProvider p = JedisLockProvider.builder().uri("redis://user:secret@127.0.0.1:1").build();
+        closeables.add(p);
+        assertThat(p.toString()).doesNotContain("secret");
+    }
+}

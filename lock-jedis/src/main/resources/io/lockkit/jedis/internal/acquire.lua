@@ -2,7 +2,7 @@
 -- when the lock is busy and it will wait.
 --
 -- KEYS[1] lock hash: owner -> hold count ("0" = handed over, not yet claimed), "~t" -> token
--- KEYS[2] wait queue, a sorted set: owner -> arrival time (ms)
+-- KEYS[2] wait queue, a sorted set: owner -> arrival time (server microseconds: FIFO order)
 -- KEYS[3] queue deadlines, a hash: owner -> time (ms) after which the entry is stale
 -- KEYS[4] fence: the last fencing token issued for the name
 -- ARGV[1] owner
@@ -52,7 +52,7 @@ local wait = tonumber(ARGV[3])
 if wait > 0 then
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
   local keep = math.min(wait, math.max(ttl, 0)) + tonumber(ARGV[5])
-  redis.call('ZADD', KEYS[2], 'NX', now, owner)
+  redis.call('ZADD', KEYS[2], 'NX', string.format('%.0f', time[1] * 1000000 + time[2]), owner)
   redis.call('HSET', KEYS[3], owner, now + keep)
   if redis.call('PTTL', KEYS[2]) < keep then
     redis.call('PEXPIRE', KEYS[2], keep)

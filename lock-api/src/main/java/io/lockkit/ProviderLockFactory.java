@@ -236,6 +236,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
             require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
         Duration effectiveLease = lease != null ? lease : options.effectiveWatchdogLease(defaults);
+        if (lease == null && options.effectiveRenewalInterval(defaults).compareTo(effectiveLease) >= 0) {
+            throw new IllegalArgumentException("renewalInterval (" + options.effectiveRenewalInterval(defaults)
+                    + ") must be shorter than the watchdog lease (" + effectiveLease + ")");
+        }
         long start = now();
         if (wait != null && wait.isZero()) {
             long sent = now();
@@ -305,7 +309,15 @@ final class ProviderLockFactory implements DistributedLockFactory {
     }
 
     private Acquisition attempt(String name, String owner, Duration lease, Duration wait) {
-        Acquisition a = provider.tryAcquire(new LockRequest(name, owner, lease, wait));
+        Acquisition a;
+        try {
+            a = provider.tryAcquire(new LockRequest(name, owner, lease, wait));
+        } catch (RuntimeException e) {
+            if (closed.get()) {
+                throw new LockException(name, "the lock factory was closed while acquiring", e);
+            }
+            throw e;
+        }
         if (a == null) {
             throw new LockException(name, provider + " answered null to tryAcquire");
         }

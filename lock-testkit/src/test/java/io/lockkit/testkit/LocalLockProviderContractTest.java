@@ -3,7 +3,8 @@ package io.lockkit.testkit;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.LockProvider;
 
-/** The in-JVM provider keeps the whole contract, outage included. */
+/** The in-JVM provider keeps the whole contract, outage included; the README shows this class. */
+// kit-example:begin
 class LocalLockProviderContractTest extends LockContractTest {
 
     private final LocalLockProvider backend = new LocalLockProvider();
@@ -28,3 +29,4 @@ class LocalLockProviderContractTest extends LockContractTest {
         backend.startBackend();
     }
 }
+// kit-example:end

@@ -6,7 +6,9 @@ import io.lockkit.LockException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.jedis.internal.Scripts;
+import io.lockkit.jedis.internal.ShardedWakeUps;
 import io.lockkit.jedis.internal.WakeUpHub;
+import io.lockkit.jedis.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
@@ -14,7 +16,12 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
@@ -73,7 +80,11 @@ public final class JedisLockProvider implements LockProvider {
     private final String slackMillis;
     private final int replicas;
     private final Duration replicaTimeout;
-    private final WakeUpHub wakeUps;
+    private final String controlChannel;
+    private final Duration timeout;
+    private final java.util.concurrent.locks.ReentrantLock setup = new java.util.concurrent.locks.ReentrantLock();
+    private volatile WakeUps wakeUps;
+    private volatile String publishCommand;
     private final String description;
     private final Duration watchdogLease;
     private final ThreadFactory threadFactory;
@@ -92,7 +103,8 @@ public final class JedisLockProvider implements LockProvider {
         String id = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
         AtomicInteger n = new AtomicInteger();
         this.threadFactory = b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-redis-" + id + "-" + n.incrementAndGet());
-        this.wakeUps = new WakeUpHub(jedis, b.keyPrefix + ":ctl", threadFactory, b.timeout);
+        this.controlChannel = b.keyPrefix + ":ctl";
+        this.timeout = b.timeout;
         this.description = "JedisLockProvider[" + b.target + ", prefix " + b.keyPrefix + "]";
     }
 
@@ -172,7 +184,7 @@ public final class JedisLockProvider implements LockProvider {
     private Release runRelease(String name, String owner, String mode) {
         String base = keys.base(name);
         List<?> reply = (List<?>) run(name, () -> Scripts.RELEASE.call(jedis, Keys.all(base),
-                List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), "PUBLISH")));
+                List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), publishCommand())));
         long outcome = (Long) reply.get(0);
         if (outcome < 0) {
             return Release.NOT_HELD;
@@ -245,7 +257,51 @@ public final class JedisLockProvider implements LockProvider {
 
     @Override
     public Subscription subscribe(String name, WakeUpListener listener) {
-        return wakeUps.subscribe(Keys.channel(keys.base(name)), name, listener);
+        return run(name, () -> wakeUps().subscribe(Keys.channel(keys.base(name)), name, listener));
+    }
+
+    /** Sharded pub/sub on a Redis 7+ Cluster (wake-ups stay on the lock's shard), classic elsewhere. */
+    private String publishCommand() {
+        String p = publishCommand;
+        if (p == null) {
+            p = shardedPubSub() ? "SPUBLISH" : "PUBLISH";
+            publishCommand = p;
+        }
+        return p;
+    }
+
+    private boolean shardedPubSub() {
+        if (!(jedis instanceof RedisClusterClient cluster)) {
+            return false;
+        }
+        try (Connection c = cluster.getConnectionFromSlot(0)) {
+            String info = c.executeCommand(new CommandObject<>(new CommandArguments(Protocol.Command.INFO).add("server"), BuilderFactory.STRING));
+            for (String line : info.split("\r?\n")) {
+                if (line.startsWith("redis_version:")) {
+                    return Integer.parseInt(line.substring("redis_version:".length()).split("\\.")[0]) >= 7;
+                }
+            }
+            return false;
+        }
+    }
+
+    private WakeUps wakeUps() {
+        WakeUps w = wakeUps;
+        if (w == null) {
+            setup.lock(); // a lock, not synchronized: the version check is I/O and callers may be virtual threads
+            try {
+                w = wakeUps;
+                if (w == null) {
+                    w = "SPUBLISH".equals(publishCommand())
+                            ? new ShardedWakeUps((RedisClusterClient) jedis, threadFactory, timeout)
+                            : new WakeUpHub(jedis, controlChannel, threadFactory, timeout);
+                    wakeUps = w;
+                }
+            } finally {
+                setup.unlock();
+            }
+        }
+        return w;
     }
 
     @Override
@@ -254,7 +310,10 @@ public final class JedisLockProvider implements LockProvider {
             return;
         }
         closed = true;
-        wakeUps.close();
+        WakeUps w = wakeUps;
+        if (w != null) {
+            w.close();
+        }
         if (ownsClient) {
             jedis.close();
         }
@@ -262,7 +321,13 @@ public final class JedisLockProvider implements LockProvider {
 
     /** Number of lock channels this provider is subscribed to (for tests and metrics). */
     public int subscribedChannels() {
-        return wakeUps.channels();
+        WakeUps w = wakeUps;
+        return w == null ? 0 : w.channels();
+    }
+
+    /** Whether wake-ups use sharded pub/sub (a Redis 7+ Cluster). */
+    public boolean usesShardedPubSub() {
+        return "SPUBLISH".equals(publishCommand());
     }
 
     /** A factory over this provider with the builder's watchdog lease and thread factory. */

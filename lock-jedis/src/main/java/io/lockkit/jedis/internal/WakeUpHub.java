@@ -31,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread reconnects with back-off, subscribes to every channel again, and tells their listeners
  * that notifications may have been missed, so their waiters check the lock once more.
  */
-public final class WakeUpHub {
+public final class WakeUpHub implements WakeUps {
 
     private static final System.Logger LOG = System.getLogger(WakeUpHub.class.getName());
     private static final long MAX_BACKOFF_MILLIS = 1000;
@@ -58,7 +58,7 @@ public final class WakeUpHub {
         this.timeout = timeout;
     }
 
-    /** Delivers messages of {@code channel} to {@code listener}; returns once Redis confirmed the channel. */
+    @Override
     public Subscription subscribe(String channel, String lockName, WakeUpListener listener) {
         CompletableFuture<Void> confirmed;
         lock.lock();
@@ -112,11 +112,12 @@ public final class WakeUpHub {
         }
     }
 
-    /** Number of lock channels with listeners. */
+    @Override
     public int channels() {
         return listeners.size();
     }
 
+    @Override
     public void close() {
         Thread t;
         lock.lock();

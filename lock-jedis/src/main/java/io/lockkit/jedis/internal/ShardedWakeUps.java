@@ -1,0 +1,289 @@
+package io.lockkit.jedis.internal;
+
+import io.lockkit.BackendUnavailableException;
+import io.lockkit.spi.LockProvider.Subscription;
+import io.lockkit.spi.LockProvider.WakeUpListener;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisShardedPubSub;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Sharded pub/sub on a Redis 7 Cluster: one connection and thread per shard that has waiters, each
+ * subscribed (SSUBSCRIBE) to the channels whose slots that shard owns. A release publishes with
+ * SPUBLISH on the lock's own shard, so wake-ups no longer cross the whole cluster bus.
+ *
+ * <p>Design: a channel's shard is found from its slot ({@code getConnectionFromSlot}), and the
+ * connection borrowed to learn it becomes that shard's subscription connection when the shard is
+ * new. A shard whose connection breaks, or whose slots moved (failover, resharding), ends; its
+ * channels are routed again from the current slot map and their listeners are told that
+ * notifications may have been missed. A shard with no channels left ends too.
+ */
+public final class ShardedWakeUps implements WakeUps {
+
+    private static final System.Logger LOG = System.getLogger(ShardedWakeUps.class.getName());
+
+    private final RedisClusterClient cluster;
+    private final ThreadFactory threadFactory;
+    private final Duration timeout;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private final Map<HostAndPort, Shard> shards = new HashMap<>();
+    private final Map<String, Shard> routes = new HashMap<>();
+    private volatile boolean closed;
+
+    public ShardedWakeUps(RedisClusterClient cluster, ThreadFactory threadFactory, Duration timeout) {
+        this.cluster = cluster;
+        this.threadFactory = threadFactory;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Subscription subscribe(String channel, String lockName, WakeUpListener listener) {
+        if (closed) {
+            throw new BackendUnavailableException(lockName, "the lock provider is closed", null);
+        }
+        listeners.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>()).add(listener);
+        Subscription subscription = () -> unsubscribe(channel, listener);
+        try {
+            route(channel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException | RuntimeException e) {
+            subscription.close();
+            throw new BackendUnavailableException(lockName, "Redis did not confirm the sharded wake-up subscription within " + timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            subscription.close();
+            throw new BackendUnavailableException(lockName, "interrupted while subscribing to wake-ups", e);
+        }
+        return subscription;
+    }
+
+    /** Subscribes the channel on the shard that owns its slot; the future completes on confirmation. */
+    private CompletableFuture<Void> route(String channel) {
+        lock.lock();
+        try {
+            Shard shard = routes.get(channel);
+            if (shard != null && !shard.ended) {
+                return shard.confirmation(channel);
+            }
+            Connection connection = cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(channel));
+            HostAndPort node = connection.getHostAndPort();
+            shard = shards.get(node);
+            if (shard == null || shard.ended) {
+                shard = new Shard(node, connection, channel);
+                shards.put(node, shard);
+            } else {
+                connection.close();
+                shard.add(channel);
+            }
+            routes.put(channel, shard);
+            return shard.confirmation(channel);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void unsubscribe(String channel, WakeUpListener listener) {
+        lock.lock();
+        try {
+            List<WakeUpListener> list = listeners.get(channel);
+            if (list == null || !list.remove(listener) || !list.isEmpty()) {
+                return;
+            }
+            listeners.remove(channel);
+            Shard shard = routes.remove(channel);
+            if (shard != null) {
+                shard.remove(channel);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int channels() {
+        return listeners.size();
+    }
+
+    @Override
+    public void close() {
+        List<Shard> all;
+        lock.lock();
+        try {
+            closed = true;
+            all = new ArrayList<>(shards.values());
+            shards.clear();
+            routes.clear();
+        } finally {
+            lock.unlock();
+        }
+        for (Shard s : all) {
+            s.end();
+        }
+    }
+
+    /** One shard's subscription connection and thread; guarded by the outer lock. */
+    private final class Shard extends JedisShardedPubSub {
+        final HostAndPort node;
+        final Connection connection;
+        final Map<String, CompletableFuture<Void>> confirmations = new ConcurrentHashMap<>();
+        final Thread thread;
+        volatile boolean ended;
+        private boolean started;
+
+        Shard(HostAndPort node, Connection connection, String firstChannel) {
+            this.node = node;
+            this.connection = connection;
+            confirmations.put(firstChannel, new CompletableFuture<>());
+            this.thread = threadFactory.newThread(() -> run(firstChannel));
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        CompletableFuture<Void> confirmation(String channel) {
+            return confirmations.computeIfAbsent(channel, c -> new CompletableFuture<>());
+        }
+
+        void add(String channel) {
+            if (confirmations.putIfAbsent(channel, new CompletableFuture<>()) == null && started) {
+                ssubscribe(channel);
+            }
+        }
+
+        void remove(String channel) {
+            confirmations.remove(channel);
+            if (started && !ended) {
+                try {
+                    sunsubscribe(channel);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "sunsubscribe failed on " + node, e);
+                }
+            }
+        }
+
+        void end() {
+            ended = true;
+            try {
+                if (started) {
+                    sunsubscribe();
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "ending the sharded subscription on " + node + " failed", e);
+            }
+            connection.close();
+        }
+
+        private void run(String firstChannel) {
+            try {
+                proceed(connection, firstChannel);
+            } catch (RuntimeException e) {
+                if (!ended && !closed) {
+                    LOG.log(System.Logger.Level.WARNING, "the sharded wake-up connection to " + node + " ended; rerouting its channels", e);
+                }
+            } finally {
+                List<String> orphans;
+                lock.lock();
+                try {
+                    ended = true;
+                    shards.remove(node, this);
+                    orphans = new ArrayList<>();
+                    routes.forEach((channel, shard) -> {
+                        if (shard == this) {
+                            orphans.add(channel);
+                        }
+                    });
+                    orphans.forEach(routes::remove);
+                } finally {
+                    lock.unlock();
+                }
+                connection.close();
+                if (!closed) {
+                    reroute(orphans);
+                }
+            }
+        }
+
+        @Override
+        public void onSSubscribe(String channel, int subscribedChannels) {
+            if (!started) {
+                lock.lock();
+                try {
+                    started = true;
+                    List<String> late = new ArrayList<>();
+                    for (String c : confirmations.keySet()) {
+                        if (!c.equals(channel)) {
+                            late.add(c);
+                        }
+                    }
+                    if (!late.isEmpty()) {
+                        ssubscribe(late.toArray(String[]::new));
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+            CompletableFuture<Void> f = confirmations.get(channel);
+            if (f != null) {
+                f.complete(null);
+            }
+        }
+
+        @Override
+        public void onSMessage(String channel, String message) {
+            List<WakeUpListener> list = listeners.get(channel);
+            if (list != null) {
+                String grantee = message.isEmpty() ? null : message;
+                for (WakeUpListener l : list) {
+                    l.released(grantee);
+                }
+            }
+        }
+    }
+
+    /** Subscribes orphaned channels again, with back-off, and tells their waiters to look again. */
+    private void reroute(List<String> channels) {
+        long backoff = 50;
+        List<String> pending = new ArrayList<>(channels);
+        while (!pending.isEmpty() && !closed) {
+            List<String> failed = new ArrayList<>();
+            for (String channel : pending) {
+                if (!listeners.containsKey(channel)) {
+                    continue;
+                }
+                try {
+                    route(channel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    listeners.getOrDefault(channel, List.of()).forEach(WakeUpListener::missedNotifications);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (Exception e) {
+                    failed.add(channel);
+                }
+            }
+            pending = failed;
+            if (!pending.isEmpty()) {
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                backoff = Math.min(1000, backoff * 2);
+            }
+        }
+    }
+}

@@ -9,7 +9,9 @@ import java.util.Set;
  * A lock backend. The lock-api core owns waiting, the watchdog, hold bookkeeping and loss
  * reporting; a provider only answers these calls, each in at most one round trip to its backend.
  *
- * <p>Implementations are thread-safe. Backend failures are reported as
+ * <p>Owner ids have the form {@code <client id>:<owner within the client>}; owners that share the
+ * client part live in one process (one factory), which a backend may use to hand a lock over
+ * within a process first. Implementations are thread-safe. Backend failures are reported as
  * {@link io.lockkit.BackendUnavailableException} within the provider's configured timeout; no
  * call blocks waiting for a lock to become free.
  */

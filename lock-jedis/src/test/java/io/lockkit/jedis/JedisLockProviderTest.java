@@ -163,6 +163,33 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName("a release prefers a waiter of its own process, for a bounded number of hand-overs in a row")
+    void releasePrefersALocalWaiterBoundedly() {
+        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).localHandOffs(1).build();
+        closeables.add(p);
+        String name = name();
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(request(name, "c2:older", Duration.ofSeconds(10)));
+        p.tryAcquire(request(name, "c1:a", Duration.ofSeconds(10)));
+        p.tryAcquire(request(name, "c1:b", Duration.ofSeconds(10)));
+        assertThat(p.release(name, "c1:holder").grantee()).isEqualTo("c1:a");
+        assertThat(p.tryAcquire(request(name, "c1:a", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        assertThat(p.release(name, "c1:a").grantee()).as("after one local hand-over the oldest waiter").isEqualTo("c2:older");
+    }
+
+    @Test
+    @DisplayName("with local hand-overs off, waiters get the lock in arrival order")
+    void strictArrivalOrderWhenLocalHandOffsAreOff() {
+        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).localHandOffs(0).build();
+        closeables.add(p);
+        String name = name();
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(request(name, "c2:older", Duration.ofSeconds(10)));
+        p.tryAcquire(request(name, "c1:a", Duration.ofSeconds(10)));
+        assertThat(p.release(name, "c1:holder").grantee()).isEqualTo("c2:older");
+    }
+
+    @Test
     @DisplayName("a waiter that gave up passes its hand-over on")
     void abandonedHandOverPassesOn() {
         JedisLockProvider p = provider();
@@ -516,6 +543,7 @@ class JedisLockProviderTest {
         assertThatThrownBy(() -> JedisLockProvider.builder().claimTimeout(Duration.ofMillis(-1))).hasMessageContaining("claimTimeout");
         assertThatThrownBy(() -> JedisLockProvider.builder().replicaAcknowledgement(-1, Duration.ofSeconds(1))).hasMessageContaining("replicas");
         assertThatThrownBy(() -> JedisLockProvider.builder().maxConnections(0)).hasMessageContaining("maxConnections");
+        assertThatThrownBy(() -> JedisLockProvider.builder().localHandOffs(-1)).hasMessageContaining("localHandOffs");
         assertThatThrownBy(() -> JedisLockProvider.builder().client(null)).hasMessageContaining("client");
         assertThatThrownBy(() -> JedisLockProvider.builder().clientName("a b")).hasMessageContaining("clientName");
         assertThatThrownBy(() -> JedisLockProvider.builder().watchdogLease(Duration.ZERO)).hasMessageContaining("watchdogLease");

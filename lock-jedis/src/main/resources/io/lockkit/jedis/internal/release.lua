@@ -8,8 +8,15 @@
 -- ARGV[4] fence retention (ms)
 -- ARGV[5] wake-up channel
 -- ARGV[6] publish command: 'PUBLISH' or 'SPUBLISH'
+-- ARGV[7] the releasing client's owner prefix ('<client id>:'), or '' for none
+-- ARGV[8] how many hand-overs in a row may go to that client ahead of older waiters of others
 -- Returns {-1} when the owner held nothing (force: the lock was free), {0} when a reentrant
 -- hold remains, {1} when the lock is now free, {1, grantee} when it was handed to a waiter.
+--
+-- Hand-over order: the first live waiter of the releasing client, if any, for at most ARGV[8]
+-- hand-overs in a row ("~n" counts them), since its own process wakes it without a pub/sub hop;
+-- otherwise the first live waiter in arrival order. Only a waiter of another client is told by
+-- a published message.
 local owner = ARGV[1]
 local mode = ARGV[2]
 if mode == 'force' then
@@ -18,7 +25,9 @@ if mode == 'force' then
   end
   local token = redis.call('HGET', KEYS[1], '~t')
   redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], '~t', token)
+  if token then
+    redis.call('HSET', KEYS[1], '~t', token)
+  end
 else
   if mode == 'abandon' then
     redis.call('ZREM', KEYS[2], owner)
@@ -39,22 +48,42 @@ local now = time[1] * 1000 + math.floor(time[2] / 1000)
 local last = math.max(tonumber(redis.call('HGET', KEYS[1], '~t') or '0'), tonumber(redis.call('GET', KEYS[4]) or '0'))
 local claim = tonumber(ARGV[3])
 local retention = tonumber(ARGV[4])
+local prefix = ARGV[7]
+local streak = tonumber(redis.call('HGET', KEYS[1], '~n') or '0')
+
+local function grant(head, nextStreak)
+  local text = string.format('%.0f', math.max(last + 1, time[1] * 1000000 + time[2]))
+  redis.call('ZREM', KEYS[2], head)
+  redis.call('HDEL', KEYS[3], head)
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], head, 0, '~t', text, '~n', nextStreak)
+  redis.call('PEXPIRE', KEYS[1], claim)
+  redis.call('SET', KEYS[4], text, 'PX', claim + retention)
+  if prefix == '' or string.sub(head, 1, #prefix) ~= prefix then
+    redis.call(ARGV[6], ARGV[5], head)
+  end
+  return {1, head}
+end
+
+if prefix ~= '' and streak < tonumber(ARGV[8]) then
+  local entries = redis.call('ZRANGE', KEYS[2], 0, 63)
+  for i = 1, #entries do
+    local e = entries[i]
+    if string.sub(e, 1, #prefix) == prefix and tonumber(redis.call('HGET', KEYS[3], e) or '0') > now then
+      return grant(e, streak + 1)
+    end
+  end
+end
 for _ = 1, 1000 do
   local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
   if not head then
     break
   end
-  redis.call('ZREM', KEYS[2], head)
-  local deadline = tonumber(redis.call('HGET', KEYS[3], head) or '0')
-  redis.call('HDEL', KEYS[3], head)
-  if deadline > now then
-    local text = string.format('%.0f', math.max(last + 1, time[1] * 1000000 + time[2]))
-    redis.call('HSET', KEYS[1], head, 0, '~t', text)
-    redis.call('PEXPIRE', KEYS[1], claim)
-    redis.call('SET', KEYS[4], text, 'PX', claim + retention)
-    redis.call(ARGV[6], ARGV[5], head)
-    return {1, head}
+  if tonumber(redis.call('HGET', KEYS[3], head) or '0') > now then
+    return grant(head, 0)
   end
+  redis.call('ZREM', KEYS[2], head)
+  redis.call('HDEL', KEYS[3], head)
 end
 redis.call('DEL', KEYS[1])
 if last > 0 then

@@ -1,4 +1,37 @@
 /**
- * CDI integration: the {@code @Locked} interceptor binding and an injectable lock factory.
+ * CDI integration: the {@link io.lockkit.cdi.Locked} interceptor binding and an injectable
+ * {@link io.lockkit.DistributedLockFactory}, for CDI Full (Weld) and CDI Lite (Quarkus ArC).
+ *
+ * <p>The factory bean ({@code @ApplicationScoped}, closed at shutdown) is built over the
+ * application's own {@link io.lockkit.spi.LockProvider} bean when there is one, otherwise from
+ * configuration: MicroProfile Config when present, else system properties, else environment
+ * variables ({@code lockkit.redis.uri} → {@code LOCKKIT_REDIS_URI}).
+ *
+ * <table>
+ * <caption>Configuration</caption>
+ * <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>{@code lockkit.provider}</td><td>{@code redis}</td><td>{@code redis} (needs lock-jedis) or
+ *     {@code local} (in-JVM: excludes only threads of this process)</td></tr>
+ * <tr><td>{@code lockkit.redis.uri}</td><td>{@code redis://localhost:6379}</td><td>{@code redis://} or
+ *     {@code rediss://} URI with optional user, password and database</td></tr>
+ * <tr><td>{@code lockkit.redis.key-prefix}</td><td>{@code lockkit}</td><td>namespace of every key</td></tr>
+ * <tr><td>{@code lockkit.redis.timeout}</td><td>{@code 2s}</td><td>command timeout</td></tr>
+ * <tr><td>{@code lockkit.redis.connect-timeout}</td><td>the command timeout</td><td>connect timeout</td></tr>
+ * <tr><td>{@code lockkit.redis.max-connections}</td><td>{@code 16}</td><td>pooled command connections</td></tr>
+ * <tr><td>{@code lockkit.redis.client-name}</td><td>{@code lockkit}</td><td>name in {@code CLIENT LIST}</td></tr>
+ * <tr><td>{@code lockkit.watchdog-lease}</td><td>{@code 30s}</td><td>lease the watchdog sets and renews</td></tr>
+ * </table>
+ *
+ * <p>Durations are ISO-8601 ({@code PT2S}) or a number with {@code ms}, {@code s}, {@code m},
+ * {@code h} or {@code d} ({@code 500ms}); a bare number is seconds. A bad value fails the factory's
+ * creation with a message naming the key.
+ *
+ * <p>An application replaces the factory by producing its own {@code DistributedLockFactory} (a
+ * plain bean: no {@code @Alternative} needed; produce it {@code @ApplicationScoped} or
+ * {@code @Singleton}), or only the backend by producing a {@code LockProvider} ({@code @Singleton}
+ * or {@code @Dependent}: provider classes are final and cannot be proxied); the factory built over
+ * it owns it and closes it. Where the container offers a Jakarta Concurrency
+ * {@code ManagedThreadFactory} (as a bean or at {@code java:comp/DefaultManagedThreadFactory}), the
+ * factory's and the Redis provider's threads come from it.
  */
 package io.lockkit.cdi;

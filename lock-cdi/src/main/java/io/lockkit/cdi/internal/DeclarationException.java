@@ -1,0 +1,13 @@
+package io.lockkit.cdi.internal;
+
+/**
+ * A {@code @Locked} declaration that cannot work (bad template, wait, lease or return type). The
+ * message says why without naming the method; {@link LockedMethods} adds that.
+ */
+final class DeclarationException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    DeclarationException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,197 @@
+package io.lockkit.cdi.internal;
+
+import io.lockkit.LockOptions;
+import io.lockkit.cdi.Locked;
+import io.lockkit.cdi.WhenBusy;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A checked {@code @Locked} method: its name template bound to the parameters, its options, what to
+ * do when busy, and how its return value is treated. {@link #check} applies every rule, whether the
+ * model is reflection or the CDI language model, so deployment and first call reject the same things.
+ *
+ * @param <T> the model's type handle
+ */
+record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions options, WhenBusy whenBusy,
+                            ReturnKind returnKind) {
+
+    /** Return types the lock cannot follow: their work starts after the method has returned. */
+    private static final Set<String> REACTIVE_TYPES = Set.of("java.util.concurrent.Flow$Publisher",
+            "java.util.concurrent.Flow.Publisher", "org.reactivestreams.Publisher", "io.smallrye.mutiny.Uni",
+            "io.smallrye.mutiny.Multi", "reactor.core.publisher.Mono", "reactor.core.publisher.Flux",
+            "io.reactivex.rxjava3.core.Single", "io.reactivex.rxjava3.core.Flowable");
+
+    /** How the interceptor treats the method's result. */
+    enum ReturnKind {
+        VOID, OPTIONAL, PRIMITIVE, REFERENCE,
+        /** Declared {@code CompletionStage<…>} or {@code CompletableFuture<…>}: held until completion. */
+        STAGE, FUTURE,
+        /** As {@link #STAGE}/{@link #FUTURE} with an {@code Optional} result, for {@link WhenBusy#SKIP}. */
+        STAGE_OF_OPTIONAL, FUTURE_OF_OPTIONAL;
+
+        boolean async() {
+            return this == STAGE || this == FUTURE || this == STAGE_OF_OPTIONAL || this == FUTURE_OF_OPTIONAL;
+        }
+    }
+
+    /** A placeholder resolved against the method: argument position, then the properties to read. */
+    record Bound<T>(String text, int index, List<SignatureModel.Property<T>> path) {
+    }
+
+    /**
+     * @param defaultName the name used for an empty template (declaring class and method)
+     * @throws DeclarationException when the declaration cannot work; the message does not name the method
+     */
+    static <T> LockedDeclaration<T> check(SignatureModel<T> model, LockedValues values, String defaultName) {
+        LockOptions options = options(values);
+        if (values.whenBusy() == WhenBusy.SKIP && values.waitTime() == Locked.FOREVER) {
+            throw new DeclarationException("whenBusy = SKIP never applies with waitTime = FOREVER; give a finite waitTime");
+        }
+        ReturnKind kind = returnKind(model);
+        if (values.whenBusy() == WhenBusy.SKIP && kind == ReturnKind.PRIMITIVE) {
+            throw new DeclarationException("whenBusy = SKIP cannot skip a method returning " + model.returnTypeName()
+                    + ": there is no value to return instead; return a wrapper, an Optional or void");
+        }
+        String template = values.template();
+        if (template.isEmpty()) {
+            return new LockedDeclaration<>(model.describe(), List.of(defaultName), options, values.whenBusy(), kind);
+        }
+        NameTemplate parsed;
+        try {
+            parsed = NameTemplate.parse(template);
+        } catch (DeclarationException e) {
+            throw new DeclarationException("lock name template '" + template + "': " + e.getMessage());
+        }
+        List<Object> parts = new ArrayList<>();
+        for (NameTemplate.Part part : parsed.parts()) {
+            if (part instanceof NameTemplate.Literal literal) {
+                parts.add(literal.text());
+            } else {
+                parts.add(bind(model, (NameTemplate.Placeholder) part, template));
+            }
+        }
+        return new LockedDeclaration<>(model.describe(), List.copyOf(parts), options, values.whenBusy(), kind);
+    }
+
+    private static <T> Bound<T> bind(SignatureModel<T> model, NameTemplate.Placeholder p, String template) {
+        String where = "lock name template '" + template + "', placeholder " + p.text() + ": ";
+        int index;
+        String root;
+        if (p.positional()) {
+            index = p.index();
+            if (index >= model.parameterCount()) {
+                throw new DeclarationException(where + "the method has " + model.parameterCount() + " parameter"
+                        + (model.parameterCount() == 1 ? "" : "s") + " (positions start at 0)");
+            }
+            root = "{" + index + "}";
+        } else {
+            if (!model.parameterNamesKnown()) {
+                throw new DeclarationException(where + "parameter names are not available; compile the class with"
+                        + " javac -parameters (maven-compiler-plugin <parameters>true</parameters>) or use positions"
+                        + " such as {0}");
+            }
+            index = model.parameterNames().indexOf(p.parameterName());
+            if (index < 0) {
+                throw new DeclarationException(where + "the method has no parameter '" + p.parameterName()
+                        + "'; its parameters are " + model.parameterNames());
+            }
+            root = p.parameterName();
+        }
+        T type = model.parameterType(index);
+        List<SignatureModel.Property<T>> path = new ArrayList<>();
+        String walked = root;
+        for (String step : p.path()) {
+            SignatureModel.Property<T> property = model.property(type, step);
+            if (property == null) {
+                List<String> names = SignatureModel.accessorNames(step);
+                throw new DeclarationException(where + walked + " is a " + model.typeName(type) + ", which has no "
+                        + names.get(0) + "(), " + names.get(1) + "() or " + names.get(2) + "() accessor or record component '"
+                        + step + "'");
+            }
+            path.add(property);
+            type = property.type();
+            walked = walked + "." + step;
+        }
+        if (model.unstableString(type)) {
+            throw new DeclarationException(where + walked + " is a " + model.typeName(type)
+                    + ", whose string form differs for equal contents; name an element or a property instead");
+        }
+        return new Bound<>(p.text(), index, List.copyOf(path));
+    }
+
+    private static LockOptions options(LockedValues v) {
+        LockOptions.Builder b = LockOptions.builder();
+        if (v.waitTime() == Locked.FOREVER) {
+            b.waitForever();
+        } else if (v.waitTime() < 0) {
+            throw new DeclarationException("waitTime must be 0 (try once), positive, or Locked.FOREVER (-1); was " + v.waitTime());
+        } else {
+            Duration wait = duration("waitTime", v.waitTime(), "waitUnit", v.waitUnit());
+            try {
+                b.waitAtMost(wait);
+            } catch (IllegalArgumentException e) {
+                throw new DeclarationException(e.getMessage());
+            }
+        }
+        if (v.leaseTime() != Locked.WATCHDOG) {
+            if (v.leaseTime() <= 0) {
+                throw new DeclarationException("leaseTime must be positive, or Locked.WATCHDOG (-1) to let the watchdog"
+                        + " renew it; was " + v.leaseTime());
+            }
+            Duration lease = duration("leaseTime", v.leaseTime(), "leaseUnit", v.leaseUnit());
+            try {
+                b.lease(lease);
+            } catch (IllegalArgumentException e) {
+                throw new DeclarationException(e.getMessage());
+            }
+        }
+        return b.build();
+    }
+
+    private static Duration duration(String member, long amount, String unitMember, ChronoUnit unit) {
+        if (unit.isDurationEstimated() && unit != ChronoUnit.DAYS) {
+            throw new DeclarationException(unitMember + " must be an exact unit from NANOS to DAYS; was " + unit.name());
+        }
+        try {
+            return Duration.of(amount, unit);
+        } catch (ArithmeticException e) {
+            throw new DeclarationException(member + " " + amount + " " + unit.name() + " is too long");
+        }
+    }
+
+    private static ReturnKind returnKind(SignatureModel<?> model) {
+        String type = model.returnTypeName();
+        if (REACTIVE_TYPES.contains(type)) {
+            throw new DeclarationException("returns " + type + ", whose work runs after the method has returned and the"
+                    + " lock is released; return CompletionStage or CompletableFuture, or lock inside the pipeline");
+        }
+        if (model.returnsPlainFuture()) {
+            throw new DeclarationException("returns " + type + ", whose completion cannot be observed, so the lock"
+                    + " could not be held until it is done; return CompletionStage or CompletableFuture");
+        }
+        boolean optionalResult = "java.util.Optional".equals(model.returnTypeArgumentName());
+        switch (type) {
+            case "void":
+                return ReturnKind.VOID;
+            case "boolean", "byte", "char", "short", "int", "long", "float", "double":
+                return ReturnKind.PRIMITIVE;
+            case "java.util.Optional":
+                return ReturnKind.OPTIONAL;
+            case "java.util.concurrent.CompletionStage":
+                return optionalResult ? ReturnKind.STAGE_OF_OPTIONAL : ReturnKind.STAGE;
+            case "java.util.concurrent.CompletableFuture":
+                return optionalResult ? ReturnKind.FUTURE_OF_OPTIONAL : ReturnKind.FUTURE;
+            default:
+                if (model.returnsCompletionStage()) {
+                    throw new DeclarationException("returns " + type + "; only CompletionStage and CompletableFuture"
+                            + " themselves are supported as asynchronous results");
+                }
+                return ReturnKind.REFERENCE;
+        }
+    }
+}

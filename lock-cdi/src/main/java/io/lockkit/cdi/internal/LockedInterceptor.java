@@ -1,0 +1,65 @@
+package io.lockkit.cdi.internal;
+
+import io.lockkit.cdi.Locked;
+
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+import java.io.Serial;
+import java.io.Serializable;
+import java.lang.reflect.Method;
+
+/**
+ * The {@link Locked} interceptor: finds the method's cached {@link LockedMethod} and the factory,
+ * and lets the former run the call. Enabled by its priority, {@link Locked#PRIORITY}, which puts
+ * it outside {@code @Transactional}.
+ */
+@Locked
+@Interceptor
+@Priority(Locked.PRIORITY)
+public class LockedInterceptor implements Serializable {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    // A client proxy of an @ApplicationScoped bean: serializable whatever the declared type says.
+    @SuppressWarnings("serial")
+    @Inject
+    LockFactoryHolder holder;
+
+    @AroundInvoke
+    public Object lock(InvocationContext context) throws Exception {
+        Method method = context.getMethod();
+        LockedMethod locked = holder.method(method, binding(context, method));
+        return locked.invoke(holder.factory(), context.getParameters(), context::proceed);
+    }
+
+    /** The binding in force (the method's, else the class's), with its member values. */
+    private static Locked binding(InvocationContext context, Method method) {
+        try {
+            // Interceptors 2.2: sees bindings from stereotypes too.
+            Locked binding = context.getInterceptorBinding(Locked.class);
+            if (binding != null) {
+                return binding;
+            }
+        } catch (UnsupportedOperationException | AbstractMethodError e) {
+            // an older container: read the annotations ourselves
+        }
+        Locked binding = method.getAnnotation(Locked.class);
+        if (binding == null && context.getTarget() != null) {
+            // @Locked is @Inherited, so the container's subclass of the bean class sees it too.
+            binding = context.getTarget().getClass().getAnnotation(Locked.class);
+        }
+        if (binding == null) {
+            binding = method.getDeclaringClass().getAnnotation(Locked.class);
+        }
+        if (binding == null) {
+            throw new IllegalStateException("@Locked interceptor called for " + ReflectionSignature.describe(method)
+                    + " but no @Locked binding is visible on it or its class");
+        }
+        return binding;
+    }
+}

@@ -1,0 +1,274 @@
+package io.lockkit.cdi.internal;
+
+import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockException;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.cdi.Locked;
+import io.lockkit.cdi.WhenBusy;
+import io.lockkit.cdi.internal.LockedDeclaration.ReturnKind;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs one {@code @Locked} method under its lock; built once per method and binding, thread-safe.
+ * This is the whole behaviour of {@code @Locked} and needs no CDI: the interceptor only finds the
+ * factory and this object.
+ */
+// Design notes.
+// - Every hold is a LockHandle, not a thread-owned DistributedLock: an asynchronous method's lock is
+//   released by whichever thread completes its stage, and a nested call joins the outer hold through
+//   HeldLocks + acquireAgain(), which also works when the outer method is asynchronous. A
+//   synchronous method called while its thread holds the lock through DistributedLock joins that
+//   hold instead (an asynchronous one cannot: a thread's hold cannot be released by another thread).
+// - Release after a normal return uses release(), which reports a lost hold (LockLostException):
+//   a critical section that lost its lock must not look successful. After a failure, the loss is
+//   added to the method's exception as suppressed.
+// - Acquisition failures of asynchronous methods come back as failed stages, where callers of such
+//   methods look for failures; the wait itself still happens on the calling thread.
+public final class LockedMethod {
+
+    private final LockedDeclaration<Class<?>> declaration;
+    private final String constantName;
+    private final boolean declaresInterruption;
+
+    private LockedMethod(LockedDeclaration<Class<?>> declaration, boolean declaresInterruption) {
+        this.declaration = declaration;
+        this.declaresInterruption = declaresInterruption;
+        List<Object> parts = declaration.nameParts();
+        this.constantName = parts.stream().allMatch(String.class::isInstance)
+                ? String.join("", parts.stream().map(String.class::cast).toList()) : null;
+    }
+
+    /**
+     * Checks {@code method}'s declaration against {@code binding}.
+     *
+     * @throws IllegalStateException naming the method when the declaration cannot work
+     */
+    public static LockedMethod of(Method method, Locked binding) {
+        try {
+            LockedDeclaration<Class<?>> declaration = LockedDeclaration.check(new ReflectionSignature(method),
+                    LockedValues.of(binding), defaultName(method.getDeclaringClass().getName(), method.getName()));
+            boolean interruptible = false;
+            for (Class<?> thrown : method.getExceptionTypes()) {
+                interruptible |= thrown.isAssignableFrom(InterruptedException.class);
+            }
+            return new LockedMethod(declaration, interruptible);
+        } catch (DeclarationException e) {
+            throw new IllegalStateException(message(ReflectionSignature.describe(method), e), e);
+        }
+    }
+
+    static String defaultName(String className, String methodName) {
+        return className + "." + methodName;
+    }
+
+    static String message(String method, DeclarationException e) {
+        return "@Locked on " + method + ": " + e.getMessage();
+    }
+
+    /** The options each acquisition uses. */
+    public LockOptions options() {
+        return declaration.options();
+    }
+
+    /** The lock name for these arguments. */
+    public String lockName(Object[] args) {
+        if (constantName != null) {
+            return constantName;
+        }
+        StringBuilder name = new StringBuilder();
+        for (Object part : declaration.nameParts()) {
+            if (part instanceof String literal) {
+                name.append(literal);
+                continue;
+            }
+            LockedDeclaration.Bound<?> bound = (LockedDeclaration.Bound<?>) part;
+            Object value = args[bound.index()];
+            for (SignatureModel.Property<?> property : bound.path()) {
+                if (value == null) {
+                    break;
+                }
+                value = read((Method) property.accessor(), value);
+            }
+            if (value == null) {
+                throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
+                        + " of lock name template is null (a null would lock every such call under one name)");
+            }
+            name.append(value);
+        }
+        return name.toString();
+    }
+
+    private static Object read(Method accessor, Object target) {
+        try {
+            return accessor.invoke(target);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot call " + accessor + " for a lock name: " + e.getMessage(), e);
+        }
+    }
+
+    /** The method call to run under the lock. */
+    @FunctionalInterface
+    public interface Proceed {
+        Object proceed() throws Exception;
+    }
+
+    /**
+     * Takes the lock (or joins this thread's outer hold of it), runs {@code proceed}, and releases
+     * the lock when the call returns or, for asynchronous methods, when its stage completes.
+     */
+    public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
+        ReturnKind kind = declaration.returnKind();
+        String name;
+        try {
+            name = lockName(args);
+        } catch (RuntimeException e) {
+            if (kind.async()) {
+                return CompletableFuture.failedFuture(e);
+            }
+            throw e;
+        }
+        LockHandle handle = HeldLocks.find(factory, name);
+        if (handle != null) {
+            handle.acquireAgain();
+        } else {
+            DistributedLock threadLock = kind.async() ? null : factory.getLock(name);
+            if (threadLock != null && threadLock.isHeldByCurrentThread()) {
+                return joinThreadHold(threadLock, proceed);
+            }
+            Optional<LockHandle> acquired;
+            try {
+                acquired = acquire(factory, name);
+            } catch (LockException | IllegalArgumentException e) {
+                if (kind.async()) {
+                    return CompletableFuture.failedFuture(e);
+                }
+                throw e;
+            }
+            if (acquired.isEmpty()) {
+                return skipped(kind);
+            }
+            handle = acquired.get();
+        }
+        Object result;
+        HeldLocks.push(factory, name, handle);
+        try {
+            result = proceed.proceed();
+        } catch (Throwable failure) {
+            HeldLocks.pop();
+            try {
+                handle.release();
+            } catch (RuntimeException releaseFailure) {
+                failure.addSuppressed(releaseFailure);
+            }
+            throw failure;
+        }
+        HeldLocks.pop();
+        if (kind.async() && result != null) {
+            return releaseOnCompletion((CompletionStage<?>) result, handle);
+        }
+        handle.release();
+        return result;
+    }
+
+    /**
+     * The calling thread holds the lock through {@link DistributedLock}: take it once more
+     * (reentrant, no round trip) instead of waiting for ourselves as a different owner.
+     */
+    private static Object joinThreadHold(DistributedLock lock, Proceed proceed) throws Exception {
+        lock.lock();
+        Object result;
+        try {
+            result = proceed.proceed();
+        } catch (Throwable failure) {
+            try {
+                lock.unlock();
+            } catch (RuntimeException releaseFailure) {
+                failure.addSuppressed(releaseFailure);
+            }
+            throw failure;
+        }
+        lock.unlock();
+        return result;
+    }
+
+    private Optional<LockHandle> acquire(DistributedLockFactory factory, String name) throws InterruptedException {
+        try {
+            if (declaration.whenBusy() == WhenBusy.SKIP) {
+                return factory.tryAcquire(name, declaration.options());
+            }
+            return Optional.of(factory.acquire(name, declaration.options()));
+        } catch (InterruptedException e) {
+            if (declaresInterruption && !declaration.returnKind().async()) {
+                throw e;
+            }
+            Thread.currentThread().interrupt();
+            throw new LockException(name, "interrupted while waiting for the lock of @Locked " + declaration.describe(), e);
+        }
+    }
+
+    private static Object skipped(ReturnKind kind) {
+        return switch (kind) {
+            case OPTIONAL -> Optional.empty();
+            case STAGE, FUTURE -> CompletableFuture.completedFuture(null);
+            case STAGE_OF_OPTIONAL, FUTURE_OF_OPTIONAL -> CompletableFuture.completedFuture(Optional.empty());
+            default -> null;
+        };
+    }
+
+    private static Object releaseOnCompletion(CompletionStage<?> stage, LockHandle handle) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        // The release hangs on a dependent nobody else can see: a dependent the caller could cancel
+        // or complete first would skip its action and leave the lock held.
+        stage.whenComplete((value, failure) -> {
+            RuntimeException releaseFailure = null;
+            try {
+                handle.release();
+            } catch (RuntimeException e) {
+                releaseFailure = e;
+            }
+            if (failure != null) {
+                if (releaseFailure != null) {
+                    failure.addSuppressed(releaseFailure);
+                }
+                result.completeExceptionally(failure);
+            } else if (releaseFailure != null) {
+                result.completeExceptionally(releaseFailure);
+            } else {
+                result.complete(value);
+            }
+        });
+        if (stage instanceof CompletableFuture<?> original) {
+            // Cancelling what the caller got cancels the method's own future, whose completion then
+            // releases the lock; otherwise the lock would stay held by work nobody waits for.
+            result.whenComplete((value, failure) -> {
+                if (result.isCancelled()) {
+                    original.cancel(false);
+                }
+            });
+        }
+        return result;
+    }
+
+    @Override
+    public String toString() {
+        return "LockedMethod[" + declaration.describe() + ", options=" + declaration.options() + ", whenBusy="
+                + declaration.whenBusy() + "]";
+    }
+}

@@ -1,0 +1,110 @@
+package io.lockkit.cdi.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A parsed {@code @Locked} name template: literal text and placeholders ({@code {name}},
+ * {@code {0}}, {@code {order.id}}), with <code>{{</code> and <code>}}</code> as escaped braces. Parsing
+ * knows nothing of the method; {@link TemplateBinder} resolves the placeholders against it.
+ */
+record NameTemplate(String source, List<Part> parts) {
+
+    /** A piece of the template. */
+    sealed interface Part permits Literal, Placeholder {
+    }
+
+    /** Text copied as is. */
+    record Literal(String text) implements Part {
+    }
+
+    /**
+     * A value taken from the arguments: a parameter by position ({@code index >= 0}) or by name,
+     * then a chain of properties.
+     */
+    record Placeholder(String text, int index, String parameterName, List<String> path) implements Part {
+        boolean positional() {
+            return index >= 0;
+        }
+    }
+
+    /**
+     * @throws DeclarationException when a brace is unmatched or a placeholder is empty or malformed
+     */
+    static NameTemplate parse(String source) {
+        List<Part> parts = new ArrayList<>();
+        StringBuilder literal = new StringBuilder();
+        int i = 0;
+        while (i < source.length()) {
+            char c = source.charAt(i);
+            if (c == '{' && i + 1 < source.length() && source.charAt(i + 1) == '{') {
+                literal.append('{');
+                i += 2;
+            } else if (c == '}' && i + 1 < source.length() && source.charAt(i + 1) == '}') {
+                literal.append('}');
+                i += 2;
+            } else if (c == '}') {
+                throw new DeclarationException("unmatched '}' at index " + i + " (write '}}' for a literal brace)");
+            } else if (c == '{') {
+                int end = source.indexOf('}', i + 1);
+                int nextOpen = source.indexOf('{', i + 1);
+                if (end < 0 || (nextOpen >= 0 && nextOpen < end)) {
+                    throw new DeclarationException("unclosed '{' at index " + i + " (write '{{' for a literal brace)");
+                }
+                if (literal.length() > 0) {
+                    parts.add(new Literal(literal.toString()));
+                    literal.setLength(0);
+                }
+                parts.add(placeholder(source.substring(i, end + 1), i));
+                i = end + 1;
+            } else {
+                literal.append(c);
+                i++;
+            }
+        }
+        if (literal.length() > 0) {
+            parts.add(new Literal(literal.toString()));
+        }
+        return new NameTemplate(source, List.copyOf(parts));
+    }
+
+    /** Whether the template has no placeholders, so every call uses the same name. */
+    boolean constant() {
+        return parts.stream().noneMatch(Placeholder.class::isInstance);
+    }
+
+    private static Placeholder placeholder(String text, int at) {
+        String body = text.substring(1, text.length() - 1);
+        if (body.isEmpty()) {
+            throw new DeclarationException("empty placeholder '{}' at index " + at
+                    + " (use a parameter name such as {orderId} or a position such as {0})");
+        }
+        String[] steps = body.split("\\.", -1);
+        for (int s = 1; s < steps.length; s++) {
+            if (!isIdentifier(steps[s])) {
+                throw new DeclarationException("malformed placeholder '" + text + "' at index " + at
+                        + ": '" + steps[s] + "' is not a property name");
+            }
+        }
+        List<String> path = List.of(steps).subList(1, steps.length);
+        String root = steps[0];
+        if (!root.isEmpty() && root.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+            if (root.length() > 3) {
+                throw new DeclarationException("malformed placeholder '" + text + "' at index " + at + ": position too large");
+            }
+            return new Placeholder(text, Integer.parseInt(root), null, path);
+        }
+        if (!isIdentifier(root)) {
+            throw new DeclarationException("malformed placeholder '" + text + "' at index " + at
+                    + ": expected a parameter name or position, then optional .property steps");
+        }
+        return new Placeholder(text, -1, root, path);
+    }
+
+    private static boolean isIdentifier(String s) {
+        if (s.isEmpty() || !Character.isJavaIdentifierStart(s.codePointAt(0))) {
+            return false;
+        }
+        return s.codePoints().skip(1).allMatch(Character::isJavaIdentifierPart);
+    }
+}

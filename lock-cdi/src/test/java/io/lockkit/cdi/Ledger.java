@@ -1,0 +1,134 @@
+package io.lockkit.cdi;
+
+import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.Release;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.TransactionManager;
+import jakarta.transaction.Transactional;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A {@code @Locked @Transactional} method under Narayana, with a backend that records when the lock
+ * is taken and released, each time with the transaction status at that moment.
+ */
+@ApplicationScoped
+public class Ledger {
+
+    static final List<String> EVENTS = new CopyOnWriteArrayList<>();
+
+    /** Narayana's transaction manager, the one its @Transactional interceptors use in Java SE. */
+    private static final TransactionManager TRANSACTIONS = com.arjuna.ats.jta.TransactionManager.transactionManager();
+
+    @Locked("ledger:{account}")
+    @Transactional
+    public void post(String account) throws Exception {
+        EVENTS.add("method runs, transaction " + status(TRANSACTIONS.getStatus()));
+        TRANSACTIONS.getTransaction().registerSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+                EVENTS.add("transaction completing");
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                EVENTS.add("transaction " + status(status));
+            }
+        });
+    }
+
+    @Locked("ledger:{account}")
+    @Transactional
+    public void failingPost(String account) {
+        EVENTS.add("method fails");
+        throw new IllegalStateException("insufficient funds");
+    }
+
+    static String status(int status) {
+        return switch (status) {
+            case Status.STATUS_ACTIVE -> "active";
+            case Status.STATUS_NO_TRANSACTION -> "none";
+            case Status.STATUS_COMMITTED -> "committed";
+            case Status.STATUS_ROLLEDBACK -> "rolled back";
+            default -> "status " + status;
+        };
+    }
+
+    /** The backend: Redis, recording each acquisition and release with the transaction status then. */
+    @ApplicationScoped
+    public static class RecordingBackend {
+
+        @Produces
+        @Singleton
+        LockProvider provider() {
+            JedisLockProvider redis = JedisLockProvider.create(
+                    ConfigProvider.getConfig().getValue("lockkit.redis.uri", String.class));
+            return new LockProvider() {
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    Acquisition a = redis.tryAcquire(request);
+                    if (a.isAcquired()) {
+                        EVENTS.add("lock taken, transaction " + status());
+                    }
+                    return a;
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = redis.release(name, owner);
+                    EVENTS.add("lock released, transaction " + status());
+                    return r;
+                }
+
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    return redis.renew(renewals);
+                }
+
+                @Override
+                public void abandon(String name, String owner) {
+                    redis.abandon(name, owner);
+                }
+
+                @Override
+                public boolean forceRelease(String name) {
+                    return redis.forceRelease(name);
+                }
+
+                @Override
+                public Optional<LockState> inspect(String name) {
+                    return redis.inspect(name);
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return redis.subscribe(name, listener);
+                }
+
+                @Override
+                public void close() {
+                    redis.close();
+                }
+            };
+        }
+
+        private String status() {
+            try {
+                return Ledger.status(TRANSACTIONS.getStatus());
+            } catch (SystemException e) {
+                return e.toString();
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.lockkit.cdi;
+
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockHandle;
+import io.lockkit.LockNotAcquiredException;
+import io.lockkit.LockOptions;
+import io.lockkit.testkit.redis.RedisExtension;
+import io.lockkit.testkit.redis.RedisServer;
+
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@DisplayName("a Jakarta Concurrency ManagedThreadFactory supplies the background threads")
+class ManagedThreadFactoryTest {
+
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    @BeforeAll
+    static void configure(RedisServer redis) {
+        Lockkit.useRedis(redis);
+    }
+
+    @AfterAll
+    static void clear() {
+        Lockkit.clearConfig();
+    }
+
+    @Test
+    @DisplayName("the watchdog's and the Redis wake-up threads come from the container's factory")
+    void backgroundThreadsAreManaged() throws Exception {
+        ContainerThreads.MADE.clear();
+        WeldContainer app = Lockkit.start("managed-threads", ContainerThreads.class);
+        try {
+            DistributedLockFactory locks = app.select(DistributedLockFactory.class).get();
+            try (LockHandle hold = locks.acquire("renewed")) {
+                // A wait subscribes to wake-ups, which starts the provider's pub/sub thread.
+                assertThatThrownBy(() -> locks.acquire("renewed", LockOptions.waitAtMost(Duration.ofMillis(50))))
+                        .isInstanceOf(LockNotAcquiredException.class);
+            }
+            assertThat(ContainerThreads.MADE).isNotEmpty()
+                    .allSatisfy(t -> assertThat(t.getName()).startsWith("managed-"));
+            assertThat(ContainerThreads.MADE.size()).as("scheduler and pub/sub threads").isGreaterThanOrEqualTo(2);
+        } finally {
+            app.shutdown();
+        }
+    }
+}

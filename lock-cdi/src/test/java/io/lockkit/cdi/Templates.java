@@ -1,0 +1,75 @@
+package io.lockkit.cdi;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** Methods that report the name of the lock they run under. */
+@ApplicationScoped
+public class Templates {
+
+    /** A JavaBean with a getter leading to a record. */
+    public static class Order {
+        private final Customer customer;
+        private final int quantity;
+        private final boolean express;
+
+        public Order(Customer customer, int quantity, boolean express) {
+            this.customer = customer;
+            this.quantity = quantity;
+            this.express = express;
+        }
+
+        public Customer getCustomer() {
+            return customer;
+        }
+
+        public int getQuantity() {
+            return quantity;
+        }
+
+        public boolean isExpress() {
+            return express;
+        }
+    }
+
+    public record Customer(String id) {
+    }
+
+    @Locked("order:{orderId}")
+    public String byName(long orderId, String note) {
+        return current();
+    }
+
+    @Locked("region:{0}:{1}")
+    public String byPosition(String region, int shard) {
+        return current();
+    }
+
+    @Locked("customer:{order.customer.id}/qty:{order.quantity}/express:{order.isExpress}")
+    public String byPathWithIs(Order order) {
+        return current();
+    }
+
+    @Locked("customer:{order.customer.id}/qty:{order.quantity}/express:{order.express}")
+    public String byPath(Order order) {
+        return current();
+    }
+
+    @Locked("{0.customer.id}")
+    public String byPositionalPath(Order order) {
+        return current();
+    }
+
+    @Locked("{{literal}} job {id} of {{{tenant}}}")
+    public String literalText(int id, String tenant) {
+        return current();
+    }
+
+    @Locked
+    public String unnamed() {
+        return current();
+    }
+
+    static String current() {
+        return CurrentLock.handle().orElseThrow().name();
+    }
+}

@@ -32,7 +32,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * connection borrowed to learn it becomes that shard's subscription connection when the shard is
  * new. A shard whose connection breaks, or whose slots moved (failover, resharding), ends; its
  * channels are routed again from the current slot map and their listeners are told that
- * notifications may have been missed. A shard with no channels left ends too.
+ * notifications may have been missed. A shard with no channels left ends at once (Jedis stops
+ * reading when Redis counts no subscription), and the next subscriber for that node starts a new
+ * one; the factory's subscription linger keeps this rare.
  */
 public final class ShardedWakeUps implements WakeUps {
 
@@ -165,9 +167,16 @@ public final class ShardedWakeUps implements WakeUps {
             }
         }
 
+        /** Called with the outer lock held. */
         void remove(String channel) {
             confirmations.remove(channel);
-            if (started && !ended) {
+            if (confirmations.isEmpty()) {
+                // The reading loop ends once Redis counts no channel, so a channel added after
+                // this point would never be confirmed here: later subscribers start a new shard.
+                ended = true;
+                shards.remove(node, this);
+            }
+            if (started) {
                 try {
                     sunsubscribe(channel);
                 } catch (RuntimeException e) {
@@ -224,6 +233,10 @@ public final class ShardedWakeUps implements WakeUps {
                 lock.lock();
                 try {
                     started = true;
+                    if (ended) {
+                        sunsubscribe(); // every channel went away before the connection was up
+                        return;
+                    }
                     List<String> late = new ArrayList<>();
                     for (String c : confirmations.keySet()) {
                         if (!c.equals(channel)) {

@@ -1,0 +1,61 @@
+package io.lockkit.jedis;
+
+import io.lockkit.jedis.topology.RedisCluster;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.testkit.LockContractTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import redis.clients.jedis.UnifiedJedis;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+
+/**
+ * The contract against a 3-master Redis Cluster without replicas, started for this class: Redis 7
+ * from the PATH, else the embedded 6.2 ({@code -Dlockkit.topology.sources=EMBEDDED} forces it).
+ * Every provider gets its own {@code RedisClusterClient}.
+ */
+@DisplayName("JedisLockProvider on a 3-master Redis Cluster")
+class ClusterContractTest extends LockContractTest {
+
+    private static RedisCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Override
+    protected LockProvider newProvider() {
+        return closingClientToo(cluster.newClient());
+    }
+
+    /**
+     * A provider over {@code client} whose close also closes the client: the provider leaves a client
+     * it was given open, and the kit makes hundreds of providers per run.
+     */
+    static LockProvider closingClientToo(UnifiedJedis client) {
+        LockProvider provider = JedisLockProvider.builder().client(client).build();
+        return (LockProvider) Proxy.newProxyInstance(LockProvider.class.getClassLoader(),
+                new Class<?>[] {LockProvider.class}, (proxy, method, args) -> {
+                    boolean closing = method.getName().equals("close") && method.getParameterCount() == 0;
+                    try {
+                        return method.invoke(provider, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    } finally {
+                        if (closing) {
+                            client.close();
+                        }
+                    }
+                });
+    }
+}

@@ -1,0 +1,146 @@
+package io.lockkit.jedis;
+
+import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.jedis.internal.Keys;
+import io.lockkit.jedis.topology.RedisCluster;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Subscription;
+import io.lockkit.spi.LockProvider.WakeUpListener;
+import io.lockkit.testkit.redis.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Cluster-specific behaviour of the Redis provider: key co-location and sharded wake-ups. */
+@DisplayName("JedisLockProvider on a Redis Cluster: co-location and sharded pub/sub")
+class ClusterProviderTest {
+
+    private static RedisCluster cluster;
+    private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+    }
+
+    private JedisLockProvider provider() {
+        var client = cluster.newClient();
+        JedisLockProvider p = JedisLockProvider.builder().client(client).build();
+        closeables.add(client);
+        closeables.add(p);
+        return p;
+    }
+
+    @Test
+    @DisplayName("locks land on every master, and each lock's keys sit on one master")
+    void locksLandOnEveryMasterWithTheirKeysTogether() {
+        JedisLockProvider p = provider();
+        Map<Integer, Integer> perMaster = new HashMap<>();
+        Keys keys = new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX);
+        for (int i = 0; i < 60; i++) {
+            String name = "colocated:" + i + (i % 3 == 0 ? "{tag}" : "");
+            assertThat(p.tryAcquire(new LockRequest(name, "o:" + i, Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+            String base = keys.base(name);
+            RedisServer master = cluster.masterFor(base);
+            assertThat(master.command("EXISTS", base)).as("lock hash of %s on its slot's master", name).isEqualTo(1L);
+            assertThat(master.command("EXISTS", Keys.fence(base))).as("fence of %s beside it", name).isEqualTo(1L);
+            perMaster.merge(master.port(), 1, Integer::sum);
+        }
+        assertThat(perMaster).hasSize(cluster.masters().size());
+    }
+
+    @Test
+    @DisplayName("on Redis 7 wake-ups use sharded pub/sub on the lock's own shard")
+    void redis7UsesShardedPubSub() throws Exception {
+        assumeTrue(cluster.version().compareTo("7") >= 0, "sharded pub/sub needs Redis 7, this cluster runs " + cluster.version());
+        JedisLockProvider p = provider();
+        assertThat(p.usesShardedPubSub()).isTrue();
+        String name = "sharded:" + System.nanoTime();
+        DistributedLockFactory holder = DistributedLockFactory.create(provider());
+        DistributedLockFactory waiter = DistributedLockFactory.create(p);
+        closeables.add(holder);
+        closeables.add(waiter);
+        LockHandle held = holder.acquire(name, LockOptions.noWait());
+        AtomicLong acquiredAt = new AtomicLong();
+        Thread t = new Thread(() -> {
+            DistributedLock lock = waiter.getLock(name);
+            lock.lock();
+            acquiredAt.set(System.nanoTime());
+            lock.unlock();
+        });
+        t.setDaemon(true);
+        t.start();
+        String channel = Keys.channel(new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX).base(name));
+        RedisServer shard = cluster.masterFor(channel);
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((List<?>) shard.command("PUBSUB", "SHARDCHANNELS")).contains(channel));
+        long released = System.nanoTime();
+        held.release();
+        t.join(10_000);
+        assertThat(acquiredAt.get()).isNotZero();
+        assertThat(Duration.ofNanos(acquiredAt.get() - released)).isLessThan(Duration.ofSeconds(2));
+    }
+
+    @Test
+    @DisplayName("subscribing and unsubscribing in quick succession is always confirmed")
+    void subscriptionChurnIsAlwaysConfirmed() {
+        JedisLockProvider p = provider();
+        WakeUpListener ignore = new WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+            }
+
+            @Override
+            public void missedNotifications() {
+            }
+        };
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            String name = "churn:" + (i % 4);
+            names.add(name);
+            long start = System.nanoTime();
+            Subscription s = p.subscribe(name, ignore);
+            s.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("subscription %d", i).isLessThan(Duration.ofSeconds(1));
+        }
+        List<Subscription> all = new ArrayList<>();
+        for (String name : names) {
+            all.add(p.subscribe(name, ignore));
+        }
+        assertThat(p.subscribedChannels()).isEqualTo(names.size());
+        all.forEach(Subscription::close);
+        assertThat(p.subscribedChannels()).isZero();
+    }
+}

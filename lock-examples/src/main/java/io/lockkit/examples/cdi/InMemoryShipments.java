@@ -1,4 +1,4 @@
-package io.lockkit.cdi.example;
+package io.lockkit.examples.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -1,4 +1,4 @@
-package io.lockkit.cdi.example;
+package io.lockkit.examples.cdi;
 
 /** An order of the example shop. */
 public record Order(long id, String sku, int quantity) {

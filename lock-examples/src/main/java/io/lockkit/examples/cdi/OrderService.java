@@ -1,4 +1,4 @@
-package io.lockkit.cdi.example;
+package io.lockkit.examples.cdi;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;

@@ -1,4 +1,4 @@
-package io.lockkit.cdi.example;
+package io.lockkit.examples.cdi;
 
 /** The example shop's shared store (a database in a real application), used by every instance. */
 public interface Shipments {

@@ -1,4 +1,4 @@
-package io.lockkit.cdi.example;
+package io.lockkit.examples.cdi;
 
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;

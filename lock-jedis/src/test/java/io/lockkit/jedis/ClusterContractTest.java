@@ -1,6 +1,7 @@
 package io.lockkit.jedis;
 
 import io.lockkit.jedis.topology.RedisCluster;
+import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.LockContractTest;
 import org.junit.jupiter.api.AfterAll;
@@ -8,8 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import redis.clients.jedis.UnifiedJedis;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 
 /**
  * The contract against a 3-master Redis Cluster without replicas, started for this class: Redis 7
@@ -43,19 +42,15 @@ class ClusterContractTest extends LockContractTest {
      * it was given open, and the kit makes hundreds of providers per run.
      */
     static LockProvider closingClientToo(UnifiedJedis client) {
-        LockProvider provider = JedisLockProvider.builder().client(client).build();
-        return (LockProvider) Proxy.newProxyInstance(LockProvider.class.getClassLoader(),
-                new Class<?>[] {LockProvider.class}, (proxy, method, args) -> {
-                    boolean closing = method.getName().equals("close") && method.getParameterCount() == 0;
-                    try {
-                        return method.invoke(provider, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    } finally {
-                        if (closing) {
-                            client.close();
-                        }
-                    }
-                });
+        return new ForwardingLockProvider(JedisLockProvider.builder().client(client).build()) {
+            @Override
+            public void close() {
+                try {
+                    super.close();
+                } finally {
+                    client.close();
+                }
+            }
+        };
     }
 }

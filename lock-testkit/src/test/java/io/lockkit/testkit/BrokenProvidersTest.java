@@ -2,6 +2,7 @@ package io.lockkit.testkit;
 
 import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import org.junit.jupiter.api.DisplayName;
@@ -110,7 +111,7 @@ class BrokenProvidersTest {
 
         @Override
         LockProvider wrap(LockProvider honest) {
-            return new ForwardingProvider(honest) {
+            return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
                     return Acquisition.acquired(tokens.incrementAndGet());
@@ -132,12 +133,12 @@ class BrokenProvidersTest {
     static class NoReentrancyKit extends BrokenKit {
         @Override
         LockProvider wrap(LockProvider honest) {
-            return new ForwardingProvider(honest) {
+            return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
-                    boolean mine = delegate.inspect(request.name())
+                    boolean mine = delegate().inspect(request.name())
                             .map(s -> s.holdCounts().containsKey(request.owner())).orElse(false);
-                    return mine ? Acquisition.busy(Duration.ofMillis(50)) : delegate.tryAcquire(request);
+                    return mine ? Acquisition.busy(Duration.ofMillis(50)) : delegate().tryAcquire(request);
                 }
             };
         }
@@ -148,15 +149,15 @@ class BrokenProvidersTest {
 
         @Override
         LockProvider wrap(LockProvider honest) {
-            return new ForwardingProvider(honest) {
+            return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
-                    return delegate.tryAcquire(new LockRequest(request.name(), request.owner(), FOREVER, request.maxWait()));
+                    return delegate().tryAcquire(new LockRequest(request.name(), request.owner(), FOREVER, request.maxWait()));
                 }
 
                 @Override
                 public List<Renewal> renew(List<Renewal> renewals) {
-                    return delegate.renew(renewals.stream().map(r -> new Renewal(r.name(), r.owner(), FOREVER)).toList());
+                    return delegate().renew(renewals.stream().map(r -> new Renewal(r.name(), r.owner(), FOREVER)).toList());
                 }
             };
         }
@@ -165,11 +166,11 @@ class BrokenProvidersTest {
     static class NonOwnerReleaseKit extends BrokenKit {
         @Override
         LockProvider wrap(LockProvider honest) {
-            return new ForwardingProvider(honest) {
+            return new ForwardingLockProvider(honest) {
                 @Override
                 public Release release(String name, String owner) {
-                    Release r = delegate.release(name, owner);
-                    if (r.outcome() == Release.Outcome.NOT_HELD && delegate.forceRelease(name)) {
+                    Release r = delegate().release(name, owner);
+                    if (r.outcome() == Release.Outcome.NOT_HELD && delegate().forceRelease(name)) {
                         return Release.RELEASED;
                     }
                     return r;
@@ -181,10 +182,10 @@ class BrokenProvidersTest {
     static class BackwardTokensKit extends BrokenKit {
         @Override
         LockProvider wrap(LockProvider honest) {
-            return new ForwardingProvider(honest) {
+            return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
-                    Acquisition a = delegate.tryAcquire(request);
+                    Acquisition a = delegate().tryAcquire(request);
                     return a.isAcquired() ? Acquisition.acquired(1_000_000 - a.fencingToken()) : a;
                 }
             };
@@ -194,12 +195,12 @@ class BrokenProvidersTest {
     static class IgnoresWaitTimeoutsKit extends BrokenKit {
         @Override
         LockProvider wrap(LockProvider honest) {
-            return new ForwardingProvider(honest) {
+            return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
                     // Blocks until the lock is free, whatever the caller's wait.
                     while (true) {
-                        Acquisition a = delegate.tryAcquire(request);
+                        Acquisition a = delegate().tryAcquire(request);
                         if (a.isAcquired() || !request.waiting() || Thread.currentThread().isInterrupted()) {
                             return a;
                         }

@@ -1,20 +1,25 @@
-package io.lockkit.testkit;
-
-import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.LockProvider;
-import io.lockkit.spi.Release;
+package io.lockkit.spi;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-/** A provider that forwards every call; broken providers override one behaviour. */
-abstract class ForwardingProvider implements LockProvider {
+/**
+ * A provider that forwards every call to another, for decorators (metrics, fault injection,
+ * test doubles) that override only what they change. Thread-safe if the delegate is.
+ */
+public abstract class ForwardingLockProvider implements LockProvider {
 
-    protected final LockProvider delegate;
+    private final LockProvider delegate;
 
-    ForwardingProvider(LockProvider delegate) {
-        this.delegate = delegate;
+    protected ForwardingLockProvider(LockProvider delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+    }
+
+    /** The provider calls are forwarded to. */
+    protected final LockProvider delegate() {
+        return delegate;
     }
 
     @Override
@@ -60,5 +65,10 @@ abstract class ForwardingProvider implements LockProvider {
     @Override
     public void close() {
         delegate.close();
+    }
+
+    @Override
+    public String toString() {
+        return delegate.toString();
     }
 }

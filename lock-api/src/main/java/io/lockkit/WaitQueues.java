@@ -199,7 +199,9 @@ final class WaitQueues {
                 room.signalNext();
             }
             if (room.waiters.isEmpty() && !room.retired) {
-                if (lingerNanos <= 0 || closed) {
+                // A room without a subscription is cheap to make again: only a subscription lingers,
+                // so the uncontended path schedules nothing.
+                if (lingerNanos <= 0 || closed || room.subscription == null) {
                     closeNow = retire(room);
                 } else {
                     room.linger = scheduler.schedule(() -> closeIfIdle(room), lingerNanos, TimeUnit.NANOSECONDS);

@@ -17,6 +17,20 @@
 local owner = ARGV[1]
 local lease = tonumber(ARGV[2])
 local retention = tonumber(ARGV[4])
+local time = redis.call('TIME')
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  -- Free: the common, uncontended case first.
+  local last = tonumber(redis.call('GET', KEYS[4]) or '0')
+  local token = math.max(last + 1, time[1] * 1000000 + time[2])
+  local text = string.format('%.0f', token)
+  redis.call('HSET', KEYS[1], owner, 1, '~t', text)
+  redis.call('PEXPIRE', KEYS[1], lease)
+  redis.call('SET', KEYS[4], text, 'PX', lease + retention)
+  if redis.call('ZREM', KEYS[2], owner) > 0 then
+    redis.call('HDEL', KEYS[3], owner)
+  end
+  return {1, token}
+end
 local count = redis.call('HGET', KEYS[1], owner)
 if count then
   if count == '0' then
@@ -33,19 +47,6 @@ if count then
   local token = redis.call('HGET', KEYS[1], '~t')
   redis.call('SET', KEYS[4], token, 'PX', redis.call('PTTL', KEYS[1]) + retention)
   return {1, tonumber(token)}
-end
-local time = redis.call('TIME')
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  local last = tonumber(redis.call('GET', KEYS[4]) or '0')
-  local token = math.max(last + 1, time[1] * 1000000 + time[2])
-  local text = string.format('%.0f', token)
-  redis.call('HSET', KEYS[1], owner, 1, '~t', text)
-  redis.call('PEXPIRE', KEYS[1], lease)
-  redis.call('SET', KEYS[4], text, 'PX', lease + retention)
-  if redis.call('ZREM', KEYS[2], owner) > 0 then
-    redis.call('HDEL', KEYS[3], owner)
-  end
-  return {1, token}
 end
 local ttl = redis.call('PTTL', KEYS[1])
 local wait = tonumber(ARGV[3])

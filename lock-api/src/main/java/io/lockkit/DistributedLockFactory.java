@@ -118,14 +118,16 @@ public interface DistributedLockFactory extends AutoCloseable {
 
         /**
          * A scheduler for renewals and lease deadlines, owned by the caller (not shut down on
-         * close). By default the factory runs one daemon thread of its own.
+         * close). Give it at least two threads: a renewal waiting on an unresponsive backend
+         * occupies one for up to the provider's timeout, and with a single thread loss reports
+         * wait behind it. By default the factory runs two daemon threads of its own.
          */
         public Builder scheduler(ScheduledExecutorService scheduler) {
             this.scheduler = require(scheduler, "scheduler");
             return this;
         }
 
-        /** Where the factory's own scheduler thread comes from (e.g. a container-managed factory). */
+        /** Where the factory's own scheduler threads come from (e.g. a container-managed factory). */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = require(threadFactory, "threadFactory");
             return this;
@@ -137,7 +139,7 @@ public interface DistributedLockFactory extends AutoCloseable {
             return this;
         }
 
-        /** Called (on the scheduler thread) for every hold of this factory that is lost. */
+        /** Called (on a scheduler thread) for every hold of this factory that is lost. */
         public Builder onLockLost(Consumer<LockLostException> lossListener) {
             this.lossListener = require(lossListener, "lossListener");
             return this;
@@ -153,7 +155,15 @@ public interface DistributedLockFactory extends AutoCloseable {
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException when both a scheduler and a thread factory were set: the
+         *         thread factory only makes the factory's own scheduler threads, so one would be ignored
+         */
         public DistributedLockFactory build() {
+            if (scheduler != null && threadFactory != null) {
+                throw new IllegalArgumentException("threadFactory and scheduler cannot both be set: the threadFactory"
+                        + " makes the factory's own scheduler threads, which a caller's scheduler replaces");
+            }
             return new ProviderLockFactory(this);
         }
 

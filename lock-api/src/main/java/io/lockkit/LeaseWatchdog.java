@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +28,12 @@ import java.util.function.BiConsumer;
  * backend's. Releasing a hold only removes it from the set; a renewal already in flight for it
  * renews nothing (the backend no longer has that owner) and its answer is ignored, so there is
  * no start/cancel race.
+ *
+ * <p>The renewal round trip is handed to the scheduler as a task of its own rather than made
+ * inside the tick: against a stalled backend it blocks for up to the provider's timeout (twice,
+ * with the provider's retry), and deadline checks must not queue behind it, or a holder would
+ * hear of its loss that much after its deadline. The factory's own scheduler has two threads for
+ * this; one renewal batch is in flight at a time, so at most one thread is ever blocked on I/O.
  */
 final class LeaseWatchdog {
 
@@ -39,6 +46,8 @@ final class LeaseWatchdog {
     private final ScheduledExecutorService scheduler;
     private final BiConsumer<Hold, String> onLost;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+    /** Holds whose renewal is in flight: not renewed again, and only their deadline is scheduled. */
+    private final Set<Hold> renewing = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
     private ScheduledFuture<?> tick;
     private long tickAt;
@@ -119,28 +128,38 @@ final class LeaseWatchdog {
                 } else if (h.deadlineNanos() - now <= 0) {
                     holds.remove(h);
                     onLost.accept(h, "the lease ran out before it could be renewed");
-                } else if (h.watchdog() && h.nextRenewalNanos() - now <= window(h)) {
+                } else if (h.watchdog() && h.nextRenewalNanos() - now <= window(h) && renewing.add(h)) {
                     due.add(h);
                 }
             }
             if (!due.isEmpty()) {
-                renew(due);
+                try {
+                    scheduler.execute(() -> renew(due));
+                } catch (RejectedExecutionException e) {
+                    due.forEach(renewing::remove); // the factory is closing
+                }
             }
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.ERROR, "lease watchdog tick failed", e);
         } finally {
-            long next = Long.MAX_VALUE;
-            boolean any = false;
-            for (Hold h : holds) {
-                long d = h.nextDueNanos();
-                if (!any || d - next < 0) {
-                    next = d;
-                    any = true;
-                }
+            scheduleNext();
+        }
+    }
+
+    /** Schedules a tick for the earliest moment a hold needs attention. */
+    private void scheduleNext() {
+        long next = Long.MAX_VALUE;
+        boolean any = false;
+        for (Hold h : holds) {
+            // A hold being renewed needs no renewal tick, only one at its deadline.
+            long d = renewing.contains(h) ? h.deadlineNanos() : h.nextDueNanos();
+            if (!any || d - next < 0) {
+                next = d;
+                any = true;
             }
-            if (any) {
-                scheduleBy(next);
-            }
+        }
+        if (any) {
+            scheduleBy(next);
         }
     }
 
@@ -149,6 +168,17 @@ final class LeaseWatchdog {
     }
 
     private void renew(List<Hold> due) {
+        try {
+            renewNow(due);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "lease renewal failed", e);
+        } finally {
+            due.forEach(renewing::remove);
+            scheduleNext();
+        }
+    }
+
+    private void renewNow(List<Hold> due) {
         List<Renewal> renewals = new ArrayList<>(due.size());
         for (Hold h : due) {
             renewals.add(new Renewal(h.name, h.owner, h.lease()));

@@ -55,7 +55,7 @@ public interface LockHandle extends AutoCloseable {
 
     /**
      * Completes with the loss when this hold is lost; never completes if it is released first.
-     * Callbacks run on the client's scheduler thread and should be short.
+     * Callbacks run on one of the client's scheduler threads and should be short.
      */
     CompletionStage<LockLostException> lost();
 

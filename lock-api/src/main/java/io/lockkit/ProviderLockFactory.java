@@ -79,7 +79,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 t.setDaemon(true);
                 return t;
             };
-            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, tf);
+            // Two threads: a renewal blocked on an unresponsive backend occupies one, and the other
+            // keeps reporting losses at their deadlines (see LeaseWatchdog).
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, tf);
             executor.setRemoveOnCancelPolicy(true);
             this.scheduler = executor;
             this.ownsScheduler = true;

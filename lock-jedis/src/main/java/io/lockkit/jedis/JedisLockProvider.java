@@ -29,6 +29,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.util.JedisURIHelper;
 
 import java.net.URI;
@@ -40,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -56,8 +58,9 @@ import java.util.function.Supplier;
  * with one more call, so a contended acquisition costs at most three commands, however many wait.
  *
  * <p>Threads and connections: one pub/sub thread and connection, started on the first wait; the
- * factory adds one scheduler thread for renewals. Commands borrow pooled connections (at most
- * {@link Builder#maxConnections(int)}) only for the duration of a call; a parked waiter holds none.
+ * factory adds two scheduler threads for renewals and lease deadlines. Commands borrow pooled
+ * connections (at most {@link Builder#maxConnections(int)}) only for the duration of a call; a
+ * parked waiter holds none.
  */
 public final class JedisLockProvider implements LockProvider {
 
@@ -152,7 +155,9 @@ public final class JedisLockProvider implements LockProvider {
             p.sync();
             try {
                 reply = acquired.get();
-            } catch (JedisNoScriptException e) {
+            } catch (JedisNoScriptException | JedisRedirectionException e) {
+                // Unknown script, or a cluster slot that moved (pipelines do not follow MOVED; a
+                // single call does, and refreshes the client's slot map): acquire and WAIT one by one.
                 reply = Scripts.ACQUIRE.call(jedis, Keys.all(base), args);
                 acknowledged = jedis.waitReplicas(base, replicas, replicaTimeout.toMillis());
                 return checkAcknowledged(name, base, args.get(0), reply, acknowledged);
@@ -188,9 +193,13 @@ public final class JedisLockProvider implements LockProvider {
 
     private Release runRelease(String name, String owner, String mode) {
         String base = keys.base(name);
+        // One nonce per call, the same for run()'s retry: the script records it when it lowers a
+        // reentrant hold count, so a retry whose first attempt ran (reply lost) does not lower the
+        // count again and free the lock under an owner that still holds it once.
+        String nonce = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         List<?> reply = (List<?>) run(name, () -> Scripts.RELEASE.call(jedis, Keys.all(base),
                 List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), publishCommand(),
-                        clientPrefix(owner), localHandOffs)));
+                        clientPrefix(owner), localHandOffs, nonce)));
         long outcome = (Long) reply.get(0);
         if (outcome < 0) {
             return Release.NOT_HELD;
@@ -227,7 +236,10 @@ public final class JedisLockProvider implements LockProvider {
                 Object reply;
                 try {
                     reply = replies.get(i).get();
-                } catch (JedisNoScriptException e) {
+                } catch (JedisNoScriptException | JedisRedirectionException e) {
+                    // A cluster pipeline does not follow MOVED after a failover or resharding, so
+                    // every renewal would fail until the deadline; a single call follows it and
+                    // refreshes the client's slot map, so the next pipeline goes to the new master.
                     reply = Scripts.RENEW.call(jedis, renewKeys(r), renewArgs(r));
                 }
                 if (!Long.valueOf(1).equals(reply)) {
@@ -365,7 +377,8 @@ public final class JedisLockProvider implements LockProvider {
             } catch (JedisConnectionException first) {
                 // Pooled connections go stale when Redis restarts or fails over; one retry on a
                 // fresh connection hides that. A retry whose first attempt did run is harmless:
-                // scripts check the owner, and the core evens out a doubled hold count on release.
+                // scripts check the owner, the core evens out a doubled hold count on release, and
+                // a release carries a nonce so that it never lowers a count twice.
                 if (closed) {
                     throw first;
                 }

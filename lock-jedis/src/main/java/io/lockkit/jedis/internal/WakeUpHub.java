@@ -173,6 +173,12 @@ public final class WakeUpHub implements WakeUps {
             } finally {
                 lock.lock();
                 try {
+                    if (connected) {
+                        // The connection worked before it broke: start the back-off over, so only
+                        // failed connection attempts in a row slow reconnection down (else every
+                        // break after the first few would cost waiters the full second).
+                        backoff = 50;
+                    }
                     connected = false;
                 } finally {
                     lock.unlock();

@@ -10,8 +10,13 @@
 -- ARGV[6] publish command: 'PUBLISH' or 'SPUBLISH'
 -- ARGV[7] the releasing client's owner prefix ('<client id>:'), or '' for none
 -- ARGV[8] how many hand-overs in a row may go to that client ahead of older waiters of others
+-- ARGV[9] a nonce of this release call, the same when the call is retried ('' for none)
 -- Returns {-1} when the owner held nothing (force: the lock was free), {0} when a reentrant
 -- hold remains, {1} when the lock is now free, {1, grantee} when it was handed to a waiter.
+--
+-- Retries: a call whose reply was lost is sent again. Lowering a count is not idempotent, so a
+-- call that lowers one records its nonce in "~r", and a retry that finds it there lowers nothing:
+-- otherwise the retry would release the owner's outer hold too while the owner still uses it.
 --
 -- Hand-over order: the first live waiter of the releasing client, if any, for at most ARGV[8]
 -- hand-overs in a row ("~n" counts them), since its own process wakes it without a pub/sub hop;
@@ -37,8 +42,15 @@ else
   if not count or (mode == 'abandon' and count ~= '0') then
     return {-1}
   end
+  local nonce = ARGV[9] or ''
+  if mode == 'release' and nonce ~= '' and redis.call('HGET', KEYS[1], '~r') == nonce then
+    return {0}
+  end
   if tonumber(count) > 1 then
     redis.call('HINCRBY', KEYS[1], owner, -1)
+    if mode == 'release' and nonce ~= '' then
+      redis.call('HSET', KEYS[1], '~r', nonce)
+    end
     return {0}
   end
   redis.call('HDEL', KEYS[1], owner)

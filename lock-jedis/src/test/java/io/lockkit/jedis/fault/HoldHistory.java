@@ -1,0 +1,176 @@
+package io.lockkit.jedis.fault;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks a recorded history of holds of one lock for mutual exclusion and fencing.
+ *
+ * <p>Which holds count. A hold's valid interval runs from the moment its acquisition returned to
+ * the earlier of its release call and its client's loss notification. A hold is <em>clean</em>
+ * when its holder was never told of a loss (no listener call, no {@code LockLostException} on
+ * release, lease still valid at the end of the critical section) and its release succeeded. Clean
+ * holds must never overlap, and their tokens must increase in start order. A lost hold may overlap
+ * another: a restart without persistence or a deleted key frees the lock on Redis while the holder
+ * is still inside its critical section, which no lease can prevent. For those the guarantee is the
+ * fencing token: a hold that starts after another one ended has the greater token, so a resource
+ * that remembers the highest token it saw rejects the stale holder.
+ */
+final class HoldHistory {
+
+    enum Outcome { RELEASED, LOST_AT_RELEASE, RELEASE_FAILED }
+
+    /** One hold as its holder saw it; times from {@link System#nanoTime()}. */
+    record Hold(int client, long token, long start, long end, boolean validAtEnd, Outcome outcome) {
+    }
+
+    /** What the checker found. */
+    record Report(int holds, long clean, long lostHeard, long lostAtRelease, long invalidAtEnd, int neverValid,
+            long releaseFailed, int overlapsWithLost, int overlapsWithLostInverted, int staleHolders, long maxTokenGap,
+            List<String> cleanOverlaps, List<String> cleanTokenInversions, List<String> fencingViolations,
+            List<Long> duplicateTokens) {
+
+        boolean passes() {
+            return cleanOverlaps.isEmpty() && cleanTokenInversions.isEmpty() && fencingViolations.isEmpty()
+                    && duplicateTokens.isEmpty();
+        }
+    }
+
+    private record Checked(Hold hold, long validEnd, boolean clean) {
+        long start() {
+            return hold.start();
+        }
+
+        long token() {
+            return hold.token();
+        }
+    }
+
+    private HoldHistory() {
+    }
+
+    /**
+     * Checks {@code holds}; {@code lossHeardAt} maps a token to the moment its holder's client was
+     * told of the loss (the factory's loss listener).
+     */
+    static Report check(List<Hold> holds, Map<Long, Long> lossHeardAt) {
+        List<Checked> checked = new ArrayList<>();
+        int neverValid = 0;
+        for (Hold h : holds) {
+            Long heard = lossHeardAt.get(h.token());
+            long validEnd = heard == null ? h.end() : Math.min(h.end(), heard);
+            boolean lost = heard != null || h.outcome() == Outcome.LOST_AT_RELEASE || !h.validAtEnd();
+            if (validEnd - h.start() <= 0) {
+                neverValid++; // lost before its holder even looked at it
+                continue;
+            }
+            checked.add(new Checked(h, validEnd, !lost && h.outcome() == Outcome.RELEASED));
+        }
+        checked.sort(Comparator.comparingLong(Checked::start));
+
+        // Tokens are unique: each one marks a free-to-held transition.
+        Set<Long> seen = new HashSet<>();
+        List<Long> duplicates = new ArrayList<>();
+        for (Checked c : checked) {
+            if (!seen.add(c.token())) {
+                duplicates.add(c.token());
+            }
+        }
+
+        // Clean holds never overlap, and their tokens increase in start order.
+        List<String> cleanOverlaps = new ArrayList<>();
+        List<String> cleanInversions = new ArrayList<>();
+        Checked previous = null;
+        Checked reaching = null; // the clean hold that ends last so far
+        for (Checked c : checked) {
+            if (!c.clean()) {
+                continue;
+            }
+            if (reaching != null && c.start() - reaching.validEnd() < 0) {
+                cleanOverlaps.add(reaching.hold() + " / " + c.hold());
+            }
+            if (previous != null && c.token() <= previous.token()) {
+                cleanInversions.add(previous.hold() + " / " + c.hold());
+            }
+            previous = c;
+            if (reaching == null || c.validEnd() - reaching.validEnd() > 0) {
+                reaching = c;
+            }
+        }
+
+        // Tokens are ordered in time: a clean hold's token is above that of every hold, lost ones
+        // included, that ended before it started. (A lost hold may legitimately start after a
+        // greater token ended, when its holder was slow to look at a grant it had already lost:
+        // such a stale holder is counted, and its resource rejects it by the token.)
+        Checked[] byEnd = checked.toArray(Checked[]::new);
+        Arrays.sort(byEnd, Comparator.comparingLong(Checked::validEnd));
+        long[] ends = new long[byEnd.length];
+        long[] maxTokenUpTo = new long[byEnd.length];
+        for (int i = 0; i < byEnd.length; i++) {
+            ends[i] = byEnd[i].validEnd();
+            maxTokenUpTo[i] = Math.max(i == 0 ? Long.MIN_VALUE : maxTokenUpTo[i - 1], byEnd[i].token());
+        }
+        List<String> fencingViolations = new ArrayList<>();
+        int staleHolders = 0;
+        for (Checked c : checked) {
+            int endedBefore = firstNotBefore(ends, c.start());
+            if (endedBefore > 0 && maxTokenUpTo[endedBefore - 1] >= c.token()) {
+                if (c.clean()) {
+                    fencingViolations.add(c.hold().toString());
+                } else {
+                    staleHolders++;
+                }
+            }
+        }
+
+        // Overlaps that involve a lost hold: allowed; counted, and whether the later one has the greater token.
+        int overlapsWithLost = 0;
+        int inverted = 0;
+        Checked reachingAny = null;
+        for (Checked c : checked) {
+            if (reachingAny != null && c.start() - reachingAny.validEnd() < 0 && !(c.clean() && reachingAny.clean())) {
+                overlapsWithLost++;
+                if (c.token() < reachingAny.token()) {
+                    inverted++;
+                }
+            }
+            if (reachingAny == null || c.validEnd() - reachingAny.validEnd() > 0) {
+                reachingAny = c;
+            }
+        }
+
+        long maxTokenGap = 0;
+        for (int i = 1; i < checked.size(); i++) {
+            maxTokenGap = Math.max(maxTokenGap, checked.get(i).token() - checked.get(i - 1).token());
+        }
+        return new Report(holds.size(),
+                checked.stream().filter(Checked::clean).count(),
+                holds.stream().filter(h -> lossHeardAt.containsKey(h.token())).count(),
+                holds.stream().filter(h -> h.outcome() == Outcome.LOST_AT_RELEASE).count(),
+                holds.stream().filter(h -> !h.validAtEnd()).count(),
+                neverValid,
+                holds.stream().filter(h -> h.outcome() == Outcome.RELEASE_FAILED).count(),
+                overlapsWithLost, inverted, staleHolders, maxTokenGap,
+                cleanOverlaps, cleanInversions, fencingViolations, duplicates);
+    }
+
+    /** The first index whose value is not before {@code key} (values ascending in nanoTime order). */
+    private static int firstNotBefore(long[] values, long key) {
+        int lo = 0;
+        int hi = values.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (values[mid] - key < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+}

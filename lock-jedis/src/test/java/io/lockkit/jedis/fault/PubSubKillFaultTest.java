@@ -1,0 +1,163 @@
+package io.lockkit.jedis.fault;
+
+import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.testkit.redis.RedisExtension;
+import io.lockkit.testkit.redis.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Fault 4: the pub/sub connection that carries wake-ups is killed while 100 threads wait, and
+ * again and again while they take the lock in turn. Every wake-up lost with it must be made up
+ * for by the resubscription, not by waiting out a 30 s lease.
+ */
+@Tag("fault")
+@DisplayName("Fault: the pub/sub connection killed while 100 threads wait")
+class PubSubKillFaultTest {
+
+    private static final int CLIENTS = 2;
+    private static final int THREADS_PER_CLIENT = 50;
+
+    @RegisterExtension
+    static final RedisExtension REDIS = Faults.localRedis();
+
+    private final Faults.Closer closer = new Faults.Closer();
+    private final Faults.Threads threads = new Faults.Threads();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        threads.close();
+        closer.close();
+    }
+
+    @Test
+    @DisplayName("100 waiters on two clients all acquire in turn while their pub/sub connections are killed repeatedly")
+    void waitersAllAcquireWhilePubSubIsKilled() throws Exception {
+        RedisServer redis = REDIS.server();
+        String name = Faults.name("pubsub-kill");
+        // The default 30 s watchdog lease: a waiter that missed its wake-up would otherwise sleep for most of it.
+        Duration lease = LockOptions.DEFAULT_WATCHDOG_LEASE;
+        DistributedLockFactory holder = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
+        LockHandle held = holder.acquire(name, LockOptions.noWait());
+
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<Long> tokens = new CopyOnWriteArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        AtomicInteger done = new AtomicInteger();
+        for (int c = 0; c < CLIENTS; c++) {
+            DistributedLockFactory client = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
+            DistributedLock lock = client.getLock(name);
+            for (int t = 0; t < THREADS_PER_CLIENT; t++) {
+                threads.start("waiter-" + c + "-" + t, () -> {
+                    try {
+                        lock.lock();
+                        try {
+                            if (inside.incrementAndGet() != 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            tokens.add(lock.fencingToken());
+                            Thread.sleep(5);
+                            inside.decrementAndGet();
+                        } finally {
+                            lock.unlock();
+                        }
+                        done.incrementAndGet();
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+            }
+        }
+        int waiters = CLIENTS * THREADS_PER_CLIENT;
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> (Long) redis.command("ZCARD", Faults.lockKey(name) + ":q") == waiters);
+        await().atMost(Duration.ofSeconds(5)).until(() -> pubSubConnections(redis) == CLIENTS);
+
+        long kills = (Long) redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+        AtomicBoolean draining = new AtomicBoolean(true);
+        AtomicInteger killsDuringDrain = new AtomicInteger();
+        threads.start("killer", () -> {
+            while (draining.get()) {
+                try {
+                    Thread.sleep(50);
+                    killsDuringDrain.addAndGet(((Long) redis.command("CLIENT", "KILL", "TYPE", "pubsub")).intValue());
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    // the server is busy: try again
+                }
+            }
+        });
+        long start = System.nanoTime();
+        held.release();
+        await().atMost(Duration.ofSeconds(25)).until(() -> done.get() + failures.size() == waiters);
+        long drained = Faults.millisSince(start);
+        draining.set(false);
+        System.out.printf("pub/sub killed: %d waiters drained in %d ms; pub/sub connections killed: %d before, %d during%n",
+                done.get(), drained, kills, killsDuringDrain.get());
+        assertThat(failures).isEmpty();
+        assertThat(done).hasValue(waiters);
+        assertThat(overlaps).hasValue(0);
+        assertThat(tokens).as("tokens in order of acquisition").isSorted().doesNotHaveDuplicates();
+        assertThat(kills).isEqualTo(CLIENTS);
+        assertThat(killsDuringDrain.get()).as("the connections were killed during the drain too").isPositive();
+        // Far below the 30 s lease that a lost wake-up would cost without the resubscription.
+        assertThat(drained).isLessThan(TimeUnit.SECONDS.toMillis(20));
+    }
+
+    @Test
+    @DisplayName("the pub/sub connection comes back promptly however often it was killed before")
+    void pubSubReconnectsPromptlyAfterRepeatedKills() throws Exception {
+        RedisServer redis = REDIS.server();
+        String name = Faults.name("pubsub-repeat");
+        Duration lease = LockOptions.DEFAULT_WATCHDOG_LEASE;
+        DistributedLockFactory holder = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
+        DistributedLockFactory waiter = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
+        LockHandle held = holder.acquire(name, LockOptions.noWait());
+        AtomicInteger acquired = new AtomicInteger();
+        threads.start("waiter", () -> {
+            DistributedLock lock = waiter.getLock(name);
+            lock.lock();
+            acquired.incrementAndGet();
+            lock.unlock();
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> pubSubConnections(redis) == 1);
+        List<Long> reconnects = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            assertThat((Long) redis.command("CLIENT", "KILL", "TYPE", "pubsub")).isEqualTo(1L);
+            long killed = System.nanoTime();
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> pubSubConnections(redis) == 1);
+            reconnects.add(Faults.millisSince(killed));
+        }
+        System.out.println("pub/sub reconnected after each of 8 kills in (ms): " + reconnects);
+        // A connection that worked and then broke is re-made at once; back-off is for failed attempts.
+        assertThat(reconnects).allSatisfy(ms -> assertThat(ms).isLessThan(500L));
+        long released = System.nanoTime();
+        held.release();
+        await().atMost(Duration.ofSeconds(5)).until(() -> acquired.get() == 1);
+        assertThat(Faults.millisSince(released)).isLessThan(1000L);
+    }
+
+    private static long pubSubConnections(RedisServer redis) {
+        String clients = (String) redis.command("CLIENT", "LIST", "TYPE", "pubsub");
+        return clients.lines().filter(l -> !l.isBlank()).count();
+    }
+}

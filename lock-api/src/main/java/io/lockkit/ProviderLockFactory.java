@@ -21,6 +21,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -39,6 +40,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     /** A provider that answers "try again now" is not retried in a tighter loop than this. */
     private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** How long close() gives woken waiters to leave the backend's queues. */
+    private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     final LockProvider provider;
     final Ticker ticker;
@@ -54,6 +57,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final ConcurrentHashMap<HoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
     private final Set<Hold> live = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Threads inside a wait, from joining a room until they have left the backend's queue. */
+    private final java.util.concurrent.atomic.AtomicInteger activeWaits = new java.util.concurrent.atomic.AtomicInteger();
 
     private record HoldKey(String name, String owner) {
     }
@@ -138,6 +143,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
             return;
         }
         waits.close();
+        // Let the woken waiters leave the backend's queues while the provider is still open.
+        long giveUp = System.nanoTime() + CLOSE_WAIT_NANOS;
+        while (activeWaits.get() > 0 && System.nanoTime() - giveUp < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        }
         watchdog.stop();
         for (Hold h : new ArrayList<>(live)) {
             int count = h.count();
@@ -252,7 +262,14 @@ final class ProviderLockFactory implements DistributedLockFactory {
             throw new InterruptedException();
         }
         long deadline = wait == null ? 0 : start + wait.toNanos();
-        WaitQueues.Waiter waiter = waits.join(name, owner);
+        activeWaits.incrementAndGet();
+        WaitQueues.Waiter waiter;
+        try {
+            waiter = waits.join(name, owner);
+        } catch (RuntimeException | Error e) {
+            activeWaits.decrementAndGet();
+            throw e;
+        }
         boolean acquired = false;
         boolean interrupted = false;
         try {
@@ -293,13 +310,16 @@ final class ProviderLockFactory implements DistributedLockFactory {
             return granted(name, owner, a, sent);
         } finally {
             waits.leave(waiter, acquired);
-            if (!acquired && !closed.get()) {
+            if (!acquired) {
+                // Also when the factory is closing: close() waits for this, so no queue entry of
+                // ours is left in the backend to be handed the lock after we are gone.
                 try {
                     provider.abandon(name, owner);
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
                 }
             }
+            activeWaits.decrementAndGet();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

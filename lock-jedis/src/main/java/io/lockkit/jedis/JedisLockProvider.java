@@ -92,6 +92,7 @@ public final class JedisLockProvider implements LockProvider {
     private final java.util.concurrent.locks.ReentrantLock setup = new java.util.concurrent.locks.ReentrantLock();
     private volatile WakeUps wakeUps;
     private volatile String publishCommand;
+    private final java.util.Set<QueueEntry> queued = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final String description;
     private final Duration watchdogLease;
     private final ThreadFactory threadFactory;
@@ -143,7 +144,15 @@ public final class JedisLockProvider implements LockProvider {
                 : Scripts.ACQUIRE.call(jedis, Keys.all(base), args));
         long flag = (Long) reply.get(0);
         long value = (Long) reply.get(1);
-        return flag == 1 ? Acquisition.acquired(value) : Acquisition.busy(Duration.ofMillis(Math.max(0, value)));
+        QueueEntry entry = new QueueEntry(name, request.owner());
+        if (flag == 1) {
+            queued.remove(entry);
+            return Acquisition.acquired(value);
+        }
+        if (request.waiting()) {
+            queued.add(entry);
+        }
+        return Acquisition.busy(Duration.ofMillis(Math.max(0, value)));
     }
 
     private Object acquireAcknowledged(String name, String base, List<String> args) {
@@ -159,12 +168,29 @@ public final class JedisLockProvider implements LockProvider {
                 // Unknown script, or a cluster slot that moved (pipelines do not follow MOVED; a
                 // single call does, and refreshes the client's slot map): acquire and WAIT one by one.
                 reply = Scripts.ACQUIRE.call(jedis, Keys.all(base), args);
-                acknowledged = jedis.waitReplicas(base, replicas, replicaTimeout.toMillis());
+                acknowledged = undoIfFailing(name, args.get(0), reply, () -> jedis.waitReplicas(base, replicas, replicaTimeout.toMillis()));
                 return checkAcknowledged(name, base, args.get(0), reply, acknowledged);
             }
-            acknowledged = waited.get();
+            Object acquiredReply = reply;
+            acknowledged = undoIfFailing(name, args.get(0), acquiredReply, waited::get);
         }
         return checkAcknowledged(name, base, args.get(0), reply, acknowledged);
+    }
+
+    /** Runs the WAIT; if it fails after the script acquired, the acquisition is undone before the failure surfaces. */
+    private long undoIfFailing(String name, String owner, Object reply, Supplier<Long> waitCall) {
+        try {
+            return waitCall.get();
+        } catch (RuntimeException e) {
+            if ((Long) ((List<?>) reply).get(0) == 1) {
+                try {
+                    release(name, owner);
+                } catch (RuntimeException undo) {
+                    e.addSuppressed(undo);
+                }
+            }
+            throw e;
+        }
     }
 
     private Object checkAcknowledged(String name, String base, String owner, Object reply, long acknowledged) {
@@ -184,6 +210,11 @@ public final class JedisLockProvider implements LockProvider {
     @Override
     public void abandon(String name, String owner) {
         runRelease(name, owner, "abandon");
+        queued.remove(new QueueEntry(name, owner));
+    }
+
+    /** A wait this provider queued in Redis and has not seen end yet. */
+    private record QueueEntry(String name, String owner) {
     }
 
     @Override
@@ -333,6 +364,16 @@ public final class JedisLockProvider implements LockProvider {
         if (closed) {
             return;
         }
+        // Leave no queue entry behind for a hand-over to a waiter that is gone (waiters still
+        // parked are woken below and fail with "closed").
+        for (QueueEntry e : List.copyOf(queued)) {
+            try {
+                abandon(e.name(), e.owner());
+            } catch (RuntimeException ex) {
+                System.getLogger(JedisLockProvider.class.getName()).log(System.Logger.Level.DEBUG,
+                        "leaving the wait queue of lock '" + e.name() + "' on close failed; the entry lapses by itself", ex);
+            }
+        }
         closed = true;
         WakeUps w = wakeUps;
         if (w != null) {
@@ -431,6 +472,13 @@ public final class JedisLockProvider implements LockProvider {
             }
             if (!JedisURIHelper.isValid(parsed) || parsed.getHost() == null) {
                 throw new IllegalArgumentException("uri must look like redis://host:port or rediss://host:port, was " + redact(parsed));
+            }
+            if (parsed.getPort() != -1 && (parsed.getPort() < 1 || parsed.getPort() > 65535)) {
+                throw new IllegalArgumentException("uri has port " + parsed.getPort() + ", not within 1..65535: " + redact(parsed));
+            }
+            String path = parsed.getPath();
+            if (path != null && !path.isEmpty() && !path.equals("/") && !path.matches("/\\d{1,9}")) {
+                throw new IllegalArgumentException("uri must name the database as /<number>, was '" + path + "' in " + redact(parsed));
             }
             this.uri = parsed;
             this.client = null;
@@ -556,6 +604,10 @@ public final class JedisLockProvider implements LockProvider {
                 return new JedisLockProvider(this, client, false);
             }
             URI u = uri != null ? uri : URI.create(target);
+            if (sslOptions != null && !JedisURIHelper.isRedisSSLScheme(u)) {
+                throw new IllegalArgumentException("sslOptions were given but the uri is not rediss://: " + redact(u)
+                        + " (the connection would be plaintext)");
+            }
             DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                     .connectionTimeoutMillis(millis(connectTimeout))
                     .socketTimeoutMillis(millis(timeout))

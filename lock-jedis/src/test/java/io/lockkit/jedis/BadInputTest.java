@@ -19,7 +19,6 @@ import io.lockkit.testkit.redis.Source;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -494,11 +493,6 @@ class BadInputTest {
             assertThatThrownBy(() -> JedisLockProvider.builder().uri(null)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("uri must not be null or blank");
         }
-
-        @Disabled("provider gap (lock-jedis main): JedisLockProvider.Builder accepts these URIs. '/abc' and '/1/2' fail in"
-                + " build() with a bare NumberFormatException 'For input string: \"abc\"' that does not say which setting;"
-                + " '/-1' builds and silently uses database 0; ports 0 and 99999 build and only fail at the first"
-                + " command with BackendUnavailableException 'Failed to connect to 127.0.0.1:99999'")
         @ParameterizedTest(name = "\"{0}\"")
         @ValueSource(strings = {"redis://127.0.0.1:6379/abc", "redis://127.0.0.1:6379/1/2", "redis://127.0.0.1:6379/-1",
                 "redis://127.0.0.1:0", "redis://127.0.0.1:99999"})
@@ -507,9 +501,6 @@ class BadInputTest {
             assertThatThrownBy(() -> JedisLockProvider.builder().uri(uri).build().close())
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("uri");
         }
-
-        @Disabled("provider gap (lock-jedis main): JedisLockProvider.Builder.build() ignores sslOptions when the URI is"
-                + " redis://, so an application that configured a trust store talks plaintext without being told")
         @Test
         @DisplayName("TLS options with a plain redis:// URI are refused as contradictory")
         void tlsOptionsWithAPlainUriAreRefused() {
@@ -758,10 +749,6 @@ class BadInputTest {
             }
         }
 
-        @Disabled("core gap (lock-api ProviderLockFactory.take): a waiter woken by factory.close() skips provider.abandon"
-                + " ('if (!acquired && !closed.get())'), so its queue entry stays in Redis for min(wait, lease) + claim"
-                + " timeout: measured 3 entries with PTTL 31139 ms on a 30 s lease, and the holder's release then handed"
-                + " the lock to a dead waiter ('<client>:t14' = 0 for the 2 s claim timeout)")
         @Test
         @DisplayName("closing the factory removes its waiters from the wait queue in Redis")
         void factoryClosedWhileThreadsWaitLeavesNoQueueEntry() throws Exception {
@@ -784,12 +771,6 @@ class BadInputTest {
                 pool.shutdownNow();
             }
         }
-
-        @Disabled("provider gap (lock-jedis main): JedisLockProvider.close() closes the wake-up hub without telling its"
-                + " listeners, so threads waiting in a factory over that provider stay parked until their retry hint (the"
-                + " holder's remaining lease) and only then get 'the Redis lock provider is closed': measured 9009 ms with"
-                + " a 10 s lease (30 s with the default). Calling missedNotifications() on every listener at close would"
-                + " wake them at once")
         @Test
         @DisplayName("closing the provider under a factory fails the waiting threads within a second")
         void providerClosedWhileThreadsWait() throws Exception {
@@ -1023,12 +1004,6 @@ class BadInputTest {
                 pool.shutdownNow();
             }
         }
-
-        @Disabled("provider gap (lock-jedis main, WakeUpHub): a broken pub/sub connection is only followed by"
-                + " missedNotifications() once the resubscription succeeds, so while Redis is down its waiters stay parked"
-                + " until their retry hint, the holder's remaining lease: measured 9004 ms with a 10 s lease and a 500 ms"
-                + " timeout (30 s with the default lease). Telling the listeners when the connection breaks would make"
-                + " each waiter try once more and fail within the timeout")
         @Test
         @DisplayName("threads waiting when Redis goes away get BackendUnavailableException within 3 s at a 500 ms timeout")
         void waitersOfAVanishedRedisFailWithinTheTimeout() throws Exception {

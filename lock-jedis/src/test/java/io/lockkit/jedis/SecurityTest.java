@@ -20,7 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -379,14 +378,6 @@ class SecurityTest {
             assertThat(catchThrowable(() -> intruder.tryAcquire(new LockRequest(name(), "c:o", Duration.ofSeconds(5), Duration.ZERO))))
                     .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("NOPERM");
         }
-
-        @Disabled("provider bug (lock-jedis main, WakeUpHub.run): when Redis refuses a command on the pub/sub connection"
-                + " (here UNSUBSCRIBE, NOPERM), jedis.subscribe() throws JedisAccessControlException and the connection,"
-                + " still subscribed, goes back to the command pool; the next script call on it reads a pushed message as"
-                + " its reply: java.lang.ClassCastException: String cannot be cast to Long at"
-                + " JedisLockProvider.tryAcquire(JedisLockProvider.java:143), and later replies are off by one. The"
-                + " pub/sub connection should be discarded (not returned) when the subscribe loop ends with an error;"
-                + " ShardedWakeUps.Shard closes its pooled connection the same way")
         @Test
         @DisplayName("a refused pub/sub command fails waits with LockException and never corrupts later replies")
         void refusedPubSubCommandNeverCorruptsReplies() throws Exception {
@@ -427,11 +418,6 @@ class SecurityTest {
             }
             assertThat(unexpected).isEmpty();
         }
-
-        @Disabled("provider bug (lock-jedis main, JedisLockProvider.acquireAcknowledged): when WAIT fails (here refused"
-                + " by ACL, NOPERM; also a connection lost after the script ran) the acquisition already made is not"
-                + " undone: tryAcquire throws BackendUnavailableException but the hash stays held by the owner for its"
-                + " whole lease (measured: {~t=…, c:o=1}, PTTL 29995 ms), blocking every other client")
         @Test
         @DisplayName("a failed replica acknowledgement leaves the lock free")
         void failedReplicaAcknowledgementLeavesTheLockFree() {

@@ -137,6 +137,8 @@ public final class ShardedWakeUps implements WakeUps {
         for (Shard s : all) {
             s.end();
         }
+        // Parked waiters try again and learn that the provider is closed.
+        listeners.values().forEach(list -> list.forEach(WakeUpListener::missedNotifications));
     }
 
     /** One shard's subscription connection and thread; guarded by the outer lock. */
@@ -201,6 +203,8 @@ public final class ShardedWakeUps implements WakeUps {
             try {
                 proceed(connection, firstChannel);
             } catch (RuntimeException e) {
+                // Never hand a connection that may still be subscribed back to the command pool.
+                connection.setBroken();
                 if (!ended && !closed) {
                     LOG.log(System.Logger.Level.WARNING, "the sharded wake-up connection to " + node + " ended; rerouting its channels", e);
                 }
@@ -222,6 +226,8 @@ public final class ShardedWakeUps implements WakeUps {
                 }
                 connection.close();
                 if (!closed) {
+                    // Waiters check now (an outage surfaces as a typed failure), and again once rerouted.
+                    orphans.forEach(c -> listeners.getOrDefault(c, List.of()).forEach(WakeUpListener::missedNotifications));
                     reroute(orphans);
                 }
             }

@@ -5,6 +5,7 @@ import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -135,12 +136,21 @@ public final class WakeUpHub implements WakeUps {
             lock.unlock();
         }
         confirmations.values().forEach(f -> f.completeExceptionally(new IllegalStateException("closed")));
+        notifyAllListeners(); // parked waiters try again and learn that the provider is closed
         if (t != null) {
             t.interrupt();
             try {
                 t.join(timeout.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void notifyAllListeners() {
+        for (List<WakeUpListener> list : listeners.values()) {
+            for (WakeUpListener l : list) {
+                l.missedNotifications();
             }
         }
     }
@@ -169,7 +179,16 @@ public final class WakeUpHub implements WakeUps {
                 if (closed) {
                     break;
                 }
+                if (e instanceof JedisDataException) {
+                    // Redis refused a command on the subscribed connection (e.g. an ACL without a
+                    // channel): Jedis has handed that connection back to the command pool still
+                    // subscribed, where its pushed messages would be read as command replies.
+                    Pools.discardIdle(jedis);
+                }
                 LOG.log(System.Logger.Level.WARNING, "the wake-up connection to Redis broke; reconnecting", e);
+                // Waiters check the lock now rather than at their retry hint: an outage surfaces
+                // at once as a typed failure, a release missed meanwhile is found.
+                notifyAllListeners();
             } finally {
                 lock.lock();
                 try {

@@ -226,8 +226,6 @@ public final class ShardedWakeUps implements WakeUps {
                 }
                 connection.close();
                 if (!closed) {
-                    // Waiters check now (an outage surfaces as a typed failure), and again once rerouted.
-                    orphans.forEach(c -> listeners.getOrDefault(c, List.of()).forEach(WakeUpListener::missedNotifications));
                     reroute(orphans);
                 }
             }
@@ -277,6 +275,8 @@ public final class ShardedWakeUps implements WakeUps {
     /** Subscribes orphaned channels again, with back-off, and tells their waiters to look again. */
     private void reroute(List<String> channels) {
         long backoff = 50;
+        long since = System.nanoTime();
+        boolean reported = false;
         List<String> pending = new ArrayList<>(channels);
         while (!pending.isEmpty() && !closed) {
             List<String> failed = new ArrayList<>();
@@ -295,6 +295,12 @@ public final class ShardedWakeUps implements WakeUps {
                 }
             }
             pending = failed;
+            if (!pending.isEmpty() && !reported && System.nanoTime() - since > 2 * timeout.toNanos()) {
+                // The shard stays away: its waiters check now and get a typed failure, rather than
+                // sleeping until their retry hint. A failover within this time is ridden out.
+                reported = true;
+                pending.forEach(c -> listeners.getOrDefault(c, List.of()).forEach(WakeUpListener::missedNotifications));
+            }
             if (!pending.isEmpty()) {
                 try {
                     Thread.sleep(backoff);

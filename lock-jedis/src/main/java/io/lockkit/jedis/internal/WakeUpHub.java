@@ -49,6 +49,8 @@ public final class WakeUpHub implements WakeUps {
     private final Set<String> toResync = ConcurrentHashMap.newKeySet();
     private final PubSub pubSub = new PubSub();
     private Thread thread;
+    private long outageSince;
+    private boolean outageReported;
     private boolean connected;
     private volatile boolean closed;
 
@@ -157,6 +159,9 @@ public final class WakeUpHub implements WakeUps {
 
     private void run() {
         long backoff = 50;
+        // Set by this thread only: when the current run of failed connections began.
+        outageSince = 0;
+        outageReported = false;
         boolean reconnect = false;
         while (!closed) {
             String[] channels;
@@ -186,13 +191,22 @@ public final class WakeUpHub implements WakeUps {
                     Pools.discardIdle(jedis);
                 }
                 LOG.log(System.Logger.Level.WARNING, "the wake-up connection to Redis broke; reconnecting", e);
-                // Waiters check the lock now rather than at their retry hint: an outage surfaces
-                // at once as a typed failure, a release missed meanwhile is found.
-                notifyAllListeners();
+                long now = System.nanoTime();
+                if (outageSince == 0) {
+                    outageSince = now;
+                } else if (!outageReported && now - outageSince > 2 * timeout.toNanos()) {
+                    // Redis stays away: waiters check now rather than at their retry hint, so the
+                    // outage surfaces as a typed failure. A short outage (a restart) is ridden out,
+                    // and the resubscription tells waiters to look again.
+                    outageReported = true;
+                    notifyAllListeners();
+                }
             } finally {
                 lock.lock();
                 try {
                     if (connected) {
+                        outageSince = System.nanoTime(); // it worked, then broke: the outage starts now
+                        outageReported = false;
                         // The connection worked before it broke: start the back-off over, so only
                         // failed connection attempts in a row slow reconnection down (else every
                         // break after the first few would cost waiters the full second).

@@ -55,6 +55,17 @@ else
   end
   redis.call('HDEL', KEYS[1], owner)
 end
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  -- Nobody waits, the common case: the lock is free, and its fence key is kept for the retention.
+  if redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[4])) == 0 then
+    local token = redis.call('HGET', KEYS[1], '~t')
+    if token then
+      redis.call('SET', KEYS[4], token, 'PX', tonumber(ARGV[4]))
+    end
+  end
+  redis.call('DEL', KEYS[1])
+  return {1}
+end
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
 local last = math.max(tonumber(redis.call('HGET', KEYS[1], '~t') or '0'), tonumber(redis.call('GET', KEYS[4]) or '0'))

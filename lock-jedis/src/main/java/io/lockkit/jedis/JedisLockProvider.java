@@ -255,27 +255,41 @@ public final class JedisLockProvider implements LockProvider {
         String first = renewals.get(0).name();
         return run(first, () -> {
             List<Renewal> gone = new ArrayList<>();
-            List<Response<Object>> replies = new ArrayList<>(renewals.size());
-            try (AbstractPipeline p = jedis.pipelined()) {
-                for (Renewal r : renewals) {
-                    replies.add(Scripts.RENEW.queue(p, renewKeys(r), renewArgs(r)));
+            List<Renewal> pending = renewals;
+            // Round 1 pipelines everything. Renewals a node could not run are then retried:
+            // NOSCRIPT (the renew script is new to that node: one single call teaches it, then the
+            // rest go in one more pipeline), or a redirection (a cluster pipeline does not follow
+            // MOVED; a single call does and refreshes the slot map). Bounded by a few rounds, one
+            // per node that needed it; what is left after them is sent one by one.
+            for (int round = 0; round < 4 && !pending.isEmpty(); round++) {
+                List<Renewal> retry = new ArrayList<>();
+                boolean taught = false;
+                List<Response<Object>> replies = new ArrayList<>(pending.size());
+                try (AbstractPipeline p = jedis.pipelined()) {
+                    for (Renewal r : pending) {
+                        replies.add(Scripts.RENEW.queue(p, renewKeys(r), renewArgs(r)));
+                    }
+                    p.sync();
                 }
-                p.sync();
-            }
-            for (int i = 0; i < renewals.size(); i++) {
-                Renewal r = renewals.get(i);
-                Object reply;
-                try {
-                    reply = replies.get(i).get();
-                } catch (JedisNoScriptException | JedisRedirectionException e) {
-                    // A cluster pipeline does not follow MOVED after a failover or resharding, so
-                    // every renewal would fail until the deadline; a single call follows it and
-                    // refreshes the client's slot map, so the next pipeline goes to the new master.
-                    reply = Scripts.RENEW.call(jedis, renewKeys(r), renewArgs(r));
+                for (int i = 0; i < pending.size(); i++) {
+                    Renewal r = pending.get(i);
+                    Object reply;
+                    try {
+                        reply = replies.get(i).get();
+                    } catch (JedisNoScriptException | JedisRedirectionException e) {
+                        if (!taught || round == 3) {
+                            taught = true;
+                            reply = Scripts.RENEW.call(jedis, renewKeys(r), renewArgs(r));
+                        } else {
+                            retry.add(r);
+                            continue;
+                        }
+                    }
+                    if (!Long.valueOf(1).equals(reply)) {
+                        gone.add(r);
+                    }
                 }
-                if (!Long.valueOf(1).equals(reply)) {
-                    gone.add(r);
-                }
+                pending = retry;
             }
             return gone;
         });

@@ -113,6 +113,23 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName("renewals after a script flush teach the script once and stay pipelined")
+    void renewalsAfterAScriptFlushStayPipelined() {
+        JedisLockProvider p = provider();
+        List<io.lockkit.spi.LockProvider.Renewal> renewals = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            String name = name();
+            p.tryAcquire(request(name, "c:o", Duration.ZERO));
+            renewals.add(new io.lockkit.spi.LockProvider.Renewal(name, "c:o", Duration.ofSeconds(30)));
+        }
+        redis.command("SCRIPT", "FLUSH");
+        resetStats();
+        assertThat(p.renew(renewals)).isEmpty();
+        String info = (String) redis.command("INFO", "commandstats");
+        assertThat(info).contains("cmdstat_eval:calls=1,");
+    }
+
+    @Test
     @DisplayName("an uncontended lock and unlock cost two commands")
     void uncontendedLockAndUnlockCostTwoCommands() {
         DistributedLock lock = factory().getLock(name());

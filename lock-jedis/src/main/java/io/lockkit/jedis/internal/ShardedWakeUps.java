@@ -62,11 +62,16 @@ public final class ShardedWakeUps implements WakeUps {
         }
         listeners.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>()).add(listener);
         Subscription subscription = () -> unsubscribe(channel, listener);
+        CompletableFuture<Void> confirmed = null;
         try {
-            route(channel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException | RuntimeException e) {
+            confirmed = route(channel);
+            confirmed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // Slow to come up: keep waiting, and look again once the channel is confirmed.
+            confirmed.thenRun(() -> listener.missedNotifications());
+        } catch (ExecutionException | RuntimeException e) {
             subscription.close();
-            throw new BackendUnavailableException(lockName, "Redis did not confirm the sharded wake-up subscription within " + timeout, e);
+            throw new BackendUnavailableException(lockName, "the sharded wake-up subscription failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             subscription.close();

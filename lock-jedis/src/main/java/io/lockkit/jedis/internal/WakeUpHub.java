@@ -85,9 +85,14 @@ public final class WakeUpHub implements WakeUps {
         Subscription subscription = () -> unsubscribe(channel, listener);
         try {
             confirmed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
+        } catch (TimeoutException e) {
+            // Slow to come up (a cold start, a reconnect in progress): the waiter goes on waiting,
+            // bounded by its retry hint, and is told to look again once the channel is confirmed,
+            // so a release published in between is not lost.
+            confirmed.thenRun(() -> listener.missedNotifications());
+        } catch (ExecutionException e) {
             subscription.close();
-            throw new BackendUnavailableException(lockName, "Redis did not confirm the wake-up subscription within " + timeout, e);
+            throw new BackendUnavailableException(lockName, "the wake-up subscription failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             subscription.close();
@@ -192,8 +197,16 @@ public final class WakeUpHub implements WakeUps {
                 }
                 LOG.log(System.Logger.Level.WARNING, "the wake-up connection to Redis broke; reconnecting", e);
                 long now = System.nanoTime();
-                if (outageSince == 0) {
-                    outageSince = now;
+                boolean wasConnected;
+                lock.lock();
+                try {
+                    wasConnected = connected;
+                } finally {
+                    lock.unlock();
+                }
+                if (wasConnected || outageSince == 0) {
+                    outageSince = now; // a working connection broke, or the first attempt failed
+                    outageReported = false;
                 } else if (!outageReported && now - outageSince > 2 * timeout.toNanos()) {
                     // Redis stays away: waiters check now rather than at their retry hint, so the
                     // outage surfaces as a typed failure. A short outage (a restart) is ridden out,
@@ -205,8 +218,6 @@ public final class WakeUpHub implements WakeUps {
                 lock.lock();
                 try {
                     if (connected) {
-                        outageSince = System.nanoTime(); // it worked, then broke: the outage starts now
-                        outageReported = false;
                         // The connection worked before it broke: start the back-off over, so only
                         // failed connection attempts in a row slow reconnection down (else every
                         // break after the first few would cost waiters the full second).

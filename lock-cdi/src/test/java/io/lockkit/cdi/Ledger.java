@@ -2,6 +2,7 @@ package io.lockkit.cdi;
 
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 
@@ -16,7 +17,6 @@ import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -74,10 +74,10 @@ public class Ledger {
         LockProvider provider() {
             JedisLockProvider redis = JedisLockProvider.create(
                     ConfigProvider.getConfig().getValue("lockkit.redis.uri", String.class));
-            return new LockProvider() {
+            return new ForwardingLockProvider(redis) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
-                    Acquisition a = redis.tryAcquire(request);
+                    Acquisition a = super.tryAcquire(request);
                     if (a.isAcquired()) {
                         EVENTS.add("lock taken, transaction " + status());
                     }
@@ -86,39 +86,9 @@ public class Ledger {
 
                 @Override
                 public Release release(String name, String owner) {
-                    Release r = redis.release(name, owner);
+                    Release r = super.release(name, owner);
                     EVENTS.add("lock released, transaction " + status());
                     return r;
-                }
-
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    return redis.renew(renewals);
-                }
-
-                @Override
-                public void abandon(String name, String owner) {
-                    redis.abandon(name, owner);
-                }
-
-                @Override
-                public boolean forceRelease(String name) {
-                    return redis.forceRelease(name);
-                }
-
-                @Override
-                public Optional<LockState> inspect(String name) {
-                    return redis.inspect(name);
-                }
-
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    return redis.subscribe(name, listener);
-                }
-
-                @Override
-                public void close() {
-                    redis.close();
                 }
             };
         }

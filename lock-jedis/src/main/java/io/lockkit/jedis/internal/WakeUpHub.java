@@ -275,13 +275,7 @@ public final class WakeUpHub implements WakeUps {
 
         @Override
         public void onMessage(String channel, String message) {
-            List<WakeUpListener> list = listeners.get(channel);
-            if (list != null) {
-                String grantee = message.isEmpty() ? null : message;
-                for (WakeUpListener l : list) {
-                    l.released(grantee);
-                }
-            }
+            WakeUps.deliver(listeners.get(channel), message);
         }
     }
 }

@@ -13,4 +13,14 @@ public interface WakeUps {
     int channels();
 
     void close();
+
+    /** Hands one release message (the grantee's owner id, or empty when the lock is free) to a channel's listeners. */
+    static void deliver(java.util.List<WakeUpListener> listeners, String message) {
+        if (listeners != null) {
+            String grantee = message.isEmpty() ? null : message;
+            for (WakeUpListener l : listeners) {
+                l.released(grantee);
+            }
+        }
+    }
 }

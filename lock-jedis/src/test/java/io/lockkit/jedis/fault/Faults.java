@@ -179,13 +179,25 @@ final class Faults {
     /** Threads of a test, joined (and interrupted when stuck) on close. */
     static final class Threads implements AutoCloseable {
         private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
 
         Thread start(String name, Runnable body) {
             Thread t = new Thread(body, name);
             t.setDaemon(true);
+            t.setUncaughtExceptionHandler((thread, e) -> {
+                if (!failure.compareAndSet(null, new AssertionError("thread " + thread.getName() + " failed", e))) {
+                    failure.get().addSuppressed(e);
+                }
+            });
             threads.add(t);
             t.start();
             return t;
+        }
+
+        /** The first exception a started thread ended with (later ones suppressed in it), if any. */
+        java.util.Optional<Throwable> failure() {
+            return java.util.Optional.ofNullable(failure.get());
         }
 
         /** Joins every thread for at most {@code timeout} in total; returns whether all ended. */
@@ -205,6 +217,10 @@ final class Faults {
             if (!join(Duration.ZERO)) {
                 threads.forEach(Thread::interrupt);
                 join(Duration.ofSeconds(5));
+            }
+            Throwable e = failure.get();
+            if (e != null) {
+                throw e instanceof AssertionError a ? a : new AssertionError(e);
             }
         }
     }

@@ -99,11 +99,14 @@ class LockHistoryFaultTest {
 
         long start = System.nanoTime();
         while (!(acquisitions.get() >= MIN_ACQUISITIONS && faults.values().stream().allMatch(n -> n.get() >= MIN_ROUNDS_OF_FAULTS))
-                && System.nanoTime() - start < MAX_RUN.toNanos()) {
+                && System.nanoTime() - start < MAX_RUN.toNanos() && threads.failure().isEmpty()) {
             Thread.sleep(100);
         }
         stop = true;
         assertThat(threads.join(Duration.ofSeconds(20))).as("every thread stopped").isTrue();
+        threads.failure().ifPresent(e -> {
+            throw new AssertionError("a client or the fault injector failed (faults so far " + faults + ")", e);
+        });
         long runMillis = Faults.millisSince(start);
 
         check(List.copyOf(history), runMillis);

@@ -41,6 +41,7 @@ final class ProcessServerControl implements ServerControl {
     private static final Duration EXIT_AFTER_SHUTDOWN = Duration.ofSeconds(5);
     private static final Duration EXIT_AFTER_SIGTERM = Duration.ofSeconds(2);
     private static final Duration EXIT_AFTER_SIGKILL = Duration.ofSeconds(5);
+    private static final Duration PORT_RETRY_PAUSE = Duration.ofMillis(100);
 
     static {
         try {
@@ -177,10 +178,29 @@ final class ProcessServerControl implements ServerControl {
             throw new IllegalStateException("the Redis server at " + endpoint.redactedUri() + " was stopped");
         }
         stopProcess();
+        // The port is fixed across restarts. Something may hold it for a moment (a client socket
+        // bound to it), so a clash is retried until the startup timeout is spent.
+        long deadline = System.nanoTime() + startupTimeout.toNanos();
+        while (true) {
+            try {
+                launchAndAwait(startupTimeout);
+                return;
+            } catch (PortTaken e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("cannot restart: " + e.getMessage());
+                }
+                LOG.log(System.Logger.Level.DEBUG, "port {0} is taken; retrying the restart", Integer.toString(e.port));
+                sleepQuietly(PORT_RETRY_PAUSE);
+            }
+        }
+    }
+
+    private static void sleepQuietly(Duration pause) {
         try {
-            launchAndAwait(startupTimeout);
-        } catch (PortTaken e) {
-            throw new IllegalStateException("cannot restart: " + e.getMessage());
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restarting redis-server", e);
         }
     }
 

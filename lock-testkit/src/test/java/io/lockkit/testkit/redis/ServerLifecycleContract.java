@@ -183,6 +183,53 @@ abstract class ServerLifecycleContract {
         }
     }
 
+    @Test
+    void freePortStaysOutOfTheEphemeralRangeSoRestartsKeepTheirPort() {
+        int[] ephemeral = RedisFixture.ephemeralPortRange();
+        for (int i = 0; i < 50; i++) {
+            int port = RedisFixture.freePort();
+            assertThat(port < ephemeral[0] || port > ephemeral[1]).as("port %d outside %d-%d", port, ephemeral[0], ephemeral[1]).isTrue();
+            assertThat(port + 10000 < ephemeral[0] || port + 10000 > ephemeral[1]).as("bus port of %d outside the range", port).isTrue();
+        }
+    }
+
+    @Test
+    void restartWaitsOutSomethingThatBrieflyHoldsThePort() throws Exception {
+        try (RedisServer server = fixture.start()) {
+            server.command("SET", "k", "v");
+            int port = server.port();
+            java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            // Grabs the port the moment the old server lets go of it and keeps it for 600 ms, as a
+            // client socket that connected to itself would.
+            Thread squatter = new Thread(() -> {
+                while (!done.get()) {
+                    try (var socket = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+                        held.set(true);
+                        Thread.sleep(600);
+                        return;
+                    } catch (java.io.IOException e) {
+                        Thread.onSpinWait();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "port-squatter");
+            squatter.start();
+            try {
+                server.restart();
+            } finally {
+                done.set(true);
+                squatter.join(5000);
+            }
+            org.junit.jupiter.api.Assumptions.assumeTrue(held.get(),
+                    "the new server bound the port before the squatter could: nothing to wait out this time");
+            assertThat(server.port()).isEqualTo(port);
+            assertThat(server.command("PING")).isEqualTo("PONG");
+            assertThat(server.command("GET", "k")).as("data after a restart").isNull();
+        }
+    }
+
     private static Set<Long> redisChildren() {
         return ProcessHandle.current().children()
                 .filter(p -> p.info().command().map(c -> c.contains("redis-server")).orElse(false))

@@ -51,9 +51,10 @@ import java.util.function.Supplier;
  * ({@code RedisClusterClient}) through one code path. Thread-safe.
  *
  * <p>Per lock name it keeps, under one hash tag: a hash of owner → hold count with the lease as
- * its TTL and the current fencing token; a wait queue (sorted set plus deadlines); and a fence key
- * holding the last token. Every operation is one Lua script call: an uncontended lock and unlock
- * cost two commands. Releasing a lock that has waiters hands it to the first live one inside the
+ * its TTL and the current fencing token, which stays with the last token for the fence retention
+ * once the lock is released; and a wait queue (sorted set plus deadlines). Every operation is one
+ * Lua script call: an uncontended lock and unlock cost two commands, which run seven Redis
+ * commands between them. Releasing a lock that has waiters hands it to the first live one inside the
  * release script and publishes the grantee's owner id on the lock's channel; that waiter claims it
  * with one more call, so a contended acquisition costs at most three commands, however many wait.
  *
@@ -70,7 +71,7 @@ public final class JedisLockProvider implements LockProvider {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     /** How long a waiter has to claim a lock handed to it before it passes on: 2 s. */
     public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofSeconds(2);
-    /** How long the last fencing token of a name is kept after its lease ends: 60 s. */
+    /** How long a released lock's hash keeps its last fencing token: 60 s. */
     public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofSeconds(60);
 
     /** How many hand-overs in a row may stay within one process ahead of older waiters elsewhere: 8. */
@@ -137,14 +138,24 @@ public final class JedisLockProvider implements LockProvider {
     public Acquisition tryAcquire(LockRequest request) {
         String name = request.name();
         String base = keys.base(name);
+        QueueEntry entry = new QueueEntry(name, request.owner());
+        // The script removes the owner's old queue entry only when told it may have one: the
+        // uncontended path then runs no queue command at all.
         List<String> args = List.of(request.owner(), Long.toString(request.lease().toMillis()),
-                Long.toString(request.maxWait().toMillis()), fenceRetentionMillis, slackMillis);
-        List<?> reply = (List<?>) run(name, () -> replicas > 0
-                ? acquireAcknowledged(name, base, args)
-                : Scripts.ACQUIRE.call(jedis, Keys.all(base), args));
+                Long.toString(request.maxWait().toMillis()), slackMillis, queued.contains(entry) ? "1" : "0");
+        List<?> reply;
+        try {
+            reply = (List<?>) run(name, () -> replicas > 0
+                    ? acquireAcknowledged(name, base, args)
+                    : Scripts.ACQUIRE.call(jedis, Keys.all(base), args));
+        } catch (RuntimeException e) {
+            if (request.waiting()) {
+                queued.add(entry); // the call may have queued the owner before its reply was lost
+            }
+            throw e;
+        }
         long flag = (Long) reply.get(0);
         long value = (Long) reply.get(1);
-        QueueEntry entry = new QueueEntry(name, request.owner());
         if (flag == 1) {
             queued.remove(entry);
             return Acquisition.acquired(value);
@@ -297,11 +308,11 @@ public final class JedisLockProvider implements LockProvider {
 
     private List<String> renewKeys(Renewal r) {
         String base = keys.base(r.name());
-        return List.of(Keys.lock(base), Keys.fence(base));
+        return List.of(Keys.lock(base));
     }
 
-    private List<String> renewArgs(Renewal r) {
-        return List.of(r.owner(), Long.toString(r.lease().toMillis()), fenceRetentionMillis);
+    private static List<String> renewArgs(Renewal r) {
+        return List.of(r.owner(), Long.toString(r.lease().toMillis()));
     }
 
     @Override
@@ -547,7 +558,11 @@ public final class JedisLockProvider implements LockProvider {
             return this;
         }
 
-        /** How long the last token of a name is kept after its lease ends (memory per recently used name). */
+        /**
+         * How long a released lock's hash keeps its last fencing token (memory per recently used
+         * name). Past it, and when a lease lapses without a release, the server clock alone keeps
+         * tokens increasing.
+         */
         public Builder fenceRetention(Duration fenceRetention) {
             this.fenceRetention = positive(fenceRetention, "fenceRetention");
             return this;

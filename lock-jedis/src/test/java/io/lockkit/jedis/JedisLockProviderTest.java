@@ -180,6 +180,34 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName("waiters still get the lock when its hash vanished under them and a newcomer took it")
+    void waitersAreServedAfterTheHashWasDeletedUnderThem() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "holder", Duration.ZERO));
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isFalse();
+        redis.command("DEL", "lockkit:{" + name + "}"); // as an eviction, a DEL or an expiry would
+        assertThat(p.tryAcquire(request(name, "newcomer", Duration.ZERO)).isAcquired()).isTrue();
+        assertThat(p.release(name, "newcomer").grantee()).as("the newcomer's release hands over").isEqualTo("waiter");
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isTrue();
+    }
+
+    @Test
+    @DisplayName("a waiter that finds the lock free leaves no queue entry behind")
+    void acquiringOnAFreeLockRemovesTheOwnersQueueEntry() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "holder", Duration.ZERO));
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isFalse();
+        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "waiter")).isNotNull();
+        redis.command("DEL", "lockkit:{" + name + "}");
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "waiter")).as("queue entry").isNull();
+        assertThat(p.release(name, "waiter")).isEqualTo(Release.RELEASED);
+        assertThat(redis.command("HGET", "lockkit:{" + name + "}", "~w")).as("queue mark after the queue emptied").isNull();
+    }
+
+    @Test
     @DisplayName("a release prefers a waiter of its own process, for a bounded number of hand-overs in a row")
     void releasePrefersALocalWaiterBoundedly() {
         JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).localHandOffs(1).build();
@@ -264,18 +292,21 @@ class JedisLockProviderTest {
     }
 
     @Test
-    @DisplayName("after a release only a fence key with a bounded lifetime stays behind")
-    void releaseLeavesOnlyABoundedFenceKey() {
+    @DisplayName("after a release only the lock's hash stays behind: no owner, the last token, a bounded lifetime")
+    void releaseLeavesOnlyABoundedHashWithTheLastToken() {
         JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).fenceRetention(Duration.ofSeconds(5)).build();
         closeables.add(p);
         String name = name();
-        p.tryAcquire(request(name, "a", Duration.ZERO));
+        long token = p.tryAcquire(request(name, "a", Duration.ZERO)).fencingToken();
         p.release(name, "a");
+        String key = "lockkit:{" + name + "}";
         List<?> keys = (List<?>) redis.command("KEYS", "lockkit:{" + name + "}*");
-        assertThat(keys).hasSize(1);
-        assertThat(keys.get(0)).isEqualTo("lockkit:{" + name + "}:f");
-        long ttl = (Long) redis.command("PTTL", "lockkit:{" + name + "}:f");
+        assertThat(keys).isEqualTo(List.of(key));
+        assertThat(redis.command("HGETALL", key)).isEqualTo(List.of("~t", Long.toString(token)));
+        long ttl = (Long) redis.command("PTTL", key);
         assertThat(ttl).isPositive().isLessThanOrEqualTo(5000);
+        assertThat(p.inspect(name)).isEmpty();
+        assertThat(p.tryAcquire(request(name, "b", Duration.ZERO)).fencingToken()).isGreaterThan(token);
     }
 
     // ---- naming ----

@@ -85,7 +85,7 @@ class SecurityTest {
      */
     static final List<String> MINIMAL_COMMANDS = List.of(
             "evalsha", "eval", "subscribe", "unsubscribe", "client|setname",
-            "hget", "hset", "hincrby", "hdel", "hgetall", "exists", "get", "set", "del",
+            "hget", "hmget", "hset", "hincrby", "hdel", "exists",
             "pexpire", "pttl", "zadd", "zrem", "zrange", "time", "publish");
 
     private static final Duration SHORT_TIMEOUT = Duration.ofMillis(500);

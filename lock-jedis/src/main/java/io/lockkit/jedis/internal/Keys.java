@@ -28,17 +28,13 @@ public final class Keys {
         return sb.append('}').toString();
     }
 
-    /** The four keys the scripts take: lock hash, wait queue, queue deadlines, fence. */
+    /** The three keys the scripts take: lock hash (which also keeps the fencing token), wait queue, queue deadlines. */
     public static java.util.List<String> all(String base) {
-        return java.util.List.of(base, base + ":q", base + ":qd", base + ":f");
+        return java.util.List.of(base, base + ":q", base + ":qd");
     }
 
     public static String lock(String base) {
         return base;
-    }
-
-    public static String fence(String base) {
-        return base + ":f";
     }
 
     public static String channel(String base) {

@@ -1,63 +1,75 @@
 -- Takes a lock for an owner (reentrantly, or by claiming a hand-over), or queues the owner
 -- when the lock is busy and it will wait.
 --
--- KEYS[1] lock hash: owner -> hold count ("0" = handed over, not yet claimed), "~t" -> token
+-- KEYS[1] lock hash: "~o" -> the owner holding it (absent when free), owner -> hold count ("0":
+--         handed over, not yet claimed), "~t" -> the current token, or the last one while free,
+--         "~w" -> present when a wait queue may exist, "~r"/"~n" -> see release.lua.
+--         TTL: the lease while held, the claim timeout after a hand-over, the fence retention
+--         once released (so the last token outlives the hold without a key of its own).
 -- KEYS[2] wait queue, a sorted set: owner -> arrival time (server microseconds: FIFO order)
 -- KEYS[3] queue deadlines, a hash: owner -> time (ms) after which the entry is stale
--- KEYS[4] fence: the last fencing token issued for the name
 -- ARGV[1] owner
 -- ARGV[2] lease (ms)
 -- ARGV[3] how long (ms) the owner will wait if the lock is busy; 0: do not queue
--- ARGV[4] fence retention (ms) past the lease
--- ARGV[5] queue entry slack (ms): how long an entry outlives the owner's next retry
+-- ARGV[4] queue entry slack (ms): how long an entry outlives the owner's next retry
+-- ARGV[5] '1' when the owner may have an entry in the queue from an earlier call, else '0'
 -- Returns {1, token} when the owner now holds the lock, {0, ms left on the lease} when busy.
 --
--- Tokens: max(last token + 1, server time in microseconds). The fence key keeps the last token
--- for the lease plus the retention; after that, the server clock alone keeps tokens increasing.
+-- Tokens: max(last token + 1, server time in microseconds). The last token is "~t" while the
+-- hash lives (held, or released within the retention); once it is gone the server clock alone
+-- keeps tokens increasing (a hold's token is at most its acquisition time plus the few tokens
+-- issued within the same microseconds, and its key lives at least a millisecond after that).
+--
+-- Cost, uncontended: HMGET, TIME, HSET, PEXPIRE (and EXISTS of the queue when the hash is new).
 local owner = ARGV[1]
 local lease = tonumber(ARGV[2])
-local retention = tonumber(ARGV[4])
-local time = redis.call('TIME')
-if redis.call('EXISTS', KEYS[1]) == 0 then
+local state = redis.call('HMGET', KEYS[1], '~o', owner, '~t', '~w')
+local holder = state[1]
+if not holder then
   -- Free: the common, uncontended case first.
-  local last = tonumber(redis.call('GET', KEYS[4]) or '0')
-  local token = math.max(last + 1, time[1] * 1000000 + time[2])
+  local time = redis.call('TIME')
+  local token = math.max(tonumber(state[3] or '0') + 1, time[1] * 1000000 + time[2])
   local text = string.format('%.0f', token)
-  redis.call('HSET', KEYS[1], owner, 1, '~t', text)
-  redis.call('PEXPIRE', KEYS[1], lease)
-  redis.call('SET', KEYS[4], text, 'PX', lease + retention)
-  if redis.call('ZREM', KEYS[2], owner) > 0 then
+  if ARGV[5] == '1' and redis.call('ZREM', KEYS[2], owner) > 0 then
     redis.call('HDEL', KEYS[3], owner)
   end
+  if not state[3] and redis.call('EXISTS', KEYS[2]) == 1 then
+    -- A new hash while a queue remains (the last one expired or was deleted under waiters):
+    -- mark it, so that the release hands the lock to them.
+    redis.call('HSET', KEYS[1], '~o', owner, owner, 1, '~t', text, '~w', 1)
+  else
+    redis.call('HSET', KEYS[1], '~o', owner, owner, 1, '~t', text)
+  end
+  redis.call('PEXPIRE', KEYS[1], lease)
   return {1, token}
 end
-local count = redis.call('HGET', KEYS[1], owner)
-if count then
-  if count == '0' then
+if holder == owner and state[2] then
+  if state[2] == '0' then
+    -- Claiming a hand-over (the release script already took the owner out of the queue).
     redis.call('HSET', KEYS[1], owner, 1)
     redis.call('PEXPIRE', KEYS[1], lease)
-    redis.call('ZREM', KEYS[2], owner)
-    redis.call('HDEL', KEYS[3], owner)
   else
     redis.call('HINCRBY', KEYS[1], owner, 1)
     if redis.call('PTTL', KEYS[1]) < lease then
       redis.call('PEXPIRE', KEYS[1], lease)
     end
   end
-  local token = redis.call('HGET', KEYS[1], '~t')
-  redis.call('SET', KEYS[4], token, 'PX', redis.call('PTTL', KEYS[1]) + retention)
-  return {1, tonumber(token)}
+  return {1, tonumber(state[3])}
 end
 local ttl = redis.call('PTTL', KEYS[1])
 local wait = tonumber(ARGV[3])
 if wait > 0 then
+  local time = redis.call('TIME')
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
-  local keep = math.min(wait, math.max(ttl, 0)) + tonumber(ARGV[5])
+  local keep = math.min(wait, math.max(ttl, 0)) + tonumber(ARGV[4])
   redis.call('ZADD', KEYS[2], 'NX', string.format('%.0f', time[1] * 1000000 + time[2]), owner)
   redis.call('HSET', KEYS[3], owner, now + keep)
   if redis.call('PTTL', KEYS[2]) < keep then
     redis.call('PEXPIRE', KEYS[2], keep)
     redis.call('PEXPIRE', KEYS[3], keep)
+  end
+  if not state[4] then
+    redis.call('HSET', KEYS[1], '~w', 1)
   end
 end
 return {0, ttl}

@@ -1,14 +1,10 @@
--- Reads a lock's owners and lease, for operators.
+-- Reads a lock's owner and lease, for operators.
 --
 -- KEYS[1] lock hash (as acquire.lua)
--- Returns {} when the lock is free, else {ms left on the lease, field, value, field, value…}
--- with the owners' hold counts and the "~t" token field.
-local fields = redis.call('HGETALL', KEYS[1])
-if #fields == 0 then
+-- Returns {} when the lock is free, else {ms left on the lease, owner, hold count}
+-- (hold count "0": handed over, not yet claimed).
+local holder = redis.call('HGET', KEYS[1], '~o')
+if not holder then
   return {}
 end
-local result = {redis.call('PTTL', KEYS[1])}
-for i = 1, #fields do
-  result[i + 1] = fields[i]
-end
-return result
+return {redis.call('PTTL', KEYS[1]), holder, redis.call('HGET', KEYS[1], holder) or '0'}

@@ -1,11 +1,11 @@
 -- Releases one hold of an owner, declines a hand-over it no longer wants, or frees the lock
 -- whoever holds it; a lock that becomes free goes to the first live waiter in the queue.
 --
--- KEYS[1] lock hash, KEYS[2] wait queue, KEYS[3] queue deadlines, KEYS[4] fence (as acquire.lua)
+-- KEYS[1] lock hash, KEYS[2] wait queue, KEYS[3] queue deadlines (as acquire.lua)
 -- ARGV[1] owner ('' for force)
 -- ARGV[2] mode: 'release' | 'abandon' (the owner stopped waiting) | 'force'
 -- ARGV[3] claim timeout (ms): how long a waiter has to claim a hand-over
--- ARGV[4] fence retention (ms)
+-- ARGV[4] fence retention (ms): how long a free lock's hash keeps its last token
 -- ARGV[5] wake-up channel
 -- ARGV[6] publish command: 'PUBLISH' or 'SPUBLISH'
 -- ARGV[7] the releasing client's owner prefix ('<client id>:'), or '' for none
@@ -22,28 +22,28 @@
 -- hand-overs in a row ("~n" counts them), since its own process wakes it without a pub/sub hop;
 -- otherwise the first live waiter in arrival order. Only a waiter of another client is told by
 -- a published message.
+--
+-- Cost, nobody waiting: HMGET, HDEL, PEXPIRE.
 local owner = ARGV[1]
 local mode = ARGV[2]
+local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~t', '~r', '~n')
+local holder = state[1]
 if mode == 'force' then
-  if redis.call('EXISTS', KEYS[1]) == 0 then
+  if not holder then
     return {-1}
   end
-  local token = redis.call('HGET', KEYS[1], '~t')
-  redis.call('DEL', KEYS[1])
-  if token then
-    redis.call('HSET', KEYS[1], '~t', token)
-  end
+  redis.call('HDEL', KEYS[1], '~o', holder, '~r', '~n')
 else
   if mode == 'abandon' then
     redis.call('ZREM', KEYS[2], owner)
     redis.call('HDEL', KEYS[3], owner)
   end
-  local count = redis.call('HGET', KEYS[1], owner)
-  if not count or (mode == 'abandon' and count ~= '0') then
+  local count = state[2]
+  if holder ~= owner or not count or (mode == 'abandon' and count ~= '0') then
     return {-1}
   end
   local nonce = ARGV[9] or ''
-  if mode == 'release' and nonce ~= '' and redis.call('HGET', KEYS[1], '~r') == nonce then
+  if mode == 'release' and nonce ~= '' and state[5] == nonce then
     return {0}
   end
   if tonumber(count) > 1 then
@@ -53,35 +53,32 @@ else
     end
     return {0}
   end
-  redis.call('HDEL', KEYS[1], owner)
+  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n')
+end
+local retention = tonumber(ARGV[4])
+if not state[3] then
+  -- Nobody waits, the common case: the lock is free, and its hash keeps the last token.
+  redis.call('PEXPIRE', KEYS[1], retention)
+  return {1}
 end
 if redis.call('EXISTS', KEYS[2]) == 0 then
-  -- Nobody waits, the common case: the lock is free, and its fence key is kept for the retention.
-  if redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[4])) == 0 then
-    local token = redis.call('HGET', KEYS[1], '~t')
-    if token then
-      redis.call('SET', KEYS[4], token, 'PX', tonumber(ARGV[4]))
-    end
-  end
-  redis.call('DEL', KEYS[1])
+  redis.call('HDEL', KEYS[1], '~w')
+  redis.call('PEXPIRE', KEYS[1], retention)
   return {1}
 end
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
-local last = math.max(tonumber(redis.call('HGET', KEYS[1], '~t') or '0'), tonumber(redis.call('GET', KEYS[4]) or '0'))
+local last = tonumber(state[4] or '0')
 local claim = tonumber(ARGV[3])
-local retention = tonumber(ARGV[4])
 local prefix = ARGV[7]
-local streak = tonumber(redis.call('HGET', KEYS[1], '~n') or '0')
+local streak = tonumber(state[6] or '0')
 
 local function grant(head, nextStreak)
   local text = string.format('%.0f', math.max(last + 1, time[1] * 1000000 + time[2]))
   redis.call('ZREM', KEYS[2], head)
   redis.call('HDEL', KEYS[3], head)
-  redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], head, 0, '~t', text, '~n', nextStreak)
+  redis.call('HSET', KEYS[1], '~o', head, head, 0, '~t', text, '~n', nextStreak)
   redis.call('PEXPIRE', KEYS[1], claim)
-  redis.call('SET', KEYS[4], text, 'PX', claim + retention)
   if prefix == '' or string.sub(head, 1, #prefix) ~= prefix then
     redis.call(ARGV[6], ARGV[5], head)
   end
@@ -108,8 +105,6 @@ for _ = 1, 1000 do
   redis.call('ZREM', KEYS[2], head)
   redis.call('HDEL', KEYS[3], head)
 end
-redis.call('DEL', KEYS[1])
-if last > 0 then
-  redis.call('SET', KEYS[4], string.format('%.0f', last), 'PX', retention)
-end
+redis.call('HDEL', KEYS[1], '~w')
+redis.call('PEXPIRE', KEYS[1], retention)
 return {1}

@@ -107,7 +107,7 @@ class ConnectionKillFaultTest {
         assertThat(holdCounts(name).values()).as("both attempts ran: the retry took the lock reentrantly").containsExactly(2);
         assertThat(b.tryAcquire(name)).isEmpty();
         held.release();
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).as("released completely").isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).as("released completely").isFalse();
         try (LockHandle next = b.tryAcquire(name).orElseThrow()) {
             assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
         }
@@ -124,7 +124,7 @@ class ConnectionKillFaultTest {
         awaitCut(cut);
         assertThat(lock.getHoldCount()).isEqualTo(1);
         lock.unlock();
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).isFalse();
         assertThat(lossesOfA).isEmpty();
     }
 
@@ -150,7 +150,7 @@ class ConnectionKillFaultTest {
             Thread.sleep(20);
         }
         Thread.sleep(LEASE.toMillis() / 2); // a renewal interval: the key stays gone
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).isFalse();
         assertThat(b.tryAcquire(name)).isPresent();
         assertThat(lossesOfA).isEmpty();
     }
@@ -164,7 +164,7 @@ class ConnectionKillFaultTest {
         awaitCut(cut);
         assertThat(holdCounts(name).values()).containsExactly(1);
         held.release();
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).isFalse();
     }
 
     // ---- renew ----
@@ -183,7 +183,7 @@ class ConnectionKillFaultTest {
         assertThat((Long) redis.command("PTTL", Faults.lockKey(name))).isGreaterThan(LEASE.toMillis() / 3);
         assertThat(b.tryAcquire(name)).isEmpty();
         held.release();
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).isFalse();
     }
 
     // ---- release ----
@@ -202,7 +202,7 @@ class ConnectionKillFaultTest {
         assertThat(holdCounts(name).values()).as("the retry did not release the outer hold as well").containsExactly(1);
         assertThat(b.tryAcquire(name)).as("the lock is still exclusive").isEmpty();
         held.release();
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).isFalse();
         assertThat(lossesOfA).isEmpty();
     }
 
@@ -247,7 +247,7 @@ class ConnectionKillFaultTest {
         CountDownLatch cut = proxy.cutNext(Cut.REQUEST, 1, Scripts.RELEASE.sha(), name);
         held.release();
         awaitCut(cut);
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).isFalse();
         assertThat(lossesOfA).isEmpty();
     }
 
@@ -283,7 +283,7 @@ class ConnectionKillFaultTest {
         assertThat(held.isValid()).isTrue();
         assertThat(killConnections("kill-me")).isPositive();
         held.release();
-        assertThat(redis.command("EXISTS", Faults.lockKey(name))).isEqualTo(0L);
+        assertThat(Faults.held(redis, name)).isFalse();
         assertThat(losses).isEmpty();
     }
 

@@ -84,9 +84,9 @@ final class Faults {
         return KEYS.base(name);
     }
 
-    /** The Redis key holding the last fencing token of {@code name}. */
-    static String fenceKey(String name) {
-        return Keys.fence(KEYS.base(name));
+    /** Whether {@code name}'s lock hash names a holder (a released lock's hash may stay, with its last token only). */
+    static boolean held(RedisServer redis, String name) {
+        return redis.command("HGET", lockKey(name), "~o") != null;
     }
 
     static long millisSince(long startNanos) {

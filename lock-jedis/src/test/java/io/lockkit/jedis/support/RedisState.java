@@ -93,6 +93,14 @@ public final class RedisState {
         return calls("evalsha", "eval");
     }
 
+    /**
+     * The owner holding {@code name} (default prefix), read from its lock hash; empty when the
+     * lock is free, whether its hash is gone or only keeps the last token after a release.
+     */
+    public java.util.Optional<String> holder(String name) {
+        return java.util.Optional.ofNullable(command.apply(new String[] {"HGET", lockKey(name), "~o"})).map(String::valueOf);
+    }
+
     /** The lock hash key of {@code name} under the default prefix. */
     public static String lockKey(String name) {
         return lockKey(JedisLockProvider.DEFAULT_KEY_PREFIX, name);

@@ -30,6 +30,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.JedisURIHelper;
 
 import java.net.URI;
@@ -77,9 +78,14 @@ public final class JedisLockProvider implements LockProvider {
     /** How many hand-overs in a row may stay within one process ahead of older waiters elsewhere: 8. */
     public static final int DEFAULT_LOCAL_HAND_OFFS = 8;
 
+    /** Holds renewed by one script call: bounds how long one call keeps Redis busy (about 0.1 ms). */
+    static final int RENEW_BATCH = 100;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final UnifiedJedis jedis;
+    /** Whether the client talks to a cluster; learned from a CROSSSLOT answer if the type did not tell. */
+    private volatile boolean cluster;
     private final boolean ownsClient;
     private final Keys keys;
     private final String claimMillis;
@@ -101,6 +107,7 @@ public final class JedisLockProvider implements LockProvider {
 
     private JedisLockProvider(Builder b, UnifiedJedis jedis, boolean ownsClient) {
         this.jedis = jedis;
+        this.cluster = isCluster(jedis);
         this.ownsClient = ownsClient;
         this.keys = new Keys(b.keyPrefix);
         this.claimMillis = Long.toString(b.claimTimeout.toMillis());
@@ -143,9 +150,9 @@ public final class JedisLockProvider implements LockProvider {
         // uncontended path then runs no queue command at all.
         List<String> args = List.of(request.owner(), Long.toString(request.lease().toMillis()),
                 Long.toString(request.maxWait().toMillis()), slackMillis, queued.contains(entry) ? "1" : "0");
-        List<?> reply;
+        long reply;
         try {
-            reply = (List<?>) run(name, () -> replicas > 0
+            reply = (Long) run(name, () -> replicas > 0
                     ? acquireAcknowledged(name, base, args)
                     : Scripts.ACQUIRE.call(jedis, Keys.all(base), args));
         } catch (RuntimeException e) {
@@ -154,16 +161,16 @@ public final class JedisLockProvider implements LockProvider {
             }
             throw e;
         }
-        long flag = (Long) reply.get(0);
-        long value = (Long) reply.get(1);
-        if (flag == 1) {
-            queued.remove(entry);
-            return Acquisition.acquired(value);
+        if (reply > 0) {
+            if (!queued.isEmpty()) {
+                queued.remove(entry);
+            }
+            return Acquisition.acquired(reply);
         }
         if (request.waiting()) {
             queued.add(entry);
         }
-        return Acquisition.busy(Duration.ofMillis(Math.max(0, value)));
+        return Acquisition.busy(Duration.ofMillis(-1 - reply));
     }
 
     private Object acquireAcknowledged(String name, String base, List<String> args) {
@@ -193,7 +200,7 @@ public final class JedisLockProvider implements LockProvider {
         try {
             return waitCall.get();
         } catch (RuntimeException e) {
-            if ((Long) ((List<?>) reply).get(0) == 1) {
+            if ((Long) reply > 0) {
                 try {
                     release(name, owner);
                 } catch (RuntimeException undo) {
@@ -205,8 +212,7 @@ public final class JedisLockProvider implements LockProvider {
     }
 
     private Object checkAcknowledged(String name, String base, String owner, Object reply, long acknowledged) {
-        List<?> r = (List<?>) reply;
-        if ((Long) r.get(0) == 1 && acknowledged < replicas) {
+        if ((Long) reply > 0 && acknowledged < replicas) {
             release(name, owner);
             throw new ReplicaAcknowledgementException(name, replicas, acknowledged, replicaTimeout);
         }
@@ -239,17 +245,18 @@ public final class JedisLockProvider implements LockProvider {
         // reentrant hold count, so a retry whose first attempt ran (reply lost) does not lower the
         // count again and free the lock under an owner that still holds it once.
         String nonce = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
-        List<?> reply = (List<?>) run(name, () -> Scripts.RELEASE.call(jedis, Keys.all(base),
+        Object reply = run(name, () -> Scripts.RELEASE.call(jedis, Keys.all(base),
                 List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), publishCommand(),
                         clientPrefix(owner), localHandOffs, nonce)));
-        long outcome = (Long) reply.get(0);
+        if (!(reply instanceof Long outcome)) {
+            // A bulk reply: the grantee's owner id, the lock was handed over.
+            return new Release(Release.Outcome.RELEASED, reply instanceof byte[] b
+                    ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(reply));
+        }
         if (outcome < 0) {
             return Release.NOT_HELD;
         }
-        if (outcome == 0) {
-            return Release.STILL_HELD;
-        }
-        return reply.size() > 1 ? new Release(Release.Outcome.RELEASED, String.valueOf(reply.get(1))) : Release.RELEASED;
+        return outcome == 0 ? Release.STILL_HELD : Release.RELEASED;
     }
 
     /** The client part of an owner id ({@code <client id>:<owner>}), which the release script may prefer. */
@@ -263,41 +270,56 @@ public final class JedisLockProvider implements LockProvider {
         if (renewals.isEmpty()) {
             return List.of();
         }
-        String first = renewals.get(0).name();
-        return run(first, () -> {
+        List<List<Renewal>> batches = renewBatches(renewals);
+        return run(renewals.get(0).name(), () -> {
             List<Renewal> gone = new ArrayList<>();
-            List<Renewal> pending = renewals;
-            // Round 1 pipelines everything. Renewals a node could not run are then retried:
-            // NOSCRIPT (the renew script is new to that node: one single call teaches it, then the
-            // rest go in one more pipeline), or a redirection (a cluster pipeline does not follow
-            // MOVED; a single call does and refreshes the slot map). Bounded by a few rounds, one
-            // per node that needed it; what is left after them is sent one by one.
+            List<List<Renewal>> pending = batches;
+            // Round 1 pipelines every batch: one round trip per node. On one node the first batch
+            // goes as EVAL, so a node that lost its script cache learns it in that same round trip.
+            // A cluster's node may still answer NOSCRIPT (its batches go as EVALSHA), or a
+            // redirection (a cluster pipeline does not follow MOVED; a single call does and
+            // refreshes the slot map): one single call per round teaches or redirects, the rest
+            // go in one more pipeline. Bounded by a few rounds; what is left is sent one by one.
             for (int round = 0; round < 4 && !pending.isEmpty(); round++) {
-                List<Renewal> retry = new ArrayList<>();
+                List<List<Renewal>> retry = new ArrayList<>();
                 boolean taught = false;
                 List<Response<Object>> replies = new ArrayList<>(pending.size());
                 try (AbstractPipeline p = jedis.pipelined()) {
-                    for (Renewal r : pending) {
-                        replies.add(Scripts.RENEW.queue(p, renewKeys(r), renewArgs(r)));
+                    for (int i = 0; i < pending.size(); i++) {
+                        List<Renewal> batch = pending.get(i);
+                        replies.add(i == 0 && !cluster
+                                ? Scripts.RENEW.queueWithText(p, renewKeys(batch), renewArgs(batch))
+                                : Scripts.RENEW.queue(p, renewKeys(batch), renewArgs(batch)));
                     }
                     p.sync();
                 }
                 for (int i = 0; i < pending.size(); i++) {
-                    Renewal r = pending.get(i);
+                    List<Renewal> batch = pending.get(i);
                     Object reply;
                     try {
                         reply = replies.get(i).get();
                     } catch (JedisNoScriptException | JedisRedirectionException e) {
                         if (!taught || round == 3) {
                             taught = true;
-                            reply = Scripts.RENEW.call(jedis, renewKeys(r), renewArgs(r));
+                            reply = Scripts.RENEW.call(jedis, renewKeys(batch), renewArgs(batch));
                         } else {
-                            retry.add(r);
+                            retry.add(batch);
                             continue;
                         }
+                    } catch (JedisDataException e) {
+                        if (e.getMessage() == null || !e.getMessage().startsWith("CROSSSLOT")) {
+                            throw e;
+                        }
+                        // A cluster behind a client type this provider did not recognize: renew
+                        // this batch hold by hold, and batch per slot from now on.
+                        cluster = true;
+                        reply = renewOneByOne(batch);
                     }
-                    if (!Long.valueOf(1).equals(reply)) {
-                        gone.add(r);
+                    List<?> renewed = (List<?>) reply;
+                    for (int j = 0; j < batch.size(); j++) {
+                        if (!Long.valueOf(1).equals(renewed.get(j))) {
+                            gone.add(batch.get(j));
+                        }
                     }
                 }
                 pending = retry;
@@ -306,13 +328,61 @@ public final class JedisLockProvider implements LockProvider {
         });
     }
 
-    private List<String> renewKeys(Renewal r) {
-        String base = keys.base(r.name());
-        return List.of(Keys.lock(base));
+    @SuppressWarnings("deprecation") // JedisCluster: still a cluster client applications may pass
+    private static boolean isCluster(UnifiedJedis jedis) {
+        return jedis instanceof RedisClusterClient || jedis instanceof redis.clients.jedis.JedisCluster;
     }
 
-    private static List<String> renewArgs(Renewal r) {
-        return List.of(r.owner(), Long.toString(r.lease().toMillis()));
+    private List<Object> renewOneByOne(List<Renewal> batch) {
+        List<Object> replies = new ArrayList<>(batch.size());
+        for (Renewal r : batch) {
+            List<Renewal> one = List.of(r);
+            replies.add(((List<?>) Scripts.RENEW.call(jedis, renewKeys(one), renewArgs(one))).get(0));
+        }
+        return replies;
+    }
+
+    /**
+     * Renewals in script calls of at most {@value #RENEW_BATCH} holds each; on a cluster each call
+     * holds one slot's locks only, since one script's keys must share a slot.
+     */
+    private List<List<Renewal>> renewBatches(List<Renewal> renewals) {
+        List<List<Renewal>> batches = new ArrayList<>();
+        if (!cluster) {
+            for (int i = 0; i < renewals.size(); i += RENEW_BATCH) {
+                batches.add(renewals.subList(i, Math.min(renewals.size(), i + RENEW_BATCH)));
+            }
+            return batches;
+        }
+        Map<Integer, List<Renewal>> open = new HashMap<>();
+        for (Renewal r : renewals) {
+            int slot = JedisClusterCRC16.getSlot(keys.base(r.name()));
+            List<Renewal> batch = open.computeIfAbsent(slot, s -> new ArrayList<>());
+            batch.add(r);
+            if (batch.size() == RENEW_BATCH) {
+                batches.add(batch);
+                open.remove(slot);
+            }
+        }
+        batches.addAll(open.values());
+        return batches;
+    }
+
+    private List<String> renewKeys(List<Renewal> batch) {
+        List<String> lockKeys = new ArrayList<>(batch.size());
+        for (Renewal r : batch) {
+            lockKeys.add(Keys.lock(keys.base(r.name())));
+        }
+        return lockKeys;
+    }
+
+    private static List<String> renewArgs(List<Renewal> batch) {
+        List<String> args = new ArrayList<>(batch.size() * 2);
+        for (Renewal r : batch) {
+            args.add(r.owner());
+            args.add(Long.toString(r.lease().toMillis()));
+        }
+        return args;
     }
 
     @Override

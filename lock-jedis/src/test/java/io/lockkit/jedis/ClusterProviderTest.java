@@ -83,6 +83,27 @@ class ClusterProviderTest {
     }
 
     @Test
+    @DisplayName("one renew call renews holds on every master, batched per slot")
+    void renewalsSpanMastersAndSlots() {
+        JedisLockProvider p = provider();
+        Keys keys = new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX);
+        List<io.lockkit.spi.LockProvider.Renewal> renewals = new java.util.ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            // Every third name shares the slot of "{tag}", so some script calls carry several holds.
+            String name = "renewed:" + i + (i % 3 == 0 ? "{tag}" : "");
+            assertThat(p.tryAcquire(new LockRequest(name, "o:1", Duration.ofSeconds(5), Duration.ZERO)).isAcquired()).isTrue();
+            renewals.add(new io.lockkit.spi.LockProvider.Renewal(name, "o:1", Duration.ofSeconds(30)));
+        }
+        renewals.add(new io.lockkit.spi.LockProvider.Renewal("renewed:never-held{tag}", "o:1", Duration.ofSeconds(30)));
+        assertThat(p.renew(renewals)).extracting(io.lockkit.spi.LockProvider.Renewal::name)
+                .containsExactly("renewed:never-held{tag}");
+        for (io.lockkit.spi.LockProvider.Renewal r : renewals.subList(0, 120)) {
+            String base = keys.base(r.name());
+            assertThat((Long) cluster.masterFor(base).command("PTTL", base)).as(r.name()).isGreaterThan(5000);
+        }
+    }
+
+    @Test
     @DisplayName("on Redis 7 wake-ups use sharded pub/sub on the lock's own shard")
     void redis7UsesShardedPubSub() throws Exception {
         assumeTrue(cluster.version().compareTo("7") >= 0, "sharded pub/sub needs Redis 7, this cluster runs " + cluster.version());

@@ -56,6 +56,14 @@ public enum Scripts {
         }
     }
 
+    /**
+     * Queues the script by its text (EVAL), which also caches it on the server: placed first in a
+     * pipeline to one node, it lets the EVALSHA calls after it succeed in the same round trip.
+     */
+    public Response<Object> queueWithText(AbstractPipeline pipeline, List<String> keys, List<String> args) {
+        return pipeline.eval(text, keys, args);
+    }
+
     /** Queues the script in a pipeline; a NOSCRIPT answer surfaces from {@link Response#get()}. */
     public Response<Object> queue(AbstractPipeline pipeline, List<String> keys, List<String> args) {
         return pipeline.evalsha(sha, keys, args);

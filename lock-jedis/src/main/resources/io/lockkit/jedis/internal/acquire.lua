@@ -13,36 +13,44 @@
 -- ARGV[3] how long (ms) the owner will wait if the lock is busy; 0: do not queue
 -- ARGV[4] queue entry slack (ms): how long an entry outlives the owner's next retry
 -- ARGV[5] '1' when the owner may have an entry in the queue from an earlier call, else '0'
--- Returns {1, token} when the owner now holds the lock, {0, ms left on the lease} when busy.
+-- Returns the fencing token (> 0) when the owner now holds the lock; when it is busy, -1 minus
+-- the ms left on the lease (a single integer: cheaper for Redis and the client than a table).
 --
 -- Tokens: max(last token + 1, server time in microseconds). The last token is "~t" while the
 -- hash lives (held, or released within the retention); once it is gone the server clock alone
 -- keeps tokens increasing (a hold's token is at most its acquisition time plus the few tokens
 -- issued within the same microseconds, and its key lives at least a millisecond after that).
+-- Tokens stay below 2^53, so Lua's numbers hold them exactly, and Redis writes them as integers.
 --
 -- Cost, uncontended: HMGET, TIME, HSET, PEXPIRE (and EXISTS of the queue when the hash is new).
 local owner = ARGV[1]
-local lease = tonumber(ARGV[2])
 local state = redis.call('HMGET', KEYS[1], '~o', owner, '~t', '~w')
 local holder = state[1]
 if not holder then
   -- Free: the common, uncontended case first.
   local time = redis.call('TIME')
-  local token = math.max(tonumber(state[3] or '0') + 1, time[1] * 1000000 + time[2])
-  local text = string.format('%.0f', token)
+  local token = time[1] * 1000000 + time[2]
+  local last = state[3]
+  if last then
+    last = tonumber(last) + 1
+    if last > token then
+      token = last
+    end
+  end
   if ARGV[5] == '1' and redis.call('ZREM', KEYS[2], owner) > 0 then
     redis.call('HDEL', KEYS[3], owner)
   end
-  if not state[3] and redis.call('EXISTS', KEYS[2]) == 1 then
+  if not last and redis.call('EXISTS', KEYS[2]) == 1 then
     -- A new hash while a queue remains (the last one expired or was deleted under waiters):
     -- mark it, so that the release hands the lock to them.
-    redis.call('HSET', KEYS[1], '~o', owner, owner, 1, '~t', text, '~w', 1)
+    redis.call('HSET', KEYS[1], '~o', owner, owner, 1, '~t', token, '~w', 1)
   else
-    redis.call('HSET', KEYS[1], '~o', owner, owner, 1, '~t', text)
+    redis.call('HSET', KEYS[1], '~o', owner, owner, 1, '~t', token)
   end
-  redis.call('PEXPIRE', KEYS[1], lease)
-  return {1, token}
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return token
 end
+local lease = tonumber(ARGV[2])
 if holder == owner and state[2] then
   if state[2] == '0' then
     -- Claiming a hand-over (the release script already took the owner out of the queue).
@@ -54,15 +62,15 @@ if holder == owner and state[2] then
       redis.call('PEXPIRE', KEYS[1], lease)
     end
   end
-  return {1, tonumber(state[3])}
+  return tonumber(state[3])
 end
-local ttl = redis.call('PTTL', KEYS[1])
+local ttl = math.max(redis.call('PTTL', KEYS[1]), 0)
 local wait = tonumber(ARGV[3])
 if wait > 0 then
   local time = redis.call('TIME')
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
-  local keep = math.min(wait, math.max(ttl, 0)) + tonumber(ARGV[4])
-  redis.call('ZADD', KEYS[2], 'NX', string.format('%.0f', time[1] * 1000000 + time[2]), owner)
+  local keep = math.min(wait, ttl) + tonumber(ARGV[4])
+  redis.call('ZADD', KEYS[2], 'NX', time[1] * 1000000 + time[2], owner)
   redis.call('HSET', KEYS[3], owner, now + keep)
   if redis.call('PTTL', KEYS[2]) < keep then
     redis.call('PEXPIRE', KEYS[2], keep)
@@ -72,4 +80,4 @@ if wait > 0 then
     redis.call('HSET', KEYS[1], '~w', 1)
   end
 end
-return {0, ttl}
+return -1 - ttl

@@ -11,8 +11,8 @@
 -- ARGV[7] the releasing client's owner prefix ('<client id>:'), or '' for none
 -- ARGV[8] how many hand-overs in a row may go to that client ahead of older waiters of others
 -- ARGV[9] a nonce of this release call, the same when the call is retried ('' for none)
--- Returns {-1} when the owner held nothing (force: the lock was free), {0} when a reentrant
--- hold remains, {1} when the lock is now free, {1, grantee} when it was handed to a waiter.
+-- Returns -1 when the owner held nothing (force: the lock was free), 0 when a reentrant hold
+-- remains, 1 when the lock is now free, the grantee's owner id when it was handed to a waiter.
 --
 -- Retries: a call whose reply was lost is sent again. Lowering a count is not idempotent, so a
 -- call that lowers one records its nonce in "~r", and a retry that finds it there lowers nothing:
@@ -26,13 +26,13 @@
 -- Cost, nobody waiting: HMGET, HDEL, PEXPIRE.
 local owner = ARGV[1]
 local mode = ARGV[2]
-local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~t', '~r', '~n')
+local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~r')
 local holder = state[1]
 if mode == 'force' then
   if not holder then
-    return {-1}
+    return -1
   end
-  redis.call('HDEL', KEYS[1], '~o', holder, '~r', '~n')
+  owner = holder
 else
   if mode == 'abandon' then
     redis.call('ZREM', KEYS[2], owner)
@@ -40,49 +40,49 @@ else
   end
   local count = state[2]
   if holder ~= owner or not count or (mode == 'abandon' and count ~= '0') then
-    return {-1}
+    return -1
   end
-  local nonce = ARGV[9] or ''
-  if mode == 'release' and nonce ~= '' and state[5] == nonce then
-    return {0}
+  local nonce = ARGV[9]
+  if mode == 'release' and nonce ~= '' and state[4] == nonce then
+    return 0
   end
-  if tonumber(count) > 1 then
+  if count ~= '1' and count ~= '0' then
     redis.call('HINCRBY', KEYS[1], owner, -1)
     if mode == 'release' and nonce ~= '' then
       redis.call('HSET', KEYS[1], '~r', nonce)
     end
-    return {0}
+    return 0
   end
-  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n')
 end
-local retention = tonumber(ARGV[4])
 if not state[3] then
   -- Nobody waits, the common case: the lock is free, and its hash keeps the last token.
-  redis.call('PEXPIRE', KEYS[1], retention)
-  return {1}
+  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n')
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return 1
 end
+local more = redis.call('HMGET', KEYS[1], '~t', '~n')
+redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n')
 if redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('HDEL', KEYS[1], '~w')
-  redis.call('PEXPIRE', KEYS[1], retention)
-  return {1}
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return 1
 end
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
-local last = tonumber(state[4] or '0')
-local claim = tonumber(ARGV[3])
+local last = tonumber(more[1] or '0')
 local prefix = ARGV[7]
-local streak = tonumber(state[6] or '0')
+local streak = tonumber(more[2] or '0')
 
 local function grant(head, nextStreak)
-  local text = string.format('%.0f', math.max(last + 1, time[1] * 1000000 + time[2]))
+  local token = math.max(last + 1, time[1] * 1000000 + time[2])
   redis.call('ZREM', KEYS[2], head)
   redis.call('HDEL', KEYS[3], head)
-  redis.call('HSET', KEYS[1], '~o', head, head, 0, '~t', text, '~n', nextStreak)
-  redis.call('PEXPIRE', KEYS[1], claim)
+  redis.call('HSET', KEYS[1], '~o', head, head, 0, '~t', token, '~n', nextStreak)
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
   if prefix == '' or string.sub(head, 1, #prefix) ~= prefix then
     redis.call(ARGV[6], ARGV[5], head)
   end
-  return {1, head}
+  return head
 end
 
 if prefix ~= '' and streak < tonumber(ARGV[8]) then
@@ -106,5 +106,5 @@ for _ = 1, 1000 do
   redis.call('HDEL', KEYS[3], head)
 end
 redis.call('HDEL', KEYS[1], '~w')
-redis.call('PEXPIRE', KEYS[1], retention)
-return {1}
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1

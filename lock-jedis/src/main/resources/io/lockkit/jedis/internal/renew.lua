@@ -1,12 +1,18 @@
--- Sets the lease of an owner's hold, if the owner still holds the lock.
+-- Sets the lease of holds whose owners still hold their locks: one call renews many holds.
 --
--- KEYS[1] lock hash (as acquire.lua)
--- ARGV[1] owner
--- ARGV[2] lease (ms)
--- Returns 1 when renewed, 0 when the owner no longer holds the lock (or has not claimed it).
-local count = redis.call('HGET', KEYS[1], ARGV[1])
-if not count or count == '0' then
-  return 0
+-- KEYS[i] lock hash of the i-th hold (as acquire.lua); on a cluster all in one slot
+-- ARGV[2i-1] owner of the i-th hold
+-- ARGV[2i] its lease (ms)
+-- Returns a table with, per hold, 1 when renewed, 0 when the owner no longer holds the lock (or
+-- has not claimed it).
+local result = {}
+for i = 1, #KEYS do
+  local count = redis.call('HGET', KEYS[i], ARGV[2 * i - 1])
+  if count and count ~= '0' then
+    redis.call('PEXPIRE', KEYS[i], ARGV[2 * i])
+    result[i] = 1
+  else
+    result[i] = 0
+  end
 end
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
-return 1
+return result

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,9 +71,14 @@ final class ChaosProxy implements AutoCloseable {
         return connections.get();
     }
 
+    /** A marker that matches a request containing any one of {@code alternatives}. */
+    static String anyOf(String... alternatives) {
+        return String.join("\0", alternatives);
+    }
+
     /**
-     * Cuts the next {@code times} requests that contain every marker; the latch opens once they
-     * are all cut. Replaces a rule that is still armed.
+     * Cuts the next {@code times} requests that contain every marker (see {@link #anyOf}); the
+     * latch opens once they are all cut. Replaces a rule that is still armed.
      */
     CountDownLatch cutNext(Cut cut, int times, String... markers) {
         Rule r = new Rule(List.of(markers), cut, new AtomicInteger(times), new CountDownLatch(times));
@@ -181,7 +187,7 @@ final class ChaosProxy implements AutoCloseable {
 
         private Rule matching(String request) {
             Rule r = rule.get();
-            if (r == null || !r.markers().stream().allMatch(request::contains)) {
+            if (r == null || !r.markers().stream().allMatch(m -> Arrays.stream(m.split("\0")).anyMatch(request::contains))) {
                 return null;
             }
             return r.left().getAndDecrement() > 0 ? r : null;

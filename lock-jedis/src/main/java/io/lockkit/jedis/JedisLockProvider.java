@@ -59,7 +59,8 @@ import java.util.function.Supplier;
  * release script and publishes the grantee's owner id on the lock's channel; that waiter claims it
  * with one more call, so a contended acquisition costs at most three commands, however many wait.
  *
- * <p>Threads and connections: one pub/sub thread and connection, started on the first wait; the
+ * <p>Threads and connections: one pub/sub thread and connection, started by the first acquisition
+ * that may wait (a Redis 7 Cluster: one per shard, on the first wait there); the
  * factory adds two scheduler threads for renewals and lease deadlines. Commands borrow pooled
  * connections (at most {@link Builder#maxConnections(int)}) only for the duration of a call; a
  * parked waiter holds none.
@@ -145,6 +146,12 @@ public final class JedisLockProvider implements LockProvider {
     public Acquisition tryAcquire(LockRequest request) {
         String name = request.name();
         String base = keys.base(name);
+        if (request.waiting() && wakeUps == null && !cluster && !closed) {
+            // The first lock that may wait starts the pub/sub thread and connection (without
+            // waiting for them): from then on the provider's threads are fixed, and the first
+            // contended wait does not pay for the connection. Cluster shards start on demand.
+            wakeUps(name).start();
+        }
         QueueEntry entry = new QueueEntry(name, request.owner());
         // The script removes the owner's old queue entry only when told it may have one: the
         // uncontended path then runs no queue command at all.
@@ -407,7 +414,7 @@ public final class JedisLockProvider implements LockProvider {
 
     @Override
     public Subscription subscribe(String name, WakeUpListener listener) {
-        return run(name, () -> wakeUps().subscribe(Keys.channel(keys.base(name)), name, listener));
+        return run(name, () -> wakeUps(name).subscribe(Keys.channel(keys.base(name)), name, listener));
     }
 
     /** Sharded pub/sub on a Redis 7+ Cluster (wake-ups stay on the lock's shard), classic elsewhere. */
@@ -435,13 +442,16 @@ public final class JedisLockProvider implements LockProvider {
         }
     }
 
-    private WakeUps wakeUps() {
+    private WakeUps wakeUps(String lockName) {
         WakeUps w = wakeUps;
         if (w == null) {
             setup.lock(); // a lock, not synchronized: the version check is I/O and callers may be virtual threads
             try {
                 w = wakeUps;
                 if (w == null) {
+                    if (closed) {
+                        throw new LockException(lockName, "the Redis lock provider is closed");
+                    }
                     w = "SPUBLISH".equals(publishCommand())
                             ? new ShardedWakeUps((RedisClusterClient) jedis, threadFactory, timeout)
                             : new WakeUpHub(jedis, controlChannel, threadFactory, timeout);
@@ -469,8 +479,14 @@ public final class JedisLockProvider implements LockProvider {
                         "leaving the wait queue of lock '" + e.name() + "' on close failed; the entry lapses by itself", ex);
             }
         }
-        closed = true;
-        WakeUps w = wakeUps;
+        WakeUps w;
+        setup.lock(); // so that no wake-up hub is created after this
+        try {
+            closed = true;
+            w = wakeUps;
+        } finally {
+            setup.unlock();
+        }
         if (w != null) {
             w.close();
         }

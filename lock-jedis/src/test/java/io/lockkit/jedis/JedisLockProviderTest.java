@@ -139,11 +139,32 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName("a provider closed while its pub/sub connection is still coming up leaves no connection behind")
+    void closeDuringThePubSubStartLeavesNoConnection() {
+        String clientName = "closing-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        for (int i = 0; i < 20; i++) {
+            JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).clientName(clientName).build();
+            DistributedLockFactory f = DistributedLockFactory.create(p);
+            DistributedLock lock = f.getLock(name());
+            lock.lock(); // may wait: starts the pub/sub thread, which connects on its own
+            lock.unlock();
+            f.close();
+            p.close();
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat((String) redis.command("CLIENT", "LIST")).doesNotContain("name=" + clientName));
+    }
+
+    @Test
     @DisplayName("an uncontended lock and unlock cost two commands")
     void uncontendedLockAndUnlockCostTwoCommands() {
         DistributedLock lock = factory().getLock(name());
         lock.lock();
         lock.unlock(); // warm the pool up: connection set-up is not per acquisition
+        // The first lock() that may wait also started the provider's pub/sub connection: a
+        // one-time cost, let it finish before counting.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !((List<?>) redis.command("PUBSUB", "CHANNELS", "lockkit:ctl")).isEmpty());
         resetStats();
         for (int i = 0; i < 10; i++) {
             lock.lock();

@@ -73,9 +73,7 @@ public final class WakeUpHub implements WakeUps {
             list.add(listener);
             confirmed = confirmations.computeIfAbsent(channel, c -> new CompletableFuture<>());
             if (thread == null) {
-                thread = threadFactory.newThread(this::run);
-                thread.setDaemon(true);
-                thread.start();
+                startThread();
             } else if (connected && requested.add(channel)) {
                 pubSub.subscribe(channel);
             }
@@ -99,6 +97,25 @@ public final class WakeUpHub implements WakeUps {
             throw new BackendUnavailableException(lockName, "interrupted while subscribing to wake-ups", e);
         }
         return subscription;
+    }
+
+    @Override
+    public void start() {
+        lock.lock();
+        try {
+            if (thread == null && !closed) {
+                startThread(); // it connects and subscribes to the control channel on its own
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under {@link #lock}. */
+    private void startThread() {
+        thread = threadFactory.newThread(this::run);
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private void unsubscribe(String channel, WakeUpListener listener) {
@@ -246,6 +263,11 @@ public final class WakeUpHub implements WakeUps {
             List<String> late = new ArrayList<>();
             lock.lock();
             try {
+                if (closed) {
+                    // Closed while connecting: close() found no connection to end, so end it here.
+                    unsubscribe();
+                    return;
+                }
                 if (!connected) {
                     connected = true;
                     // Channels added while the connection was being made.

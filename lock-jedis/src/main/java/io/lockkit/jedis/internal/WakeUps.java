@@ -9,6 +9,13 @@ public interface WakeUps {
     /** Delivers messages of {@code channel} to {@code listener}; returns once Redis confirmed the channel. */
     Subscription subscribe(String channel, String lockName, WakeUpListener listener);
 
+    /**
+     * Opens the wake-up connection and its thread ahead of the first subscription, without
+     * waiting for them: a provider's threads are then fixed before anyone waits. Optional.
+     */
+    default void start() {
+    }
+
     /** Number of lock channels with listeners. */
     int channels();
 

@@ -241,7 +241,12 @@ public final class RedisFixture {
         Path file = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
         try {
             if (Files.isReadable(file)) {
-                String[] fields = Files.readString(file).trim().split("\\s+");
+                String line;
+                // One line read through a reader: Files.readString can return a procfs file cut short.
+                try (java.io.BufferedReader in = Files.newBufferedReader(file)) {
+                    line = in.readLine();
+                }
+                String[] fields = line.trim().split("\\s+");
                 int low = Integer.parseInt(fields[0]);
                 int high = Integer.parseInt(fields[1]);
                 // Leave room for ports below the range; a range that leaves none is ignored.

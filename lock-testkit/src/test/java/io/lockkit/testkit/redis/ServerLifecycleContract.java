@@ -186,6 +186,20 @@ abstract class ServerLifecycleContract {
     @Test
     void freePortStaysOutOfTheEphemeralRangeSoRestartsKeepTheirPort() {
         int[] ephemeral = RedisFixture.ephemeralPortRange();
+        java.nio.file.Path linux = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        if (java.nio.file.Files.isReadable(linux)) {
+            String[] fields;
+            try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(linux)) {
+                fields = in.readLine().trim().split("\\s+");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            int low = Integer.parseInt(fields[0]);
+            int high = Integer.parseInt(fields[1]);
+            if (low > 30000 || high < 55535) { // else the range leaves no room and is ignored
+                assertThat(ephemeral).as("the range read from " + linux).containsExactly(low, high);
+            }
+        }
         for (int i = 0; i < 50; i++) {
             int port = RedisFixture.freePort();
             assertThat(port < ephemeral[0] || port > ephemeral[1]).as("port %d outside %d-%d", port, ephemeral[0], ephemeral[1]).isTrue();

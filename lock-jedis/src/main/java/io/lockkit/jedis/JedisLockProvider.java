@@ -742,6 +742,10 @@ public final class JedisLockProvider implements LockProvider {
             pool.setMaxTotal(maxConnections + 1);
             pool.setMaxIdle(maxConnections + 1);
             pool.setMaxWait(timeout);
+            // First come, first served: unfair, a thread that just returned a connection takes it
+            // straight back, and with more threads than connections a waiter can starve past the
+            // timeout (seen with 32 threads on 16 connections). Fair, the wait stays bounded.
+            pool.setFairness(true);
             pool.setJmxEnabled(false);
             RedisClient redis = RedisClient.builder()
                     .hostAndPort(JedisURIHelper.getHostAndPort(u))

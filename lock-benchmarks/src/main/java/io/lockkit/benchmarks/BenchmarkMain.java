@@ -418,15 +418,31 @@ public final class BenchmarkMain {
 
     private static String commit() {
         try {
-            Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-            String sha = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return p.waitFor() == 0 ? sha + " plus the working tree at the time of the run" : "unknown";
+            String sha = git("rev-parse", "--short", "HEAD");
+            if (sha == null) {
+                return "unknown";
+            }
+            // The results directory itself is rewritten by the run: it does not count.
+            String changes = git("status", "--porcelain", "--", ".", ":(exclude)lock-benchmarks/results");
+            return changes == null ? sha
+                    : changes.isEmpty() ? sha + ", no uncommitted changes"
+                    : sha + " plus uncommitted changes at the time of the run";
         } catch (IOException | RuntimeException e) {
             return "unknown";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "unknown";
         }
+    }
+
+    /** A git command's trimmed output, or null when it failed. */
+    private static String git(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add("git");
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        return p.waitFor() == 0 ? out : null;
     }
 
     static void log(String format, Object... args) {

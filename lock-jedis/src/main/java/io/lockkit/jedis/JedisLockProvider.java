@@ -742,11 +742,13 @@ public final class JedisLockProvider implements LockProvider {
             pool.setMaxTotal(maxConnections + 1);
             pool.setMaxIdle(maxConnections + 1);
             pool.setMaxWait(timeout);
-            // Unfair (commons-pool's default): a thread that just returned a connection may take it
-            // straight back. A fair pool was measured at 0.55x the throughput with 32 threads on 16
-            // connections on one CPU (32,000 against 57,000 pairs/s), and did not prevent the
-            // occasional 2 s pool timeout seen under JMH either.
-            pool.setFairness(false);
+            // First come, first served. Unfair, a thread that just returned a connection takes it
+            // straight back, and with more threads than connections waiters starve past the
+            // timeout: in the benchmark (32 threads, 16 connections, one CPU) every P2 run failed
+            // that way. Fair, the wait is bounded by the queue ahead (one failure in six runs
+            // there, not yet explained), at a cost: each connection hand-over wakes a waiter, so
+            // that run reached 0.55x the unfair throughput.
+            pool.setFairness(true);
             pool.setJmxEnabled(false);
             RedisClient redis = RedisClient.builder()
                     .hostAndPort(JedisURIHelper.getHostAndPort(u))

@@ -9,6 +9,7 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.support.FakeServer;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.jedis.support.RedisState;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.Release;
@@ -38,7 +39,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -79,7 +79,7 @@ class BadInputTest {
     private static final Duration FAILS_WITHIN = Duration.ofSeconds(3);
     private static final String BAD_PASSWORD = "not-the-password-4711";
 
-    private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
+    private final Closer closeables = new Closer();
     private RedisServer redis;
     private RedisState state;
     private RedisState.Snapshot before;
@@ -93,15 +93,7 @@ class BadInputTest {
 
     @AfterEach
     void nothingLeftBehind() {
-        List<AutoCloseable> newestFirst = new ArrayList<>(closeables);
-        java.util.Collections.reverse(newestFirst);
-        for (AutoCloseable c : newestFirst) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                // A case may have closed it already, or lost its hold on purpose.
-            }
-        }
+        closeables.closeQuietly();
         state.awaitBackTo(before, SETTLE);
     }
 
@@ -804,7 +796,7 @@ class BadInputTest {
     enum Unusable {
         NOTHING_LISTENS("Failed to connect") {
             @Override
-            String uri(RedisServer redis, List<AutoCloseable> closeables) throws IOException {
+            String uri(RedisServer redis, Closer closeables) throws IOException {
                 try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                     return "redis://127.0.0.1:" + s.getLocalPort();
                 }
@@ -812,7 +804,7 @@ class BadInputTest {
         },
         HTTP_SERVER("Unknown reply") {
             @Override
-            String uri(RedisServer redis, List<AutoCloseable> closeables) {
+            String uri(RedisServer redis, Closer closeables) {
                 FakeServer http = new FakeServer(FakeServer.Behaviour.HTTP);
                 closeables.add(http);
                 return http.uri();
@@ -820,7 +812,7 @@ class BadInputTest {
         },
         SILENT_SERVER("Read timed out") {
             @Override
-            String uri(RedisServer redis, List<AutoCloseable> closeables) {
+            String uri(RedisServer redis, Closer closeables) {
                 FakeServer silent = new FakeServer(FakeServer.Behaviour.SILENT);
                 closeables.add(silent);
                 return silent.uri();
@@ -828,20 +820,20 @@ class BadInputTest {
         },
         WRONG_PASSWORD("WRONGPASS") {
             @Override
-            String uri(RedisServer redis, List<AutoCloseable> closeables) {
+            String uri(RedisServer redis, Closer closeables) {
                 redis.command("ACL", "SETUSER", "bad-input-user", "on", ">the-right-password", "~*", "&*", "+@all");
                 return "redis://bad-input-user:" + BAD_PASSWORD + "@127.0.0.1:" + redis.port();
             }
         },
         UNKNOWN_USER("WRONGPASS") {
             @Override
-            String uri(RedisServer redis, List<AutoCloseable> closeables) {
+            String uri(RedisServer redis, Closer closeables) {
                 return "redis://nobody-of-that-name:" + BAD_PASSWORD + "@127.0.0.1:" + redis.port();
             }
         },
         DATABASE_OUT_OF_RANGE("DB index is out of range") {
             @Override
-            String uri(RedisServer redis, List<AutoCloseable> closeables) {
+            String uri(RedisServer redis, Closer closeables) {
                 return "redis://127.0.0.1:" + redis.port() + "/99";
             }
         };
@@ -852,7 +844,7 @@ class BadInputTest {
             this.reason = reason;
         }
 
-        abstract String uri(RedisServer redis, List<AutoCloseable> closeables) throws IOException;
+        abstract String uri(RedisServer redis, Closer closeables) throws IOException;
 
         @Override
         public String toString() {

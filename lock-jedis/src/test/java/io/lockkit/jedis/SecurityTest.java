@@ -8,6 +8,7 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.internal.Scripts;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.jedis.support.RedisState;
 import io.lockkit.jedis.support.TestCertificates;
 import io.lockkit.spi.LockProvider.LockRequest;
@@ -46,7 +47,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -91,7 +91,7 @@ class SecurityTest {
     private static final Duration SHORT_TIMEOUT = Duration.ofMillis(500);
     private static final String PASSWORD = "s3cret-for-lockkit";
 
-    private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
+    private final Closer closeables = new Closer();
     private RedisServer redis;
 
     static RedisFixture localFixture() {
@@ -107,16 +107,7 @@ class SecurityTest {
 
     @AfterEach
     void closeAll() {
-        List<AutoCloseable> newestFirst = new ArrayList<>(closeables);
-        java.util.Collections.reverse(newestFirst);
-        for (AutoCloseable c : newestFirst) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                // already closed, or a hold lost on purpose
-            }
-        }
-        closeables.clear();
+        closeables.closeQuietly();
     }
 
     private <T extends AutoCloseable> T closeLater(T c) {

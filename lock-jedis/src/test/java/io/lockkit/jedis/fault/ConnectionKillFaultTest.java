@@ -11,6 +11,7 @@ import io.lockkit.jedis.fault.ChaosProxy.Cut;
 import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Renewal;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +50,7 @@ class ConnectionKillFaultTest {
     @RegisterExtension
     static final RedisExtension REDIS = Faults.localRedis();
 
-    private final Faults.Closer closer = new Faults.Closer();
+    private final Closer closer = new Closer();
     private final Faults.Threads threads = new Faults.Threads();
     private final List<LockLostException> lossesOfA = new CopyOnWriteArrayList<>();
     private RedisServer redis;

@@ -15,9 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -140,43 +138,6 @@ final class Faults {
 
     // ---- clean-up ----
 
-    /** Closes what was registered, last first, collecting failures. */
-    static final class Closer implements AutoCloseable {
-        private final Deque<AutoCloseable> open = new ArrayDeque<>();
-
-        synchronized <T extends AutoCloseable> T add(T closeable) {
-            open.push(closeable);
-            return closeable;
-        }
-
-        @Override
-        public void close() throws Exception {
-            Exception failure = null;
-            while (true) {
-                AutoCloseable c;
-                synchronized (this) {
-                    c = open.poll();
-                }
-                if (c == null) {
-                    break;
-                }
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
-        }
-    }
-
-    /** Threads of a test, joined (and interrupted when stuck) on close. */
     static final class Threads implements AutoCloseable {
         private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final java.util.concurrent.atomic.AtomicReference<Throwable> failure =

@@ -9,6 +9,7 @@ import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.fault.HoldHistory.Hold;
 import io.lockkit.jedis.fault.HoldHistory.Outcome;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +57,7 @@ class LockHistoryFaultTest {
 
     enum Fault { PUB_SUB_KILLED, CONNECTIONS_KILLED, KEY_DELETED, SHORT_STALL, LONG_STALL, RESTART }
 
-    private final Faults.Closer closer = new Faults.Closer();
+    private final Closer closer = new Closer();
     private final Faults.Threads threads = new Faults.Threads();
     private final ConcurrentLinkedQueue<Hold> history = new ConcurrentLinkedQueue<>();
     /** Token → when its holder's client was told of its loss (listener). */

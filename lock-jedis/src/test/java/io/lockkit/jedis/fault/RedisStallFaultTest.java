@@ -5,6 +5,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +39,7 @@ class RedisStallFaultTest {
     @RegisterExtension
     static final RedisExtension REDIS = Faults.localRedis();
 
-    private final Faults.Closer closer = new Faults.Closer();
+    private final Closer closer = new Closer();
     private final Faults.Threads threads = new Faults.Threads();
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.lockkit.jedis.fault;
 
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
@@ -42,7 +43,7 @@ class SentinelFailoverFaultTest {
 
     private static RedisSentinelSetup sentinel;
 
-    private final Faults.Closer closer = new Faults.Closer();
+    private final Closer closer = new Closer();
 
     @BeforeAll
     static void start() {

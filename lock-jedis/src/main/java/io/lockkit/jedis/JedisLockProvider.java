@@ -4,6 +4,7 @@ import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockOptions;
+import io.lockkit.jedis.internal.CommandBatcher;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.jedis.internal.ShardedWakeUps;
@@ -61,9 +62,12 @@ import java.util.function.Supplier;
  *
  * <p>Threads and connections: one pub/sub thread and connection, started by the first acquisition
  * that may wait (a Redis 7 Cluster: one per shard, on the first wait there); the
- * factory adds two scheduler threads for renewals and lease deadlines. Commands borrow pooled
- * connections (at most {@link Builder#maxConnections(int)}) only for the duration of a call; a
- * parked waiter holds none.
+ * factory adds two scheduler threads for renewals and lease deadlines. On a single node
+ * ({@code RedisClient}) the lock and unlock calls of all threads share two pooled connections: calls
+ * that arrive while both are busy go out together in one pipelined write, in arrival order, so 32
+ * threads locking at once cost Redis a few batches, not 32 connections' worth of reads and writes.
+ * Renewals and, on Sentinel and Cluster, every call borrow pooled connections (at most
+ * {@link Builder#maxConnections(int)}) for the duration of a call. A parked waiter holds none.
  */
 public final class JedisLockProvider implements LockProvider {
 
@@ -82,9 +86,18 @@ public final class JedisLockProvider implements LockProvider {
     /** Holds renewed by one script call: bounds how long one call keeps Redis busy (about 0.1 ms). */
     static final int RENEW_BATCH = 100;
 
+    /**
+     * Connections that lock and unlock calls share on a single node, pipelining the calls that
+     * arrive together: two keep Redis and the client busy at once (one batch is written while the
+     * other's replies are read), more only spread the same calls thinner.
+     */
+    static final int BATCH_CONNECTIONS = 2;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final UnifiedJedis jedis;
+    /** Lock and unlock calls of all threads over at most two connections, on a single node; else null. */
+    private final CommandBatcher batcher;
     /** Whether the client talks to a cluster; learned from a CROSSSLOT answer if the type did not tell. */
     private volatile boolean cluster;
     private final boolean ownsClient;
@@ -108,6 +121,9 @@ public final class JedisLockProvider implements LockProvider {
 
     private JedisLockProvider(Builder b, UnifiedJedis jedis, boolean ownsClient) {
         this.jedis = jedis;
+        this.batcher = jedis instanceof RedisClient single
+                ? new CommandBatcher(single.getPool(), Math.min(BATCH_CONNECTIONS, b.maxConnections), b.timeout)
+                : null;
         this.cluster = isCluster(jedis);
         this.ownsClient = ownsClient;
         this.keys = new Keys(b.keyPrefix);
@@ -161,7 +177,7 @@ public final class JedisLockProvider implements LockProvider {
         try {
             reply = (Long) run(name, () -> replicas > 0
                     ? acquireAcknowledged(name, base, args)
-                    : Scripts.ACQUIRE.call(jedis, Keys.all(base), args));
+                    : script(Scripts.ACQUIRE, Keys.all(base), args));
         } catch (RuntimeException e) {
             if (request.waiting()) {
                 queued.add(entry); // the call may have queued the owner before its reply was lost
@@ -252,7 +268,7 @@ public final class JedisLockProvider implements LockProvider {
         // reentrant hold count, so a retry whose first attempt ran (reply lost) does not lower the
         // count again and free the lock under an owner that still holds it once.
         String nonce = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
-        Object reply = run(name, () -> Scripts.RELEASE.call(jedis, Keys.all(base),
+        Object reply = run(name, () -> script(Scripts.RELEASE, Keys.all(base),
                 List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), publishCommand(),
                         clientPrefix(owner), localHandOffs, nonce)));
         if (!(reply instanceof Long outcome)) {
@@ -335,6 +351,11 @@ public final class JedisLockProvider implements LockProvider {
         });
     }
 
+    /** One script call: pipelined with other threads' calls on a single node, routed by Jedis elsewhere. */
+    private Object script(Scripts script, List<String> keys, List<String> args) {
+        return batcher != null ? script.call(batcher, keys, args) : script.call(jedis, keys, args);
+    }
+
     @SuppressWarnings("deprecation") // JedisCluster: still a cluster client applications may pass
     private static boolean isCluster(UnifiedJedis jedis) {
         return jedis instanceof RedisClusterClient || jedis instanceof redis.clients.jedis.JedisCluster;
@@ -395,7 +416,7 @@ public final class JedisLockProvider implements LockProvider {
     @Override
     public Optional<LockState> inspect(String name) {
         String base = keys.base(name);
-        List<?> reply = (List<?>) run(name, () -> Scripts.INSPECT.call(jedis, List.of(Keys.lock(base)), List.of()));
+        List<?> reply = (List<?>) run(name, () -> script(Scripts.INSPECT, List.of(Keys.lock(base)), List.of()));
         if (reply.isEmpty()) {
             return Optional.empty();
         }
@@ -744,10 +765,8 @@ public final class JedisLockProvider implements LockProvider {
             pool.setMaxWait(timeout);
             // First come, first served. Unfair, a thread that just returned a connection takes it
             // straight back, and with more threads than connections waiters starve past the
-            // timeout: in the benchmark (32 threads, 16 connections, one CPU) every P2 run failed
-            // that way. Fair, the wait is bounded by the queue ahead (one failure in six runs
-            // there, not yet explained), at a cost: each connection hand-over wakes a waiter, so
-            // that run reached 0.55x the unfair throughput.
+            // timeout (lock calls, batched over two connections, no longer crowd the pool; an
+            // application's own use of a shared client may).
             pool.setFairness(true);
             pool.setJmxEnabled(false);
             RedisClient redis = RedisClient.builder()

@@ -483,6 +483,46 @@ class JedisLockProviderTest {
         assertThat(platformWaiting - platformBefore).isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() + 2);
     }
 
+    @Test
+    @DisplayName("32 threads locking distinct names share two command connections on a single node")
+    void lockersShareTwoCommandConnections() throws Exception {
+        String clientName = "share-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        JedisLockProvider provider = JedisLockProvider.builder().uri(redis.uri()).clientName(clientName).build();
+        DistributedLockFactory f = DistributedLockFactory.create(provider);
+        closeables.add(f);
+        String prefix = name();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        AtomicInteger pairs = new AtomicInteger();
+        for (int t = 0; t < 32; t++) {
+            DistributedLock lock = f.getLock(prefix + ":" + t);
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 300; i++) {
+                    lock.lock();
+                    pairs.incrementAndGet();
+                    lock.unlock();
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        start.countDown();
+        for (Thread t : threads) {
+            t.join(60_000);
+        }
+        assertThat(pairs).hasValue(32 * 300);
+        // The pool keeps what it opened (idle connections stay): the count is the most ever in use.
+        // The pub/sub connection (TYPE pubsub) comes on top.
+        String commandConnections = (String) redis.command("CLIENT", "LIST", "TYPE", "normal");
+        assertThat(commandConnections.lines().filter(l -> l.contains(" name=" + clientName + " ")).count())
+                .as("command connections for 32 threads").isBetween(1L, 2L);
+    }
+
     private static Thread newVirtualThread(Runnable body) throws Exception {
         Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
         // Through the public interface Thread.Builder (JDK 21+); the implementation class is not accessible.

@@ -1,6 +1,8 @@
 package io.lockkit.jedis.internal;
 
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -54,6 +56,26 @@ public enum Scripts {
         } catch (JedisNoScriptException e) {
             return jedis.eval(text, keys, args);
         }
+    }
+
+    /** Runs the script through a batcher: pipelined with other threads' calls that arrive together. */
+    public Object call(CommandBatcher batcher, List<String> keys, List<String> args) {
+        try {
+            return batcher.call(command(Protocol.Command.EVALSHA, sha, keys, args));
+        } catch (JedisNoScriptException e) {
+            return batcher.call(command(Protocol.Command.EVAL, text, keys, args));
+        }
+    }
+
+    private static CommandArguments command(Protocol.Command command, String script, List<String> keys, List<String> args) {
+        CommandArguments c = new CommandArguments(command).add(script).add(keys.size());
+        for (String k : keys) {
+            c.key(k);
+        }
+        for (String a : args) {
+            c.add(a);
+        }
+        return c;
     }
 
     /**

@@ -1,0 +1,222 @@
+package io.lockkit.jedis.internal;
+
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.Pool;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs the commands of many threads over at most a few connections of one Redis node, pipelining
+ * the commands that arrive together: a command finds a connection free and goes out at once, or
+ * waits in a queue, and the next thread to get a connection writes every queued command in one go
+ * and reads their replies in one go (flat combining). No thread of its own: the callers do the I/O.
+ *
+ * <p>Why: with more threads than connections a pool hands connections over one thread at a time
+ * (a wake-up per command), or, unfair, lets the threads that just returned one take it straight
+ * back while others starve. Here a burst of N commands costs one write and one read on each side
+ * instead of N each, in arrival order, and a connection is never idle while commands wait.
+ *
+ * <p>Failures: a command's error reply fails that command only; a broken connection or a timeout
+ * fails the commands of its batch (their effect unknown, as with any lost reply) and the connection
+ * goes back to the pool as broken. A command that gets no connection within the timeout fails
+ * unsent. Waiting ignores interrupts (like a blocking socket read) and keeps the interrupt status.
+ */
+public final class CommandBatcher {
+
+    /** The most commands written in one go: bounds the reply wait of the first in a batch. */
+    static final int MAX_BATCH = 64;
+
+    private final Pool<Connection> pool;
+    private final int connections;
+    private final long timeoutNanos;
+    private final Duration timeout;
+    private final AtomicInteger busy = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder commands = new LongAdder();
+
+    /**
+     * @param pool        where connections come from (and go back to after each batch)
+     * @param connections the most batches in flight at once, each on its own connection
+     * @param timeout     how long a command may wait for a connection before it fails unsent
+     */
+    public CommandBatcher(Pool<Connection> pool, int connections, Duration timeout) {
+        if (pool == null) {
+            throw new IllegalArgumentException("pool must not be null");
+        }
+        if (connections < 1) {
+            throw new IllegalArgumentException("connections must be at least 1, was " + connections);
+        }
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+        }
+        this.pool = pool;
+        this.connections = connections;
+        this.timeout = timeout;
+        this.timeoutNanos = timeout.toNanos();
+    }
+
+    /**
+     * Runs one command and returns its reply as {@code UnifiedJedis.evalsha} would (bulk strings
+     * decoded), or throws what Jedis would throw for it.
+     */
+    public Object call(CommandArguments command) {
+        Call call = new Call(command, Thread.currentThread());
+        queue.add(call);
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + timeoutNanos;
+        try {
+            while (!call.done) {
+                if (occupy()) {
+                    boolean sent;
+                    try {
+                        sent = runBatch();
+                    } finally {
+                        busy.decrementAndGet();
+                    }
+                    // The connection is free again: whoever heads the queue now takes it on.
+                    wakeHead();
+                    if (sent) {
+                        continue;
+                    }
+                    // Nothing left to send: this call is in another thread's batch; wait for it.
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    if (queue.remove(call)) {
+                        wakeHead();
+                        throw new JedisConnectionException("no Redis connection came free within " + timeout
+                                + " (" + connections + " in use)");
+                    }
+                    // Already written: its reply, or the connection's socket timeout, ends the wait.
+                    deadline = System.nanoTime() + timeoutNanos;
+                    left = timeoutNanos;
+                }
+                LockSupport.parkNanos(this, left);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return call.reply();
+    }
+
+    /** Batches written so far (for tests and metrics). */
+    public long batches() {
+        return batches.sum();
+    }
+
+    /** Commands written so far (for tests and metrics). */
+    public long commands() {
+        return commands.sum();
+    }
+
+    /** Commands waiting to be written (for tests). */
+    int queued() {
+        return queue.size();
+    }
+
+    private boolean occupy() {
+        for (int n = busy.get(); n < connections; n = busy.get()) {
+            if (busy.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void wakeHead() {
+        Call head = queue.peek();
+        if (head != null) {
+            LockSupport.unpark(head.thread);
+        }
+    }
+
+    /** Sends what is queued (up to {@link #MAX_BATCH}); false when the queue was empty. */
+    private boolean runBatch() {
+        List<Call> batch = new ArrayList<>(Math.min(MAX_BATCH, 8));
+        for (Call c; batch.size() < MAX_BATCH && (c = queue.poll()) != null; ) {
+            batch.add(c);
+        }
+        if (batch.isEmpty()) {
+            return false;
+        }
+        batches.increment();
+        commands.add(batch.size());
+        try (Connection connection = pool.getResource()) {
+            for (Call c : batch) {
+                connection.sendCommand(c.command);
+            }
+            List<Object> replies = connection.getMany(batch.size());
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).complete(replies.get(i), null);
+            }
+        } catch (RuntimeException e) {
+            for (Call c : batch) {
+                if (!c.done) {
+                    c.complete(null, e);
+                }
+            }
+        }
+        return true;
+    }
+
+    private static final class Call {
+        final CommandArguments command;
+        final Thread thread;
+        Object reply;
+        RuntimeException failure;
+        volatile boolean done;
+
+        Call(CommandArguments command, Thread thread) {
+            this.command = command;
+            this.thread = thread;
+        }
+
+        void complete(Object reply, RuntimeException failure) {
+            this.reply = reply;
+            this.failure = failure;
+            done = true;
+            if (thread != Thread.currentThread()) {
+                LockSupport.unpark(thread);
+            }
+        }
+
+        Object reply() {
+            if (failure != null) {
+                // One failure may end a whole batch: each caller gets its own exception, with
+                // this caller's stack, so that callers may add to it without touching each other's.
+                if (failure instanceof JedisConnectionException) {
+                    throw new JedisConnectionException(failure.getMessage(), failure);
+                }
+                if (failure instanceof JedisDataException) {
+                    throw new JedisDataException(failure.getMessage(), failure);
+                }
+                if (failure instanceof JedisException) {
+                    throw new JedisException(failure.getMessage(), failure);
+                }
+                throw new IllegalStateException(failure.getMessage(), failure);
+            }
+            if (reply instanceof JedisDataException e) {
+                // An error reply of this command alone (NOSCRIPT among them, which callers catch by type).
+                throw e;
+            }
+            return BuilderFactory.AGGRESSIVE_ENCODED_OBJECT.build(reply);
+        }
+    }
+}

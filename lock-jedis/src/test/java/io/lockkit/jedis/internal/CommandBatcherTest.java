@@ -1,0 +1,226 @@
+package io.lockkit.jedis.internal;
+
+import io.lockkit.testkit.redis.RedisExtension;
+import io.lockkit.testkit.redis.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The batcher against a real Redis. A {@code BLPOP} on an empty list keeps a connection busy for
+ * as long as a test wants: calls made meanwhile queue up, deterministically, and go out together
+ * once the test pushes an element.
+ */
+class CommandBatcherTest {
+
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    private RedisServer redis;
+    private RedisClient client;
+    private ExecutorService threads;
+    private final String prefix = "batcher:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ":";
+
+    @BeforeEach
+    void setUp() {
+        redis = REDIS.server();
+        client = RedisClient.builder()
+                .hostAndPort(new HostAndPort(redis.host(), redis.port()))
+                .clientConfig(DefaultJedisClientConfig.builder().clientName("batcher-test").socketTimeoutMillis(10_000).build())
+                .build();
+        threads = Executors.newCachedThreadPool();
+    }
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        client.close();
+    }
+
+    private static CommandArguments echo(String text) {
+        return new CommandArguments(Protocol.Command.ECHO).add(text);
+    }
+
+    private CommandArguments blpop(String list) {
+        return new CommandArguments(Protocol.Command.BLPOP).key(prefix + list).add(0);
+    }
+
+    /** Occupies the batcher's only connection until {@link #push(String)}. */
+    private Future<Object> occupy(CommandBatcher batcher, String list) {
+        Future<Object> blocked = threads.submit(() -> batcher.call(blpop(list)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.batches() == 1);
+        return blocked;
+    }
+
+    private void push(String list) {
+        redis.command("RPUSH", prefix + list, "x");
+    }
+
+    @Test
+    void callsThatArriveWhileTheConnectionIsBusyGoOutInOneBatchAndEachGetsItsOwnReply() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+        Future<Object> blocked = occupy(batcher, "gate");
+        List<Future<Object>> echoes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String text = "echo-" + i;
+            echoes.add(threads.submit(() -> batcher.call(echo(text))));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 20);
+
+        push("gate");
+
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).isEqualTo(List.of(prefix + "gate", "x"));
+        for (int i = 0; i < 20; i++) {
+            assertThat(echoes.get(i).get(10, TimeUnit.SECONDS)).isEqualTo("echo-" + i);
+        }
+        assertThat(batcher.batches()).isEqualTo(2);
+        assertThat(batcher.commands()).isEqualTo(21);
+    }
+
+    @Test
+    void manyThreadsAtOnceEachGetTheirOwnRepliesOverTheAllowedConnections() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 2, Duration.ofSeconds(10));
+        int before = connections();
+        List<Future<Integer>> workers = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            int thread = t;
+            workers.add(threads.submit(() -> {
+                for (int i = 0; i < 500; i++) {
+                    String text = thread + "/" + i;
+                    assertThat(batcher.call(echo(text))).isEqualTo(text);
+                }
+                return 500;
+            }));
+        }
+        for (Future<Integer> w : workers) {
+            assertThat(w.get(60, TimeUnit.SECONDS)).isEqualTo(500);
+        }
+        assertThat(batcher.commands()).isEqualTo(16 * 500);
+        assertThat(connections() - before).as("connections opened for 16 threads").isBetween(1, 2);
+    }
+
+    @Test
+    void anErrorReplyFailsOnlyItsOwnCommand() throws Exception {
+        redis.command("SET", prefix + "string", "not a number");
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+        Future<Object> blocked = occupy(batcher, "gate");
+        Future<Object> before = threads.submit(() -> batcher.call(echo("before")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 1);
+        Future<Object> wrong = threads.submit(() -> batcher.call(new CommandArguments(Protocol.Command.INCR).key(prefix + "string")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 2);
+        Future<Object> after = threads.submit(() -> batcher.call(echo("after")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 3);
+
+        push("gate");
+
+        blocked.get(10, TimeUnit.SECONDS);
+        assertThat(before.get(10, TimeUnit.SECONDS)).isEqualTo("before");
+        assertThat(after.get(10, TimeUnit.SECONDS)).isEqualTo("after");
+        assertThatThrownBy(() -> wrong.get(10, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(JedisDataException.class).hasMessageContaining("not an integer");
+        assertThat(batcher.batches()).isEqualTo(2);
+    }
+
+    @Test
+    void aKilledConnectionFailsItsBatchOnlyAndTheQueuedCallsGoOutOnAFreshOne() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+        Future<Object> blocked = occupy(batcher, "gate");
+        Future<Object> queued = threads.submit(() -> batcher.call(echo("queued")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 1);
+
+        String blpop = String.valueOf(redis.command("CLIENT", "LIST")).lines()
+                .filter(l -> l.contains("name=batcher-test ") && l.contains("cmd=blpop")).findFirst().orElseThrow();
+        redis.command("CLIENT", "KILL", "ID", blpop.replaceAll("^id=(\\d+) .*", "$1"));
+
+        assertThatThrownBy(() -> blocked.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(JedisConnectionException.class);
+        assertThat(queued.get(10, TimeUnit.SECONDS)).isEqualTo("queued");
+        assertThat(batcher.call(echo("later"))).isEqualTo("later");
+    }
+
+    @Test
+    void aCallThatGetsNoConnectionInTimeFailsUnsentAndLeavesTheQueue() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofMillis(300));
+        Future<Object> blocked = occupy(batcher, "gate");
+        long start = System.nanoTime();
+
+        assertThatThrownBy(() -> batcher.call(new CommandArguments(Protocol.Command.INCR).key(prefix + "never")))
+                .isInstanceOf(JedisConnectionException.class)
+                .hasMessageContaining("no Redis connection came free within PT0.3S");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250), Duration.ofSeconds(5));
+        assertThat(batcher.queued()).isZero();
+        push("gate");
+        blocked.get(10, TimeUnit.SECONDS);
+        assertThat(batcher.call(echo("after"))).isEqualTo("after");
+        assertThat(redis.command("EXISTS", prefix + "never")).as("the failed INCR was never sent").isEqualTo(0L);
+    }
+
+    @Test
+    void anInterruptedCallerWaitsWithoutSpinningGetsItsReplyAndKeepsItsInterruptStatus() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+        Future<Object> blocked = occupy(batcher, "gate");
+        CompletableFuture<Thread> caller = new CompletableFuture<>();
+        Future<Object[]> interrupted = threads.submit(() -> {
+            caller.complete(Thread.currentThread());
+            Thread.currentThread().interrupt();
+            Object reply = batcher.call(echo("still"));
+            return new Object[] {reply, Thread.currentThread().isInterrupted()};
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 1);
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long id = caller.get().getId();
+        long cpuBefore = mx.getThreadCpuTime(id);
+        Thread.sleep(300); // a spinning waiter would burn this whole interval
+        long cpuUsed = mx.getThreadCpuTime(id) - cpuBefore;
+
+        push("gate");
+
+        blocked.get(10, TimeUnit.SECONDS);
+        Object[] result = interrupted.get(10, TimeUnit.SECONDS);
+        assertThat(result[0]).isEqualTo("still");
+        assertThat(result[1]).as("interrupt status kept").isEqualTo(true);
+        if (mx.isThreadCpuTimeSupported() && cpuBefore >= 0) {
+            assertThat(Duration.ofNanos(cpuUsed)).as("CPU the parked caller used in 300 ms").isLessThan(Duration.ofMillis(100));
+        }
+    }
+
+    @Test
+    void badArgumentsAreNamed() {
+        assertThatThrownBy(() -> new CommandBatcher(null, 1, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pool");
+        assertThatThrownBy(() -> new CommandBatcher(client.getPool(), 0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("connections");
+        assertThatThrownBy(() -> new CommandBatcher(client.getPool(), 1, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+    }
+
+    private int connections() {
+        String list = String.valueOf(redis.command("CLIENT", "LIST"));
+        return (int) list.lines().filter(l -> l.contains("name=batcher-test ")).count();
+    }
+}

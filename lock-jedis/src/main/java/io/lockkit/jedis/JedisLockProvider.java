@@ -269,8 +269,10 @@ public final class JedisLockProvider implements LockProvider {
         // count again and free the lock under an owner that still holds it once.
         String nonce = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         Object reply = run(name, () -> script(Scripts.RELEASE, Keys.all(base),
+                // Only a release's caller hears the grantee from the reply and wakes a waiter of its
+                // own client; an abandon's caller does not, so its hand-over is always published.
                 List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), publishCommand(),
-                        clientPrefix(owner), localHandOffs, nonce)));
+                        mode.equals("release") ? clientPrefix(owner) : "", localHandOffs, nonce)));
         if (!(reply instanceof Long outcome)) {
             // A bulk reply: the grantee's owner id, the lock was handed over.
             return new Release(Release.Outcome.RELEASED, reply instanceof byte[] b

@@ -278,6 +278,37 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName("a hand-over passed on by a waiter that gave up wakes the next waiter, also one of the same client")
+    void abandonedHandOverWakesTheNextWaiterOfTheSameClient() throws Exception {
+        JedisLockProvider p = provider();
+        String name = name();
+        List<String> grantees = new CopyOnWriteArrayList<>();
+        try (var subscription = p.subscribe(name, new io.lockkit.spi.LockProvider.WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+                grantees.add(String.valueOf(grantee));
+            }
+
+            @Override
+            public void missedNotifications() {
+            }
+        })) {
+            p.tryAcquire(request(name, "c2:holder", Duration.ZERO));
+            p.tryAcquire(request(name, "c1:quitter", Duration.ofSeconds(10)));
+            p.tryAcquire(request(name, "c1:patient", Duration.ofSeconds(10)));
+            assertThat(p.release(name, "c2:holder").grantee()).isEqualTo("c1:quitter");
+            await().atMost(Duration.ofSeconds(5)).until(() -> grantees.contains("c1:quitter"));
+
+            // c1's quitter never claims: the hand-over goes on to c1's patient waiter, and nobody
+            // in c1 would learn of it but through the channel (abandon answers nothing to the core).
+            p.abandon(name, "c1:quitter");
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> grantees.contains("c1:patient"));
+            assertThat(p.tryAcquire(request(name, "c1:patient", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        }
+    }
+
+    @Test
     @DisplayName("a dead waiter's hand-over lapses after the claim timeout")
     void deadWaiterCostsOneClaimTimeout() {
         JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).claimTimeout(Duration.ofMillis(300)).build();

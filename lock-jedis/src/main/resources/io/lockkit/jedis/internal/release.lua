@@ -8,7 +8,8 @@
 -- ARGV[4] fence retention (ms): how long a free lock's hash keeps its last token
 -- ARGV[5] wake-up channel
 -- ARGV[6] publish command: 'PUBLISH' or 'SPUBLISH'
--- ARGV[7] the releasing client's owner prefix ('<client id>:'), or '' for none
+-- ARGV[7] the releasing client's owner prefix ('<client id>:'), or '' when the caller will not wake
+--         a waiter of its own client itself (abandon, force): every hand-over is then published
 -- ARGV[8] how many hand-overs in a row may go to that client ahead of older waiters of others
 -- ARGV[9] a nonce of this release call, the same when the call is retried ('' for none)
 -- Returns -1 when the owner held nothing (force: the lock was free), 0 when a reentrant hold

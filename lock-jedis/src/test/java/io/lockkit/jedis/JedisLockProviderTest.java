@@ -8,6 +8,7 @@ import io.lockkit.LockOptions;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.LockState;
+import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
@@ -283,7 +284,7 @@ class JedisLockProviderTest {
         JedisLockProvider p = provider();
         String name = name();
         List<String> grantees = new CopyOnWriteArrayList<>();
-        try (var subscription = p.subscribe(name, new io.lockkit.spi.LockProvider.WakeUpListener() {
+        try (var subscription = p.subscribe(name, new WakeUpListener() {
             @Override
             public void released(String grantee) {
                 grantees.add(String.valueOf(grantee));
@@ -549,9 +550,7 @@ class JedisLockProviderTest {
         assertThat(pairs).hasValue(32 * 300);
         // The pool keeps what it opened (idle connections stay): the count is the most ever in use.
         // The pub/sub connection (TYPE pubsub) comes on top.
-        String commandConnections = (String) redis.command("CLIENT", "LIST", "TYPE", "normal");
-        assertThat(commandConnections.lines().filter(l -> l.contains(" name=" + clientName + " ")).count())
-                .as("command connections for 32 threads").isBetween(1L, 2L);
+        assertThat(connections(clientName, "TYPE", "normal")).as("command connections for 32 threads").isBetween(1L, 2L);
     }
 
     private static Thread newVirtualThread(Runnable body) throws Exception {
@@ -560,8 +559,13 @@ class JedisLockProviderTest {
         return (Thread) Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class).invoke(builder, body);
     }
 
-    private long connections(String clientName) {
-        String clients = (String) redis.command("CLIENT", "LIST");
+    /** Connections named {@code clientName} in {@code CLIENT LIST}, narrowed by {@code filter} (e.g. TYPE normal). */
+    private long connections(String clientName, String... filter) {
+        String[] command = new String[2 + filter.length];
+        command[0] = "CLIENT";
+        command[1] = "LIST";
+        System.arraycopy(filter, 0, command, 2, filter.length);
+        String clients = (String) redis.command(command);
         return clients.lines().filter(l -> l.contains(" name=" + clientName + " ")).count();
     }
 

@@ -54,6 +54,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final WaitQueues waits;
     private final String clientId;
     private final AtomicLong handleSequence = new AtomicLong();
+    /** Numbers this client's waits (see {@link LockRequest#waitId()}). */
+    private final AtomicLong waitSequence = new AtomicLong();
     private final ConcurrentHashMap<HoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
     private final Set<Hold> live = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -255,17 +257,18 @@ final class ProviderLockFactory implements DistributedLockFactory {
         long start = now();
         if (wait != null && wait.isZero()) {
             long sent = now();
-            Acquisition a = attempt(name, owner, effectiveLease, Duration.ZERO);
-            return a.isAcquired() ? granted(name, owner, a, sent) : null;
+            Acquisition a = attempt(name, owner, effectiveLease, Duration.ZERO, 0);
+            return a.isAcquired() ? granted(name, owner, a.fencingToken(), sent) : null;
         }
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException();
         }
         long deadline = wait == null ? 0 : start + wait.toNanos();
+        long waitId = waitSequence.incrementAndGet();
         activeWaits.incrementAndGet();
         WaitQueues.Waiter waiter;
         try {
-            waiter = waits.join(name, owner);
+            waiter = waits.join(name, owner, waitId);
         } catch (RuntimeException | Error e) {
             activeWaits.decrementAndGet();
             throw e;
@@ -274,17 +277,22 @@ final class ProviderLockFactory implements DistributedLockFactory {
         boolean interrupted = false;
         try {
             long sent = now();
-            Acquisition a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent));
+            Acquisition a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
             if (!a.isAcquired() && waits.subscribe(waiter)) {
                 sent = now();
-                a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent));
+                a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
             }
             while (!a.isAcquired()) {
-                long left = wait == null ? Long.MAX_VALUE : deadline - now();
-                if (left <= 0) {
-                    return null;
+                // A release by this client may have granted the lock to this wait outright: the
+                // releasing thread passed the token on, and no call is needed to take it.
+                WaitQueues.DirectGrant direct = waiter.grant();
+                if (direct == null) {
+                    long left = wait == null ? Long.MAX_VALUE : deadline - now();
+                    if (left <= 0) {
+                        return null; // abandon (below) gives back a grant that raced the deadline
+                    }
+                    waiter.await(Math.min(left, Math.max(MIN_RETRY_NANOS, a.retryAfter().toNanos())));
                 }
-                waiter.await(Math.min(left, Math.max(MIN_RETRY_NANOS, a.retryAfter().toNanos())));
                 if (waiter.cancelled() || closed.get()) {
                     throw new LockException(name, "the lock factory was closed while waiting");
                 }
@@ -294,27 +302,33 @@ final class ProviderLockFactory implements DistributedLockFactory {
                     }
                     interrupted = true;
                 }
+                direct = waiter.grant();
+                if (direct != null) {
+                    acquired = true;
+                    return granted(name, owner, direct.token(), direct.sentNanos());
+                }
                 waiter.consumeSignal();
                 sent = now();
                 if (wait != null && deadline - sent <= 0) {
                     // One last look, so a lock freed exactly at the deadline is not missed.
-                    a = attempt(name, owner, effectiveLease, Duration.ZERO);
+                    a = attempt(name, owner, effectiveLease, Duration.ZERO, waitId);
                     if (!a.isAcquired()) {
                         return null;
                     }
                 } else {
-                    a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent));
+                    a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
                 }
             }
             acquired = true;
-            return granted(name, owner, a, sent);
+            return granted(name, owner, a.fencingToken(), sent);
         } finally {
             waits.leave(waiter, acquired);
             if (!acquired) {
                 // Also when the factory is closing: close() waits for this, so no queue entry of
-                // ours is left in the backend to be handed the lock after we are gone.
+                // ours is left in the backend to be handed the lock after we are gone, and a lock
+                // granted to this wait outright that it did not take goes back.
                 try {
-                    provider.abandon(name, owner);
+                    provider.abandon(name, owner, waitId);
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
                 }
@@ -330,10 +344,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return wait == null ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
     }
 
-    private Acquisition attempt(String name, String owner, Duration lease, Duration wait) {
+    private Acquisition attempt(String name, String owner, Duration lease, Duration wait, long waitId) {
         Acquisition a;
         try {
-            a = provider.tryAcquire(new LockRequest(name, owner, lease, wait));
+            a = provider.tryAcquire(new LockRequest(name, owner, lease, wait, waitId));
         } catch (RuntimeException e) {
             if (closed.get()) {
                 throw new LockException(name, "the lock factory was closed while acquiring", e);
@@ -346,12 +360,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return a;
     }
 
-    private Grant granted(String name, String owner, Acquisition a, long sent) {
+    private Grant granted(String name, String owner, long token, long sent) {
         if (closed.get()) {
             releaseQuietly(name, owner, 1);
             throw new LockException(name, "the lock factory was closed while acquiring");
         }
-        return new Grant(a.fencingToken(), sent);
+        return new Grant(token, sent);
     }
 
     private Hold register(String name, String owner, Grant g, Duration lease, LockOptions options) {
@@ -397,6 +411,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private void releaseHeld(Hold h, Runnable whenEmpty) {
         boolean last = h.count() <= 1;
         Release r;
+        long sent = now();
         try {
             r = provider.release(h.name, h.owner);
             if (last) {
@@ -423,7 +438,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
                     watchdog.unwatch(h);
                 }
                 whenEmpty.run();
-                if (r.grantee() != null) {
+                if (r.granted()) {
+                    // The grantee's lease was set by the release, so it runs from no earlier than this.
+                    waits.grantedTo(h.name, r.grantee(), r.grantWaitId(), r.grantToken(), sent);
+                } else if (r.grantee() != null) {
                     waits.handedTo(h.name, r.grantee());
                 }
             }
@@ -451,7 +469,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
             throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this handle");
         }
         ensureOpen(h.name);
-        Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO);
+        Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
         if (!a.isAcquired() || a.fencingToken() != h.token) {
             if (a.isAcquired()) {
                 releaseQuietly(h.name, h.owner, 1);

@@ -41,16 +41,23 @@ final class WaitQueues {
         this.lingerNanos = lingerNanos;
     }
 
+    /** A lock the backend granted to a waiter outright: its token, and when the release that did it was sent. */
+    record DirectGrant(long token, long sentNanos) {
+    }
+
     /** One waiting thread. */
     static final class Waiter {
         final Thread thread = Thread.currentThread();
         final String owner;
+        final long waitId;
         final Room room;
         private volatile boolean signalled;
         private volatile boolean cancelled;
+        private volatile DirectGrant grant;
 
-        Waiter(String owner, Room room) {
+        Waiter(String owner, long waitId, Room room) {
             this.owner = owner;
+            this.waitId = waitId;
             this.room = room;
         }
 
@@ -75,6 +82,11 @@ final class WaitQueues {
 
         boolean cancelled() {
             return cancelled;
+        }
+
+        /** The lock granted to this wait outright by a release of this client, or null. */
+        DirectGrant grant() {
+            return grant;
         }
 
         void signal() {
@@ -141,8 +153,8 @@ final class WaitQueues {
         }
     }
 
-    /** Registers the calling thread as a waiter for {@code name}. */
-    Waiter join(String name, String owner) {
+    /** Registers the calling thread as a waiter for {@code name}, in its wait {@code waitId}. */
+    Waiter join(String name, String owner, long waitId) {
         while (true) {
             Room room = rooms.computeIfAbsent(name, Room::new);
             room.lock.lock();
@@ -154,7 +166,7 @@ final class WaitQueues {
                     room.linger.cancel(false);
                     room.linger = null;
                 }
-                Waiter w = new Waiter(owner, room);
+                Waiter w = new Waiter(owner, waitId, room);
                 room.waiters.add(w);
                 if (closed) {
                     w.cancel();
@@ -220,6 +232,32 @@ final class WaitQueues {
         Room room = rooms.get(name);
         if (room != null) {
             room.released(grantee);
+        }
+    }
+
+    /**
+     * A release of {@code name} by this client, sent at {@code sentNanos}, granted the lock outright
+     * to {@code grantee}'s wait {@code waitId}: that waiter takes it without asking the backend.
+     * When the wait has ended, nothing is done here: a wait that ended without the lock gives the
+     * grant back through the provider's abandon (tied to the wait id), and one that ended with it
+     * took the same hold through its own attempt.
+     */
+    void grantedTo(String name, String grantee, long waitId, long token, long sentNanos) {
+        Room room = rooms.get(name);
+        if (room == null) {
+            return;
+        }
+        room.lock.lock();
+        try {
+            for (Waiter w : room.waiters) {
+                if (w.waitId == waitId && w.owner.equals(grantee)) {
+                    w.grant = new DirectGrant(token, sentNanos);
+                    w.signal();
+                    return;
+                }
+            }
+        } finally {
+            room.lock.unlock();
         }
     }
 

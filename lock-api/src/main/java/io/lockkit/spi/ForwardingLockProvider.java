@@ -38,8 +38,8 @@ public abstract class ForwardingLockProvider implements LockProvider {
     }
 
     @Override
-    public void abandon(String name, String owner) {
-        delegate.abandon(name, owner);
+    public void abandon(String name, String owner, long waitId) {
+        delegate.abandon(name, owner, waitId);
     }
 
     @Override

@@ -34,8 +34,13 @@ public interface LockProvider extends AutoCloseable {
      */
     List<Renewal> renew(List<Renewal> renewals);
 
-    /** The owner stopped waiting: forget its place in any queue and decline a grant not yet claimed. */
-    default void abandon(String name, String owner) {
+    /**
+     * The owner stopped waiting ({@code waitId} as in its requests): forget its place in any queue,
+     * and decline a hand-over it has not claimed, including one the backend granted to this very
+     * wait directly ({@link Release#grantToken()}) that the owner has not learned of. A hold the
+     * owner took in another wait stays.
+     */
+    default void abandon(String name, String owner, long waitId) {
     }
 
     /** Frees the lock whoever holds it; returns whether it was held. */
@@ -61,10 +66,23 @@ public interface LockProvider extends AutoCloseable {
 
     /**
      * One acquisition attempt: the lease to set (the watchdog's when the caller gave none; a
-     * reentrant acquisition never shortens the current lease), and how much longer the caller
-     * will wait if the lock is busy (zero: it will not; the backend may queue waiting owners).
+     * reentrant acquisition never shortens the current lease), how much longer the caller will
+     * wait if the lock is busy (zero: it will not; the backend may queue waiting owners), and
+     * which wait the attempt belongs to.
+     *
+     * @param waitId the same for every attempt of one wait (one {@code lock()} or {@code tryLock}
+     *        call) and never reused by the client; 0 for an attempt outside a wait. A backend
+     *        that grants a lock to a waiter directly ({@link Release#grantToken()}) ties the grant
+     *        to this id: an attempt of the same wait that meets the grant takes it without raising
+     *        the hold count, and {@link #abandon} of that wait gives it back.
      */
-    record LockRequest(String name, String owner, Duration lease, Duration maxWait) {
+    record LockRequest(String name, String owner, Duration lease, Duration maxWait, long waitId) {
+
+        /** An attempt outside a wait, or from a caller that does not tell waits apart. */
+        public LockRequest(String name, String owner, Duration lease, Duration maxWait) {
+            this(name, owner, lease, maxWait, 0);
+        }
+
         /** Whether the caller will wait if the lock is busy. */
         public boolean waiting() {
             return !maxWait.isZero();

@@ -4,14 +4,43 @@ package io.lockkit.spi;
  * The answer to a release: whether the owner held the lock, whether the lock is now free of it,
  * and the waiting owner the backend handed it to, if any.
  *
+ * <p>A hand-over comes in two kinds. Usually the grantee must still claim the lock with an attempt
+ * of its own ({@code grantToken} 0), so a grantee that is gone costs only the backend's claim
+ * timeout. A backend may instead grant the lock outright to a waiter of the releasing client (the
+ * caller's own process, which is alive and wakes the waiter itself): the grantee then holds it
+ * already, with the lease of its own request, and the caller passes {@code grantToken} to the wait
+ * {@code grantWaitId}, saving the grantee a round trip. Such a grant is tied to that wait: if the
+ * wait has ended, its {@link LockProvider#abandon abandon} gives the lock back.
+ *
  * @param outcome what happened to the owner's hold
  * @param grantee the owner the lock was handed to, or {@code null}
+ * @param grantToken the grantee's fencing token when the lock was granted to it outright, else 0
+ * @param grantWaitId the {@link LockProvider.LockRequest#waitId() wait} granted outright, else 0
  */
-public record Release(Outcome outcome, String grantee) {
+public record Release(Outcome outcome, String grantee, long grantToken, long grantWaitId) {
 
     public static final Release RELEASED = new Release(Outcome.RELEASED, null);
     public static final Release STILL_HELD = new Release(Outcome.STILL_HELD, null);
     public static final Release NOT_HELD = new Release(Outcome.NOT_HELD, null);
+
+    /** A release that handed nothing over ({@code grantee} null) or a hand-over the grantee claims. */
+    public Release(Outcome outcome, String grantee) {
+        this(outcome, grantee, 0, 0);
+    }
+
+    /** The lock went to {@code grantee}'s wait {@code waitId} outright, with {@code token}. */
+    public static Release grantedTo(String grantee, long token, long waitId) {
+        if (grantee == null || token <= 0 || waitId <= 0) {
+            throw new IllegalArgumentException("a direct grant needs a grantee, a token > 0 and a waitId > 0; got "
+                    + grantee + ", " + token + ", " + waitId);
+        }
+        return new Release(Outcome.RELEASED, grantee, token, waitId);
+    }
+
+    /** Whether the grantee holds the lock already (else it must claim it). */
+    public boolean granted() {
+        return grantToken > 0;
+    }
 
     /** What a release did. */
     public enum Outcome {

@@ -57,8 +57,11 @@ import java.util.function.Supplier;
  * once the lock is released; and a wait queue (sorted set plus deadlines). Every operation is one
  * Lua script call: an uncontended lock and unlock cost two commands, which run seven Redis
  * commands between them. Releasing a lock that has waiters hands it to the first live one inside the
- * release script and publishes the grantee's owner id on the lock's channel; that waiter claims it
- * with one more call, so a contended acquisition costs at most three commands, however many wait.
+ * release script. A waiter of the releasing process gets it outright (held, with its own lease;
+ * the release's reply carries its token, which the releasing thread passes to it), so a hand-off
+ * within a process is one command. Any other waiter is told by a message on the lock's channel
+ * and claims the lock with one more call (a waiter that is gone then costs only the claim
+ * timeout), so a contended acquisition costs at most three commands, however many wait.
  *
  * <p>Threads and connections: one pub/sub thread and connection, started by the first acquisition
  * that may wait (a Redis 7 Cluster: one per shard, on the first wait there); the
@@ -113,7 +116,8 @@ public final class JedisLockProvider implements LockProvider {
     private final java.util.concurrent.locks.ReentrantLock setup = new java.util.concurrent.locks.ReentrantLock();
     private volatile WakeUps wakeUps;
     private volatile String publishCommand;
-    private final java.util.Set<QueueEntry> queued = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Waits this provider queued in Redis and has not seen end, with the id of the latest such wait. */
+    private final Map<QueueEntry, Long> queued = new java.util.concurrent.ConcurrentHashMap<>();
     private final String description;
     private final Duration watchdogLease;
     private final ThreadFactory threadFactory;
@@ -172,7 +176,8 @@ public final class JedisLockProvider implements LockProvider {
         // The script removes the owner's old queue entry only when told it may have one: the
         // uncontended path then runs no queue command at all.
         List<String> args = List.of(request.owner(), Long.toString(request.lease().toMillis()),
-                Long.toString(request.maxWait().toMillis()), slackMillis, queued.contains(entry) ? "1" : "0");
+                Long.toString(request.maxWait().toMillis()), slackMillis, queued.containsKey(entry) ? "1" : "0",
+                Long.toString(request.waitId()));
         long reply;
         try {
             reply = (Long) run(name, () -> replicas > 0
@@ -180,7 +185,7 @@ public final class JedisLockProvider implements LockProvider {
                     : script(Scripts.ACQUIRE, Keys.all(base), args));
         } catch (RuntimeException e) {
             if (request.waiting()) {
-                queued.add(entry); // the call may have queued the owner before its reply was lost
+                queued.put(entry, request.waitId()); // the call may have queued the owner before its reply was lost
             }
             throw e;
         }
@@ -191,7 +196,7 @@ public final class JedisLockProvider implements LockProvider {
             return Acquisition.acquired(reply);
         }
         if (request.waiting()) {
-            queued.add(entry);
+            queued.put(entry, request.waitId());
         }
         return Acquisition.busy(Duration.ofMillis(-1 - reply));
     }
@@ -244,12 +249,12 @@ public final class JedisLockProvider implements LockProvider {
 
     @Override
     public Release release(String name, String owner) {
-        return runRelease(name, owner, "release");
+        return runRelease(name, owner, "release", 0);
     }
 
     @Override
-    public void abandon(String name, String owner) {
-        runRelease(name, owner, "abandon");
+    public void abandon(String name, String owner, long waitId) {
+        runRelease(name, owner, "abandon", waitId);
         queued.remove(new QueueEntry(name, owner));
     }
 
@@ -259,10 +264,10 @@ public final class JedisLockProvider implements LockProvider {
 
     @Override
     public boolean forceRelease(String name) {
-        return runRelease(name, "", "force").outcome() != Release.Outcome.NOT_HELD;
+        return runRelease(name, "", "force", 0).outcome() != Release.Outcome.NOT_HELD;
     }
 
-    private Release runRelease(String name, String owner, String mode) {
+    private Release runRelease(String name, String owner, String mode, long waitId) {
         String base = keys.base(name);
         // One nonce per call, the same for run()'s retry: the script records it when it lowers a
         // reentrant hold count, so a retry whose first attempt ran (reply lost) does not lower the
@@ -272,16 +277,28 @@ public final class JedisLockProvider implements LockProvider {
                 // Only a release's caller hears the grantee from the reply and wakes a waiter of its
                 // own client; an abandon's caller does not, so its hand-over is always published.
                 List.of(owner, mode, claimMillis, fenceRetentionMillis, Keys.channel(base), publishCommand(),
-                        mode.equals("release") ? clientPrefix(owner) : "", localHandOffs, nonce)));
+                        mode.equals("release") ? clientPrefix(owner) : "", localHandOffs, nonce, Long.toString(waitId))));
+        if (reply instanceof List<?> grant) {
+            // {grantee, token, wait id}: granted outright to a waiter of this client, whose queue
+            // entry the script removed. Only that wait's record goes: the grantee may have taken
+            // the lock through an attempt of its own meanwhile and queued again in a new wait.
+            String grantee = text(grant.get(0));
+            long grantWaitId = (Long) grant.get(2);
+            queued.remove(new QueueEntry(name, grantee), grantWaitId);
+            return Release.grantedTo(grantee, (Long) grant.get(1), grantWaitId);
+        }
         if (!(reply instanceof Long outcome)) {
             // A bulk reply: the grantee's owner id, the lock was handed over.
-            return new Release(Release.Outcome.RELEASED, reply instanceof byte[] b
-                    ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(reply));
+            return new Release(Release.Outcome.RELEASED, text(reply));
         }
         if (outcome < 0) {
             return Release.NOT_HELD;
         }
         return outcome == 0 ? Release.STILL_HELD : Release.RELEASED;
+    }
+
+    private static String text(Object reply) {
+        return reply instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(reply);
     }
 
     /** The client part of an owner id ({@code <client id>:<owner>}), which the release script may prefer. */
@@ -494,12 +511,12 @@ public final class JedisLockProvider implements LockProvider {
         }
         // Leave no queue entry behind for a hand-over to a waiter that is gone (waiters still
         // parked are woken below and fail with "closed").
-        for (QueueEntry e : List.copyOf(queued)) {
+        for (Map.Entry<QueueEntry, Long> e : List.copyOf(queued.entrySet())) {
             try {
-                abandon(e.name(), e.owner());
+                abandon(e.getKey().name(), e.getKey().owner(), e.getValue());
             } catch (RuntimeException ex) {
                 System.getLogger(JedisLockProvider.class.getName()).log(System.Logger.Level.DEBUG,
-                        "leaving the wait queue of lock '" + e.name() + "' on close failed; the entry lapses by itself", ex);
+                        "leaving the wait queue of lock '" + e.getKey().name() + "' on close failed; the entry lapses by itself", ex);
             }
         }
         WakeUps w;

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -253,6 +254,303 @@ class JedisLockProviderTest {
         assertThat(p.release(name, "c1:a").grantee()).as("after one local hand-over the oldest waiter").isEqualTo("c2:older");
     }
 
+    /** An attempt of wait {@code waitId} that will wait up to 10 s, with the given lease. */
+    private static LockRequest inWait(String name, String owner, long waitId, Duration lease) {
+        return new LockRequest(name, owner, lease, Duration.ofSeconds(10), waitId);
+    }
+
+    private static int holdCount(io.lockkit.spi.LockProvider p, String name, String owner) {
+        return p.inspect(name).map(s -> s.holdCounts().getOrDefault(owner, -1)).orElse(-1);
+    }
+
+    /** The hold count of whoever holds the lock, or -1 when it is free. */
+    private static int holdCount(io.lockkit.spi.LockProvider p, String name) {
+        return p.inspect(name).map(s -> s.holdCounts().values().iterator().next()).orElse(-1);
+    }
+
+    @Test
+    @DisplayName("a release grants the lock outright to a waiter of its own client: held once, with that waiter's lease")
+    void localWaiterIsGrantedTheLockOutright() {
+        JedisLockProvider p = provider();
+        String name = name();
+        long held = p.tryAcquire(request(name, "c1:holder", Duration.ZERO)).fencingToken();
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20))).isAcquired()).isFalse();
+
+        Release r = p.release(name, "c1:holder");
+
+        assertThat(r.outcome()).isEqualTo(Release.Outcome.RELEASED);
+        assertThat(r.grantee()).isEqualTo("c1:waiter");
+        assertThat(r.granted()).isTrue();
+        assertThat(r.grantWaitId()).isEqualTo(7);
+        assertThat(r.grantToken()).isGreaterThan(held);
+        LockState state = p.inspect(name).orElseThrow();
+        assertThat(state.holdCounts()).isEqualTo(Map.of("c1:waiter", 1));
+        assertThat(state.remainingLease()).as("the waiter's lease, not the claim timeout")
+                .isGreaterThan(Duration.ofSeconds(15)).isLessThanOrEqualTo(Duration.ofSeconds(20));
+        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "c1:waiter")).as("queue entry").isNull();
+        assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
+        assertThat(p.inspect(name)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a waiter of another client, or one that did not say which wait it is in, still claims the hand-over")
+    void otherWaitersStillClaim() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c2:remote", 3, Duration.ofSeconds(30)));
+        p.tryAcquire(request(name, "c1:anonymous", Duration.ofSeconds(10)));
+
+        assertThat(p.release(name, "c1:holder")).as("local first, but without a wait id: a claim")
+                .isEqualTo(new Release(Release.Outcome.RELEASED, "c1:anonymous"));
+        assertThat(holdCount(p, name, "c1:anonymous")).isZero();
+        assertThat(p.tryAcquire(request(name, "c1:anonymous", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        assertThat(p.release(name, "c1:anonymous")).as("another client's waiter: a claim")
+                .isEqualTo(new Release(Release.Outcome.RELEASED, "c2:remote"));
+        assertThat(holdCount(p, name, "c2:remote")).isZero();
+    }
+
+    @Test
+    @DisplayName("an attempt of the granted wait that meets the grant takes the same hold, not a second one")
+    void theGrantedWaitsOwnAttemptDoesNotCountTwice() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(30)));
+        Release r = p.release(name, "c1:holder");
+
+        Acquisition racing = p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(30)));
+        assertThat(racing.isAcquired()).isTrue();
+        assertThat(racing.fencingToken()).isEqualTo(r.grantToken());
+        assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(1);
+        assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
+    }
+
+    @Test
+    @DisplayName("a later wait of the grantee re-enters the granted hold: the count rises")
+    void aLaterWaitOfTheGranteeIsReentrant() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(30)));
+        Release r = p.release(name, "c1:holder");
+
+        Acquisition again = p.tryAcquire(inWait(name, "c1:waiter", 8, Duration.ofSeconds(30)));
+        assertThat(again.fencingToken()).isEqualTo(r.grantToken());
+        assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(2);
+        p.abandon(name, "c1:waiter", 8);
+        p.abandon(name, "c1:waiter", 0);
+        assertThat(holdCount(p, name, "c1:waiter")).as("abandoning other waits leaves the hold").isEqualTo(2);
+        assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.STILL_HELD);
+        assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
+    }
+
+    @Test
+    @DisplayName("a wait that ends without learning of its grant gives the lock back, and it goes on to the next waiter")
+    void abandoningTheGrantedWaitPassesTheLockOn() throws Exception {
+        JedisLockProvider p = provider();
+        String name = name();
+        List<String> published = new CopyOnWriteArrayList<>();
+        try (var subscription = p.subscribe(name, new WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+                published.add(String.valueOf(grantee));
+            }
+
+            @Override
+            public void missedNotifications() {
+            }
+        })) {
+            p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+            p.tryAcquire(inWait(name, "c1:quitter", 7, Duration.ofSeconds(30)));
+            p.tryAcquire(inWait(name, "c1:patient", 9, Duration.ofSeconds(30)));
+            assertThat(p.release(name, "c1:holder").granted()).isTrue();
+
+            p.abandon(name, "c1:quitter", 7);
+
+            assertThat(holdCount(p, name, "c1:quitter")).isEqualTo(-1);
+            assertThat(holdCount(p, name, "c1:patient")).as("passed on by an abandon: claimed, and announced").isZero();
+            await().atMost(Duration.ofSeconds(5)).until(() -> published.contains("c1:patient"));
+            assertThat(p.tryAcquire(inWait(name, "c1:patient", 9, Duration.ofSeconds(30))).isAcquired()).isTrue();
+        }
+    }
+
+    /** Counts acquisition attempts, and can hold the next release's answer back until a gate opens. */
+    private static final class Observed extends io.lockkit.spi.ForwardingLockProvider {
+        final AtomicInteger attempts = new AtomicInteger();
+        final CountDownLatch abandoned = new CountDownLatch(1);
+        volatile CountDownLatch releaseGate;
+
+        Observed(JedisLockProvider delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Acquisition tryAcquire(LockRequest request) {
+            attempts.incrementAndGet();
+            return super.tryAcquire(request);
+        }
+
+        @Override
+        public Release release(String name, String owner) {
+            Release r = super.release(name, owner);
+            CountDownLatch gate = releaseGate;
+            if (gate != null) {
+                releaseGate = null;
+                try {
+                    gate.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return r;
+        }
+
+        @Override
+        public void abandon(String name, String owner, long waitId) {
+            super.abandon(name, owner, waitId);
+            abandoned.countDown();
+        }
+    }
+
+    private Observed observed() {
+        Observed p = new Observed(JedisLockProvider.create(redis.uri()));
+        closeables.add(p);
+        return p;
+    }
+
+    @Test
+    @DisplayName("waiters of one process take the lock from each other without a call of their own")
+    void localHandOffsNeedNoClaim() throws Exception {
+        Observed provider = observed();
+        DistributedLockFactory f = DistributedLockFactory.create(provider);
+        closeables.add(f);
+        String name = name();
+        LockHandle holder = f.acquire(name, LockOptions.noWait());
+        int n = 16;
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<Long> tokens = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Thread t = new Thread(() -> {
+                DistributedLock lock = f.getLock(name);
+                lock.lock();
+                if (inside.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                tokens.add(lock.fencingToken());
+                inside.decrementAndGet();
+                lock.unlock();
+            });
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        // Every waiter queued: one attempt each, and one more by the waiter that subscribed.
+        await().atMost(Duration.ofSeconds(10)).until(() -> provider.attempts.get() == n + 2); // and the holder's
+        awaitQueued(name, n);
+
+        holder.release();
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+
+        assertThat(tokens).hasSize(n);
+        assertThat(overlaps).hasValue(0);
+        assertThat(tokens).as("tokens in the order the lock was held").isSorted().doesNotHaveDuplicates();
+        assertThat(provider.attempts).as("no waiter claimed: each took the token its predecessor's release passed on")
+                .hasValue(n + 2);
+        assertThat(f.getLock(name).isLocked()).isFalse();
+    }
+
+    /**
+     * Starts a thread that waits up to {@code seconds} for the lock; completes with tryLock's answer,
+     * then unlocks once {@code unlock} opens.
+     */
+    private static java.util.concurrent.CompletableFuture<Boolean> waitFor(DistributedLockFactory f, String name, long seconds,
+            CountDownLatch unlock, List<Thread> started) {
+        java.util.concurrent.CompletableFuture<Boolean> waited = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                DistributedLock lock = f.getLock(name);
+                boolean got = lock.tryLock(seconds, TimeUnit.SECONDS);
+                waited.complete(got);
+                if (got && unlock.await(10, TimeUnit.SECONDS)) {
+                    lock.unlock();
+                }
+            } catch (Throwable e) {
+                waited.completeExceptionally(e);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        started.add(t);
+        return waited;
+    }
+
+    private void awaitQueued(String name, long waiters) {
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Long.valueOf(waiters).equals(redis.command("ZCARD", "lockkit:{" + name + "}:q")));
+    }
+
+    @Test
+    @DisplayName("a wait interrupted while the lock is being granted to it gives the lock back at once")
+    void grantRacingAnInterruptIsGivenBack() throws Exception {
+        Observed provider = observed();
+        DistributedLockFactory f = DistributedLockFactory.create(provider);
+        closeables.add(f);
+        String name = name();
+        LockHandle holder = f.acquire(name, LockOptions.noWait());
+        List<Thread> waiter = new ArrayList<>();
+        var waited = waitFor(f, name, 30, new CountDownLatch(0), waiter);
+        awaitQueued(name, 1);
+
+        // The release grants the lock to the waiter outright, but its answer (which would pass the
+        // token on) is held back until the interrupted waiter has abandoned its wait.
+        provider.releaseGate = provider.abandoned;
+        Thread releaser = new Thread(holder::release);
+        releaser.setDaemon(true);
+        releaser.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> holdCount(provider, name) == 1);
+        waiter.get(0).interrupt();
+
+        assertThat(catchThrowable(() -> waited.get(10, TimeUnit.SECONDS))).hasCauseInstanceOf(InterruptedException.class);
+        releaser.join(10_000);
+        assertThat(f.getLock(name).isLocked()).as("the grant went back with the abandon, not after its 30 s lease").isFalse();
+        try (DistributedLockFactory other = factory()) {
+            assertThat(other.tryAcquire(name)).isPresent();
+        }
+    }
+
+    @Test
+    @DisplayName("a wait whose deadline passes while the lock is being granted to it takes the grant with its last look, once")
+    void grantRacingTheDeadlineIsTakenOnce() throws Exception {
+        Observed provider = observed();
+        DistributedLockFactory f = DistributedLockFactory.create(provider);
+        closeables.add(f);
+        String name = name();
+        LockHandle holder = f.acquire(name, LockOptions.noWait());
+        List<Thread> waiter = new ArrayList<>();
+        CountDownLatch unlock = new CountDownLatch(1);
+        var waited = waitFor(f, name, 1, unlock, waiter);
+        awaitQueued(name, 1);
+
+        CountDownLatch waiterDone = new CountDownLatch(1);
+        provider.releaseGate = waiterDone;
+        Thread releaser = new Thread(holder::release);
+        releaser.setDaemon(true);
+        releaser.start();
+
+        assertThat(waited.get(10, TimeUnit.SECONDS)).as("taken at the deadline").isTrue();
+        assertThat(holdCount(provider, name)).as("the last look met the grant and did not count it twice").isEqualTo(1);
+        unlock.countDown();
+        waiter.get(0).join(10_000);
+        waiterDone.countDown();
+        releaser.join(10_000);
+        assertThat(f.getLock(name).isLocked()).as("one unlock freed it").isFalse();
+    }
+
     @Test
     @DisplayName("with local hand-overs off, waiters get the lock in arrival order")
     void strictArrivalOrderWhenLocalHandOffsAreOff() {
@@ -274,7 +572,7 @@ class JedisLockProviderTest {
         p.tryAcquire(request(name, "quitter", Duration.ofSeconds(10)));
         p.tryAcquire(request(name, "patient", Duration.ofSeconds(10)));
         assertThat(p.release(name, "holder").grantee()).isEqualTo("quitter");
-        p.abandon(name, "quitter");
+        p.abandon(name, "quitter", 0);
         assertThat(p.tryAcquire(request(name, "patient", Duration.ofSeconds(10))).isAcquired()).isTrue();
     }
 
@@ -302,7 +600,7 @@ class JedisLockProviderTest {
 
             // c1's quitter never claims: the hand-over goes on to c1's patient waiter, and nobody
             // in c1 would learn of it but through the channel (abandon answers nothing to the core).
-            p.abandon(name, "c1:quitter");
+            p.abandon(name, "c1:quitter", 0);
 
             await().atMost(Duration.ofSeconds(5)).until(() -> grantees.contains("c1:patient"));
             assertThat(p.tryAcquire(request(name, "c1:patient", Duration.ofSeconds(10))).isAcquired()).isTrue();

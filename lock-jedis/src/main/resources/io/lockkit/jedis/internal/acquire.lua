@@ -4,15 +4,18 @@
 -- KEYS[1] lock hash: "~o" -> the owner holding it (absent when free), owner -> hold count ("0":
 --         handed over, not yet claimed), "~t" -> the current token, or the last one while free,
 --         "~w" -> present when a wait queue may exist, "~r"/"~n" -> see release.lua.
+--         "~g" -> the wait id a release granted the lock to outright (see release.lua).
 --         TTL: the lease while held, the claim timeout after a hand-over, the fence retention
 --         once released (so the last token outlives the hold without a key of its own).
 -- KEYS[2] wait queue, a sorted set: owner -> arrival time (server microseconds: FIFO order)
--- KEYS[3] queue deadlines, a hash: owner -> time (ms) after which the entry is stale
+-- KEYS[3] queue entries, a hash: owner -> "<deadline>:<lease>:<wait id>", the time (ms) after
+--         which the entry is stale, the lease (ms) and wait id of the owner's latest request
 -- ARGV[1] owner
 -- ARGV[2] lease (ms)
 -- ARGV[3] how long (ms) the owner will wait if the lock is busy; 0: do not queue
 -- ARGV[4] queue entry slack (ms): how long an entry outlives the owner's next retry
 -- ARGV[5] '1' when the owner may have an entry in the queue from an earlier call, else '0'
+-- ARGV[6] the id of the wait this attempt belongs to ('0': none); unique per wait of a client
 -- Returns the fencing token (> 0) when the owner now holds the lock; when it is busy, -1 minus
 -- the ms left on the lease (a single integer: cheaper for Redis and the client than a table).
 --
@@ -24,7 +27,7 @@
 --
 -- Cost, uncontended: HMGET, TIME, HSET, PEXPIRE (and EXISTS of the queue when the hash is new).
 local owner = ARGV[1]
-local state = redis.call('HMGET', KEYS[1], '~o', owner, '~t', '~w')
+local state = redis.call('HMGET', KEYS[1], '~o', owner, '~t', '~w', '~g')
 local holder = state[1]
 if not holder then
   -- Free: the common, uncontended case first.
@@ -56,6 +59,9 @@ if holder == owner and state[2] then
     -- Claiming a hand-over (the release script already took the owner out of the queue).
     redis.call('HSET', KEYS[1], owner, 1)
     redis.call('PEXPIRE', KEYS[1], lease)
+  elseif state[5] == ARGV[6] then
+    -- This wait was granted the lock outright while the attempt was on its way: it is the same
+    -- hold, not a reentrant one (and a retry of this attempt answers the same).
   else
     redis.call('HINCRBY', KEYS[1], owner, 1)
     if redis.call('PTTL', KEYS[1]) < lease then
@@ -71,7 +77,7 @@ if wait > 0 then
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
   local keep = math.min(wait, ttl) + tonumber(ARGV[4])
   redis.call('ZADD', KEYS[2], 'NX', time[1] * 1000000 + time[2], owner)
-  redis.call('HSET', KEYS[3], owner, now + keep)
+  redis.call('HSET', KEYS[3], owner, string.format('%.0f:%s:%s', now + keep, ARGV[2], ARGV[6]))
   if redis.call('PTTL', KEYS[2]) < keep then
     redis.call('PEXPIRE', KEYS[2], keep)
     redis.call('PEXPIRE', KEYS[3], keep)

@@ -12,8 +12,10 @@
 --         a waiter of its own client itself (abandon, force): every hand-over is then published
 -- ARGV[8] how many hand-overs in a row may go to that client ahead of older waiters of others
 -- ARGV[9] a nonce of this release call, the same when the call is retried ('' for none)
+-- ARGV[10] abandon: the id of the wait that ended ('0' for none)
 -- Returns -1 when the owner held nothing (force: the lock was free), 0 when a reentrant hold
--- remains, 1 when the lock is now free, the grantee's owner id when it was handed to a waiter.
+-- remains, 1 when the lock is now free, the grantee's owner id when it was handed to a waiter
+-- that must claim it, {grantee, token, wait id} when it was granted to a waiter outright.
 --
 -- Retries: a call whose reply was lost is sent again. Lowering a count is not idempotent, so a
 -- call that lowers one records its nonce in "~r", and a retry that finds it there lowers nothing:
@@ -24,10 +26,18 @@
 -- otherwise the first live waiter in arrival order. Only a waiter of another client is told by
 -- a published message.
 --
+-- Hand-over kinds: a waiter of the releasing client (alive: its process is releasing) gets the
+-- lock outright, held once with the lease of its latest request and "~g" set to that request's
+-- wait id; the releasing process passes the token to it, so the waiter needs no call of its own.
+-- Any other waiter gets it to claim (count "0", the claim timeout as TTL), so that a waiter that
+-- is gone costs only the claim timeout. An attempt of the granted wait that meets the grant takes
+-- it as it is; the wait's abandon gives it back (a grant the waiter never learned of), while an
+-- abandon of another wait leaves the owner's hold alone.
+--
 -- Cost, nobody waiting: HMGET, HDEL, PEXPIRE.
 local owner = ARGV[1]
 local mode = ARGV[2]
-local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~r')
+local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~r', '~g')
 local holder = state[1]
 if mode == 'force' then
   if not holder then
@@ -40,7 +50,7 @@ else
     redis.call('HDEL', KEYS[3], owner)
   end
   local count = state[2]
-  if holder ~= owner or not count or (mode == 'abandon' and count ~= '0') then
+  if holder ~= owner or not count or (mode == 'abandon' and count ~= '0' and (ARGV[10] == '0' or state[5] ~= ARGV[10])) then
     return -1
   end
   local nonce = ARGV[9]
@@ -57,12 +67,12 @@ else
 end
 if not state[3] then
   -- Nobody waits, the common case: the lock is free, and its hash keeps the last token.
-  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n')
+  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g')
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   return 1
 end
 local more = redis.call('HMGET', KEYS[1], '~t', '~n')
-redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n')
+redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g')
 if redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('HDEL', KEYS[1], '~w')
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
@@ -74,13 +84,38 @@ local last = tonumber(more[1] or '0')
 local prefix = ARGV[7]
 local streak = tonumber(more[2] or '0')
 
-local function grant(head, nextStreak)
+-- A queue entry's deadline (ms), or nil; entries written before leases and wait ids were kept in
+-- them hold the deadline alone.
+local function deadline(entry)
+  local digits = entry and string.match(entry, '^%d+')
+  return digits and tonumber(digits)
+end
+
+local function live(head)
+  local entry = redis.call('HGET', KEYS[3], head)
+  local d = deadline(entry)
+  if d and d > now then
+    return entry
+  end
+  return nil
+end
+
+local function grant(head, entry, nextStreak)
   local token = math.max(last + 1, time[1] * 1000000 + time[2])
   redis.call('ZREM', KEYS[2], head)
   redis.call('HDEL', KEYS[3], head)
+  local local_ = prefix ~= '' and string.sub(head, 1, #prefix) == prefix
+  if local_ then
+    local _, lease, wait = string.match(entry, '^(%d+):(%d+):(%d+)$')
+    if wait and wait ~= '0' then
+      redis.call('HSET', KEYS[1], '~o', head, head, 1, '~t', token, '~n', nextStreak, '~g', wait)
+      redis.call('PEXPIRE', KEYS[1], lease)
+      return {head, token, tonumber(wait)}
+    end
+  end
   redis.call('HSET', KEYS[1], '~o', head, head, 0, '~t', token, '~n', nextStreak)
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  if prefix == '' or string.sub(head, 1, #prefix) ~= prefix then
+  if not local_ then
     redis.call(ARGV[6], ARGV[5], head)
   end
   return head
@@ -90,8 +125,11 @@ if prefix ~= '' and streak < tonumber(ARGV[8]) then
   local entries = redis.call('ZRANGE', KEYS[2], 0, 63)
   for i = 1, #entries do
     local e = entries[i]
-    if string.sub(e, 1, #prefix) == prefix and tonumber(redis.call('HGET', KEYS[3], e) or '0') > now then
-      return grant(e, streak + 1)
+    if string.sub(e, 1, #prefix) == prefix then
+      local entry = live(e)
+      if entry then
+        return grant(e, entry, streak + 1)
+      end
     end
   end
 end
@@ -100,8 +138,9 @@ for _ = 1, 1000 do
   if not head then
     break
   end
-  if tonumber(redis.call('HGET', KEYS[3], head) or '0') > now then
-    return grant(head, 0)
+  local entry = live(head)
+  if entry then
+    return grant(head, entry, 0)
   end
   redis.call('ZREM', KEYS[2], head)
   redis.call('HDEL', KEYS[3], head)

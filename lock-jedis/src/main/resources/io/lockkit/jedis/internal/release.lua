@@ -21,9 +21,9 @@
 -- call that lowers one records its nonce in "~r", and a retry that finds it there lowers nothing:
 -- otherwise the retry would release the owner's outer hold too while the owner still uses it.
 --
--- Hand-over order: the first live waiter of the releasing client, if any, for at most ARGV[8]
--- hand-overs in a row ("~n" counts them), since its own process wakes it without a pub/sub hop;
--- otherwise the first live waiter in arrival order. Only a waiter of another client is told by
+-- Hand-over order: the first live waiter in arrival order; but when that one is of another
+-- client, the first live waiter of the releasing client goes ahead of it, for at most ARGV[8]
+-- hand-overs in a row ("~n" counts them), since its own process wakes it without a pub/sub hop. Only a waiter of another client is told by
 -- a published message.
 --
 -- Hand-over kinds: a waiter of the releasing client (alive: its process is releasing) gets the
@@ -121,8 +121,10 @@ local function grant(head, entry, nextStreak)
   return head
 end
 
-if prefix ~= '' and streak < tonumber(ARGV[8]) then
-  local entries = redis.call('ZRANGE', KEYS[2], 0, 63)
+local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+if head and prefix ~= '' and string.sub(head, 1, #prefix) ~= prefix and streak < tonumber(ARGV[8]) then
+  -- The oldest waiter is elsewhere: a live waiter of the releasing client may go first, boundedly.
+  local entries = redis.call('ZRANGE', KEYS[2], 1, 63)
   for i = 1, #entries do
     local e = entries[i]
     if string.sub(e, 1, #prefix) == prefix then
@@ -134,7 +136,6 @@ if prefix ~= '' and streak < tonumber(ARGV[8]) then
   end
 end
 for _ = 1, 1000 do
-  local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
   if not head then
     break
   end
@@ -144,6 +145,7 @@ for _ = 1, 1000 do
   end
   redis.call('ZREM', KEYS[2], head)
   redis.call('HDEL', KEYS[3], head)
+  head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
 end
 redis.call('HDEL', KEYS[1], '~w')
 redis.call('PEXPIRE', KEYS[1], ARGV[4])

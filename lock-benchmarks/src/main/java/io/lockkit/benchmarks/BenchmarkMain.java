@@ -285,9 +285,10 @@ public final class BenchmarkMain {
     private static void flood(Settings s, RedisAdmin redis, Library lib, Run run) throws InterruptedException {
         WaiterFlood.Result f = WaiterFlood.run(lib, redis, s.p6Waiters(), "r" + run.run());
         run.p6().put(lib, f);
-        log("P6 run %d %-8s: +%d platform threads %s, +%d connections (base %d), %d pub/sub, drained in %.0f ms%s",
+        log("P6 run %d %-8s: +%d platform threads %s, +%d connections (base %d), %d pub/sub, drained in %.0f ms (median of %s)%s",
                 run.run(), lib.label(), f.extraPlatformThreads(), f.extraThreadNames(), f.extraConnections(),
                 f.baselineConnections(), f.pubSubConnections(), f.drainMillis(),
+                f.drains().stream().map(d -> String.format("%.0f", d)).collect(java.util.stream.Collectors.joining(" / ")),
                 f.errors() > 0 ? ", " + f.errors() + " errors: " + f.firstError() : "");
     }
 

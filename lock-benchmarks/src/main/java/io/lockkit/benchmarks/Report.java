@@ -588,7 +588,8 @@ final class Report {
                 unlock and end, and waits until all of them are parked. Extra platform threads are live threads that are \
                 neither the waiters nor present in the baseline (taken after one uncontended lock+unlock on the fresh \
                 client); connections are counted by client name (`CLIENT LIST`, `CLIENT LIST TYPE pubsub`). The drain time \
-                runs from the holder's `unlock()` call to the last waiter's `unlock()` return.
+                runs from the holder's `unlock()` call to the last waiter's `unlock()` return; a run floods the lock %d \
+                times on the same client (threads and connections are counted in the first) and reports the median drain.
                 - Results are medians of the runs; the library order is rotated per run. Everything runs against one \
                 local Redis over loopback, started through `lock-testkit`'s `RedisFixture` (`redis-server` on the PATH, \
                 else the embedded binary), persistence off.
@@ -596,7 +597,7 @@ final class Report {
                 s.p3Measure().toSeconds(), s.p3Warmup().toSeconds(),
                 s.p4Contenders().stream().map(String::valueOf).collect(Collectors.joining(", ")),
                 s.p4Warmup().toMillis(), s.p4Measure().toMillis(),
-                s.p5Locks(), s.p5Window().toSeconds(), s.p6Waiters());
+                s.p5Locks(), s.p5Window().toSeconds(), s.p6Waiters(), WaiterFlood.DRAINS);
     }
 
     // ---- CSV ----

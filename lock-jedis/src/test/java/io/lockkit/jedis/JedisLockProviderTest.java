@@ -5,6 +5,7 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
+import io.lockkit.jedis.support.CountingProvider;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.LockState;
@@ -263,6 +264,20 @@ class JedisLockProviderTest {
         return p.inspect(name).map(s -> s.holdCounts().getOrDefault(owner, -1)).orElse(-1);
     }
 
+    /** A listener that adds every published grantee (or "null" for a free lock) to {@code grantees}. */
+    private static WakeUpListener recordingGrantees(List<String> grantees) {
+        return new WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+                grantees.add(String.valueOf(grantee));
+            }
+
+            @Override
+            public void missedNotifications() {
+            }
+        };
+    }
+
     /** The hold count of whoever holds the lock, or -1 when it is free. */
     private static int holdCount(io.lockkit.spi.LockProvider p, String name) {
         return p.inspect(name).map(s -> s.holdCounts().values().iterator().next()).orElse(-1);
@@ -351,16 +366,7 @@ class JedisLockProviderTest {
         JedisLockProvider p = provider();
         String name = name();
         List<String> published = new CopyOnWriteArrayList<>();
-        try (var subscription = p.subscribe(name, new WakeUpListener() {
-            @Override
-            public void released(String grantee) {
-                published.add(String.valueOf(grantee));
-            }
-
-            @Override
-            public void missedNotifications() {
-            }
-        })) {
+        try (var subscription = p.subscribe(name, recordingGrantees(published))) {
             p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
             p.tryAcquire(inWait(name, "c1:quitter", 7, Duration.ofSeconds(30)));
             p.tryAcquire(inWait(name, "c1:patient", 9, Duration.ofSeconds(30)));
@@ -375,20 +381,13 @@ class JedisLockProviderTest {
         }
     }
 
-    /** Counts acquisition attempts, and can hold the next release's answer back until a gate opens. */
-    private static final class Observed extends io.lockkit.spi.ForwardingLockProvider {
-        final AtomicInteger attempts = new AtomicInteger();
+    /** Can hold the next release's answer back until a gate opens; notes the first abandoned wait. */
+    private static final class Gated extends io.lockkit.spi.ForwardingLockProvider {
         final CountDownLatch abandoned = new CountDownLatch(1);
         volatile CountDownLatch releaseGate;
 
-        Observed(JedisLockProvider delegate) {
+        Gated(JedisLockProvider delegate) {
             super(delegate);
-        }
-
-        @Override
-        public Acquisition tryAcquire(LockRequest request) {
-            attempts.incrementAndGet();
-            return super.tryAcquire(request);
         }
 
         @Override
@@ -413,8 +412,8 @@ class JedisLockProviderTest {
         }
     }
 
-    private Observed observed() {
-        Observed p = new Observed(JedisLockProvider.create(redis.uri()));
+    private Gated gated() {
+        Gated p = new Gated(JedisLockProvider.create(redis.uri()));
         closeables.add(p);
         return p;
     }
@@ -422,7 +421,7 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("waiters of one process take the lock from each other without a call of their own")
     void localHandOffsNeedNoClaim() throws Exception {
-        Observed provider = observed();
+        CountingProvider provider = new CountingProvider(JedisLockProvider.create(redis.uri()));
         DistributedLockFactory f = DistributedLockFactory.create(provider);
         closeables.add(f);
         String name = name();
@@ -448,7 +447,7 @@ class JedisLockProviderTest {
             threads.add(t);
         }
         // Every waiter queued: one attempt each, and one more by the waiter that subscribed.
-        await().atMost(Duration.ofSeconds(10)).until(() -> provider.attempts.get() == n + 2); // and the holder's
+        await().atMost(Duration.ofSeconds(10)).until(() -> provider.acquisitions() == n + 2); // and the holder's
         awaitQueued(name, n);
 
         holder.release();
@@ -459,8 +458,8 @@ class JedisLockProviderTest {
         assertThat(tokens).hasSize(n);
         assertThat(overlaps).hasValue(0);
         assertThat(tokens).as("tokens in the order the lock was held").isSorted().doesNotHaveDuplicates();
-        assertThat(provider.attempts).as("no waiter claimed: each took the token its predecessor's release passed on")
-                .hasValue(n + 2);
+        assertThat(provider.acquisitions()).as("no waiter claimed: each took the token its predecessor's release passed on")
+                .isEqualTo(n + 2);
         assertThat(f.getLock(name).isLocked()).isFalse();
     }
 
@@ -497,7 +496,7 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("a wait interrupted while the lock is being granted to it gives the lock back at once")
     void grantRacingAnInterruptIsGivenBack() throws Exception {
-        Observed provider = observed();
+        Gated provider = gated();
         DistributedLockFactory f = DistributedLockFactory.create(provider);
         closeables.add(f);
         String name = name();
@@ -526,7 +525,7 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("a wait whose deadline passes while the lock is being granted to it takes the grant with its last look, once")
     void grantRacingTheDeadlineIsTakenOnce() throws Exception {
-        Observed provider = observed();
+        Gated provider = gated();
         DistributedLockFactory f = DistributedLockFactory.create(provider);
         closeables.add(f);
         String name = name();
@@ -582,16 +581,7 @@ class JedisLockProviderTest {
         JedisLockProvider p = provider();
         String name = name();
         List<String> grantees = new CopyOnWriteArrayList<>();
-        try (var subscription = p.subscribe(name, new WakeUpListener() {
-            @Override
-            public void released(String grantee) {
-                grantees.add(String.valueOf(grantee));
-            }
-
-            @Override
-            public void missedNotifications() {
-            }
-        })) {
+        try (var subscription = p.subscribe(name, recordingGrantees(grantees))) {
             p.tryAcquire(request(name, "c2:holder", Duration.ZERO));
             p.tryAcquire(request(name, "c1:quitter", Duration.ofSeconds(10)));
             p.tryAcquire(request(name, "c1:patient", Duration.ofSeconds(10)));

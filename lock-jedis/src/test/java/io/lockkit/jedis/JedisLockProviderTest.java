@@ -326,6 +326,28 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName("queue entries stay readable by earlier versions, and their entries get a hand-over to claim")
+    void queueEntriesOfEarlierVersions() {
+        JedisLockProvider p = provider();
+        String name = name();
+        String base = "lockkit:{" + name + "}";
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c1:new", 7, Duration.ofSeconds(30)));
+        assertThat((String) redis.command("HGET", base + ":qd", "c1:new")).as("the deadline, a plain number as before")
+                .matches("\\d+");
+
+        // A waiter of an earlier version, queued first: its entry holds the deadline alone.
+        long deadline = System.currentTimeMillis() + 30_000;
+        redis.command("ZADD", base + ":q", "1", "c1:old");
+        redis.command("HSET", base + ":qd", "c1:old", Long.toString(deadline));
+
+        assertThat(p.release(name, "c1:holder")).isEqualTo(new Release(Release.Outcome.RELEASED, "c1:old"));
+        assertThat(holdCount(p, name, "c1:old")).isZero();
+        assertThat(p.tryAcquire(request(name, "c1:old", Duration.ofSeconds(30))).isAcquired()).isTrue();
+        assertThat(p.release(name, "c1:old").granted()).as("the new version's waiter next, outright").isTrue();
+    }
+
+    @Test
     @DisplayName("an attempt of the granted wait that meets the grant takes the same hold, not a second one")
     void theGrantedWaitsOwnAttemptDoesNotCountTwice() {
         JedisLockProvider p = provider();

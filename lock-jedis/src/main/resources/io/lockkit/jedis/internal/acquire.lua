@@ -8,8 +8,9 @@
 --         TTL: the lease while held, the claim timeout after a hand-over, the fence retention
 --         once released (so the last token outlives the hold without a key of its own).
 -- KEYS[2] wait queue, a sorted set: owner -> arrival time (server microseconds: FIFO order)
--- KEYS[3] queue entries, a hash: owner -> "<deadline>:<lease>:<wait id>", the time (ms) after
---         which the entry is stale, the lease (ms) and wait id of the owner's latest request
+-- KEYS[3] queue deadlines, a hash: owner -> time (ms) after which the entry is stale, and
+--         owner.."\0g" -> "<lease>:<wait id>", the lease (ms) and wait id of the owner's latest
+--         request (a field of its own, so that the deadline stays a plain number for every reader)
 -- ARGV[1] owner
 -- ARGV[2] lease (ms)
 -- ARGV[3] how long (ms) the owner will wait if the lock is busy; 0: do not queue
@@ -41,7 +42,7 @@ if not holder then
     end
   end
   if ARGV[5] == '1' and redis.call('ZREM', KEYS[2], owner) > 0 then
-    redis.call('HDEL', KEYS[3], owner)
+    redis.call('HDEL', KEYS[3], owner, owner .. '\0g')
   end
   if not last and redis.call('EXISTS', KEYS[2]) == 1 then
     -- A new hash while a queue remains (the last one expired or was deleted under waiters):
@@ -77,7 +78,7 @@ if wait > 0 then
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
   local keep = math.min(wait, ttl) + tonumber(ARGV[4])
   redis.call('ZADD', KEYS[2], 'NX', time[1] * 1000000 + time[2], owner)
-  redis.call('HSET', KEYS[3], owner, string.format('%.0f:%s:%s', now + keep, ARGV[2], ARGV[6]))
+  redis.call('HSET', KEYS[3], owner, now + keep, owner .. '\0g', ARGV[2] .. ':' .. ARGV[6])
   if redis.call('PTTL', KEYS[2]) < keep then
     redis.call('PEXPIRE', KEYS[2], keep)
     redis.call('PEXPIRE', KEYS[3], keep)

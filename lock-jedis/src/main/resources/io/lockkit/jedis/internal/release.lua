@@ -47,7 +47,7 @@ if mode == 'force' then
 else
   if mode == 'abandon' then
     redis.call('ZREM', KEYS[2], owner)
-    redis.call('HDEL', KEYS[3], owner)
+    redis.call('HDEL', KEYS[3], owner, owner .. '\0g')
   end
   local count = state[2]
   if holder ~= owner or not count or (mode == 'abandon' and count ~= '0' and (ARGV[10] == '0' or state[5] ~= ARGV[10])) then
@@ -84,18 +84,13 @@ local last = tonumber(more[1] or '0')
 local prefix = ARGV[7]
 local streak = tonumber(more[2] or '0')
 
--- A queue entry's deadline (ms), or nil; entries written before leases and wait ids were kept in
--- them hold the deadline alone.
-local function deadline(entry)
-  local digits = entry and string.match(entry, '^%d+')
-  return digits and tonumber(digits)
-end
-
+-- The waiter's lease and wait id ("<lease>:<wait id>") when its entry is live, else nil; false
+-- for a live entry written without them (by an earlier version: it claims its hand-over).
 local function live(head)
-  local entry = redis.call('HGET', KEYS[3], head)
-  local d = deadline(entry)
-  if d and d > now then
-    return entry
+  local entry = redis.call('HMGET', KEYS[3], head, head .. '\0g')
+  local deadline = tonumber(entry[1] or '0')
+  if deadline and deadline > now then
+    return entry[2] or false
   end
   return nil
 end
@@ -103,10 +98,10 @@ end
 local function grant(head, entry, nextStreak)
   local token = math.max(last + 1, time[1] * 1000000 + time[2])
   redis.call('ZREM', KEYS[2], head)
-  redis.call('HDEL', KEYS[3], head)
+  redis.call('HDEL', KEYS[3], head, head .. '\0g')
   local local_ = prefix ~= '' and string.sub(head, 1, #prefix) == prefix
-  if local_ then
-    local _, lease, wait = string.match(entry, '^(%d+):(%d+):(%d+)$')
+  if local_ and entry then
+    local lease, wait = string.match(entry, '^(%d+):(%d+)$')
     if wait and wait ~= '0' then
       redis.call('HSET', KEYS[1], '~o', head, head, 1, '~t', token, '~n', nextStreak, '~g', wait)
       redis.call('PEXPIRE', KEYS[1], lease)
@@ -129,7 +124,7 @@ if head and prefix ~= '' and string.sub(head, 1, #prefix) ~= prefix and streak <
     local e = entries[i]
     if string.sub(e, 1, #prefix) == prefix then
       local entry = live(e)
-      if entry then
+      if entry ~= nil then
         return grant(e, entry, streak + 1)
       end
     end
@@ -140,11 +135,11 @@ for _ = 1, 1000 do
     break
   end
   local entry = live(head)
-  if entry then
+  if entry ~= nil then
     return grant(head, entry, 0)
   end
   redis.call('ZREM', KEYS[2], head)
-  redis.call('HDEL', KEYS[3], head)
+  redis.call('HDEL', KEYS[3], head, head .. '\0g')
   head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
 end
 redis.call('HDEL', KEYS[1], '~w')

@@ -68,7 +68,8 @@ import java.util.function.Supplier;
  * factory adds two scheduler threads for renewals and lease deadlines. On a single node
  * ({@code RedisClient}) the lock and unlock calls of all threads share two pooled connections: calls
  * that arrive while both are busy go out together in one pipelined write, in arrival order, so 32
- * threads locking at once cost Redis a few batches, not 32 connections' worth of reads and writes.
+ * threads locking at once cost Redis a few batches, not 32 connections' worth of reads and writes;
+ * the next batch goes out before the callers of the last one are woken.
  * Renewals and, on Sentinel and Cluster, every call borrow pooled connections (at most
  * {@link Builder#maxConnections(int)}) for the duration of a call. A parked waiter holds none.
  */

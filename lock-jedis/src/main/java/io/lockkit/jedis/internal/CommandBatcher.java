@@ -19,8 +19,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Runs the commands of many threads over at most a few connections of one Redis node, pipelining
  * the commands that arrive together: a command finds a connection free and goes out at once, or
- * waits in a queue, and the next thread to get a connection writes every queued command in one go
- * and reads their replies in one go (flat combining). No thread of its own: the callers do the I/O.
+ * waits in a queue, and goes out with every command queued beside it in one write, whose replies
+ * are read in one go (flat combining). The thread that reads a batch's replies writes the next
+ * batch on the same connection before it wakes the callers of its own, and the first caller of the
+ * next batch reads that one's replies: a connection goes from batch to batch without waiting for a
+ * woken thread, and no caller works for more than two batches. No thread of its own: the callers
+ * do the I/O.
  *
  * <p>Why: with more threads than connections a pool hands connections over one thread at a time
  * (a wake-up per command), or, unfair, lets the threads that just returned one take it straight
@@ -78,19 +82,20 @@ public final class CommandBatcher {
         long deadline = System.nanoTime() + timeoutNanos;
         try {
             while (!call.done) {
+                Connection turn = call.turn;
+                if (turn != null) {
+                    // This call's batch went out on that connection, sent by the thread that read
+                    // the batch before it: reading its replies falls to this thread.
+                    call.turn = null;
+                    carry(turn, call.batch);
+                    continue;
+                }
                 if (occupy()) {
-                    boolean sent;
-                    try {
-                        sent = runBatch();
-                    } finally {
-                        busy.decrementAndGet();
-                    }
-                    // The connection is free again: whoever heads the queue now takes it on.
-                    wakeHead();
-                    if (sent) {
+                    if (start()) {
                         continue;
                     }
                     // Nothing left to send: this call is in another thread's batch; wait for it.
+                    release();
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -140,6 +145,12 @@ public final class CommandBatcher {
         return false;
     }
 
+    /** Gives up an occupied connection slot; whoever heads the queue now takes it on. */
+    private void release() {
+        busy.decrementAndGet();
+        wakeHead();
+    }
+
     private void wakeHead() {
         Call head = queue.peek();
         if (head != null) {
@@ -147,38 +158,112 @@ public final class CommandBatcher {
         }
     }
 
-    /** Sends what is queued (up to {@link #MAX_BATCH}); false when the queue was empty. */
-    private boolean runBatch() {
+    /**
+     * With a connection slot occupied: sends what is queued on a pooled connection and carries the
+     * batch on; false (slot still occupied) when the queue was empty.
+     */
+    private boolean start() {
+        List<Call> batch = take();
+        if (batch.isEmpty()) {
+            return false;
+        }
+        Connection connection;
+        try {
+            connection = pool.getResource();
+        } catch (RuntimeException e) {
+            release();
+            fail(batch, e);
+            return true;
+        }
+        try {
+            send(connection, batch);
+        } catch (RuntimeException e) {
+            connection.close();
+            release();
+            fail(batch, e);
+            return true;
+        }
+        carry(connection, batch);
+        return true;
+    }
+
+    /**
+     * Reads the replies of a batch that is out on {@code connection}. Before waking the batch's
+     * callers it sends what queued meanwhile on the same connection, and leaves the reading of
+     * those replies to the first of their callers: Redis works on the next batch while this thread
+     * wakes the callers of the last one, instead of waiting for a woken thread to send it. With
+     * nothing queued the connection goes back to the pool and its slot comes free.
+     */
+    private void carry(Connection connection, List<Call> batch) {
+        List<Object> replies;
+        try {
+            replies = connection.getMany(batch.size());
+        } catch (RuntimeException e) {
+            connection.close();
+            release();
+            fail(batch, e);
+            return;
+        }
+        List<Call> next = take();
+        if (next.isEmpty()) {
+            connection.close();
+            release();
+        } else {
+            try {
+                send(connection, next);
+            } catch (RuntimeException e) {
+                connection.close();
+                release();
+                complete(batch, replies);
+                fail(next, e);
+                return;
+            }
+            next.get(0).handTurn(connection, next);
+        }
+        complete(batch, replies);
+    }
+
+    /** Takes what is queued, up to {@link #MAX_BATCH} calls in arrival order. */
+    private List<Call> take() {
         List<Call> batch = new ArrayList<>(Math.min(MAX_BATCH, 8));
         for (Call c; batch.size() < MAX_BATCH && (c = queue.poll()) != null; ) {
             batch.add(c);
         }
-        if (batch.isEmpty()) {
-            return false;
+        if (!batch.isEmpty()) {
+            batches.increment();
+            commands.add(batch.size());
         }
-        batches.increment();
-        commands.add(batch.size());
-        try (Connection connection = pool.getResource()) {
-            for (Call c : batch) {
-                connection.sendCommand(c.command);
-            }
-            List<Object> replies = connection.getMany(batch.size());
-            for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).complete(replies.get(i), null);
-            }
-        } catch (RuntimeException e) {
-            for (Call c : batch) {
-                if (!c.done) {
-                    c.complete(null, e);
-                }
+        return batch;
+    }
+
+    /** Writes a batch in one go. */
+    private static void send(Connection connection, List<Call> batch) {
+        for (Call c : batch) {
+            connection.sendCommand(c.command);
+        }
+        connection.getMany(0); // flushes the commands, reads no reply
+    }
+
+    private static void complete(List<Call> batch, List<Object> replies) {
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).complete(replies.get(i), null);
+        }
+    }
+
+    private static void fail(List<Call> batch, RuntimeException e) {
+        for (Call c : batch) {
+            if (!c.done) {
+                c.complete(null, e);
             }
         }
-        return true;
     }
 
     private static final class Call {
         final CommandArguments command;
         final Thread thread;
+        /** Set, with {@link #turn}, when this call heads a batch another thread sent. */
+        List<Call> batch;
+        volatile Connection turn;
         Object reply;
         RuntimeException failure;
         volatile boolean done;
@@ -186,6 +271,15 @@ public final class CommandBatcher {
         Call(CommandArguments command, Thread thread) {
             this.command = command;
             this.thread = thread;
+        }
+
+        /** Leaves the reading of {@code batch}, out on {@code connection}, to this call's thread. */
+        void handTurn(Connection connection, List<Call> batch) {
+            this.batch = batch;
+            this.turn = connection;
+            if (thread != Thread.currentThread()) {
+                LockSupport.unpark(thread);
+            }
         }
 
         void complete(Object reply, RuntimeException failure) {

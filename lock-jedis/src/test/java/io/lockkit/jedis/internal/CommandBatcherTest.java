@@ -163,6 +163,38 @@ class CommandBatcherTest {
     }
 
     @Test
+    void theNextBatchGoesOutBeforeTheLastOnesCallersWakeAndItsFirstCallerReadsItsReplies() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+        long borrowed = client.getPool().getBorrowedCount();
+        Future<Long> first = threads.submit(() -> {
+            batcher.call(blpop("gate"));
+            return batcher.batches();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.batches() == 1);
+        Future<Object> head = threads.submit(() -> batcher.call(blpop("second-gate")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 1);
+        Future<Object> behind = threads.submit(() -> batcher.call(echo("behind")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 2);
+
+        push("gate");
+
+        assertThat(first.get(10, TimeUnit.SECONDS)).as("batches written when the first batch's caller woke").isEqualTo(2);
+        assertThat(client.getPool().getBorrowedCount() - borrowed).as("connections borrowed for both batches").isEqualTo(1);
+        // The second batch is out on the same connection, blocked in its BLPOP; the first batch's
+        // caller has returned, so the second batch's own callers read it. A dead connection fails
+        // the two of them, and its slot comes free for later calls.
+        assertThat(head.isDone()).isFalse();
+        String blpop = String.valueOf(redis.command("CLIENT", "LIST")).lines()
+                .filter(l -> l.contains("name=batcher-test ") && l.contains("cmd=blpop")).findFirst().orElseThrow();
+        redis.command("CLIENT", "KILL", "ID", blpop.replaceAll("^id=(\\d+) .*", "$1"));
+
+        assertThatThrownBy(() -> head.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(JedisConnectionException.class);
+        assertThatThrownBy(() -> behind.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(JedisConnectionException.class);
+        assertThat(batcher.call(echo("later"))).isEqualTo("later");
+        assertThat(batcher.batches()).isEqualTo(3);
+    }
+
+    @Test
     void aCallThatGetsNoConnectionInTimeFailsUnsentAndLeavesTheQueue() throws Exception {
         CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofMillis(300));
         Future<Object> blocked = occupy(batcher, "gate");

@@ -38,6 +38,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class CommandBatcher {
 
+    private static final System.Logger LOG = System.getLogger(CommandBatcher.class.getName());
+
     /** The most commands written in one go: bounds the reply wait of the first in a batch. */
     static final int MAX_BATCH = 64;
 
@@ -178,7 +180,7 @@ public final class CommandBatcher {
         try {
             send(connection, batch);
         } catch (RuntimeException e) {
-            connection.close();
+            giveBack(connection);
             release();
             fail(batch, e);
             return true;
@@ -199,20 +201,20 @@ public final class CommandBatcher {
         try {
             replies = connection.getMany(batch.size());
         } catch (RuntimeException e) {
-            connection.close();
+            giveBack(connection);
             release();
             fail(batch, e);
             return;
         }
         List<Call> next = take();
         if (next.isEmpty()) {
-            connection.close();
+            giveBack(connection);
             release();
         } else {
             try {
                 send(connection, next);
             } catch (RuntimeException e) {
-                connection.close();
+                giveBack(connection);
                 release();
                 complete(batch, replies);
                 fail(next, e);
@@ -221,6 +223,18 @@ public final class CommandBatcher {
             next.get(0).handTurn(connection, next);
         }
         complete(batch, replies);
+    }
+
+    /**
+     * Returns a connection to the pool (Jedis marked it broken if it failed, and the pool then
+     * drops it). A failure to return it costs the pool that connection only, never a caller.
+     */
+    private static void giveBack(Connection connection) {
+        try {
+            connection.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "returning a Redis connection to its pool failed", e);
+        }
     }
 
     /** Takes what is queued, up to {@link #MAX_BATCH} calls in arrival order. */

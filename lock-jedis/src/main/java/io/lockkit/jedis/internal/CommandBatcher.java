@@ -180,8 +180,7 @@ public final class CommandBatcher {
         try {
             send(connection, batch);
         } catch (RuntimeException e) {
-            giveBack(connection);
-            release();
+            giveUp(connection);
             fail(batch, e);
             return true;
         }
@@ -201,21 +200,18 @@ public final class CommandBatcher {
         try {
             replies = connection.getMany(batch.size());
         } catch (RuntimeException e) {
-            giveBack(connection);
-            release();
+            giveUp(connection);
             fail(batch, e);
             return;
         }
         List<Call> next = take();
         if (next.isEmpty()) {
-            giveBack(connection);
-            release();
+            giveUp(connection);
         } else {
             try {
                 send(connection, next);
             } catch (RuntimeException e) {
-                giveBack(connection);
-                release();
+                giveUp(connection);
                 complete(batch, replies);
                 fail(next, e);
                 return;
@@ -226,15 +222,17 @@ public final class CommandBatcher {
     }
 
     /**
-     * Returns a connection to the pool (Jedis marked it broken if it failed, and the pool then
-     * drops it). A failure to return it costs the pool that connection only, never a caller.
+     * Ends the batches on a connection: returns it to the pool (Jedis marked it broken if it
+     * failed, and the pool then drops it) and frees its slot for the queue's head. A failure to
+     * return it costs the pool that connection only, never a caller.
      */
-    private static void giveBack(Connection connection) {
+    private void giveUp(Connection connection) {
         try {
             connection.close();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "returning a Redis connection to its pool failed", e);
         }
+        release();
     }
 
     /** Takes what is queued, up to {@link #MAX_BATCH} calls in arrival order. */

@@ -77,6 +77,13 @@ class CommandBatcherTest {
         return blocked;
     }
 
+    /** Kills the batcher's connection that waits in a BLPOP. */
+    private void killBlockedConnection() {
+        String blpop = String.valueOf(redis.command("CLIENT", "LIST")).lines()
+                .filter(l -> l.contains("name=batcher-test ") && l.contains("cmd=blpop")).findFirst().orElseThrow();
+        redis.command("CLIENT", "KILL", "ID", blpop.replaceAll("^id=(\\d+) .*", "$1"));
+    }
+
     private void push(String list) {
         redis.command("RPUSH", prefix + list, "x");
     }
@@ -153,9 +160,7 @@ class CommandBatcherTest {
         Future<Object> queued = threads.submit(() -> batcher.call(echo("queued")));
         await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 1);
 
-        String blpop = String.valueOf(redis.command("CLIENT", "LIST")).lines()
-                .filter(l -> l.contains("name=batcher-test ") && l.contains("cmd=blpop")).findFirst().orElseThrow();
-        redis.command("CLIENT", "KILL", "ID", blpop.replaceAll("^id=(\\d+) .*", "$1"));
+        killBlockedConnection();
 
         assertThatThrownBy(() -> blocked.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(JedisConnectionException.class);
         assertThat(queued.get(10, TimeUnit.SECONDS)).isEqualTo("queued");
@@ -184,9 +189,7 @@ class CommandBatcherTest {
         // caller has returned, so the second batch's own callers read it. A dead connection fails
         // the two of them, and its slot comes free for later calls.
         assertThat(head.isDone()).isFalse();
-        String blpop = String.valueOf(redis.command("CLIENT", "LIST")).lines()
-                .filter(l -> l.contains("name=batcher-test ") && l.contains("cmd=blpop")).findFirst().orElseThrow();
-        redis.command("CLIENT", "KILL", "ID", blpop.replaceAll("^id=(\\d+) .*", "$1"));
+        killBlockedConnection();
 
         assertThatThrownBy(() -> head.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(JedisConnectionException.class);
         assertThatThrownBy(() -> behind.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(JedisConnectionException.class);

@@ -30,6 +30,9 @@ import java.util.concurrent.CompletionStage;
 // - Release after a normal return uses release(), which reports a lost hold (LockLostException):
 //   a critical section that lost its lock must not look successful. After a failure, the loss is
 //   added to the method's exception as suppressed.
+// - Inside a JTA transaction a synchronous method's release waits for the transaction's completion
+//   (TransactionCompletion): releasing at return would let another caller in before this one's
+//   writes are committed. Later calls in the same transaction join that hold.
 // - Acquisition failures of asynchronous methods come back as failed stages, where callers of such
 //   methods look for failures; the wait itself still happens on the calling thread.
 public final class LockedMethod {
@@ -129,11 +132,18 @@ public final class LockedMethod {
         Object proceed() throws Exception;
     }
 
-    /**
-     * Takes the lock (or joins this thread's outer hold of it), runs {@code proceed}, and releases
-     * the lock when the call returns or, for asynchronous methods, when its stage completes.
-     */
+    /** Like {@link #invoke(DistributedLockFactory, Object[], Proceed, TransactionCompletion)} without transactions. */
     public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
+        return invoke(factory, args, proceed, TransactionCompletion.NONE);
+    }
+
+    /**
+     * Takes the lock (or joins this thread's outer hold of it, or the current transaction's), runs
+     * {@code proceed}, and releases the lock when the call returns, or when the transaction active
+     * at that moment completes, or, for asynchronous methods, when its stage completes.
+     */
+    public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
+            TransactionCompletion transactions) throws Exception {
         ReturnKind kind = declaration.returnKind();
         String name;
         try {
@@ -145,6 +155,9 @@ public final class LockedMethod {
             throw e;
         }
         LockHandle handle = HeldLocks.find(factory, name);
+        if (handle == null && !kind.async()) {
+            handle = transactions.heldUntilCompletion(factory, name);
+        }
         if (handle != null) {
             handle.acquireAgain();
         } else {
@@ -173,7 +186,9 @@ public final class LockedMethod {
         } catch (Throwable failure) {
             HeldLocks.pop();
             try {
-                handle.release();
+                if (kind.async() || !transactions.releaseAtCompletion(factory, name, handle)) {
+                    handle.release();
+                }
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
@@ -183,7 +198,9 @@ public final class LockedMethod {
         if (kind.async() && result != null) {
             return releaseOnCompletion((CompletionStage<?>) result, handle);
         }
-        handle.release();
+        if (kind.async() || !transactions.releaseAtCompletion(factory, name, handle)) {
+            handle.release();
+        }
         return result;
     }
 

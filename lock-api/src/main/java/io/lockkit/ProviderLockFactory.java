@@ -525,6 +525,23 @@ final class ProviderLockFactory implements DistributedLockFactory {
         h.increment();
     }
 
+    /**
+     * Leaves {@code h} to lapse on the backend {@code delay} from now: its lease set to the delay,
+     * not renewed, and the hold forgotten here; with more than one count, or no delay, a release.
+     */
+    void releaseAfter(Hold h, Duration delay, Runnable whenEmpty) {
+        if (delay.isZero() || h.state() != Hold.State.HELD || h.count() > 1) {
+            releaseOnce(h, whenEmpty);
+            return;
+        }
+        extend(h, delay); // ends the watchdog's renewals; throws when the hold is gone
+        if (h.markReleased(false)) {
+            live.remove(h);
+            watchdog.unwatch(h);
+            whenEmpty.run();
+        }
+    }
+
     /** Sets a hold's lease to {@code lease} from now. */
     void extend(Hold h, Duration lease) {
         require(Capability.EXPLICIT_LEASE, "extending a lease");

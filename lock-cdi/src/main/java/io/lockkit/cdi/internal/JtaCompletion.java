@@ -50,7 +50,8 @@ final class JtaCompletion implements TransactionCompletion {
     }
 
     @Override
-    public boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold) {
+    public boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold,
+            Runnable release) {
         if (!active()) {
             return false;
         }
@@ -61,7 +62,7 @@ final class JtaCompletion implements TransactionCompletion {
                 registry.registerInterposedSynchronization(holds);
                 registry.putResource(RESOURCE_KEY, holds);
             }
-            holds.add(factory, name, hold);
+            holds.add(factory, name, hold, release);
             return true;
         } catch (IllegalStateException e) {
             // completing already (a synchronization of its own called us): nothing left to cover
@@ -81,13 +82,13 @@ final class JtaCompletion implements TransactionCompletion {
 
     /** The deferred releases of one transaction. */
     private static final class Holds implements Synchronization {
-        private record Entry(DistributedLockFactory factory, String name, LockHandle hold) {
+        private record Entry(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
         }
 
         private final List<Entry> entries = new ArrayList<>();
 
-        synchronized void add(DistributedLockFactory factory, String name, LockHandle hold) {
-            entries.add(new Entry(factory, name, hold));
+        synchronized void add(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
+            entries.add(new Entry(factory, name, hold, release));
         }
 
         synchronized LockHandle find(DistributedLockFactory factory, String name) {
@@ -113,7 +114,7 @@ final class JtaCompletion implements TransactionCompletion {
             for (int i = release.size() - 1; i >= 0; i--) { // innermost first
                 Entry e = release.get(i);
                 try {
-                    e.hold().release();
+                    e.release().run();
                 } catch (RuntimeException failure) {
                     LOG.log(System.Logger.Level.WARNING, "lockkit: the lock ''" + e.name() + "'' could not be released"
                             + " after its transaction " + (status == Status.STATUS_COMMITTED ? "committed" : "ended")

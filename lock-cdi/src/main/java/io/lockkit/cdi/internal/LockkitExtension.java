@@ -159,7 +159,9 @@ public class LockkitExtension implements BuildCompatibleExtension {
                 ChronoUnit.valueOf(member(binding, "waitUnit").asEnumConstant()),
                 member(binding, "leaseTime").asLong(),
                 ChronoUnit.valueOf(member(binding, "leaseUnit").asEnumConstant()),
-                WhenBusy.valueOf(member(binding, "whenBusy").asEnumConstant()));
+                WhenBusy.valueOf(member(binding, "whenBusy").asEnumConstant()),
+                member(binding, "holdAtLeast").asLong(),
+                ChronoUnit.valueOf(member(binding, "holdAtLeastUnit").asEnumConstant()));
     }
 
     private static AnnotationMember member(AnnotationInfo binding, String name) {

@@ -17,7 +17,8 @@ public interface TransactionCompletion {
         }
 
         @Override
-        public boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold) {
+        public boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold,
+                Runnable release) {
             return false;
         }
 
@@ -35,9 +36,9 @@ public interface TransactionCompletion {
     LockHandle heldUntilCompletion(DistributedLockFactory factory, String name);
 
     /**
-     * Releases {@code hold} (once) when the current transaction completes, whether it commits or
-     * rolls back, and answers true; answers false, registering nothing, when no transaction is
-     * active on this thread, and the caller releases it now.
+     * Runs {@code release} (the release of {@code hold}) when the current transaction completes,
+     * whether it commits or rolls back, and answers true; answers false, registering nothing, when
+     * no transaction is active on this thread, and the caller releases it now.
      */
-    boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold);
+    boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold, Runnable release);
 }

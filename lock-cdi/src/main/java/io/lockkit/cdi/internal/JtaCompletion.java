@@ -70,7 +70,8 @@ final class JtaCompletion implements TransactionCompletion {
         }
     }
 
-    private boolean active() {
+    @Override
+    public boolean active() {
         int status = registry.getTransactionStatus();
         return status == Status.STATUS_ACTIVE || status == Status.STATUS_MARKED_ROLLBACK;
     }

@@ -12,6 +12,11 @@ public interface TransactionCompletion {
     /** No transactions here: every release happens at once. */
     TransactionCompletion NONE = new TransactionCompletion() {
         @Override
+        public boolean active() {
+            return false;
+        }
+
+        @Override
         public LockHandle heldUntilCompletion(DistributedLockFactory factory, String name) {
             return null;
         }
@@ -27,6 +32,9 @@ public interface TransactionCompletion {
             return "no transactions";
         }
     };
+
+    /** Whether a transaction is active (or marked for rollback) on this thread. */
+    boolean active();
 
     /**
      * The hold of {@code name} the current transaction keeps until it completes, or null (also when

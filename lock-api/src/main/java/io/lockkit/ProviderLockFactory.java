@@ -92,6 +92,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
             // keeps reporting losses at their deadlines (see LeaseWatchdog).
             ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, tf);
             executor.setRemoveOnCancelPolicy(true);
+            if (b.threadFactory != null) {
+                // A container's managed thread factory gives a thread the context of the caller of
+                // newThread (WildFly, GlassFish/Payara): make them now, at application start, not
+                // lazily on a request thread whose security identity they would keep.
+                executor.prestartAllCoreThreads();
+            }
             this.scheduler = executor;
             this.ownsScheduler = true;
         }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -183,6 +184,22 @@ class PubSubKillFaultTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> pubSubConnections(redis) == 2);
         int rounds = 20;
         List<Long> backAfter = new ArrayList<>();
+        // Command traffic all along, as an application has: renewals borrow pooled connections.
+        AtomicBoolean busy = new AtomicBoolean(true);
+        for (JedisLockProvider p : providers) {
+            for (int t = 0; t < 3; t++) {
+                threads.start("traffic-" + t, () -> {
+                    while (busy.get()) {
+                        try {
+                            p.renew(List.of(new Renewal(name, "nobody:1", Duration.ofSeconds(1))));
+                        } catch (RuntimeException e) {
+                            // killed under it: the next call gets a fresh connection
+                        }
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+                });
+            }
+        }
         for (int i = 0; i < rounds; i++) {
             for (JedisLockProvider p : providers) {
                 fillPool(p, name);
@@ -194,6 +211,7 @@ class PubSubKillFaultTest {
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2)).until(() -> pubSubConnections(redis) == 2);
             backAfter.add(Faults.millisSince(killed));
         }
+        busy.set(false);
         System.out.println("pub/sub back after CLIENT KILL normal + pubsub, " + rounds + " rounds (ms): " + backAfter);
         assertThat(backAfter).as("ms until both wake-up connections were back").allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(200L));
         // And they carry wake-ups: the waiter hears the release, far sooner than the 30 s lease.

@@ -1,0 +1,78 @@
+package io.lockkit.jdbc.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The lock table's operations in one SQL dialect, each on a connection the caller borrowed (in
+ * autocommit) and gives back. Implementations are stateless apart from their statements and are
+ * thread-safe. Every round trip to the database is counted in {@link #statements()}.
+ */
+public abstract class LockTable {
+
+    /** An acquisition attempt's answer: acquired with a token, or busy with the lease left (-1: unknown). */
+    public record Attempt(boolean acquired, long token, long remainingMicros) {
+    }
+
+    /** A hold to renew. */
+    public record Hold(String key, String owner, long leaseMicros) {
+    }
+
+    /** A held lock: its owner, hold count and the lease left. */
+    public record Held(String owner, int holdCount, long remainingMicros) {
+    }
+
+    /** Release outcomes. */
+    public static final int NOT_HELD = -2;
+    public static final int LAPSED = -1;
+    public static final int RELEASED = 0;
+
+    protected final Map<String, String> sql;
+    private final int queryTimeoutSeconds;
+    private final LongAdder statements = new LongAdder();
+
+    protected LockTable(Map<String, String> sql, int queryTimeoutSeconds) {
+        this.sql = sql;
+        this.queryTimeoutSeconds = queryTimeoutSeconds;
+    }
+
+    public abstract Attempt acquire(Connection c, String key, String name, String owner, long leaseMicros) throws SQLException;
+
+    /** {@link #NOT_HELD}, {@link #LAPSED} (the owner's row had lapsed and is gone), {@link #RELEASED}, or the holds left. */
+    public abstract int release(Connection c, String key, String owner, String channel) throws SQLException;
+
+    /** Renews every hold; returns for each whether it still existed (in the order given). */
+    public abstract boolean[] renew(Connection c, List<Hold> holds) throws SQLException;
+
+    /** Deletes the lock's row: 1 if its lease was valid, 0 if it had lapsed, -1 if there was none. */
+    public abstract int forceRelease(Connection c, String key, String channel) throws SQLException;
+
+    public abstract Optional<Held> inspect(Connection c, String key) throws SQLException;
+
+    /** Whether a release notifies other clients itself (PostgreSQL NOTIFY). */
+    public abstract boolean notifies();
+
+    /** Round trips made so far, for tests and metrics. */
+    public long statements() {
+        return statements.sum();
+    }
+
+    protected final PreparedStatement prepare(Connection c, String name) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql.get(name));
+        ps.setQueryTimeout(queryTimeoutSeconds);
+        return ps;
+    }
+
+    protected final void counted() {
+        statements.increment();
+    }
+
+    protected final void counted(int n) {
+        statements.add(n);
+    }
+}

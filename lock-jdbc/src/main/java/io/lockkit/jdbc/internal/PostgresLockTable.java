@@ -1,0 +1,122 @@
+package io.lockkit.jdbc.internal;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The lock table on PostgreSQL: every operation is one statement (see
+ * {@code postgresql/statements.sql} for what each does and why). Thread-safe.
+ */
+public final class PostgresLockTable extends LockTable {
+
+    public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds) {
+        super(SqlFile.statements("/io/lockkit/jdbc/postgresql/statements.sql", placeholders), queryTimeoutSeconds);
+    }
+
+    @Override
+    public Attempt acquire(Connection c, String key, String name, String owner, long leaseMicros) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "acquire")) {
+            ps.setString(1, key);
+            ps.setString(2, name);
+            ps.setString(3, owner);
+            ps.setLong(4, leaseMicros);
+            ps.setString(5, key);
+            counted();
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new Attempt(false, 0, -1);
+                }
+                long token = rs.getLong(1);
+                if (!rs.wasNull()) {
+                    return new Attempt(true, token, 0);
+                }
+                return new Attempt(false, 0, Math.max(0, rs.getLong(2)));
+            }
+        }
+    }
+
+    @Override
+    public int release(Connection c, String key, String owner, String channel) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "release")) {
+            ps.setString(1, key);
+            ps.setString(2, owner);
+            ps.setString(3, key);
+            ps.setString(4, owner);
+            ps.setString(5, channel);
+            ps.setString(6, key);
+            counted();
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : NOT_HELD;
+            }
+        }
+    }
+
+    @Override
+    public boolean[] renew(Connection c, List<Hold> holds) throws SQLException {
+        String[] keys = new String[holds.size()];
+        String[] owners = new String[holds.size()];
+        Long[] leases = new Long[holds.size()];
+        for (int i = 0; i < holds.size(); i++) {
+            keys[i] = holds.get(i).key();
+            owners[i] = holds.get(i).owner();
+            leases[i] = holds.get(i).leaseMicros();
+        }
+        Set<String> renewed = new HashSet<>();
+        try (PreparedStatement ps = prepare(c, "renew")) {
+            Array k = c.createArrayOf("text", keys);
+            Array o = c.createArrayOf("text", owners);
+            Array l = c.createArrayOf("bigint", leases);
+            ps.setArray(1, k);
+            ps.setArray(2, o);
+            ps.setArray(3, l);
+            counted();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    renewed.add(rs.getString(1) + '\0' + rs.getString(2));
+                }
+            }
+        }
+        boolean[] out = new boolean[holds.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = renewed.contains(keys[i] + '\0' + owners[i]);
+        }
+        return out;
+    }
+
+    @Override
+    public int forceRelease(Connection c, String key, String channel) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "forceRelease")) {
+            ps.setString(1, key);
+            ps.setString(2, channel);
+            ps.setString(3, key);
+            counted();
+            try (ResultSet rs = ps.executeQuery()) {
+                return !rs.next() ? -1 : rs.getBoolean(1) ? 1 : 0;
+            }
+        }
+    }
+
+    @Override
+    public Optional<Held> inspect(Connection c, String key) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "inspect")) {
+            ps.setString(1, key);
+            counted();
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3))) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public boolean notifies() {
+        return true;
+    }
+}

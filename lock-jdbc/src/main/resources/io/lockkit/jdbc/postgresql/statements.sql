@@ -1,0 +1,90 @@
+-- The statements of JdbcLockProvider on PostgreSQL: each operation is ONE statement, run in
+-- autocommit on a connection of the provider's own (never inside a caller's transaction).
+-- {table} and {sequence} are replaced by the configured, validated names; parameters are JDBC '?'.
+--
+-- Time: every deadline and every "now" is the database's clock_timestamp(), read once per statement
+-- in the "clock" CTE; a client's clock is never compared with anything, so client skew cannot break
+-- exclusion. Leases are sent as lengths (microseconds), never as instants.
+--
+-- Isolation: READ COMMITTED (the default) is enough: every decision is taken by an INSERT ... ON
+-- CONFLICT, UPDATE or DELETE on the row itself, which PostgreSQL re-checks against the latest
+-- committed version of the row (and locks it) before it writes; plain reads only give hints.
+--
+-- Wake-ups: a release or force release calls pg_notify('<channel>', lock_key) in the same statement;
+-- the notification is delivered at commit, i.e. when the row is already gone.
+
+-- :name acquire
+-- Takes the lock, re-enters it, or takes over a lapsed lease; else reports how long the lease lasts.
+-- Params: 1 lock_key, 2 name, 3 owner, 4 lease (us), 5 lock_key.
+-- Returns one row: (token, NULL) when the owner holds the lock now; (NULL, remaining lease in us)
+-- when another owner holds it; no row when the row appeared after this statement's snapshot
+-- (another client took the lock at the same instant: busy, remaining unknown).
+-- The new token of a take-over is drawn after the row is locked and is at least the row's token
+-- + 1, so it exceeds every token this name had even if the sequence were reset. A reentrant
+-- acquisition keeps the token and never shortens the lease.
+WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
+taken AS (
+    INSERT INTO {table} AS l (lock_key, name, owner, hold_count, token, lease_until, acquired_at)
+    SELECT ?, ?, ?, 1, nextval('{sequence}'), c.now + ?::bigint * INTERVAL '1 microsecond', c.now FROM clock c
+    ON CONFLICT (lock_key) DO UPDATE SET
+        hold_count  = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at
+                           THEN l.hold_count + 1 ELSE 1 END,
+        token       = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at
+                           THEN l.token ELSE GREATEST(nextval('{sequence}'), l.token + 1) END,
+        lease_until = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at
+                           THEN GREATEST(l.lease_until, EXCLUDED.lease_until) ELSE EXCLUDED.lease_until END,
+        acquired_at = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at
+                           THEN l.acquired_at ELSE EXCLUDED.acquired_at END,
+        owner       = EXCLUDED.owner,
+        name        = EXCLUDED.name
+    WHERE l.owner = EXCLUDED.owner OR l.lease_until <= EXCLUDED.acquired_at
+    RETURNING l.token
+)
+SELECT t.token, NULL::bigint AS remaining_us FROM taken t
+UNION ALL
+SELECT NULL::bigint, (extract(epoch FROM l.lease_until - c.now) * 1000000)::bigint
+FROM {table} l, clock c
+WHERE l.lock_key = ? AND NOT EXISTS (SELECT 1 FROM taken);
+
+-- :name release
+-- Lowers the owner's hold count; at zero deletes the row (the token lives on in the sequence) and
+-- notifies. A row of the owner whose lease lapsed is deleted too, and reported as not held.
+-- Params: 1 lock_key, 2 owner, 3 lock_key, 4 owner, 5 channel, 6 lock_key.
+-- Returns no row (not held), or one row: 0 released, -1 lapsed (deleted, not held), n > 0 still held n times.
+WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
+freed AS (
+    DELETE FROM {table} l USING clock c
+    WHERE l.lock_key = ? AND l.owner = ? AND (l.hold_count <= 1 OR l.lease_until <= c.now)
+    RETURNING l.lease_until > c.now AS held
+),
+lowered AS (
+    UPDATE {table} l SET hold_count = l.hold_count - 1 FROM clock c
+    WHERE l.lock_key = ? AND l.owner = ? AND l.hold_count > 1 AND l.lease_until > c.now
+    RETURNING l.hold_count
+)
+SELECT CASE WHEN f.held THEN 0 ELSE -1 END AS left_count, pg_notify(?, ?)::text AS notified FROM freed f
+UNION ALL
+SELECT w.hold_count, NULL FROM lowered w;
+
+-- :name renew
+-- Sets the lease of every given hold to its length from now, in one statement for all holds due.
+-- Params: 1 lock_key[] (text), 2 owner[] (text), 3 lease[] (us, bigint).
+-- Returns the (lock_key, owner) pairs renewed; a hold not returned no longer exists (lost).
+WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now)
+UPDATE {table} l SET lease_until = c.now + r.lease_us * INTERVAL '1 microsecond'
+FROM clock c, unnest(?::text[], ?::text[], ?::bigint[]) AS r(lock_key, owner, lease_us)
+WHERE l.lock_key = r.lock_key AND l.owner = r.owner AND l.lease_until > c.now
+RETURNING l.lock_key, l.owner;
+
+-- :name forceRelease
+-- Deletes the row whoever holds it and notifies. Params: 1 lock_key, 2 channel, 3 lock_key.
+-- Returns one row (whether the lease was still valid) or none (no row).
+WITH freed AS (
+    DELETE FROM {table} WHERE lock_key = ? RETURNING lease_until > clock_timestamp() AS held
+)
+SELECT f.held, pg_notify(?, ?)::text AS notified FROM freed f;
+
+-- :name inspect
+-- The holder, its hold count and the lease left (us), when the lease is valid. Params: 1 lock_key.
+SELECT owner, hold_count, (extract(epoch FROM lease_until - clock_timestamp()) * 1000000)::bigint
+FROM {table} WHERE lock_key = ? AND lease_until > clock_timestamp();

@@ -274,6 +274,11 @@ public final class JdbcLockProvider implements LockProvider {
         return table.statements();
     }
 
+    /** Round trips so far with one named statement of the dialect's statements file (e.g. "acquire"). */
+    long statements(String statement) {
+        return table.statements(statement);
+    }
+
     /** Whether release notifications are being received now. */
     boolean listening() {
         return wakeUpsLive();

@@ -51,7 +51,6 @@ public final class H2LockTable extends LockTable {
     private Row lockRow(Connection c, String key) throws SQLException {
         try (PreparedStatement ps = prepare(c, "lockRow")) {
             ps.setString(1, key);
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? new Row(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4)) : null;
             }
@@ -60,7 +59,6 @@ public final class H2LockTable extends LockTable {
 
     private long nextToken(Connection c) throws SQLException {
         try (PreparedStatement ps = prepare(c, "nextToken")) {
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
@@ -73,7 +71,6 @@ public final class H2LockTable extends LockTable {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }
-            counted();
             return ps.executeUpdate();
         }
     }
@@ -143,7 +140,6 @@ public final class H2LockTable extends LockTable {
                 ps.setString(3, h.owner());
                 ps.addBatch();
             }
-            counted();
             counts = ps.executeBatch();
         }
         boolean[] out = new boolean[holds.size()];
@@ -169,7 +165,6 @@ public final class H2LockTable extends LockTable {
     public Optional<Held> inspect(Connection c, String key) throws SQLException {
         try (PreparedStatement ps = prepare(c, "inspect")) {
             ps.setString(1, key);
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3))) : Optional.empty();
             }

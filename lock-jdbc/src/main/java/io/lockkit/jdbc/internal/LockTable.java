@@ -35,6 +35,7 @@ public abstract class LockTable {
     protected final Map<String, String> sql;
     private final int queryTimeoutSeconds;
     private final LongAdder statements = new LongAdder();
+    private final java.util.concurrent.ConcurrentHashMap<String, LongAdder> byStatement = new java.util.concurrent.ConcurrentHashMap<>();
 
     protected LockTable(Map<String, String> sql, int queryTimeoutSeconds) {
         this.sql = sql;
@@ -62,17 +63,18 @@ public abstract class LockTable {
         return statements.sum();
     }
 
+    /** Round trips made so far with the named statement of the dialect's statements file. */
+    public long statements(String statement) {
+        LongAdder n = byStatement.get(statement);
+        return n == null ? 0 : n.sum();
+    }
+
+    /** The named statement, ready to run once (one round trip: a batch counts once). */
     protected final PreparedStatement prepare(Connection c, String name) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql.get(name));
         ps.setQueryTimeout(queryTimeoutSeconds);
-        return ps;
-    }
-
-    protected final void counted() {
         statements.increment();
-    }
-
-    protected final void counted(int n) {
-        statements.add(n);
+        byStatement.computeIfAbsent(name, k -> new LongAdder()).increment();
+        return ps;
     }
 }

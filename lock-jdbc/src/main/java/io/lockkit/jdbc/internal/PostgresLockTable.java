@@ -29,7 +29,6 @@ public final class PostgresLockTable extends LockTable {
             ps.setString(3, owner);
             ps.setLong(4, leaseMicros);
             ps.setString(5, key);
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return new Attempt(false, 0, -1);
@@ -52,7 +51,6 @@ public final class PostgresLockTable extends LockTable {
             ps.setString(4, owner);
             ps.setString(5, channel);
             ps.setString(6, key);
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getInt(1) : NOT_HELD;
             }
@@ -77,7 +75,6 @@ public final class PostgresLockTable extends LockTable {
             ps.setArray(1, k);
             ps.setArray(2, o);
             ps.setArray(3, l);
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     renewed.add(rs.getString(1) + '\0' + rs.getString(2));
@@ -97,7 +94,6 @@ public final class PostgresLockTable extends LockTable {
             ps.setString(1, key);
             ps.setString(2, channel);
             ps.setString(3, key);
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 return !rs.next() ? -1 : rs.getBoolean(1) ? 1 : 0;
             }
@@ -108,7 +104,6 @@ public final class PostgresLockTable extends LockTable {
     public Optional<Held> inspect(Connection c, String key) throws SQLException {
         try (PreparedStatement ps = prepare(c, "inspect")) {
             ps.setString(1, key);
-            counted();
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3))) : Optional.empty();
             }

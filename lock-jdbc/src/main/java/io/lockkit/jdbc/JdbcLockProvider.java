@@ -558,6 +558,9 @@ public final class JdbcLockProvider implements LockProvider {
                     props.setProperty("connectTimeout", Long.toString(seconds));
                     props.setProperty("loginTimeout", Long.toString(seconds));
                     props.setProperty("tcpKeepAlive", "true");
+                    // A query timeout sends a cancel request, and the statement waits for it to be
+                    // delivered: bounded by this, else 10 s against a stalled server.
+                    props.setProperty("cancelSignalTimeout", Long.toString(seconds));
                 }
                 // The socket timeout backs up the query timeout for a database that stopped answering
                 // altogether (a query timeout's cancel request is not answered either).

@@ -254,6 +254,44 @@ class JdbcLockProviderPostgresTest {
         assertThat(pg.query("SELECT last_value FROM app_locks.my_locks_token_seq")).isEqualTo(1L);
     }
 
+    @Test
+    void aStalledDatabaseFailsCallsWithBackendUnavailableInBoundedTime() throws Exception {
+        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).timeout(Duration.ofSeconds(1)).build();
+        toClose.add(p);
+        String n = name("stalled");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        // Stop the postmaster and every backend (the provider's pooled session included): no reply, no reset.
+        List<Long> pids = new ArrayList<>();
+        long postmaster = pg.pid().orElseThrow();
+        pids.add(postmaster);
+        ProcessHandle.of(postmaster).orElseThrow().descendants().forEach(h -> pids.add(h.pid()));
+        signal("STOP", pids);
+        long start = System.nanoTime();
+        try {
+            // (The statement may still run when the server resumes: a failed call's effect is unknown.)
+            assertThatThrownBy(() -> p.tryAcquire(new LockRequest(n + ":other", "c:b", Duration.ofSeconds(1), Duration.ZERO)))
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .as("socket timeout, then a fresh connection's login timeout")
+                    .isLessThan(10_000);
+            System.out.printf("stalled PostgreSQL: BackendUnavailableException after %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        } finally {
+            signal("CONT", pids);
+        }
+        long resumed = System.nanoTime();
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> p.inspect(n).isPresent());
+        System.out.printf("stalled PostgreSQL: the provider answered again %d ms after the server resumed%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumed));
+        assertThat(p.release(n, "c:a")).as("the hold taken before the stall").isEqualTo(Release.RELEASED);
+    }
+
+    private static void signal(String signal, List<Long> pids) throws Exception {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+        pids.forEach(pid -> command.add(Long.toString(pid)));
+        assertThat(new ProcessBuilder(command).inheritIO().start().waitFor()).isZero();
+    }
+
     @FunctionalInterface
     private interface ConnectionMaker {
         Connection make() throws java.sql.SQLException;

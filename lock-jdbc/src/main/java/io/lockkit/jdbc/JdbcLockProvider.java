@@ -61,10 +61,11 @@ import javax.sql.DataSource;
 //   crash it skips ahead, never back) and is independent of the row: release, expiry, force release
 //   and deleting rows by hand cannot make a token go back. A take-over draws its token after it has
 //   locked the row and takes at least the row's token + 1, so a reset sequence cannot go back
-//   either while the row exists. One residual window: the token of a brand-new row is drawn when
-//   its INSERT starts; another client inserting and releasing the same name within that one
-//   statement would draw a higher token first. The error is on the safe side (the later holder's
-//   token is lower, so a fenced resource rejects it rather than accepting a stale holder).
+//   either while the row exists. A brand-new row's token is drawn before the INSERT finds the key
+//   free, so on PostgreSQL the acquisitions of one name pass a per-statement gate (a transaction
+//   advisory lock on the key's hash, released at commit: a mutex around one statement, not the
+//   lock): no other acquisition of the name can take and release it in between (it happened under
+//   load without the gate). H2 inserts first and draws the token after, in its transaction.
 // - Every operation is one statement on PostgreSQL (INSERT ... ON CONFLICT / UPDATE / DELETE with
 //   RETURNING, see postgresql/statements.sql) and one short transaction on H2, on a connection of
 //   the provider's own in autocommit: a lock is never part of, nor rolled back with, the caller's

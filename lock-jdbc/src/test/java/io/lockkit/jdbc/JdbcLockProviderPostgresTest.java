@@ -164,6 +164,42 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
+    void tokensFollowTheOrderOfHoldsWhenManyClientsTakeAndReleaseAFreeName() throws Exception {
+        // Every acquisition here inserts the row anew (a release deletes it): the case in which a
+        // token drawn before the INSERT could be overtaken by a hold taken and released meanwhile.
+        String n = name("token-order");
+        record Hold(long start, long token) {
+        }
+        List<Hold> holds = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            JdbcLockProvider p = provider();
+            for (int t = 0; t < 4; t++) {
+                String owner = "c" + c + ":t" + t;
+                threads.add(new Thread(() -> {
+                    for (int i = 0; i < 150; i++) {
+                        var a = p.tryAcquire(new LockRequest(n, owner, Duration.ofSeconds(30), Duration.ZERO));
+                        if (a.isAcquired()) {
+                            holds.add(new Hold(System.nanoTime(), a.fencingToken()));
+                            p.release(n, owner);
+                        }
+                    }
+                }));
+            }
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        List<Hold> sorted = new ArrayList<>(holds);
+        sorted.sort(java.util.Comparator.comparingLong(Hold::start));
+        assertThat(sorted).hasSizeGreaterThan(100);
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i).token()).as("token of hold %d of %d", i, sorted.size()).isGreaterThan(sorted.get(i - 1).token());
+        }
+    }
+
+    @Test
     void leaseDeadlinesAreSetAndComparedOnTheDatabaseClock() {
         JdbcLockProvider p = provider();
         String n = name("clock");

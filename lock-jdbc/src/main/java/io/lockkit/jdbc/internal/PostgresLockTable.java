@@ -17,18 +17,24 @@ import java.util.Set;
  */
 public final class PostgresLockTable extends LockTable {
 
+    /** The first key of the acquisitions' advisory gate: one namespace per lock table. */
+    private final int gateNamespace;
+
     public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds) {
         super(SqlFile.statements("/io/lockkit/jdbc/postgresql/statements.sql", placeholders), queryTimeoutSeconds);
+        this.gateNamespace = ("lockkit:" + placeholders.get("table")).hashCode();
     }
 
     @Override
     public Attempt acquire(Connection c, String key, String name, String owner, long leaseMicros) throws SQLException {
         try (PreparedStatement ps = prepare(c, "acquire")) {
-            ps.setString(1, key);
-            ps.setString(2, name);
-            ps.setString(3, owner);
-            ps.setLong(4, leaseMicros);
-            ps.setString(5, key);
+            ps.setInt(1, gateNamespace);
+            ps.setString(2, key);
+            ps.setString(3, key);
+            ps.setString(4, name);
+            ps.setString(5, owner);
+            ps.setLong(6, leaseMicros);
+            ps.setString(7, key);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return new Attempt(false, 0, -1);

@@ -15,14 +15,21 @@
 
 -- :name acquire
 -- Takes the lock, re-enters it, or takes over a lapsed lease; else reports how long the lease lasts.
--- Params: 1 lock_key, 2 name, 3 owner, 4 lease (us), 5 lock_key.
+-- Params: 1 the table's advisory namespace (int), 2 lock_key, 3 lock_key, 4 name, 5 owner,
+-- 6 lease (us), 7 lock_key.
 -- Returns one row: (token, NULL) when the owner holds the lock now; (NULL, remaining lease in us)
 -- when another owner holds it; no row when the row appeared after this statement's snapshot
 -- (another client took the lock at the same instant: busy, remaining unknown).
--- The new token of a take-over is drawn after the row is locked and is at least the row's token
--- + 1, so it exceeds every token this name had even if the sequence were reset. A reentrant
--- acquisition keeps the token and never shortens the lease.
-WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
+-- Token order: the acquisitions of one name run one at a time ("gate": a transaction-level
+-- advisory lock on the key's hash, released when this statement commits; it is a mutex around one
+-- statement, not the lock itself, and works through poolers in transaction mode). Without it, a new
+-- row's token, drawn before its INSERT finds the key free, could be lower than the token of a hold
+-- that another client took and released in between (seen under load on 2 CPUs). The new token of a
+-- take-over is drawn after the row is locked and is at least the row's token + 1, so it exceeds
+-- every token this name had even if the sequence were reset. A reentrant acquisition keeps the
+-- token and never shortens the lease. "now" is read after the gate, so waiting there shortens no lease.
+WITH gate AS MATERIALIZED (SELECT pg_advisory_xact_lock(?::int, hashtext(?)) AS locked),
+clock AS MATERIALIZED (SELECT clock_timestamp() AS now FROM gate),
 taken AS (
     INSERT INTO {table} AS l (lock_key, name, owner, hold_count, token, lease_until, acquired_at)
     SELECT ?, ?, ?, 1, nextval('{sequence}'), c.now + ?::bigint * INTERVAL '1 microsecond', c.now FROM clock c

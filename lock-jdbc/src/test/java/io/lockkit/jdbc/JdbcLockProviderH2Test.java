@@ -70,6 +70,18 @@ class JdbcLockProviderH2Test {
     }
 
     @Test
+    void anApplicationDataSourceIsRecognisedAsH2AndSharesTheTable() {
+        org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
+        dataSource.setURL(URL);
+        try (JdbcLockProvider fromPool = JdbcLockProvider.builder().dataSource(dataSource).build()) {
+            assertThat(fromPool.dialect()).isEqualTo(JdbcDialect.H2);
+            assertThat(fromPool.tryAcquire(new LockRequest("shared", "c:pool", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+            assertThat(provider.inspect("shared")).hasValueSatisfying(s -> assertThat(s.holdCounts()).containsEntry("c:pool", 1));
+            assertThat(provider.tryAcquire(new LockRequest("shared", "c:url", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isFalse();
+        }
+    }
+
+    @Test
     void renewingAThousandHoldsIsOneBatchThatFindsTheLostOnes() {
         List<Renewal> renewals = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {

@@ -93,6 +93,12 @@ public final class PgListener implements AutoCloseable {
             try {
                 c = connections.openDedicated();
                 current = c;
+                if (!c.isWrapperFor(PGConnection.class)) {
+                    // Another driver (or a pool that does not unwrap): no notifications to read.
+                    LOG.log(System.Logger.Level.WARNING, "the DataSource's connections are not the PostgreSQL JDBC"
+                            + " driver's (or do not unwrap to it): no LISTEN; waiters poll");
+                    break;
+                }
                 try (Statement s = c.createStatement()) {
                     s.setQueryTimeout(queryTimeoutSeconds);
                     s.execute("LISTEN " + channel);
@@ -145,6 +151,7 @@ public final class PgListener implements AutoCloseable {
             }
         }
         listening = false;
+        firstListen.countDown();
     }
 
     private void unlistenAndClose(Connection c) {

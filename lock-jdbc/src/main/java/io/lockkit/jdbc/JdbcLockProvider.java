@@ -67,7 +67,7 @@ import javax.sql.DataSource;
 //   lock): no other acquisition of the name can take and release it in between (it happened under
 //   load without the gate). H2 inserts first and draws the token after, in its transaction.
 // - Every operation is one statement on PostgreSQL (INSERT ... ON CONFLICT / UPDATE / DELETE with
-//   RETURNING, see postgresql/statements.sql) and one short transaction on H2, on a connection of
+//   RETURNING, in writable CTEs; see postgresql/statements.sql) and one short transaction on H2, on a connection of
 //   the provider's own in autocommit: a lock is never part of, nor rolled back with, the caller's
 //   transaction. A connection found broken (a database restart) is dropped with the idle ones and
 //   the call is made once more on a fresh connection; the statement that failed cannot have
@@ -76,17 +76,20 @@ import javax.sql.DataSource;
 //   loss at the next renewal, never silently.
 // - Renewal: all holds the watchdog finds due go out as one statement (PostgreSQL: unnest of three
 //   arrays; H2: one JDBC batch), which returns the holds it renewed; the others are lost.
-// - Wake-ups: on PostgreSQL the release statement itself calls pg_notify('<channel>', lock_key),
-//   delivered at commit; one LISTEN connection and thread per provider (started by the first wait)
-//   receives every release of the table and wakes one local waiter of that name, who makes one
-//   attempt. While the LISTEN connection is down (and after it returns) waiters are told to check
-//   again and are given retry hints no longer than the poll interval. Elsewhere waiters of this
-//   provider are woken by its own releases, and others poll: at most every poll interval, at the
-//   latest when the lease they were told of ends. A contended acquisition in one process costs at
-//   most three statements however many threads wait (an attempt, the attempt after subscribing,
-//   the attempt after the wake-up); with N processes waiting, a release wakes one waiter in each,
-//   so up to N attempts compete for it (a queue with hand-over, as the Redis provider has, is the
-//   way to bring that to one).
+// - Wake-ups and hand-over, PostgreSQL: an attempt that finds the lock busy and will wait also
+//   queues its owner (<table>_waiters, oldest first, in the same statement). The release statement
+//   hands the lock to the oldest live waiter (row owner = grantee, hold count 0, a new token, the
+//   claim timeout as lease) and calls pg_notify('<channel>', '<key>:<grantee>'), delivered at
+//   commit; when nobody waits it deletes the row and notifies '<key>'. One LISTEN connection and
+//   thread per provider (started by the first wait) receives every release of the table and wakes
+//   only the grantee, if it is ours, or one waiter of ours for a free lock. The grantee claims with
+//   one acquire; a grantee that died costs the claim timeout, after which the lease lapses and
+//   anyone may take the lock; a wait that ends without claiming passes the lock on (abandon). So a
+//   contended acquisition costs at most three statements however many processes wait: the first
+//   attempt, the attempt after subscribing, the claim. While the LISTEN connection is down (and
+//   after it returns) waiters are told to look again and get retry hints no longer than the poll
+//   interval. H2: no queue; waiters of this provider are woken by its own releases, and others
+//   poll, at most every poll interval, at the latest when the lease they were told of ends.
 // - Threads and connections: no thread of its own on H2; one LISTEN thread on PostgreSQL. With a
 //   JDBC URL, at most maxConnections pooled connections (plus the LISTEN one); with a DataSource,
 //   one borrowed per call and returned at once (plus the LISTEN one, held while the provider lives).
@@ -98,6 +101,8 @@ public final class JdbcLockProvider implements LockProvider {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     /** The longest a waiter sleeps between attempts when no notification can wake it: 250 ms. */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(250);
+    /** How long a waiter has to claim a lock handed to it before the lock lapses for anyone (PostgreSQL): 2 s. */
+    public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofSeconds(2);
     /** Connections of the provider's own pool (JDBC URL only): 4. */
     public static final int DEFAULT_MAX_CONNECTIONS = 4;
     /** Holds renewed by one statement; more go out in several. */
@@ -107,6 +112,7 @@ public final class JdbcLockProvider implements LockProvider {
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final int MAX_IDENTIFIER = 63;
     private static final String SEQUENCE_SUFFIX = "_token_seq";
+    private static final String WAITERS_SUFFIX = "_waiters";
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final ConnectionSource connections;
@@ -129,9 +135,12 @@ public final class JdbcLockProvider implements LockProvider {
         this.timeout = b.timeout;
         this.pollInterval = b.pollInterval;
         String qualified = b.schema == null ? b.table : b.schema + "." + b.table;
-        Map<String, String> names = Map.of("table", qualified, "sequence", qualified + SEQUENCE_SUFFIX);
+        Map<String, String> names = Map.of("table", qualified, "sequence", qualified + SEQUENCE_SUFFIX,
+                "waiters", qualified + WAITERS_SUFFIX);
         int queryTimeout = (int) Math.max(1, (b.timeout.toMillis() + 999) / 1000);
-        this.table = dialect == JdbcDialect.POSTGRESQL ? new PostgresLockTable(names, queryTimeout) : new H2LockTable(names, queryTimeout);
+        this.table = dialect == JdbcDialect.POSTGRESQL
+                ? new PostgresLockTable(names, queryTimeout, micros(b.claimTimeout))
+                : new H2LockTable(names, queryTimeout);
         String ch = (b.schema == null ? b.table : b.schema + "_" + b.table).toLowerCase(Locale.ROOT);
         this.channel = ch.length() > MAX_IDENTIFIER ? ch.substring(0, MAX_IDENTIFIER) : ch;
         this.notifications = table.notifies() && b.listen && PgListener.driverPresent();
@@ -160,8 +169,9 @@ public final class JdbcLockProvider implements LockProvider {
     public Acquisition tryAcquire(LockRequest request) {
         String name = request.name();
         String key = Keys.of(name);
-        long lease = micros(request.lease());
-        LockTable.Attempt a = call(name, "acquiring", c -> table.acquire(c, key, name, request.owner(), lease));
+        LockTable.Ask ask = new LockTable.Ask(key, name, request.owner(), micros(request.lease()), request.waiting(),
+                micros(request.maxWait()));
+        LockTable.Attempt a = call(name, "acquiring", c -> table.acquire(c, ask));
         if (a.acquired()) {
             return Acquisition.acquired(a.token());
         }
@@ -175,17 +185,33 @@ public final class JdbcLockProvider implements LockProvider {
     @Override
     public Release release(String name, String owner) {
         String key = Keys.of(name);
-        int left = call(name, "releasing", c -> table.release(c, key, owner, channel));
-        if (left == LockTable.NOT_HELD) {
+        LockTable.Released r = call(name, "releasing", c -> table.release(c, key, owner, channel));
+        if (r.left() == LockTable.NOT_HELD) {
             return Release.NOT_HELD;
         }
-        if (left > 0) {
+        if (r.left() > 0) {
             return Release.STILL_HELD;
         }
         if (!table.notifies()) {
-            wakeLocal(key);
+            wakeLocal(key, null);
         }
-        return left == LockTable.RELEASED ? Release.RELEASED : Release.NOT_HELD;
+        if (r.left() != LockTable.RELEASED) {
+            return Release.NOT_HELD;
+        }
+        // Handed to a waiter: the caller wakes it at once if it is one of ours; the notification
+        // carries the grantee to the other processes, which wake nobody else.
+        return r.grantee() == null ? Release.RELEASED : new Release(Release.Outcome.RELEASED, r.grantee());
+    }
+
+    @Override
+    public void abandon(String name, String owner, long waitId) {
+        if (table.queues()) {
+            String key = Keys.of(name);
+            call(name, "leaving the wait queue", c -> {
+                table.abandon(c, key, owner, channel);
+                return null;
+            });
+        }
     }
 
     @Override
@@ -213,7 +239,7 @@ public final class JdbcLockProvider implements LockProvider {
         String key = Keys.of(name);
         int r = call(name, "force-releasing", c -> table.forceRelease(c, key, channel));
         if (r >= 0 && !table.notifies()) {
-            wakeLocal(key);
+            wakeLocal(key, null);
         }
         return r == 1;
     }
@@ -331,8 +357,14 @@ public final class JdbcLockProvider implements LockProvider {
                 checkOpen(null);
                 pgListener = new PgListener(connections, channel, new PgListener.Dispatcher() {
                     @Override
-                    public void released(String key) {
-                        wakeLocal(key);
+                    public void released(String payload) {
+                        // "<lock_key>" (free) or "<lock_key>:<grantee>" (handed over); keys are hex.
+                        int colon = payload.indexOf(':');
+                        if (colon < 0) {
+                            wakeLocal(payload, null);
+                        } else {
+                            wakeLocal(payload.substring(0, colon), payload.substring(colon + 1));
+                        }
                     }
 
                     @Override
@@ -356,11 +388,11 @@ public final class JdbcLockProvider implements LockProvider {
         return l != null && l.listening();
     }
 
-    private void wakeLocal(String key) {
+    private void wakeLocal(String key, String grantee) {
         List<WakeUpListener> list = listeners.get(key);
         if (list != null) {
             for (WakeUpListener w : list) {
-                w.released(null);
+                w.released(grantee);
             }
         }
     }
@@ -385,6 +417,7 @@ public final class JdbcLockProvider implements LockProvider {
         // The sequence first, so that it is not replaced as "<table>" + suffix.
         Map<String, String> replacements = new java.util.LinkedHashMap<>();
         replacements.put(DEFAULT_TABLE + SEQUENCE_SUFFIX, qualified + SEQUENCE_SUFFIX);
+        replacements.put(DEFAULT_TABLE + WAITERS_SUFFIX, qualified + WAITERS_SUFFIX);
         replacements.put(DEFAULT_TABLE, qualified);
         List<String> ddl = SqlFile.ddl(dialect.schemaResource(), replacements);
         call(null, "creating the lock table " + qualified, c -> {
@@ -419,6 +452,7 @@ public final class JdbcLockProvider implements LockProvider {
         private Duration timeout = DEFAULT_TIMEOUT;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private Duration claimTimeout = DEFAULT_CLAIM_TIMEOUT;
         private boolean listen = true;
         private ThreadFactory threadFactory;
 
@@ -494,6 +528,15 @@ public final class JdbcLockProvider implements LockProvider {
         /** The longest a waiter sleeps between attempts when no notification can wake it. Default: {@link #DEFAULT_POLL_INTERVAL}. */
         public Builder pollInterval(Duration pollInterval) {
             this.pollInterval = positive(pollInterval, "pollInterval");
+            return this;
+        }
+
+        /**
+         * How long a waiter has to claim a lock a release handed to it (PostgreSQL); a waiter that
+         * is gone costs this long before anyone may take the lock. Default: {@link #DEFAULT_CLAIM_TIMEOUT}.
+         */
+        public Builder claimTimeout(Duration claimTimeout) {
+            this.claimTimeout = positive(claimTimeout, "claimTimeout");
             return this;
         }
 

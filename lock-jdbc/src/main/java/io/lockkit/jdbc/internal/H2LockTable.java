@@ -76,7 +76,11 @@ public final class H2LockTable extends LockTable {
     }
 
     @Override
-    public Attempt acquire(Connection c, String key, String name, String owner, long leaseMicros) throws SQLException {
+    public Attempt acquire(Connection c, Ask ask) throws SQLException {
+        String key = ask.key();
+        String name = ask.name();
+        String owner = ask.owner();
+        long leaseMicros = ask.leaseMicros();
         try {
             return inTransaction(c, () -> {
                 Row row = lockRow(c, key);
@@ -111,8 +115,8 @@ public final class H2LockTable extends LockTable {
     }
 
     @Override
-    public int release(Connection c, String key, String owner, String channel) throws SQLException {
-        return inTransaction(c, () -> {
+    public Released release(Connection c, String key, String owner, String channel) throws SQLException {
+        return new Released(inTransaction(c, () -> {
             Row row = lockRow(c, key);
             if (row == null || !row.owner().equals(owner)) {
                 return NOT_HELD;
@@ -127,7 +131,7 @@ public final class H2LockTable extends LockTable {
             }
             update(c, "delete", key);
             return RELEASED;
-        });
+        }), null);
     }
 
     @Override

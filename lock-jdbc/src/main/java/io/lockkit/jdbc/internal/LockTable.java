@@ -27,6 +27,14 @@ public abstract class LockTable {
     public record Held(String owner, int holdCount, long remainingMicros) {
     }
 
+    /** What an acquisition asks for: the lease, and whether (and how long) the owner will wait. */
+    public record Ask(String key, String name, String owner, long leaseMicros, boolean waiting, long maxWaitMicros) {
+    }
+
+    /** A release's answer: {@link #NOT_HELD}, {@link #LAPSED}, {@link #RELEASED} or the holds left; the owner it was handed to, or null. */
+    public record Released(int left, String grantee) {
+    }
+
     /** Release outcomes. */
     public static final int NOT_HELD = -2;
     public static final int LAPSED = -1;
@@ -42,10 +50,19 @@ public abstract class LockTable {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
     }
 
-    public abstract Attempt acquire(Connection c, String key, String name, String owner, long leaseMicros) throws SQLException;
+    public abstract Attempt acquire(Connection c, Ask ask) throws SQLException;
 
-    /** {@link #NOT_HELD}, {@link #LAPSED} (the owner's row had lapsed and is gone), {@link #RELEASED}, or the holds left. */
-    public abstract int release(Connection c, String key, String owner, String channel) throws SQLException;
+    /** Releases one hold; {@link #LAPSED} means the owner's row had lapsed and is gone. */
+    public abstract Released release(Connection c, String key, String owner, String channel) throws SQLException;
+
+    /** The owner stopped waiting: leave the queue and pass on a hand-over not claimed. Nothing where there is no queue. */
+    public void abandon(Connection c, String key, String owner, String channel) throws SQLException {
+    }
+
+    /** Whether this dialect queues waiters, so that {@link #abandon} is needed. */
+    public boolean queues() {
+        return false;
+    }
 
     /** Renews every hold; returns for each whether it still existed (in the order given). */
     public abstract boolean[] renew(Connection c, List<Hold> holds) throws SQLException;

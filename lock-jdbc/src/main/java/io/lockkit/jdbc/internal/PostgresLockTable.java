@@ -20,21 +20,34 @@ public final class PostgresLockTable extends LockTable {
     /** The first key of the acquisitions' advisory gate: one namespace per lock table. */
     private final int gateNamespace;
 
-    public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds) {
+    /** How long a waiter has to claim a lock handed to it. */
+    private final long claimMicros;
+
+    public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds, long claimMicros) {
         super(SqlFile.statements("/io/lockkit/jdbc/postgresql/statements.sql", placeholders), queryTimeoutSeconds);
         this.gateNamespace = ("lockkit:" + placeholders.get("table")).hashCode();
+        this.claimMicros = claimMicros;
     }
 
     @Override
-    public Attempt acquire(Connection c, String key, String name, String owner, long leaseMicros) throws SQLException {
+    public Attempt acquire(Connection c, Ask ask) throws SQLException {
         try (PreparedStatement ps = prepare(c, "acquire")) {
+            String key = ask.key();
             ps.setInt(1, gateNamespace);
             ps.setString(2, key);
             ps.setString(3, key);
-            ps.setString(4, name);
-            ps.setString(5, owner);
-            ps.setLong(6, leaseMicros);
+            ps.setString(4, ask.name());
+            ps.setString(5, ask.owner());
+            ps.setLong(6, ask.leaseMicros());
             ps.setString(7, key);
+            ps.setString(8, ask.owner());
+            ps.setString(9, key);
+            ps.setString(10, ask.owner());
+            ps.setLong(11, ask.maxWaitMicros());
+            ps.setString(12, key);
+            ps.setLong(13, claimMicros);
+            ps.setBoolean(14, ask.waiting());
+            ps.setString(15, key);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return new Attempt(false, 0, -1);
@@ -49,18 +62,54 @@ public final class PostgresLockTable extends LockTable {
     }
 
     @Override
-    public int release(Connection c, String key, String owner, String channel) throws SQLException {
+    public Released release(Connection c, String key, String owner, String channel) throws SQLException {
         try (PreparedStatement ps = prepare(c, "release")) {
-            ps.setString(1, key);
-            ps.setString(2, owner);
-            ps.setString(3, key);
-            ps.setString(4, owner);
-            ps.setString(5, channel);
-            ps.setString(6, key);
+            int i = 0;
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setLong(++i, claimMicros);
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setString(++i, key);
+            ps.setString(++i, channel);
+            ps.setString(++i, key);
+            ps.setString(++i, channel);
+            ps.setString(++i, key);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getInt(1) : NOT_HELD;
+                return rs.next() ? new Released(rs.getInt(1), rs.getString(2)) : new Released(NOT_HELD, null);
             }
         }
+    }
+
+    @Override
+    public void abandon(Connection c, String key, String owner, String channel) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "abandon")) {
+            int i = 0;
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setLong(++i, claimMicros);
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setString(++i, key);
+            ps.setString(++i, owner);
+            ps.setString(++i, key);
+            ps.setString(++i, channel);
+            ps.setString(++i, key);
+            ps.setString(++i, channel);
+            ps.setString(++i, key);
+            ps.executeQuery().close();
+        }
+    }
+
+    @Override
+    public boolean queues() {
+        return true;
     }
 
     @Override

@@ -4,8 +4,10 @@
 -- or run by JdbcLockProvider.Builder.createSchema(true), which substitutes the configured table name
 -- for lockkit_locks (the sequence is always named <table>_token_seq) and skips what exists.
 --
--- One row per lock that is held or whose lease lapsed and nobody took it since; a release deletes
--- the row, so the table holds live locks, not every name ever used.
+-- One row per lock that is held (or handed to a waiter that has not claimed it yet, hold_count 0),
+-- or whose lease lapsed and nobody took it since; a release deletes the row (or hands it over), so
+-- the table holds live locks, not every name ever used. lockkit_locks_waiters is the FIFO queue of
+-- owners waiting for a lock, so that a release hands the lock to one waiter and wakes only it.
 --   lock_key     hex SHA-256 of the lock name (UTF-8): names may be 8192 characters, more than a
 --                btree entry takes; the key is also the NOTIFY payload
 --   name         the lock name, for operators
@@ -31,3 +33,14 @@ CREATE TABLE IF NOT EXISTS lockkit_locks (
 );
 
 CREATE SEQUENCE IF NOT EXISTS lockkit_locks_token_seq AS BIGINT START WITH 1 CACHE 1 NO CYCLE;
+
+-- Waiting owners per lock, oldest first: since (arrival, database clock) orders them; an entry whose
+-- expires passed (its waiter stopped asking: crashed, or gave up without saying) is skipped and
+-- removed by the next release. Waiters refresh expires with every attempt.
+CREATE TABLE IF NOT EXISTS lockkit_locks_waiters (
+    lock_key    VARCHAR(64)  NOT NULL,
+    owner       VARCHAR(200) NOT NULL,
+    since       TIMESTAMPTZ  NOT NULL,
+    expires     TIMESTAMPTZ  NOT NULL,
+    PRIMARY KEY (lock_key, owner)
+);

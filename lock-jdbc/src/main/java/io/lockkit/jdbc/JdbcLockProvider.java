@@ -114,7 +114,10 @@ public final class JdbcLockProvider implements LockProvider {
     private static final String SEQUENCE_SUFFIX = "_token_seq";
     private static final String WAITERS_SUFFIX = "_waiters";
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    private static final java.security.SecureRandom ORIGINS = new java.security.SecureRandom();
 
+    /** This provider's id in the hand-over notifications of its releases. */
+    private final String origin;
     private final ConnectionSource connections;
     private final JdbcDialect dialect;
     private final LockTable table;
@@ -130,6 +133,7 @@ public final class JdbcLockProvider implements LockProvider {
     private volatile boolean closed;
 
     private JdbcLockProvider(Builder b, ConnectionSource connections, JdbcDialect dialect) {
+        this.origin = Long.toString(ORIGINS.nextLong() & Long.MAX_VALUE, 36);
         this.connections = connections;
         this.dialect = dialect;
         this.timeout = b.timeout;
@@ -139,7 +143,7 @@ public final class JdbcLockProvider implements LockProvider {
                 "waiters", qualified + WAITERS_SUFFIX);
         int queryTimeout = (int) Math.max(1, (b.timeout.toMillis() + 999) / 1000);
         this.table = dialect == JdbcDialect.POSTGRESQL
-                ? new PostgresLockTable(names, queryTimeout, micros(b.claimTimeout))
+                ? new PostgresLockTable(names, queryTimeout, micros(b.claimTimeout), origin)
                 : new H2LockTable(names, queryTimeout);
         String ch = (b.schema == null ? b.table : b.schema + "_" + b.table).toLowerCase(Locale.ROOT);
         this.channel = ch.length() > MAX_IDENTIFIER ? ch.substring(0, MAX_IDENTIFIER) : ch;
@@ -198,9 +202,15 @@ public final class JdbcLockProvider implements LockProvider {
         if (r.left() != LockTable.RELEASED) {
             return Release.NOT_HELD;
         }
-        // Handed to a waiter: the caller wakes it at once if it is one of ours; the notification
-        // carries the grantee to the other processes, which wake nobody else.
-        return r.grantee() == null ? Release.RELEASED : new Release(Release.Outcome.RELEASED, r.grantee());
+        if (r.grantee() == null) {
+            return Release.RELEASED;
+        }
+        // Handed to a waiter: wake it here if it is one of ours (every release path, also the
+        // core's quiet ones), and skip our own notification of it when it comes back, which would
+        // wake it again late (an extra attempt if it waits anew by then). Other processes learn of
+        // the grantee from the notification and wake nobody else.
+        wakeLocal(key, r.grantee());
+        return new Release(Release.Outcome.RELEASED, r.grantee());
     }
 
     @Override
@@ -358,13 +368,19 @@ public final class JdbcLockProvider implements LockProvider {
                 pgListener = new PgListener(connections, channel, new PgListener.Dispatcher() {
                     @Override
                     public void released(String payload) {
-                        // "<lock_key>" (free) or "<lock_key>:<grantee>" (handed over); keys are hex.
+                        // "<lock_key>" (free), or "<lock_key>:<grantee>[ <origin>]" (handed over): keys
+                        // are hex, owner ids have no spaces. A hand-over made by our own release was
+                        // passed to our waiter by the caller already; waking it twice costs an attempt.
                         int colon = payload.indexOf(':');
                         if (colon < 0) {
                             wakeLocal(payload, null);
-                        } else {
-                            wakeLocal(payload.substring(0, colon), payload.substring(colon + 1));
+                            return;
                         }
+                        int space = payload.indexOf(' ', colon);
+                        if (space >= 0 && payload.substring(space + 1).equals(origin)) {
+                            return;
+                        }
+                        wakeLocal(payload.substring(0, colon), payload.substring(colon + 1, space < 0 ? payload.length() : space));
                     }
 
                     @Override

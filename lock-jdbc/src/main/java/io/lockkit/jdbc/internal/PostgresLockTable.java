@@ -23,10 +23,14 @@ public final class PostgresLockTable extends LockTable {
     /** How long a waiter has to claim a lock handed to it. */
     private final long claimMicros;
 
-    public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds, long claimMicros) {
+    /** This provider's id in its hand-over notifications, so that it skips those it acted on already. */
+    private final String origin;
+
+    public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds, long claimMicros, String origin) {
         super(SqlFile.statements("/io/lockkit/jdbc/postgresql/statements.sql", placeholders), queryTimeoutSeconds);
         this.gateNamespace = ("lockkit:" + placeholders.get("table")).hashCode();
         this.claimMicros = claimMicros;
+        this.origin = origin;
     }
 
     @Override
@@ -77,6 +81,7 @@ public final class PostgresLockTable extends LockTable {
             ps.setString(++i, key);
             ps.setString(++i, channel);
             ps.setString(++i, key);
+            ps.setString(++i, origin);
             ps.setString(++i, channel);
             ps.setString(++i, key);
             try (ResultSet rs = ps.executeQuery()) {

@@ -13,8 +13,8 @@
 --
 -- Wake-ups: a release or force release calls pg_notify('<channel>', ...) in the same statement; the
 -- notification is delivered at commit, i.e. when the row is already gone or handed over. Payload
--- "<lock_key>": the lock is free (one waiter per process looks); "<lock_key>:<owner>": the lock was
--- handed to that waiting owner (only its process wakes it). A contended acquisition thus costs at
+-- "<lock_key>": the lock is free (one waiter per process looks); "<lock_key>:<owner>[ <origin>]": the
+-- lock was handed to that waiting owner (only its process wakes it). A contended acquisition thus costs at
 -- most three statements however many processes wait: the first attempt (queued), the attempt after
 -- subscribing, and the claim.
 
@@ -86,8 +86,10 @@ WHERE l.lock_key = ? AND NOT EXISTS (SELECT 1 FROM taken);
 -- timeout: then the lease lapses and anyone may take the lock.) When nobody waits, deletes the row
 -- (the token lives on in the sequence) and notifies "<lock_key>". A row of the owner whose lease
 -- lapsed is deleted too, and reported as not held. Expired queue entries of the lock are removed.
+-- The hand-over notification ends with " <releasing provider's id>": that provider woke its own
+-- grantee already (Release.grantee) and skips it.
 -- Params: 1 lock_key, 2 owner, 3 claim timeout (us), 4 lock_key, 5 owner, 6 lock_key, 7 owner,
--- 8 lock_key, 9 owner, 10 lock_key, 11 channel, 12 lock_key, 13 channel, 14 lock_key.
+-- 8 lock_key, 9 owner, 10 lock_key, 11 channel, 12 lock_key, 13 provider id, 14 channel, 15 lock_key.
 -- Returns no row (not held), or one row: (0, grantee or NULL) released, (-1, NULL) lapsed (deleted,
 -- not held), (n > 0, NULL) still held n times.
 WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
@@ -121,7 +123,7 @@ unqueued AS (
     WHERE w.lock_key = ?
       AND (w.expires <= c.now OR w.owner IN (SELECT h.grantee FROM handed h))
 )
-SELECT 0 AS left_count, h.grantee, pg_notify(?, ? || ':' || h.grantee)::text AS notified FROM handed h
+SELECT 0 AS left_count, h.grantee, pg_notify(?, ? || ':' || h.grantee || ' ' || ?)::text AS notified FROM handed h
 UNION ALL
 SELECT CASE WHEN f.held THEN 0 ELSE -1 END, NULL, pg_notify(?, ?)::text FROM freed f
 UNION ALL

@@ -196,7 +196,8 @@ public final class JdbcLockProvider implements LockProvider {
         if (r.left() > 0) {
             return Release.STILL_HELD;
         }
-        if (!table.notifies()) {
+        if (!notifications) {
+            // Nobody will be notified: our own waiters at least learn of it at once.
             wakeLocal(key, null);
         }
         if (r.left() != LockTable.RELEASED) {
@@ -248,7 +249,7 @@ public final class JdbcLockProvider implements LockProvider {
     public boolean forceRelease(String name) {
         String key = Keys.of(name);
         int r = call(name, "force-releasing", c -> table.forceRelease(c, key, channel));
-        if (r >= 0 && !table.notifies()) {
+        if (r >= 0 && !notifications) {
             wakeLocal(key, null);
         }
         return r == 1;

@@ -272,6 +272,43 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
+    void withoutListenWaitersOfOtherClientsPollAndStillGetTheLockInTurn() throws Exception {
+        // As behind PgBouncer in transaction mode: no LISTEN, so waiters poll every pollInterval.
+        java.util.function.Supplier<JdbcLockProvider> polling = () -> {
+            JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).listen(false)
+                    .pollInterval(Duration.ofMillis(100)).build();
+            toClose.add(p);
+            return p;
+        };
+        JdbcLockProvider holder = polling.get();
+        JdbcLockProvider otherProvider = polling.get();
+        DistributedLockFactory other = factory(otherProvider);
+        String n = name("no-listen");
+        DistributedLockFactory holding = factory(holder);
+        LockHandle h = holding.acquire(n, LockOptions.noWait());
+        assertThat(holder.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ofSeconds(30))).retryAfter())
+                .as("a busy answer without notifications asks to look again within the poll interval")
+                .isLessThanOrEqualTo(Duration.ofMillis(100));
+        holder.abandon(n, "c:x", 0);
+        AtomicInteger acquired = new AtomicInteger();
+        Thread waiter = new Thread(() -> {
+            DistributedLock lock = other.getLock(n);
+            lock.lock();
+            acquired.incrementAndGet();
+            lock.unlock();
+        });
+        waiter.start();
+        // The waiter found the lock busy twice (before and after subscribing) and parks.
+        await().atMost(Duration.ofSeconds(10)).until(() -> otherProvider.statements("acquire") >= 2);
+        long released = System.nanoTime();
+        h.release();
+        waiter.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(acquired).hasValue(1);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).isLessThan(2000);
+        assertThat(holder.listening()).isFalse();
+    }
+
+    @Test
     void aMissingLockTableIsReportedAsASchemaProblem() {
         JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).table("no_such_table").build();
         toClose.add(p);

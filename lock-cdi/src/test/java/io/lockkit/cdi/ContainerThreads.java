@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class ContainerThreads {
 
     static final List<Thread> MADE = new CopyOnWriteArrayList<>();
+    /** For each thread made, the name of the thread that asked for it (whose context it would capture). */
+    static final List<String> ASKED_BY = new CopyOnWriteArrayList<>();
 
     @Produces
     @ApplicationScoped
@@ -26,6 +28,7 @@ public class ContainerThreads {
                 Thread t = new Thread(r, "managed-" + next.incrementAndGet());
                 t.setDaemon(true);
                 MADE.add(t);
+                ASKED_BY.add(Thread.currentThread().getName());
                 return t;
             }
 

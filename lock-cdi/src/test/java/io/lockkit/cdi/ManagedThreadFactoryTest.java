@@ -40,7 +40,9 @@ class ManagedThreadFactoryTest {
     @DisplayName("the watchdog's and the Redis wake-up threads come from the container's factory")
     void backgroundThreadsAreManaged() throws Exception {
         ContainerThreads.MADE.clear();
+        ContainerThreads.ASKED_BY.clear();
         WeldContainer app = Lockkit.start("managed-threads", ContainerThreads.class);
+        int madeAtStart = ContainerThreads.MADE.size();
         try {
             DistributedLockFactory locks = app.select(DistributedLockFactory.class).get();
             try (LockHandle hold = locks.acquire("renewed")) {
@@ -49,10 +51,14 @@ class ManagedThreadFactoryTest {
                         .isInstanceOf(LockNotAcquiredException.class);
             }
             assertThat(ContainerThreads.MADE.size()).as("scheduler and pub/sub threads").isGreaterThanOrEqualTo(2);
+            assertThat(ContainerThreads.MADE.size()).as("the wait made the wake-up thread").isGreaterThan(madeAtStart);
+            assertThat(ContainerThreads.ASKED_BY.subList(madeAtStart, ContainerThreads.ASKED_BY.size()))
+                    .as("threads made after the start were asked for by lockkit's thread maker, not the request's thread")
+                    .containsOnly("lockkit-thread-maker");
             assertThat(ContainerThreads.MADE.stream().filter(Thread::isAlive).map(Thread::getName))
                     .as("the container's threads carry lockkit's names while they run its work")
                     .isNotEmpty()
-                    .allSatisfy(name -> assertThat(name).matches("lockkit-(scheduler|redis)-\\d+"));
+                    .allSatisfy(name -> assertThat(name).matches("lockkit-(scheduler|redis)-\\d+|lockkit-thread-maker"));
         } finally {
             app.shutdown();
         }

@@ -68,6 +68,7 @@ public class LockFactoryHolder {
     private volatile DistributedLockFactory own;
     private volatile TransactionCompletion transactions;
     private LockProvider ownProvider;
+    private ManagedThreads.ContextFreeThreads threadMaker;
     private LockkitConfig ownConfig;
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
     private ClassLoader registeredFor;
@@ -199,7 +200,21 @@ public class LockFactoryHolder {
     }
 
     private DistributedLockFactory build(LockkitConfig config) {
-        ThreadFactory container = ManagedThreads.find(threadFactories);
+        ThreadFactory managed = ManagedThreads.find(threadFactories);
+        ManagedThreads.ContextFreeThreads container = managed == null ? null : ManagedThreads.contextFree(managed);
+        try {
+            DistributedLockFactory built = build(config, container);
+            threadMaker = container;
+            return built;
+        } catch (RuntimeException | Error e) {
+            if (container != null) {
+                container.close();
+            }
+            throw e;
+        }
+    }
+
+    private DistributedLockFactory build(LockkitConfig config, ThreadFactory container) {
         LockProvider provider;
         if (providers.isAmbiguous()) {
             throw new IllegalStateException("lockkit: several LockProvider beans with the @Default qualifier: "
@@ -271,6 +286,7 @@ public class LockFactoryHolder {
     void close() {
         DistributedLockFactory f;
         Duration drain;
+        ManagedThreads.ContextFreeThreads maker;
         synchronized (this) {
             closed = true;
             if (registeredFor != null) {
@@ -279,11 +295,16 @@ public class LockFactoryHolder {
             }
             f = own;
             drain = drainTimeout;
+            maker = threadMaker;
             own = null;
             ownProvider = null;
+            threadMaker = null;
         }
         if (f != null) {
             f.close(drain); // outside the monitor: running methods may still need this bean
+        }
+        if (maker != null) {
+            maker.close();
         }
     }
 }

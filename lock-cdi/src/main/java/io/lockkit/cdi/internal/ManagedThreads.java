@@ -2,7 +2,11 @@ package io.lockkit.cdi.internal;
 
 import jakarta.enterprise.inject.Instance;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -72,5 +76,85 @@ final class ManagedThreads {
             }
             return thread;
         };
+    }
+
+    /**
+     * A thread factory that makes every thread of {@code container} from one thread of its own, made
+     * now: WildFly and GlassFish/Payara give a managed thread the context of whoever calls
+     * {@code newThread}, and a thread lockkit makes later (the Redis wake-up thread starts at the
+     * first wait) would otherwise keep the security identity of the request that happened to need it.
+     * Close it with the factory.
+     */
+    static ContextFreeThreads contextFree(ThreadFactory container) {
+        return new ContextFreeThreads(container);
+    }
+
+    /** See {@link #contextFree(ThreadFactory)}. */
+    static final class ContextFreeThreads implements ThreadFactory, AutoCloseable {
+        private final ThreadFactory container;
+        private final SynchronousQueue<FutureTask<Thread>> requests = new SynchronousQueue<>();
+        private final Thread maker;
+        private volatile boolean closed;
+
+        private ContextFreeThreads(ThreadFactory container) {
+            this.container = container;
+            this.maker = container.newThread(this::serve);
+            if (maker == null) {
+                throw new IllegalStateException("the container's ManagedThreadFactory made no thread (is the application stopping?)");
+            }
+            maker.setDaemon(true);
+            maker.start();
+        }
+
+        private void serve() {
+            Thread self = Thread.currentThread();
+            String own = self.getName();
+            self.setName("lockkit-thread-maker");
+            try {
+                while (!closed) {
+                    FutureTask<Thread> request = requests.poll(1, TimeUnit.SECONDS);
+                    if (request != null) {
+                        request.run();
+                    }
+                }
+            } catch (InterruptedException e) {
+                // closed
+            } finally {
+                self.setName(own);
+            }
+        }
+
+        @Override
+        public Thread newThread(Runnable work) {
+            if (Thread.currentThread() == maker || closed) {
+                return container.newThread(work);
+            }
+            FutureTask<Thread> request = new FutureTask<>(() -> container.newThread(work));
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        if (!requests.offer(request, 10, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("lockkit's thread maker did not answer within 10 s");
+                        }
+                        return request.get();
+                    } catch (InterruptedException e) {
+                        interrupted = true; // a thread is needed all the same; keep the flag
+                    } catch (ExecutionException e) {
+                        throw new IllegalStateException("the container's ManagedThreadFactory failed", e.getCause());
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            maker.interrupt();
+        }
     }
 }

@@ -1,0 +1,352 @@
+package io.lockkit.it;
+
+import io.lockkit.testkit.redis.RedisFixture;
+import io.lockkit.testkit.redis.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The server tests, run once per server kind against one pair of instances (a and b) that share a
+ * Redis server and a directory: the subclasses only name the kind. Instances start once per class
+ * (both at the same time) and every test drives them over HTTP; the tests that remove the
+ * application run last. What each server answered is printed, so the build log holds the figures.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class ServerTests {
+
+    private static final String APP_CLASS = "io.lockkit.it.app.SharedState";
+
+    private final ServerKind kind;
+    private RedisServer redis;
+    private ServerInstance a;
+    private ServerInstance b;
+    private Path shared;
+    private long classStarted;
+    private List<String> baselineThreads = List.of();
+    private List<String> baselineClients = List.of();
+
+    ServerTests(ServerKind kind) {
+        this.kind = kind;
+    }
+
+    @BeforeAll
+    void startServers() throws Exception {
+        Assumptions.assumeTrue(kind.selected(), () -> loud(kind.id + " server tests skipped: -Dlockkit.it.servers="
+                + System.getProperty("lockkit.it.servers") + " does not select " + kind.id));
+        Assumptions.assumeTrue(Files.isRegularFile(kind.distribution()), () -> loud(kind.id
+                + " server tests SKIPPED: " + kind.coordinates() + " is not in the local Maven repository ("
+                + kind.distribution() + "); fetch it with: mvn dependency:get -Dartifact=" + kind.coordinates()));
+        classStarted = System.nanoTime();
+        shared = Settings.work().resolve(kind.id + "-shared");
+        Processes.deleteTree(shared);
+        Files.createDirectories(shared);
+        redis = RedisFixture.builder().build().start();
+        a = ServerInstance.of(kind, "a");
+        b = ServerInstance.of(kind, "b");
+        a.launch(properties("a"));
+        b.launch(properties("b"));
+        a.awaitApplication();
+        b.awaitApplication();
+        report("started a and b (" + kind.coordinates() + ", " + kind.platform + ") in "
+                + Processes.elapsedSince(classStarted).toSeconds() + " s; logs: " + a.log() + ", " + b.log());
+    }
+
+    private Map<String, String> properties(String instance) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("lockkit.redis.uri", redis.uri());
+        properties.put("lockkit.redis.client-name", clientName(instance));
+        properties.put("lockkit.it.shared-dir", shared.toString());
+        properties.put("lockkit.it.instance", instance);
+        return properties;
+    }
+
+    private static String clientName(String instance) {
+        return "lockkit-it-" + instance;
+    }
+
+    @AfterAll
+    void stopServers() {
+        for (AutoCloseable closeable : new AutoCloseable[] {a, b, redis}) {
+            if (closeable != null) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    report("closing " + closeable + " failed: " + e);
+                }
+            }
+        }
+        if (classStarted != 0) {
+            report("done in " + Processes.elapsedSince(classStarted).toSeconds() + " s");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void injectedFactoryIsUsableOnBothInstances() {
+        assertThat(a.http.get("factory").ok()).isNotBlank();
+        assertThat(b.http.get("factory").ok()).isNotBlank();
+    }
+
+    @Test
+    @Order(2)
+    void lockedReadPauseWriteCounterCountsEveryIncrementAcrossTwoInstances() throws Exception {
+        List<Http.Response> responses = concurrently(20, a, b, server -> server.http.post("counter/locked-c/locked"));
+        responses.forEach(Http.Response::ok);
+        assertThat(a.http.get("counter/locked-c").ok()).isEqualTo("40");
+        assertThat(Inspect.sharedLog(shared, "overlaps", "counter-locked-c")).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void unlockedReadPauseWriteCounterLosesUpdatesAsTheNegativeControl() throws Exception {
+        List<Http.Response> responses = concurrently(20, a, b, server -> server.http.post("counter/unlocked-c/unlocked"));
+        responses.forEach(Http.Response::ok);
+        int value = Integer.parseInt(a.http.get("counter/unlocked-c").ok());
+        report("negative control: 40 unlocked increments left the counter at " + value + ", "
+                + Inspect.sharedLog(shared, "overlaps", "counter-unlocked-c").size() + " overlaps");
+        assertThat(value).isLessThan(40);
+        assertThat(Inspect.sharedLog(shared, "overlaps", "counter-unlocked-c")).isNotEmpty();
+    }
+
+    @Test
+    @Order(4)
+    void lockedTransactionalMethodBooksEachSlotOnce() throws Exception {
+        assertNoDuplicateBookings("locked-transactional");
+    }
+
+    @Test
+    @Order(5)
+    void lockedMethodCalledInsideATransactionBooksEachSlotOnce() throws Exception {
+        assertNoDuplicateBookings("transactional-calls-locked");
+    }
+
+    @Test
+    @Order(6)
+    void lockedEjbMethodInAContainerManagedTransactionBooksEachSlotOnce() throws Exception {
+        assertNoDuplicateBookings("ejb");
+    }
+
+    /** 10 slots, 4 concurrent bookers each, on instance a (each instance has its own default datasource). */
+    private void assertNoDuplicateBookings(String variant) throws Exception {
+        int slots = 10;
+        int bookers = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Http.Response>> calls = new ArrayList<>();
+            for (int booker = 0; booker < bookers; booker++) {
+                for (int slot = 0; slot < slots; slot++) {
+                    String path = "bookings/" + variant + "-" + slot + "/" + variant + "?who=" + booker;
+                    calls.add(pool.submit(() -> a.http.post(path)));
+                }
+            }
+            int booked = 0;
+            List<String> failures = new ArrayList<>();
+            for (Future<Http.Response> call : calls) {
+                Http.Response response = call.get(5, TimeUnit.MINUTES);
+                if (response.status() != 200) {
+                    failures.add("HTTP " + response.status() + ": " + firstLine(response.body()));
+                } else if (response.body().equals("true")) {
+                    booked++;
+                }
+            }
+            int duplicates = 0;
+            for (int slot = 0; slot < slots; slot++) {
+                long rows = Long.parseLong(a.http.get("bookings/" + variant + "-" + slot).ok());
+                duplicates += (int) Math.max(0, rows - 1);
+            }
+            report(variant + ": " + calls.size() + " bookings of " + slots + " slots: " + booked + " booked, "
+                    + duplicates + " duplicate rows, " + failures.size() + " failed requests");
+            assertThat(failures).as("failed booking requests").isEmpty();
+            assertThat(duplicates).as("duplicate rows").isZero();
+            assertThat(booked).isEqualTo(slots);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @Order(7)
+    void asyncLockedMethodHoldsTheLockUntilItsStageCompletes() throws Exception {
+        long millis = 300;
+        long started = System.nanoTime();
+        List<CompletableFuture<Http.Response>> calls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            calls.add(a.http.postAsync("report/r1?millis=" + millis));
+            calls.add(b.http.postAsync("report/r1?millis=" + millis));
+        }
+        for (CompletableFuture<Http.Response> call : calls) {
+            assertThat(call.get(5, TimeUnit.MINUTES).ok()).isIn("a", "b");
+        }
+        Duration took = Processes.elapsedSince(started);
+        assertThat(Inspect.sharedLog(shared, "overlaps", "report-r1")).isEmpty();
+        assertThat(Inspect.sharedLog(shared, "events", "report-r1 enter")).hasSize(6);
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(6 * millis));
+    }
+
+    @Test
+    @Order(8)
+    void skipMethodDoesNotRunWhileAnotherInstanceHoldsItsLock() throws Exception {
+        CompletableFuture<Http.Response> holder = a.http.postAsync("job/j1?millis=4000");
+        await("a inside job j1").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                .until(() -> Files.exists(shared.resolve("inside-job-j1")) || holder.isDone());
+        assertThat(holder).as("a's call ended before it was seen inside: %s", holder.getNow(null)).isNotDone();
+        assertThat(b.http.post("job/j1?millis=0").ok()).isEqualTo("skipped");
+        assertThat(holder.get(5, TimeUnit.MINUTES).ok()).isEqualTo("ran");
+        assertThat(b.http.post("job/j1?millis=0").ok()).isEqualTo("ran");
+        assertThat(Inspect.sharedLog(shared, "events", "job-j1 enter")).hasSize(2);
+    }
+
+    @Test
+    @Order(9)
+    void lockkitThreadsNameThemselves() {
+        a.http.post("counter/threads-c/locked").ok();
+        String names = a.http.get("threads").ok();
+        report("threads named lockkit in a: " + names.replace('\n', ','));
+        List<String> dump = Inspect.lockkitThreads(a.javaPid());
+        report("threads running lockkit code or named lockkit in a (jcmd Thread.print): " + dump);
+        assertThat(names.lines()).as("threads whose name contains lockkit").isNotEmpty()
+                .allMatch(name -> name.startsWith("lockkit"));
+    }
+
+    @Test
+    @Order(10)
+    void deploymentWithAWrongRedisUriFailsAndTheLogNamesTheKey() {
+        int closed = RedisFixture.freePort();
+        ServerInstance.DeploymentOutcome outcome = b.deployWithConfig(
+                "lockkit.redis.uri=redis://127.0.0.1:" + closed + "\n");
+        report("deployment with lockkit.redis.uri=redis://127.0.0.1:" + closed + ": "
+                + (outcome.deployed() ? "DEPLOYED" : "failed") + "; lines naming the key: "
+                + outcome.log().lines().filter(line -> line.contains("lockkit.redis.uri")).limit(3).toList());
+        assertThat(outcome.deployed()).as("the misconfigured deployment deployed; log:\n%s", tail(outcome.log()))
+                .isFalse();
+        assertThat(outcome.log()).contains("lockkit.redis.uri");
+    }
+
+    @Test
+    @Order(20)
+    void undeployWhileALockedCallRunsKeepsTheLockUntilTheCallReturns() throws Exception {
+        a.http.post("counter/baseline-c/locked").ok();
+        baselineThreads = Inspect.lockkitThreads(a.javaPid());
+        baselineClients = Inspect.redisClients(redis, clientName("a"));
+        report("a before undeploy: " + baselineThreads.size() + " lockkit threads, " + baselineClients.size()
+                + " Redis connections named " + clientName("a"));
+
+        CompletableFuture<Http.Response> slow = a.http.postAsync("slow?millis=6000");
+        await("a inside slow").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                .until(() -> Files.exists(shared.resolve("inside-slow")) || slow.isDone());
+        assertThat(slow).as("a's slow call ended before it was seen inside: %s", slow.getNow(null)).isNotDone();
+        a.beginUndeploy();
+        Http.Response other = b.http.post("slow?millis=0");
+        Http.Response undeployed = slow.get(5, TimeUnit.MINUTES);
+        a.awaitUndeployed();
+        List<String> events = Inspect.sharedLog(shared, "events", "slow");
+        report("undeploy of a during slow(): a answered HTTP " + undeployed.status() + ", b answered HTTP "
+                + other.status() + "; events: " + events);
+        assertThat(other.ok()).isEqualTo("b");
+        assertThat(Inspect.sharedLog(shared, "overlaps", "slow")).as("b inside slow while a still was").isEmpty();
+        long aExit = time(events, "a slow exit");
+        long bEnter = time(events, "b slow enter");
+        assertThat(bEnter).as("b entered before a's call returned").isGreaterThanOrEqualTo(aExit);
+    }
+
+    @Test
+    @Order(21)
+    void undeployLeavesNoLockkitThreadNorRedisConnectionNorClassLoader() {
+        long pid = a.javaPid();
+        if (a.undeployLeavesNoApplication()) {
+            List<String>[] last = new List[2];
+            await("a without lockkit threads and connections after undeploy").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                        last[0] = Inspect.lockkitThreads(pid);
+                        last[1] = Inspect.redisClients(redis, clientName("a"));
+                        assertThat(last[0]).as("lockkit threads").isEmpty();
+                        assertThat(last[1]).as("Redis connections").isEmpty();
+                    });
+            int copies = Inspect.loadedCopies(pid, APP_CLASS);
+            report("a after undeploy: 0 lockkit threads, 0 Redis connections, " + copies
+                    + " class loaders still holding " + APP_CLASS + " after GC");
+            assertThat(copies).as("class loaders of the undeployed application still alive after GC").isZero();
+            a.deployAgain();
+        }
+        a.http.post("counter/after-c/locked").ok();
+        List<String> threads = Inspect.lockkitThreads(pid);
+        List<String> clients = Inspect.redisClients(redis, clientName("a"));
+        int copies = Inspect.loadedCopies(pid, APP_CLASS);
+        report("a after redeploy: " + threads.size() + " lockkit threads (before: " + baselineThreads.size() + "), "
+                + clients.size() + " Redis connections (before: " + baselineClients.size() + "), " + copies
+                + " class loaders holding " + APP_CLASS + " after GC; threads: " + threads);
+        assertThat(threads.size()).as("lockkit threads after redeploy, compared with one deployment's")
+                .isLessThanOrEqualTo(baselineThreads.size());
+        assertThat(clients.size()).as("Redis connections after redeploy, compared with one deployment's")
+                .isLessThanOrEqualTo(baselineClients.size());
+        assertThat(copies).as("class loaders holding the application after redeploy and GC").isEqualTo(1);
+    }
+
+    private static long time(List<String> events, String prefix) {
+        return events.stream().filter(line -> line.startsWith(prefix + " ")).mapToLong(line -> Long.parseLong(
+                line.split(" ")[3])).findFirst().orElseThrow(() -> new AssertionError("no event " + prefix
+                        + " in " + events));
+    }
+
+    /** {@code perInstance} calls on each of a and b, 8 at a time, collected in order. */
+    private static List<Http.Response> concurrently(int perInstance, ServerInstance a, ServerInstance b,
+            Function<ServerInstance, Http.Response> call) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Http.Response>> futures = new ArrayList<>();
+            for (int i = 0; i < perInstance; i++) {
+                futures.add(pool.submit(() -> call.apply(a)));
+                futures.add(pool.submit(() -> call.apply(b)));
+            }
+            List<Http.Response> responses = new ArrayList<>();
+            for (Future<Http.Response> future : futures) {
+                responses.add(future.get(5, TimeUnit.MINUTES));
+            }
+            return responses;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static String firstLine(String text) {
+        return text.lines().findFirst().orElse("");
+    }
+
+    private static String tail(String log) {
+        List<String> lines = log.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private void report(String line) {
+        System.out.println("[" + kind.id + "] " + line);
+    }
+
+    private static String loud(String message) {
+        System.err.println("WARNING: " + message);
+        return message;
+    }
+}

@@ -28,9 +28,17 @@ final class Http {
     record Response(int status, String body) {
         String ok() {
             if (status != 200) {
-                throw new AssertionError("HTTP " + status + ": " + body);
+                throw new AssertionError("HTTP " + status + ": " + readable());
             }
             return body;
+        }
+
+        /** The body without HTML markup (servers answer errors with HTML pages), at most 800 characters. */
+        String readable() {
+            String text = body.replaceAll("(?s)<style.*?</style>", " ").replaceAll("<[^>]+>", " ")
+                    .replace("&quot;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
+                    .replace("&amp;", "&").replaceAll("\\s+", " ").strip();
+            return text.length() <= 800 ? text : text.substring(0, 800) + "...";
         }
     }
 

@@ -51,6 +51,16 @@ final class Inspect {
         return copies;
     }
 
+    /** The first {@code limit} rows of the JVM's class histogram (taken after a full GC) of classes named with one of {@code prefixes}. */
+    static List<String> liveObjects(long pid, int limit, String... prefixes) {
+        String histogram = Processes.jdkTool("jcmd", Long.toString(pid), "GC.class_histogram");
+        return histogram.lines()
+                .filter(line -> Arrays.stream(prefixes).anyMatch(prefix -> line.contains(" " + prefix)))
+                .map(line -> line.strip().replaceAll("\\s+", " "))
+                .limit(limit)
+                .collect(Collectors.toList());
+    }
+
     /** The Redis clients connected under {@code name} ({@code CLIENT LIST} lines). */
     static List<String> redisClients(RedisServer redis, String name) {
         Object reply = redis.command("CLIENT", "LIST");

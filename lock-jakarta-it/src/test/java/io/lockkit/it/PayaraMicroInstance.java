@@ -49,6 +49,12 @@ final class PayaraMicroInstance extends ServerInstance {
                 "--unpackdir", dir.resolve("unpack").toString(),
                 "--contextroot", CONTEXT,
                 "--deploy", app.toString()));
+        try {
+            Files.createDirectories(dir.resolve("root"));
+            Files.createDirectories(dir.resolve("unpack"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         process = Processes.start(command, dir, log(), Map.of());
     }
 

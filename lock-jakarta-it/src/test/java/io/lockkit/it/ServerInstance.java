@@ -74,6 +74,16 @@ abstract class ServerInstance implements AutoCloseable {
      */
     abstract DeploymentOutcome deployWithConfig(String config);
 
+    /**
+     * Deploys a control application (the test application's JAX-RS root and {@code PingResource}
+     * only: no lockkit, no CDI beans, no persistence unit), calls it, undeploys it and returns how
+     * many class loaders still hold {@code PingResource} after GC, minus how many did before; empty
+     * where the server cannot deploy a second application at runtime.
+     */
+    java.util.OptionalInt controlApplicationLoadersLeft() {
+        return java.util.OptionalInt.empty();
+    }
+
     /** The base URL of the application's JAX-RS resources, ending in a slash. */
     abstract String baseUrl();
 

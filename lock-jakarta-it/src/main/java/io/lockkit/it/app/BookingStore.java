@@ -1,12 +1,19 @@
 package io.lockkit.it.app;
 
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.util.UUID;
 
-/** Count-then-insert on the server's default datasource; joins whatever JTA transaction is active. */
+/**
+ * Count-then-insert on the server's default datasource; joins whatever JTA transaction is active,
+ * and makes its commit take a little while (as a commit that flushes real work does), so that a lock
+ * released before the commit lets the next caller count before the row is visible.
+ */
 @ApplicationScoped
 public class BookingStore {
 
@@ -14,6 +21,9 @@ public class BookingStore {
 
     @PersistenceContext(unitName = "lockkit-it")
     EntityManager em;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
 
     /** Books {@code slot} for {@code who} when nobody holds it yet; true when this call inserted the row. */
     public boolean bookIfFree(String slot, String who) {
@@ -24,6 +34,17 @@ public class BookingStore {
         }
         em.persist(new Booking(UUID.randomUUID().toString(), slot, who));
         em.flush();
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+                SharedState.pause(PAUSE_MILLIS);
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                // nothing to undo
+            }
+        });
         return true;
     }
 

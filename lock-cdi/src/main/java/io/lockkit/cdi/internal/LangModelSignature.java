@@ -7,6 +7,7 @@ import jakarta.enterprise.lang.model.declarations.RecordComponentInfo;
 import jakarta.enterprise.lang.model.types.Type;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -77,11 +78,17 @@ final class LangModelSignature implements SignatureModel<Type> {
         if (c == null) {
             return null;
         }
-        if (c.isRecord()) {
-            for (RecordComponentInfo component : c.recordComponents()) {
-                if (component.name().equals(name)) {
-                    return new Property<>(name, component.type(), null);
-                }
+        Collection<RecordComponentInfo> components;
+        try {
+            components = c.isRecord() ? c.recordComponents() : List.of();
+        } catch (UnsupportedOperationException e) {
+            // Weld 5.1's language model (Jakarta EE 10 servers) says "Records not yet supported":
+            // the component accessor is a public method of the same name, which the search below finds.
+            components = List.of();
+        }
+        for (RecordComponentInfo component : components) {
+            if (component.name().equals(name)) {
+                return new Property<>(name, component.type(), null);
             }
         }
         List<String> names = SignatureModel.accessorNames(name);

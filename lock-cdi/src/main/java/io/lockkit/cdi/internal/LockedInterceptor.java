@@ -37,24 +37,21 @@ public class LockedInterceptor implements Serializable {
         return locked.invoke(holder.factory(), context.getParameters(), context::proceed);
     }
 
-    /** The binding in force (the method's, else the class's), with its member values. */
-    private static Locked binding(InvocationContext context, Method method) {
-        try {
-            // Interceptors 2.2: sees bindings from stereotypes too.
-            Locked binding = context.getInterceptorBinding(Locked.class);
-            if (binding != null) {
-                return binding;
-            }
-        } catch (UnsupportedOperationException | AbstractMethodError e) {
-            // an older container: read the annotations ourselves
+    /**
+     * The binding in force: what the container says (Jakarta EE 11), else the method's, else the
+     * class's, directly or through a stereotype (Jakarta EE 10 containers cannot say).
+     */
+    static Locked binding(InvocationContext context, Method method) {
+        Locked binding = InterceptorBindings.find(context, Locked.class);
+        if (binding == null) {
+            binding = InterceptorBindings.declared(method, Locked.class);
         }
-        Locked binding = method.getAnnotation(Locked.class);
         if (binding == null && context.getTarget() != null) {
             // @Locked is @Inherited, so the container's subclass of the bean class sees it too.
-            binding = context.getTarget().getClass().getAnnotation(Locked.class);
+            binding = InterceptorBindings.declared(context.getTarget().getClass(), Locked.class);
         }
         if (binding == null) {
-            binding = method.getDeclaringClass().getAnnotation(Locked.class);
+            binding = InterceptorBindings.declared(method.getDeclaringClass(), Locked.class);
         }
         if (binding == null) {
             throw new IllegalStateException("@Locked interceptor called for " + ReflectionSignature.describe(method)

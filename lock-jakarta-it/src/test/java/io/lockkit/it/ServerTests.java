@@ -317,6 +317,11 @@ abstract class ServerTests {
             softly.assertThat(threads).as("lockkit threads after undeploy").isEmpty();
             softly.assertThat(clients).as("Redis connections after undeploy").isEmpty();
             softly.assertThat(copies).as("class loaders of the undeployed application alive after GC").isZero();
+            if (copies > 0 && Boolean.getBoolean("lockkit.it.heap-dump")) {
+                Path dump = a.dir.resolve("after-undeploy.hprof");
+                report("heap dump of a after undeploy: " + dump + " "
+                        + Processes.jdkTool("jcmd", Long.toString(pid), "GC.heap_dump", dump.toString()).strip());
+            }
             a.deployAgain();
         }
         a.http.post("counter/after-c/locked").ok();

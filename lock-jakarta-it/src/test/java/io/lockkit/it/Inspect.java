@@ -32,7 +32,7 @@ final class Inspect {
                     String name = block.substring(1, block.indexOf('"', 1)).toLowerCase(Locale.ROOT);
                     boolean lockkitFrame = block.lines().anyMatch(line -> line.strip().startsWith("at io.lockkit.")
                             && !line.strip().startsWith("at io.lockkit.it."));
-                    return name.contains("lockkit") || lockkitFrame;
+                    return name.startsWith("lockkit") || lockkitFrame;
                 })
                 .map(block -> block.lines().findFirst().orElse(""))
                 .collect(Collectors.toList());

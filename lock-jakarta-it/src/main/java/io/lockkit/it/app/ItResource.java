@@ -115,13 +115,13 @@ public class ItResource {
         return work.slow(millis);
     }
 
-    /** Names of the live threads whose name mentions lockkit, one a line. */
+    /** Names of the live threads whose name starts with lockkit, one a line. */
     @GET
     @Path("threads")
     public String threads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .map(Thread::getName)
-                .filter(name -> name.toLowerCase(Locale.ROOT).contains("lockkit"))
+                .filter(name -> name.toLowerCase(Locale.ROOT).startsWith("lockkit"))
                 .sorted()
                 .collect(Collectors.joining("\n"));
     }

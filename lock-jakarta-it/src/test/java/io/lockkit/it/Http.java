@@ -24,8 +24,8 @@ final class Http {
         this.server = server;
     }
 
-    /** A status and body. */
-    record Response(int status, String body) {
+    /** A status and body; for a 500, {@code cause} is the last exception line of the server's log. */
+    record Response(int status, String body, String cause) {
         String ok() {
             if (status != 200) {
                 throw new AssertionError("HTTP " + status + ": " + readable());
@@ -38,7 +38,8 @@ final class Http {
             String text = body.replaceAll("(?s)<style.*?</style>", " ").replaceAll("<[^>]+>", " ")
                     .replace("&quot;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
                     .replace("&amp;", "&").replaceAll("\\s+", " ").strip();
-            return text.length() <= 800 ? text : text.substring(0, 800) + "...";
+            text = text.length() <= 800 ? text : text.substring(0, 800) + "...";
+            return cause.isEmpty() ? text : text + " [server log: " + cause + "]";
         }
     }
 
@@ -59,7 +60,7 @@ final class Http {
 
     CompletableFuture<Response> postAsync(String path) {
         return CLIENT.sendAsync(request("POST", path), HttpResponse.BodyHandlers.ofString())
-                .thenApply(response -> new Response(response.statusCode(), response.body()));
+                .thenApply(this::response);
     }
 
     /** The body of a GET that answers 200; empty when the server refuses the connection or answers otherwise. */
@@ -90,10 +91,15 @@ final class Http {
         }
     }
 
+    private Response response(HttpResponse<String> response) {
+        return new Response(response.statusCode(), response.body(),
+                response.statusCode() >= 500 ? server.lastException() : "");
+    }
+
     private Response send(String method, String path) {
         try {
             HttpResponse<String> response = CLIENT.send(request(method, path), HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.body());
+            return response(response);
         } catch (IOException e) {
             throw new AssertionError(method + " " + server.baseUrl() + path + " failed: " + e, e);
         } catch (InterruptedException e) {

@@ -120,6 +120,19 @@ abstract class ServerInstance implements AutoCloseable {
         return String.join("\n", List.of(all).subList(Math.max(0, all.length - lines), all.length));
     }
 
+    /** The last line of the log's last 400 lines that names an exception or error class, or "". */
+    String lastException() {
+        String[] lines = logTail(400).split("\n");
+        java.util.regex.Pattern pattern = java.util.regex.Pattern.compile("[\\w.$]+(Exception|Error)(: .*)?$");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            String line = lines[i].strip();
+            if (!line.startsWith("at ") && pattern.matcher(line).find()) {
+                return line.length() <= 400 ? line : line.substring(0, 400) + "...";
+            }
+        }
+        return "";
+    }
+
     void requireAlive() {
         if (process != null && !process.isAlive()) {
             throw new AssertionError(this + " exited with " + process.exitValue() + "; log tail:\n" + logTail(60));

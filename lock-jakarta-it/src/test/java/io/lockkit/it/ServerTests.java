@@ -35,6 +35,20 @@ import static org.awaitility.Awaitility.await;
  * (both at the same time) and every test drives them over HTTP; the tests that remove the
  * application run last. What each server answered is printed, so the build log holds the figures.
  */
+// Design notes.
+// - One pair of processes per server kind, started together and shared by every test of the class:
+//   starting servers is most of the cost (about 20 s a pair on two cores), so tests that change the
+//   deployment (misconfigured copy, undeploy, redeploy) are ordered last and leave the pair usable.
+// - Overlaps are seen from outside the lock: the application marks "inside" with a file created with
+//   CREATE_NEW in a directory both instances share (SharedState), so the check does not trust the
+//   lock it checks. Counters are files read, paused over and written: without the lock they lose
+//   updates, which the negative control proves every run.
+// - Duplicates come from count-then-insert with a commit that takes 30 ms (a beforeCompletion
+//   synchronization): a lock released before the commit lets the next booker count too early.
+// - Class loaders are counted by the classes a JVM still has loaded under the application's class
+//   name after two full GCs (jcmd VM.class_hierarchy): a class is unloaded only with its loader.
+// - Failures of the features not built yet are expected to show here as failures, never as skips:
+//   the only skips are a distribution missing from the local repository or -Dlockkit.it.servers.
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class ServerTests {

@@ -86,9 +86,29 @@ public interface DistributedLockFactory extends AutoCloseable {
     /** The options {@link DistributedLock#lock()} and {@link #acquire(String)} use. */
     LockOptions defaultOptions();
 
-    /** Releases what this factory holds, fails pending waits and closes the provider; idempotent. */
+    /**
+     * Releases what this factory holds, fails pending waits and closes the provider; idempotent.
+     * Same as {@link #close(Duration) close(Duration.ZERO)}.
+     */
     @Override
     void close();
+
+    /**
+     * Closes after letting the work in flight end, for undeploy and shutdown: refuses new
+     * acquisitions at once ({@link LockException}) and fails pending waits, but lets holders keep
+     * their locks (renewed, and taken again reentrantly) for up to {@code drainTime}; then
+     * releases what is still held and reports it to each holder as lost ({@link LockHandle#lost()}
+     * completes, the loss listener is called, and a later unlock or release throws
+     * {@link LockLostException}). Returns once the factory is closed; idempotent.
+     *
+     * @throws IllegalArgumentException when {@code drainTime} is null or negative
+     */
+    default void close(Duration drainTime) {
+        if (drainTime == null || drainTime.isNegative()) {
+            throw new IllegalArgumentException("drainTime must be zero or positive; was " + drainTime);
+        }
+        close();
+    }
 
     /** Configures a {@link DistributedLockFactory}. Not thread-safe. */
     final class Builder {

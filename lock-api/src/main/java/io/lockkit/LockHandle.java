@@ -54,6 +54,20 @@ public interface LockHandle extends AutoCloseable {
     void release();
 
     /**
+     * Releases this hold {@code delay} from now instead of at once, for work that must run at most
+     * once per period however many instances schedule it (a job that finished early): the lease is
+     * set to {@code delay} and no longer renewed, nobody can take the lock meanwhile, and the
+     * backend lets it lapse then. The handle counts as released at once. With other holds of this
+     * handle still open (reentrant), or a zero delay, it is {@link #release()}.
+     *
+     * @throws LockLostException when the hold was lost
+     * @throws IllegalStateException when the handle was already fully released
+     * @throws IllegalArgumentException when {@code delay} is null or negative
+     * @throws UnsupportedOperationException when the provider has no explicit leases
+     */
+    void releaseAfter(Duration delay);
+
+    /**
      * Completes with the loss when this hold is lost; never completes if it is released first.
      * Callbacks run on one of the client's scheduler threads and should be short.
      */

@@ -59,6 +59,14 @@ final class OwnedLockHandle implements LockHandle {
     }
 
     @Override
+    public void releaseAfter(Duration delay) {
+        if (delay == null || delay.isNegative()) {
+            throw new IllegalArgumentException("delay must be zero or positive; was " + delay);
+        }
+        factory.releaseAfter(hold, delay, () -> closed = true);
+    }
+
+    @Override
     public CompletionStage<LockLostException> lost() {
         return hold.lost.minimalCompletionStage();
     }

@@ -59,6 +59,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final ConcurrentHashMap<HoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
     private final Set<Hold> live = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** While close(Duration) waits for holds to end: their owners may still take them again. */
+    private volatile boolean draining;
     /** Threads inside a wait, from joining a room until they have left the backend's queue. */
     private final java.util.concurrent.atomic.AtomicInteger activeWaits = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -90,6 +92,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
             // keeps reporting losses at their deadlines (see LeaseWatchdog).
             ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, tf);
             executor.setRemoveOnCancelPolicy(true);
+            if (b.threadFactory != null) {
+                // A container's managed thread factory gives a thread the context of the caller of
+                // newThread (WildFly, GlassFish/Payara): make them now, at application start, not
+                // lazily on a request thread whose security identity they would keep.
+                executor.prestartAllCoreThreads();
+            }
             this.scheduler = executor;
             this.ownsScheduler = true;
         }
@@ -141,27 +149,70 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     @Override
     public void close() {
+        close(Duration.ZERO);
+    }
+
+    @Override
+    public void close(Duration drainTime) {
+        if (drainTime == null || drainTime.isNegative()) {
+            throw new IllegalArgumentException("drainTime must be zero or positive; was " + drainTime);
+        }
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        draining = !drainTime.isZero();
         waits.close();
         // Let the woken waiters leave the backend's queues while the provider is still open.
         long giveUp = System.nanoTime() + CLOSE_WAIT_NANOS;
         while (activeWaits.get() > 0 && System.nanoTime() - giveUp < 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
+        if (draining) {
+            drain(drainTime);
+        }
+        draining = false;
         watchdog.stop();
         for (Hold h : new ArrayList<>(live)) {
             int count = h.count();
             if (h.markReleased(true)) {
                 live.remove(h);
                 releaseQuietly(h.name, h.owner, count);
+                reportClosed(h, drainTime);
             }
         }
         if (ownsScheduler) {
             scheduler.shutdownNow();
         }
         provider.close();
+    }
+
+    /**
+     * Waits until every hold of this factory has been released by its owner, or {@code drainTime}
+     * has passed; the watchdog keeps renewing them meanwhile. Shutdown only, so a short poll
+     * rather than a signal on every release.
+     */
+    private void drain(Duration drainTime) {
+        long deadline = System.nanoTime() + drainTime.toNanos();
+        if (!live.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "lockkit: closing; waiting up to {0} for {1} held lock(s) to be released",
+                    drainTime, live.size());
+        }
+        while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(Math.min(TimeUnit.MILLISECONDS.toNanos(5), Math.max(1, deadline - System.nanoTime())));
+        }
+    }
+
+    /** Tells the holder of a hold that close released that its lock is gone. */
+    private void reportClosed(Hold h, Duration drainTime) {
+        LockLostException loss = new LockLostException(h.name, h.token, "released when the lock factory closed"
+                + (drainTime.isZero() ? "" : " after waiting " + drainTime + " for its holder"));
+        LOG.log(System.Logger.Level.WARNING, loss.getMessage());
+        try {
+            lossListener.accept(loss);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
+        }
+        h.lost.complete(loss);
     }
 
     @Override
@@ -245,7 +296,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
      */
     private Grant take(String name, String owner, Duration lease, LockOptions options, Duration wait, boolean interruptible)
             throws InterruptedException {
-        ensureOpen(name);
+        ensureOpen(name, owner);
         if (lease != null) {
             require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
@@ -361,7 +412,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     }
 
     private Grant granted(String name, String owner, long token, long sent) {
-        if (closed.get()) {
+        if (refuses(name, owner)) {
             releaseQuietly(name, owner, 1);
             throw new LockException(name, "the lock factory was closed while acquiring");
         }
@@ -468,7 +519,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (h.state() != Hold.State.HELD) {
             throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this handle");
         }
-        ensureOpen(h.name);
+        ensureOpen(h.name, h.owner);
         Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
         if (!a.isAcquired() || a.fencingToken() != h.token) {
             if (a.isAcquired()) {
@@ -478,6 +529,23 @@ final class ProviderLockFactory implements DistributedLockFactory {
             throw h.lossToThrow();
         }
         h.increment();
+    }
+
+    /**
+     * Leaves {@code h} to lapse on the backend {@code delay} from now: its lease set to the delay,
+     * not renewed, and the hold forgotten here; with more than one count, or no delay, a release.
+     */
+    void releaseAfter(Hold h, Duration delay, Runnable whenEmpty) {
+        if (delay.isZero() || h.state() != Hold.State.HELD || h.count() > 1) {
+            releaseOnce(h, whenEmpty);
+            return;
+        }
+        extend(h, delay); // ends the watchdog's renewals; throws when the hold is gone
+        if (h.markReleased(false)) {
+            live.remove(h);
+            watchdog.unwatch(h);
+            whenEmpty.run();
+        }
     }
 
     /** Sets a hold's lease to {@code lease} from now. */
@@ -556,6 +624,27 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (closed.get()) {
             throw new LockException(name, "the lock factory is closed");
         }
+    }
+
+    /** Like {@link #ensureOpen(String)}, but while draining the owner of a live hold may take it again. */
+    private void ensureOpen(String name, String owner) {
+        if (refuses(name, owner)) {
+            throw new LockException(name, draining ? "the lock factory is closing" : "the lock factory is closed");
+        }
+    }
+
+    private boolean refuses(String name, String owner) {
+        if (!closed.get()) {
+            return false;
+        }
+        if (draining) {
+            for (Hold h : live) {
+                if (h.owner.equals(owner) && h.name.equals(name) && h.state() == Hold.State.HELD) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static LockOptions requireOptions(LockOptions options) {

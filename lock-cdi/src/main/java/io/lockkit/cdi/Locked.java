@@ -50,10 +50,15 @@ import java.time.temporal.ChronoUnit;
  * exceptionally; {@code Future} and reactive types are rejected, because the lock could not follow
  * them.
  *
- * <p><b>Ordering.</b> The interceptor runs at {@link #PRIORITY}, before Jakarta Transactions'
- * {@code @Transactional} interceptor ({@code PLATFORM_BEFORE + 200}): the lock is taken before the
- * transaction begins and released after it has committed or rolled back, so the next holder sees
- * the committed data. Private and static methods cannot be intercepted and are rejected.
+ * <p><b>Transactions.</b> The interceptor runs at {@link #PRIORITY}, before Jakarta Transactions'
+ * {@code @Transactional} interceptor ({@code PLATFORM_BEFORE + 200}): on a {@code @Transactional}
+ * method the lock is taken before the transaction begins and released after it has committed or
+ * rolled back, so the next holder sees the committed data. When a transaction is already active
+ * where the lock is taken (a {@code @Locked} method called from a {@code @Transactional} one, an EJB
+ * business method under a container-managed transaction, a {@code UserTransaction}), the release
+ * waits for that transaction's completion, commit or rollback; later {@code @Locked} calls of the
+ * same name in that transaction join the hold. Private and static methods cannot be intercepted
+ * and are rejected.
  */
 @Inherited
 @InterceptorBinding
@@ -96,6 +101,20 @@ public @interface Locked {
     /** The unit of {@link #leaseTime()}; from {@code NANOS} to {@code DAYS}. */
     @Nonbinding
     ChronoUnit leaseUnit() default ChronoUnit.SECONDS;
+
+    /**
+     * The shortest time the lock stays held, in {@link #holdAtLeastUnit()}, counted from when it was
+     * taken: a call that returns sooner leaves the lock held (its lease set to the rest, no longer
+     * renewed) until then, so a job that several instances schedule every period runs once per
+     * period (with {@link WhenBusy#SKIP} and {@code waitTime = 0} on the others). 0, the default,
+     * releases when the method returns.
+     */
+    @Nonbinding
+    long holdAtLeast() default 0;
+
+    /** The unit of {@link #holdAtLeast()}; from {@code NANOS} to {@code DAYS}. */
+    @Nonbinding
+    ChronoUnit holdAtLeastUnit() default ChronoUnit.SECONDS;
 
     /** What happens when the lock is still busy after the wait: throw (the default) or skip the call. */
     @Nonbinding

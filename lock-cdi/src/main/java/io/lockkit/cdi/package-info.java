@@ -2,9 +2,9 @@
  * CDI integration: the {@link io.lockkit.cdi.Locked} interceptor binding and an injectable
  * {@link io.lockkit.DistributedLockFactory}, for CDI Full (Weld) and CDI Lite (Quarkus ArC).
  *
- * <p>The factory bean ({@code @ApplicationScoped}, closed at shutdown) is built over the
- * application's own {@link io.lockkit.spi.LockProvider} bean when there is one, otherwise from
- * configuration: MicroProfile Config when present, else system properties, else environment
+ * <p>The factory bean ({@code @ApplicationScoped}, built at application start, drained and closed
+ * at shutdown) is built over the application's own {@link io.lockkit.spi.LockProvider} bean when
+ * there is one, otherwise from configuration: MicroProfile Config when present, else system properties, else environment
  * variables ({@code lockkit.redis.uri} → {@code LOCKKIT_REDIS_URI}).
  *
  * <table>
@@ -20,7 +20,17 @@
  * <tr><td>{@code lockkit.redis.max-connections}</td><td>{@code 16}</td><td>pooled command connections</td></tr>
  * <tr><td>{@code lockkit.redis.client-name}</td><td>{@code lockkit}</td><td>name in {@code CLIENT LIST}</td></tr>
  * <tr><td>{@code lockkit.watchdog-lease}</td><td>{@code 30s}</td><td>lease the watchdog sets and renews</td></tr>
+ * <tr><td>{@code lockkit.startup}</td><td>{@code eager}</td><td>{@code eager}: build the factory and ask the
+ *     backend one question at application start, failing the deployment with the key to fix;
+ *     {@code lazy}: at first use</td></tr>
+ * <tr><td>{@code lockkit.drain-timeout}</td><td>{@code 30s}</td><td>how long undeploy or shutdown lets running
+ *     {@code @Locked} methods keep their locks before releasing them (and reporting them lost)</td></tr>
  * </table>
+ *
+ * <p>Unknown {@code lockkit.*} keys are logged at start with the key they most likely mean. Inside a
+ * Jakarta Transactions transaction, a {@code @Locked} release waits for the transaction's
+ * completion ({@link io.lockkit.cdi.Locked}); {@link io.lockkit.cdi.TransactionLocks} does the same
+ * for the explicit API.
  *
  * <p>Durations are ISO-8601 ({@code PT2S}) or a number with {@code ms}, {@code s}, {@code m},
  * {@code h} or {@code d} ({@code 500ms}); a bare number is seconds. A bad value fails the factory's

@@ -8,6 +8,7 @@ import io.lockkit.spi.Release;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
@@ -53,6 +54,66 @@ public class Ledger {
     public void failingPost(String account) {
         EVENTS.add("method fails");
         throw new IllegalStateException("insufficient funds");
+    }
+
+    @Inject
+    Inner inner;
+
+    /** A transactional method that calls a @Locked one: the lock is taken inside the transaction. */
+    @Transactional
+    public void postInside(String account) throws Exception {
+        inner.post(account);
+    }
+
+    @Transactional
+    public void failingPostInside(String account) {
+        inner.failingPost(account);
+    }
+
+    @Transactional
+    public void postTwiceInside(String account) throws Exception {
+        inner.post(account);
+        inner.post(account);
+    }
+
+    /** The @Locked part, without a transaction of its own. */
+    @ApplicationScoped
+    public static class Inner {
+        @Locked("ledger:{account}")
+        public void post(String account) throws Exception {
+            EVENTS.add("method runs, transaction " + status(TRANSACTIONS.getStatus()));
+            TRANSACTIONS.getTransaction().registerSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                    EVENTS.add("transaction completing");
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    EVENTS.add("transaction " + status(status));
+                }
+            });
+        }
+
+        @Locked("ledger:{account}")
+        public void failingPost(String account) {
+            EVENTS.add("method fails");
+            try {
+                TRANSACTIONS.getTransaction().registerSynchronization(new Synchronization() {
+                    @Override
+                    public void beforeCompletion() {
+                    }
+
+                    @Override
+                    public void afterCompletion(int status) {
+                        EVENTS.add("transaction " + status(status));
+                    }
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            throw new IllegalStateException("insufficient funds");
+        }
     }
 
     static String status(int status) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("a Jakarta Concurrency ManagedThreadFactory supplies the background threads")
@@ -47,11 +48,16 @@ class ManagedThreadFactoryTest {
                 assertThatThrownBy(() -> locks.acquire("renewed", LockOptions.waitAtMost(Duration.ofMillis(50))))
                         .isInstanceOf(LockNotAcquiredException.class);
             }
-            assertThat(ContainerThreads.MADE).isNotEmpty()
-                    .allSatisfy(t -> assertThat(t.getName()).startsWith("managed-"));
             assertThat(ContainerThreads.MADE.size()).as("scheduler and pub/sub threads").isGreaterThanOrEqualTo(2);
+            assertThat(ContainerThreads.MADE.stream().filter(Thread::isAlive).map(Thread::getName))
+                    .as("the container's threads carry lockkit's names while they run its work")
+                    .isNotEmpty()
+                    .allSatisfy(name -> assertThat(name).matches("lockkit-(scheduler|redis)-\\d+"));
         } finally {
             app.shutdown();
         }
+        await().atMost(Duration.ofSeconds(10)).until(() -> ContainerThreads.MADE.stream().noneMatch(Thread::isAlive));
+        assertThat(ContainerThreads.MADE).as("each thread got the container's name back when lockkit's work ended")
+                .allSatisfy(t -> assertThat(t.getName()).startsWith("managed-"));
     }
 }

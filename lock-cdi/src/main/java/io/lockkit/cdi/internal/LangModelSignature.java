@@ -58,13 +58,17 @@ final class LangModelSignature implements SignatureModel<Type> {
 
     @Override
     public boolean parameterNamesKnown() {
-        // Without -parameters the model names them arg0, arg1, ... (CDI lang model, ParameterInfo.name()).
-        for (int i = 0; i < parameters.size(); i++) {
-            if (!parameters.get(i).name().equals("arg" + i)) {
-                return true;
-            }
+        if (parameters.isEmpty()) {
+            return true;
         }
-        return parameters.isEmpty();
+        // Without -parameters Weld's model names them arg0, arg1, ... (ParameterInfo.name()).
+        boolean named = false;
+        for (int i = 0; i < parameters.size(); i++) {
+            named |= !parameters.get(i).name().equals("arg" + i);
+        }
+        // Quarkus' model may have them from debug information, which reflection at run time lacks.
+        return named && ClassFiles.hasMethodParameters(method.declaringClass().name(),
+                Thread.currentThread().getContextClassLoader()).orElse(true);
     }
 
     @Override

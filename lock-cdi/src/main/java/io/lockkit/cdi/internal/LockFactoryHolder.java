@@ -8,29 +8,48 @@ import io.lockkit.spi.LockProvider;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 
 /**
  * The application's lock machinery: the factory {@code @Locked} uses, the library's own factory
- * (built lazily from configuration, closed at shutdown) and the per-method cache. A plain
- * discovered bean, so {@code @Locked} works without any extension.
+ * (built and checked at application start, drained and closed at shutdown), the transaction
+ * support and the per-method cache. A plain discovered bean, so {@code @Locked} works without any
+ * extension.
  */
 // Design notes.
 // - Which factory: the application's DistributedLockFactory bean if it has one (ours, the synthetic
 //   bean LockkitExtension adds when it has none, resolves back to own()); without the extension,
 //   own() directly. Resolved once: a @Dependent application factory is obtained once, not per call.
-// - own() is built on first use, not at startup, so an application that replaces the factory, or
-//   never locks, opens no Redis connection; and configuration errors name the key at first use.
+// - Fail fast: at @Initialized(ApplicationScoped) the factory is built and the backend asked one
+//   read-only question, so a wrong URI or a stopped Redis fails the deployment with a message naming
+//   the key and where its value came from, not the first user request. lockkit.startup=lazy defers
+//   this to the first use (an application that must start while its Redis is down).
+// - Undeploy: the own factory closes with a drain (lockkit.drain-timeout), so a @Locked method still
+//   running keeps its lock until it returns instead of handing it to another instance mid-call.
+// - Synthetic bean lookups: some containers (Payara) resolve the synthetic factory bean's lookups in
+//   a bean archive that cannot see this jar's beans, so the holder also registers itself per
+//   context class loader (the deployment's) for LockkitExtension.OwnFactory to find.
 @ApplicationScoped
 public class LockFactoryHolder {
 
+    /** How long undeploy waits for running {@code @Locked} methods unless {@code lockkit.drain-timeout} says otherwise. */
+    static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
     private static final System.Logger LOG = System.getLogger(LockFactoryHolder.class.getName());
+    private static final String STARTUP_CHECK_NAME = "lockkit-startup-check";
+    private static final Map<ClassLoader, LockFactoryHolder> BY_LOADER = new ConcurrentHashMap<>();
 
     @Inject
     Instance<DistributedLockFactory> factories;
@@ -41,12 +60,87 @@ public class LockFactoryHolder {
     @Inject
     Instance<ThreadFactory> threadFactories;
 
+    @Inject
+    Instance<Object> beans;
+
     private final ConcurrentHashMap<MethodKey, Object> methods = new ConcurrentHashMap<>();
     private volatile DistributedLockFactory resolved;
     private volatile DistributedLockFactory own;
+    private volatile TransactionCompletion transactions;
+    private LockProvider ownProvider;
+    private LockkitConfig ownConfig;
+    private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+    private ClassLoader registeredFor;
     private boolean closed;
 
     private record MethodKey(Method method, Locked binding) {
+    }
+
+    /** The holder of the application whose context class loader is current, or null. */
+    static LockFactoryHolder forCurrentApplication() {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return loader == null ? null : BY_LOADER.get(loader);
+    }
+
+    /**
+     * Application start: reports unknown {@code lockkit.*} keys, finds the transaction manager, and
+     * unless {@code lockkit.startup=lazy} builds the factory and checks that its backend answers.
+     *
+     * @throws IllegalStateException (failing the deployment) naming the key to fix
+     */
+    void start(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
+        register();
+        LockkitConfig config = LockkitConfig.load();
+        config.unknownKeys().forEach((key, meant) -> LOG.log(System.Logger.Level.WARNING,
+                "lockkit: unknown configuration key {0} is ignored; did you mean {1}?", key, meant));
+        transactions();
+        String startup = config.string(LockkitConfig.STARTUP).orElse("eager").toLowerCase(Locale.ROOT);
+        switch (startup) {
+            case "lazy" -> LOG.log(System.Logger.Level.DEBUG, "lockkit: lazy start; the factory is built at first use");
+            case "eager" -> {
+                // A method call makes the container create the bean behind the client proxy.
+                factory().defaultOptions();
+                check();
+            }
+            default -> throw config.invalid(LockkitConfig.STARTUP, startup, "expected eager or lazy");
+        }
+    }
+
+    private synchronized void register() {
+        if (registeredFor == null) {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            if (loader != null) {
+                BY_LOADER.putIfAbsent(loader, this);
+                registeredFor = loader;
+            }
+        }
+    }
+
+    /** Asks the own factory's backend one read-only question, so an unreachable one fails the start. */
+    private void check() {
+        LockProvider provider;
+        LockkitConfig config;
+        synchronized (this) {
+            if (own == null || ownProvider == null) {
+                return; // the application's factory: its own business
+            }
+            provider = ownProvider;
+            config = ownConfig;
+        }
+        try {
+            provider.inspect(STARTUP_CHECK_NAME);
+        } catch (UnsupportedOperationException e) {
+            // a provider without inspection: nothing cheap to ask
+        } catch (RuntimeException e) {
+            String what = config == null || providers.isResolvable()
+                    ? "the application's LockProvider " + provider
+                    : config.describe(LockkitConfig.REDIS_URI, RedisProviders.DEFAULT_URI);
+            IllegalStateException failure = new IllegalStateException("lockkit: the lock backend did not answer at"
+                    + " application start: " + what + ": " + e.getMessage() + ". Fix the setting or start the"
+                    + " backend; " + LockkitConfig.STARTUP + "=lazy starts without it", e);
+            close();
+            throw failure;
+        }
     }
 
     /** The factory {@code @Locked} methods lock with. */
@@ -58,13 +152,24 @@ public class LockFactoryHolder {
         synchronized (this) {
             if (resolved == null) {
                 if (factories.isAmbiguous()) {
-                    throw new IllegalStateException("several DistributedLockFactory beans qualify for @Locked; keep one"
-                            + " with the @Default qualifier");
+                    throw new IllegalStateException("lockkit: several DistributedLockFactory beans qualify for @Locked: "
+                            + describe(factories) + "; keep one with the @Default qualifier");
                 }
                 resolved = factories.isResolvable() ? factories.get() : own();
             }
             return resolved;
         }
+    }
+
+    /** Where releases wait for the caller's transaction to complete. */
+    public TransactionCompletion transactions() {
+        TransactionCompletion t = transactions;
+        if (t == null) {
+            t = Transactions.find(beans);
+            transactions = t;
+            LOG.log(System.Logger.Level.DEBUG, "lockkit: @Locked releases wait for {0}", t);
+        }
+        return t;
     }
 
     /** The checked {@code @Locked} method; a declaration error is thrown again on every call. */
@@ -85,7 +190,7 @@ public class LockFactoryHolder {
     /** The library's own factory, over the application's LockProvider bean or one built from configuration. */
     public synchronized DistributedLockFactory own() {
         if (closed) {
-            throw new IllegalStateException("the lockkit CDI integration was shut down");
+            throw new IllegalStateException("lockkit: the CDI integration was shut down");
         }
         if (own == null) {
             own = build(LockkitConfig.load());
@@ -94,11 +199,13 @@ public class LockFactoryHolder {
     }
 
     private DistributedLockFactory build(LockkitConfig config) {
-        ThreadFactory threads = ManagedThreads.find(threadFactories);
+        ThreadFactory container = ManagedThreads.find(threadFactories);
         LockProvider provider;
         if (providers.isAmbiguous()) {
-            throw new IllegalStateException("several LockProvider beans with the @Default qualifier; keep one");
+            throw new IllegalStateException("lockkit: several LockProvider beans with the @Default qualifier: "
+                    + describe(providers) + "; keep one");
         }
+        drainTimeout = setting(config, LockkitConfig.DRAIN_TIMEOUT, DEFAULT_DRAIN_TIMEOUT);
         if (providers.isResolvable()) {
             // Closed with the factory, which owns its provider; a @Dependent one is destroyed with this bean.
             provider = providers.get();
@@ -107,7 +214,8 @@ public class LockFactoryHolder {
             provider = switch (kind) {
                 case "redis" -> {
                     requireJedis();
-                    yield RedisProviders.create(config, threads);
+                    yield RedisProviders.create(config,
+                            container == null ? null : ManagedThreads.named(container, "lockkit-redis"));
                 }
                 case "local" -> new LocalLockProvider();
                 default -> throw config.invalid(LockkitConfig.PROVIDER, kind, "expected redis or local");
@@ -118,15 +226,34 @@ public class LockFactoryHolder {
             config.duration(LockkitConfig.WATCHDOG_LEASE).ifPresent(lease ->
                     b.defaultOptions(LockOptions.builder().watchdogLease(lease).build()));
         } catch (IllegalArgumentException e) {
+            provider.close();
             throw new IllegalArgumentException(LockkitConfig.WATCHDOG_LEASE + " (from " + config.origin() + "): "
                     + e.getMessage(), e);
         }
-        if (threads != null) {
-            b.threadFactory(threads);
+        if (container != null) {
+            b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
         }
+        ownProvider = provider;
+        ownConfig = config;
         LOG.log(System.Logger.Level.INFO, "lockkit: DistributedLockFactory over {0}{1}", provider,
-                threads != null ? " with the container's ManagedThreadFactory" : "");
+                container != null ? " with the container's ManagedThreadFactory" : "");
         return b.build();
+    }
+
+    private static Duration setting(LockkitConfig config, String key, Duration fallback) {
+        Duration d = config.duration(key).orElse(fallback);
+        if (d.isNegative()) {
+            throw config.invalid(key, d.toString(), "must not be negative");
+        }
+        return d;
+    }
+
+    private static String describe(Instance<?> candidates) {
+        List<String> beans = new ArrayList<>();
+        for (Instance.Handle<?> handle : candidates.handles()) {
+            beans.add(handle.getBean().toString());
+        }
+        return String.join(", ", beans);
     }
 
     private static void requireJedis() {
@@ -139,12 +266,24 @@ public class LockFactoryHolder {
         }
     }
 
+    /** Undeploy or shutdown: lets running {@code @Locked} methods finish (up to the drain timeout), then closes. */
     @PreDestroy
-    synchronized void close() {
-        closed = true;
-        if (own != null) {
-            own.close();
+    void close() {
+        DistributedLockFactory f;
+        Duration drain;
+        synchronized (this) {
+            closed = true;
+            if (registeredFor != null) {
+                BY_LOADER.remove(registeredFor, this);
+                registeredFor = null;
+            }
+            f = own;
+            drain = drainTimeout;
             own = null;
+            ownProvider = null;
+        }
+        if (f != null) {
+            f.close(drain); // outside the monitor: running methods may still need this bean
         }
     }
 }

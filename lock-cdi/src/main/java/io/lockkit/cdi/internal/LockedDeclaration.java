@@ -18,7 +18,7 @@ import java.util.Set;
  * @param <T> the model's type handle
  */
 record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions options, WhenBusy whenBusy,
-                            ReturnKind returnKind) {
+                            ReturnKind returnKind, Duration holdAtLeast) {
 
     /** Return types the lock cannot follow: their work starts after the method has returned. */
     private static final Set<String> REACTIVE_TYPES = Set.of("java.util.concurrent.Flow$Publisher",
@@ -53,13 +53,15 @@ record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions
             throw new DeclarationException("whenBusy = SKIP never applies with waitTime = FOREVER; give a finite waitTime");
         }
         ReturnKind kind = returnKind(model);
+        Duration holdAtLeast = holdAtLeast(values);
         if (values.whenBusy() == WhenBusy.SKIP && kind == ReturnKind.PRIMITIVE) {
             throw new DeclarationException("whenBusy = SKIP cannot skip a method returning " + model.returnTypeName()
                     + ": there is no value to return instead; return a wrapper, an Optional or void");
         }
         String template = values.template();
         if (template.isEmpty()) {
-            return new LockedDeclaration<>(model.describe(), List.of(defaultName), options, values.whenBusy(), kind);
+            return new LockedDeclaration<>(model.describe(), List.of(defaultName), options, values.whenBusy(), kind,
+                    holdAtLeast);
         }
         NameTemplate parsed;
         try {
@@ -75,7 +77,8 @@ record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions
                 parts.add(bind(model, (NameTemplate.Placeholder) part, template));
             }
         }
-        return new LockedDeclaration<>(model.describe(), List.copyOf(parts), options, values.whenBusy(), kind);
+        return new LockedDeclaration<>(model.describe(), List.copyOf(parts), options, values.whenBusy(), kind,
+                holdAtLeast);
     }
 
     private static <T> Bound<T> bind(SignatureModel<T> model, NameTemplate.Placeholder p, String template) {
@@ -151,6 +154,13 @@ record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions
             }
         }
         return b.build();
+    }
+
+    private static Duration holdAtLeast(LockedValues v) {
+        if (v.holdAtLeast() < 0) {
+            throw new DeclarationException("holdAtLeast must be 0 (release at return) or positive; was " + v.holdAtLeast());
+        }
+        return duration("holdAtLeast", v.holdAtLeast(), "holdAtLeastUnit", v.holdAtLeastUnit());
     }
 
     private static Duration duration(String member, long amount, String unitMember, ChronoUnit unit) {

@@ -34,7 +34,7 @@ public class LockedInterceptor implements Serializable {
     public Object lock(InvocationContext context) throws Exception {
         Method method = context.getMethod();
         LockedMethod locked = holder.method(method, binding(context, method));
-        return locked.invoke(holder.factory(), context.getParameters(), context::proceed);
+        return locked.invoke(holder.factory(), context.getParameters(), context::proceed, holder.transactions());
     }
 
     /**

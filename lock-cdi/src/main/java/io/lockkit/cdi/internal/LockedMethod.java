@@ -11,6 +11,7 @@ import io.lockkit.cdi.internal.LockedDeclaration.ReturnKind;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,9 +31,15 @@ import java.util.concurrent.CompletionStage;
 // - Release after a normal return uses release(), which reports a lost hold (LockLostException):
 //   a critical section that lost its lock must not look successful. After a failure, the loss is
 //   added to the method's exception as suppressed.
+// - Inside a JTA transaction a synchronous method's release waits for the transaction's completion
+//   (TransactionCompletion): releasing at return would let another caller in before this one's
+//   writes are committed. Later calls in the same transaction join that hold.
 // - Acquisition failures of asynchronous methods come back as failed stages, where callers of such
 //   methods look for failures; the wait itself still happens on the calling thread.
 public final class LockedMethod {
+
+    /** A holdAtLeast remainder shorter than this is not worth a deferred release: released at once. */
+    private static final Duration MIN_DEFERRED_RELEASE = Duration.ofMillis(1);
 
     private final LockedDeclaration<Class<?>> declaration;
     private final String constantName;
@@ -129,11 +136,18 @@ public final class LockedMethod {
         Object proceed() throws Exception;
     }
 
-    /**
-     * Takes the lock (or joins this thread's outer hold of it), runs {@code proceed}, and releases
-     * the lock when the call returns or, for asynchronous methods, when its stage completes.
-     */
+    /** Like {@link #invoke(DistributedLockFactory, Object[], Proceed, TransactionCompletion)} without transactions. */
     public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
+        return invoke(factory, args, proceed, TransactionCompletion.NONE);
+    }
+
+    /**
+     * Takes the lock (or joins this thread's outer hold of it, or the current transaction's), runs
+     * {@code proceed}, and releases the lock when the call returns, or when the transaction active
+     * at that moment completes, or, for asynchronous methods, when its stage completes.
+     */
+    public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
+            TransactionCompletion transactions) throws Exception {
         ReturnKind kind = declaration.returnKind();
         String name;
         try {
@@ -145,6 +159,10 @@ public final class LockedMethod {
             throw e;
         }
         LockHandle handle = HeldLocks.find(factory, name);
+        if (handle == null && !kind.async()) {
+            handle = transactions.heldUntilCompletion(factory, name);
+        }
+        long acquiredAt = 0; // when this call took the lock itself, for holdAtLeast
         if (handle != null) {
             handle.acquireAgain();
         } else {
@@ -165,7 +183,11 @@ public final class LockedMethod {
                 return skipped(kind);
             }
             handle = acquired.get();
+            acquiredAt = System.nanoTime();
         }
+        LockHandle hold = handle;
+        long taken = acquiredAt;
+        Runnable release = () -> release(hold, taken);
         Object result;
         HeldLocks.push(factory, name, handle);
         try {
@@ -173,7 +195,9 @@ public final class LockedMethod {
         } catch (Throwable failure) {
             HeldLocks.pop();
             try {
-                handle.release();
+                if (kind.async() || !transactions.releaseAtCompletion(factory, name, handle, release)) {
+                    release.run();
+                }
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
@@ -181,10 +205,25 @@ public final class LockedMethod {
         }
         HeldLocks.pop();
         if (kind.async() && result != null) {
-            return releaseOnCompletion((CompletionStage<?>) result, handle);
+            return releaseOnCompletion((CompletionStage<?>) result, release);
         }
-        handle.release();
+        if (kind.async() || !transactions.releaseAtCompletion(factory, name, handle, release)) {
+            release.run();
+        }
         return result;
+    }
+
+    /** Releases {@code hold}, or leaves it to lapse once {@code holdAtLeast} has passed since {@code acquiredAt}. */
+    private void release(LockHandle hold, long acquiredAt) {
+        Duration minimum = declaration.holdAtLeast();
+        if (acquiredAt != 0 && !minimum.isZero()) {
+            Duration rest = minimum.minusNanos(System.nanoTime() - acquiredAt);
+            if (rest.compareTo(MIN_DEFERRED_RELEASE) >= 0) {
+                hold.releaseAfter(rest);
+                return;
+            }
+        }
+        hold.release();
     }
 
     /**
@@ -232,14 +271,14 @@ public final class LockedMethod {
         };
     }
 
-    private static Object releaseOnCompletion(CompletionStage<?> stage, LockHandle handle) {
+    private static Object releaseOnCompletion(CompletionStage<?> stage, Runnable release) {
         CompletableFuture<Object> result = new CompletableFuture<>();
         // The release hangs on a dependent nobody else can see: a dependent the caller could cancel
         // or complete first would skip its action and leave the lock held.
         stage.whenComplete((value, failure) -> {
             RuntimeException releaseFailure = null;
             try {
-                handle.release();
+                release.run();
             } catch (RuntimeException e) {
                 releaseFailure = e;
             }

@@ -7,10 +7,10 @@ import java.time.temporal.ChronoUnit;
 
 /** The members of one {@code @Locked}, read from the annotation or from the CDI language model. */
 record LockedValues(String template, long waitTime, ChronoUnit waitUnit, long leaseTime, ChronoUnit leaseUnit,
-                    WhenBusy whenBusy) {
+                    WhenBusy whenBusy, long holdAtLeast, ChronoUnit holdAtLeastUnit) {
 
     static LockedValues of(Locked locked) {
         return new LockedValues(locked.value(), locked.waitTime(), locked.waitUnit(), locked.leaseTime(),
-                locked.leaseUnit(), locked.whenBusy());
+                locked.leaseUnit(), locked.whenBusy(), locked.holdAtLeast(), locked.holdAtLeastUnit());
     }
 }

@@ -2,10 +2,17 @@ package io.lockkit.cdi.internal;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,23 +31,35 @@ final class LockkitConfig {
     static final String MAX_CONNECTIONS = "lockkit.redis.max-connections";
     static final String CLIENT_NAME = "lockkit.redis.client-name";
     static final String WATCHDOG_LEASE = "lockkit.watchdog-lease";
+    static final String STARTUP = "lockkit.startup";
+    static final String DRAIN_TIMEOUT = "lockkit.drain-timeout";
+
+    /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
+    static final List<String> KEYS = List.of(PROVIDER, REDIS_URI, KEY_PREFIX, TIMEOUT, CONNECT_TIMEOUT,
+            MAX_CONNECTIONS, CLIENT_NAME, WATCHDOG_LEASE, STARTUP, DRAIN_TIMEOUT);
 
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
 
     private final Function<String, Optional<String>> source;
     private final String origin;
+    private final Supplier<Iterable<String>> names;
 
     LockkitConfig(Function<String, Optional<String>> source, String origin) {
+        this(source, origin, List::of);
+    }
+
+    LockkitConfig(Function<String, Optional<String>> source, String origin, Supplier<Iterable<String>> names) {
         this.source = source;
         this.origin = origin;
+        this.names = names;
     }
 
     /** MicroProfile Config if its API and an implementation are present, else system properties and environment. */
     static LockkitConfig load() {
         if (present("org.eclipse.microprofile.config.ConfigProvider")) {
             try {
-                return new LockkitConfig(MicroProfileConfig.source(), "MicroProfile Config");
+                return new LockkitConfig(MicroProfileConfig.source(), "MicroProfile Config", MicroProfileConfig::names);
             } catch (RuntimeException | LinkageError e) {
                 // The API without an implementation: ConfigProvider throws IllegalStateException.
                 LOG.log(System.Logger.Level.DEBUG, "MicroProfile Config unusable, reading system properties", e);
@@ -56,10 +75,77 @@ final class LockkitConfig {
         return new LockkitConfig(key -> {
             String value = properties.get(key);
             if (value == null) {
-                value = environment.get(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"));
+                value = environment.get(environmentName(key));
             }
             return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
-        }, "system properties and environment");
+        }, "system properties and environment", () -> {
+            List<String> all = new ArrayList<>(properties.keySet());
+            for (String variable : environment.keySet()) {
+                if (variable.startsWith("LOCKKIT_")) {
+                    all.add(variable);
+                }
+            }
+            return all;
+        });
+    }
+
+    /** The environment variable MicroProfile Config maps {@code key} to: {@code lockkit.redis.uri} → {@code LOCKKIT_REDIS_URI}. */
+    static String environmentName(String key) {
+        return key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    }
+
+    /**
+     * The {@code lockkit.*} keys (or {@code LOCKKIT_*} variables) the configuration defines that
+     * this library does not read, each with the known key it most likely means.
+     */
+    Map<String, String> unknownKeys() {
+        Map<String, String> unknown = new TreeMap<>();
+        Set<String> known = new HashSet<>(KEYS);
+        Map<String, String> byVariable = new HashMap<>();
+        for (String key : KEYS) {
+            byVariable.put(environmentName(key), key);
+        }
+        for (String name : names.get()) {
+            boolean property = name.startsWith("lockkit.");
+            boolean variable = name.startsWith("LOCKKIT_");
+            if (property && !known.contains(name) || variable && !byVariable.containsKey(name)) {
+                unknown.put(name, closest(property ? name : name.toLowerCase(Locale.ROOT).replace('_', '.')));
+            }
+        }
+        return unknown;
+    }
+
+    /** The known key nearest to {@code name} by edit distance. */
+    static String closest(String name) {
+        String best = KEYS.get(0);
+        int bestDistance = Integer.MAX_VALUE;
+        for (String key : KEYS) {
+            int d = distance(name, key);
+            if (d < bestDistance) {
+                best = key;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] t = previous;
+            previous = current;
+            current = t;
+        }
+        return previous[b.length()];
     }
 
     private static boolean present(String className) {
@@ -69,6 +155,12 @@ final class LockkitConfig {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
+    }
+
+    /** {@code key = 'value' (from origin)}, or {@code key (not set, default value)}, for messages. */
+    String describe(String key, String defaultValue) {
+        return string(key).map(v -> key + " = '" + v + "' (from " + origin + ")")
+                .orElse(key + " (not set in " + origin + "; default '" + defaultValue + "')");
     }
 
     /** Where the values come from, for messages. */

@@ -3,11 +3,13 @@ package io.lockkit.cdi.internal;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
+import io.lockkit.spi.LockProvider;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.build.compatible.spi.Messages;
@@ -16,6 +18,7 @@ import jakarta.enterprise.inject.build.compatible.spi.Registration;
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
+import jakarta.enterprise.inject.build.compatible.spi.Validation;
 import jakarta.enterprise.lang.model.AnnotationInfo;
 import jakarta.enterprise.lang.model.AnnotationMember;
 import jakarta.enterprise.lang.model.declarations.ClassInfo;
@@ -51,12 +54,29 @@ public class LockkitExtension implements BuildCompatibleExtension {
 
     // Weld may fire registration events from several threads (concurrent deployment).
     private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
+    private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
 
     @Registration(types = DistributedLockFactory.class)
     public void findFactories(BeanInfo bean) {
         // Ours is added at @Synthesis, after every @Registration call that could matter.
         if (hasDefaultQualifier(bean)) {
             applicationFactories.add(describe(bean));
+        }
+    }
+
+    @Registration(types = LockProvider.class)
+    public void findProviders(BeanInfo bean) {
+        if (hasDefaultQualifier(bean)) {
+            applicationProviders.add(describe(bean));
+        }
+    }
+
+    /** The library builds its factory over the one @Default LockProvider: two of them fail the deployment. */
+    @Validation
+    public void checkProviders(Messages messages) {
+        if (applicationFactories.isEmpty() && applicationProviders.size() > 1) {
+            messages.error("lockkit: several LockProvider beans with the @Default qualifier: "
+                    + String.join(", ", applicationProviders) + "; keep one, or produce the DistributedLockFactory yourself");
         }
     }
 
@@ -103,7 +123,16 @@ public class LockkitExtension implements BuildCompatibleExtension {
     public static class OwnFactory implements SyntheticBeanCreator<DistributedLockFactory> {
         @Override
         public DistributedLockFactory create(Instance<Object> lookup, Parameters params) {
-            return lookup.select(LockFactoryHolder.class).get().own();
+            Instance<LockFactoryHolder> holder = lookup.select(LockFactoryHolder.class);
+            if (holder.isResolvable()) {
+                return holder.get().own();
+            }
+            // Payara resolves a synthetic bean's lookups where this jar's beans are not visible.
+            LockFactoryHolder registered = LockFactoryHolder.forCurrentApplication();
+            if (registered != null) {
+                return registered.own();
+            }
+            return CDI.current().select(LockFactoryHolder.class).get().own();
         }
     }
 
@@ -130,7 +159,9 @@ public class LockkitExtension implements BuildCompatibleExtension {
                 ChronoUnit.valueOf(member(binding, "waitUnit").asEnumConstant()),
                 member(binding, "leaseTime").asLong(),
                 ChronoUnit.valueOf(member(binding, "leaseUnit").asEnumConstant()),
-                WhenBusy.valueOf(member(binding, "whenBusy").asEnumConstant()));
+                WhenBusy.valueOf(member(binding, "whenBusy").asEnumConstant()),
+                member(binding, "holdAtLeast").asLong(),
+                ChronoUnit.valueOf(member(binding, "holdAtLeastUnit").asEnumConstant()));
     }
 
     private static AnnotationMember member(AnnotationInfo binding, String name) {

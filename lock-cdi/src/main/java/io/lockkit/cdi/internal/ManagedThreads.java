@@ -3,6 +3,7 @@ package io.lockkit.cdi.internal;
 import jakarta.enterprise.inject.Instance;
 
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Finds the container's Jakarta Concurrency {@code ManagedThreadFactory}: a bean of that type, else
@@ -46,5 +47,30 @@ final class ManagedThreads {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
+    }
+
+    /**
+     * Threads of {@code container} that carry a {@code prefix-N} name while they run lockkit's work
+     * and get their own name back afterwards (a managed thread factory names its threads itself).
+     */
+    static ThreadFactory named(ThreadFactory container, String prefix) {
+        AtomicInteger sequence = new AtomicInteger();
+        return work -> {
+            String name = prefix + "-" + sequence.incrementAndGet();
+            Thread thread = container.newThread(() -> {
+                Thread self = Thread.currentThread();
+                String own = self.getName();
+                self.setName(name);
+                try {
+                    work.run();
+                } finally {
+                    self.setName(own);
+                }
+            });
+            if (thread == null) {
+                throw new IllegalStateException("the container's ManagedThreadFactory made no thread (is the application stopping?)");
+            }
+            return thread;
+        };
     }
 }

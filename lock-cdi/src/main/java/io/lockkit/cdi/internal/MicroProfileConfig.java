@@ -19,4 +19,9 @@ final class MicroProfileConfig {
         Config config = ConfigProvider.getConfig();
         return key -> config.getOptionalValue(key, String.class).map(String::trim).filter(v -> !v.isEmpty());
     }
+
+    /** The names of every property the application's configuration defines. */
+    static Iterable<String> names() {
+        return ConfigProvider.getConfig().getPropertyNames();
+    }
 }

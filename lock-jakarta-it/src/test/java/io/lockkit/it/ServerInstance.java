@@ -71,6 +71,7 @@ abstract class ServerInstance implements AutoCloseable {
     /**
      * Deploys a copy of the application whose {@code META-INF/microprofile-config.properties} holds
      * {@code config} (ordinal 500: above system properties) and reports what happened, then removes it.
+     * Where the deployment failed, the server may be left without the application (Payara Micro).
      */
     abstract DeploymentOutcome deployWithConfig(String config);
 

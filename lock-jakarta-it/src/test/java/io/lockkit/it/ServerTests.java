@@ -95,8 +95,8 @@ abstract class ServerTests {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("lockkit.redis.uri", redis.uri());
         properties.put("lockkit.redis.client-name", clientName(instance));
-        properties.put("lockkit.it.shared-dir", shared.toString());
-        properties.put("lockkit.it.instance", instance);
+        properties.put("itapp.shared-dir", shared.toString());
+        properties.put("itapp.instance", instance);
         return properties;
     }
 
@@ -250,8 +250,9 @@ abstract class ServerTests {
         assertThat(names.lines()).as("threads whose name starts with lockkit").isNotEmpty();
     }
 
+    /** Last: on Payara Micro a failed deployment leaves b without the application. */
     @Test
-    @Order(10)
+    @Order(30)
     void deploymentWithAWrongRedisUriFailsAndTheLogNamesTheKey() {
         int closed = RedisFixture.freePort();
         ServerInstance.DeploymentOutcome outcome = b.deployWithConfig(

@@ -13,7 +13,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * State on disk that every server instance of a test run shares, as separate application instances
  * share a database: counters, "inside" markers that reveal overlapping critical sections, and an
- * event log. The directory is the system property {@code lockkit.it.shared-dir}.
+ * event log. The directory is the system property {@code itapp.shared-dir} (outside the {@code lockkit.}
+ * namespace, whose unknown keys lockkit warns about).
  *
  * <p>Thread-safe only in the sense the tests need: concurrent unsynchronised counter updates lose
  * increments (that is the point), marker creation is atomic.
@@ -32,15 +33,15 @@ public final class SharedState {
     }
 
     static Path dir() {
-        String dir = System.getProperty("lockkit.it.shared-dir");
+        String dir = System.getProperty("itapp.shared-dir");
         if (dir == null) {
-            throw new IllegalStateException("system property lockkit.it.shared-dir is not set");
+            throw new IllegalStateException("system property itapp.shared-dir is not set");
         }
         return Path.of(dir);
     }
 
     static String instance() {
-        return System.getProperty("lockkit.it.instance", "?");
+        return System.getProperty("itapp.instance", "?");
     }
 
     private static Path file(String kind, String name) {

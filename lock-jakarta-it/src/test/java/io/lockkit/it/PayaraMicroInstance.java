@@ -29,11 +29,7 @@ final class PayaraMicroInstance extends ServerInstance {
         super(ServerKind.PAYARA_MICRO, name);
         this.app = dir.resolve("app").resolve(CONTEXT);
         Processes.unzipOnce(Settings.war(), app);
-        int chosen;
-        do {
-            chosen = 20000 + freePortOffset(0);
-        } while (!isFree(chosen));
-        this.port = chosen;
+        this.port = io.lockkit.testkit.redis.RedisFixture.freePort();
     }
 
     @Override

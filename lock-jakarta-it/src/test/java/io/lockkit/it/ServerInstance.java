@@ -169,7 +169,7 @@ abstract class ServerInstance implements AutoCloseable {
         return kind.id + "-" + name;
     }
 
-    /** A port nobody listens on at the moment; {@code width} consecutive offsets of it as well when asked. */
+    /** A port offset such that nobody listens on any of {@code basePorts} plus it at the moment. */
     static int freePortOffset(int... basePorts) {
         for (int attempt = 0; attempt < 200; attempt++) {
             int offset = ThreadLocalRandom.current().nextInt(1000, 20000);

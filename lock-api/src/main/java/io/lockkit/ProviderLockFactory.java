@@ -480,6 +480,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
             } else if (!last) {
                 h.decrement();
             }
+            releaseUnanswered(h.name);
             throw e;
         }
         switch (r.outcome()) {
@@ -489,12 +490,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                     watchdog.unwatch(h);
                 }
                 whenEmpty.run();
-                if (r.granted()) {
-                    // The grantee's lease was set by the release, so it runs from no earlier than this.
-                    waits.grantedTo(h.name, r.grantee(), r.grantWaitId(), r.grantToken(), sent);
-                } else if (r.grantee() != null) {
-                    waits.handedTo(h.name, r.grantee());
-                }
+                passOn(h.name, r, sent);
             }
             case STILL_HELD -> {
                 if (h.decrement() <= 0) {
@@ -608,16 +604,51 @@ final class ProviderLockFactory implements DistributedLockFactory {
         h.lost.complete(loss);
     }
 
+    /**
+     * Releases a hold this client no longer counts on (lost, or released by close or a closed
+     * factory), passing on whatever the release handed over: the backend may still have had the
+     * hold, and a release that frees it can grant the lock to a waiter of this client.
+     */
     private void releaseQuietly(String name, String owner, int times) {
         try {
             for (int i = 0; i < Math.max(1, times); i++) {
-                if (provider.release(name, owner).outcome() != Release.Outcome.STILL_HELD) {
+                long sent = now();
+                Release r = provider.release(name, owner);
+                if (r.outcome() != Release.Outcome.STILL_HELD) {
+                    passOn(name, r, sent);
                     return;
                 }
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "releasing lock '" + name + "' failed; its lease will lapse", e);
+            releaseUnanswered(name);
         }
+    }
+
+    /**
+     * Tells the grantee of a release sent at {@code sent} that it holds the lock (a direct grant:
+     * its lease was set by the release, so it runs from no earlier than {@code sent}), or wakes it
+     * to claim a hand-over. Every release that may free a lock ends here, whatever became of the
+     * releasing hold.
+     */
+    private void passOn(String name, Release r, long sent) {
+        if (r == null) {
+            return;
+        }
+        if (r.granted()) {
+            waits.grantedTo(name, r.grantee(), r.grantWaitId(), r.grantToken(), sent);
+        } else if (r.grantee() != null) {
+            waits.handedTo(name, r.grantee());
+        }
+    }
+
+    /**
+     * A release whose answer never came may still have run and granted the lock to a waiter of
+     * this client that nobody will tell: the waiters of that name look again now rather than at
+     * their retry hint (an attempt of the granted wait takes the grant, with a lease set anew).
+     */
+    private void releaseUnanswered(String name) {
+        waits.recheck(name);
     }
 
     private void ensureOpen(String name) {

@@ -261,6 +261,14 @@ final class WaitQueues {
         }
     }
 
+    /** Every waiter of {@code name} on this client looks at the lock again now. */
+    void recheck(String name) {
+        Room room = rooms.get(name);
+        if (room != null) {
+            room.missedNotifications();
+        }
+    }
+
     /** Number of names with a live backend subscription. */
     int subscriptions() {
         int n = 0;

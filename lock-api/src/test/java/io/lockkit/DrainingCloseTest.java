@@ -16,6 +16,10 @@ import static org.awaitility.Awaitility.await;
 @DisplayName("close(drainTime): holders finish their work before anyone else gets their locks")
 class DrainingCloseTest {
 
+    /** Each task its own thread: blocking tasks must not queue behind each other in the common pool. */
+    private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+
+
     private static final String NAME = "jobs:nightly";
 
     private final LocalLockProvider backend = new LocalLockProvider();
@@ -25,6 +29,7 @@ class DrainingCloseTest {
 
     @AfterEach
     void closeAll() {
+        threads.shutdownNow();
         closing.close();
         other.close();
     }
@@ -33,14 +38,14 @@ class DrainingCloseTest {
     @DisplayName("a waiter of another client gets the lock only after the holder released it, and close returns then")
     void waiterGetsTheLockOnlyAfterTheHolderReturned() throws Exception {
         LockHandle hold = closing.acquire(NAME);
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> closing.close(Duration.ofSeconds(30)));
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> closing.close(Duration.ofSeconds(30)), threads);
         CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
             try (LockHandle h = other.acquire(NAME, LockOptions.waitAtMost(Duration.ofSeconds(30)))) {
                 return h.fencingToken();
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, threads);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThatThrownBy(() -> closing.tryAcquire("new"))
                 .as("new acquisitions are refused while draining").isInstanceOf(LockException.class)
                 .hasMessageContaining("closing"));
@@ -90,9 +95,9 @@ class DrainingCloseTest {
             } finally {
                 lock.unlock();
             }
-        });
+        }, threads);
         await().atMost(Duration.ofSeconds(10)).until(lock::isLocked);
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> closing.close(Duration.ofSeconds(30)));
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> closing.close(Duration.ofSeconds(30)), threads);
         closeStarted.countDown();
         worker.get(10, TimeUnit.SECONDS);
         assertThat(reentered.getCount()).isZero();

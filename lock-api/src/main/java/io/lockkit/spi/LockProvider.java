@@ -35,10 +35,11 @@ public interface LockProvider extends AutoCloseable {
     List<Renewal> renew(List<Renewal> renewals);
 
     /**
-     * The owner stopped waiting ({@code waitId} as in its requests): forget its place in any queue,
-     * and decline a hand-over it has not claimed, including one the backend granted to this very
-     * wait directly ({@link Release#grantToken()}) that the owner has not learned of. A hold the
-     * owner took in another wait stays.
+     * The owner stopped waiting ({@code waitId} as in its requests) without the lock: forget its
+     * place in any queue, and decline a hand-over it has not claimed, including one the backend
+     * granted to this very wait directly ({@link Release#grantToken()}) that the owner has not
+     * learned of. A backend may also give back a hold an attempt of this wait took whose answer
+     * the owner never got (a timeout). A hold the owner took in another wait stays.
      */
     default void abandon(String name, String owner, long waitId) {
     }
@@ -74,7 +75,9 @@ public interface LockProvider extends AutoCloseable {
      *        call) and never reused by the client; 0 for an attempt outside a wait. A backend
      *        that grants a lock to a waiter directly ({@link Release#grantToken()}) ties the grant
      *        to this id: an attempt of the same wait that meets the grant takes it without raising
-     *        the hold count, and {@link #abandon} of that wait gives it back.
+     *        the hold count and sets its lease from now, as a new acquisition would (the client
+     *        counts the lease from that attempt, and may never have heard of the release that
+     *        made the grant), and {@link #abandon} of that wait gives it back.
      */
     record LockRequest(String name, String owner, Duration lease, Duration maxWait, long waitId) {
 

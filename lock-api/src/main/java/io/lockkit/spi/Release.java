@@ -10,7 +10,10 @@ package io.lockkit.spi;
  * caller's own process, which is alive and wakes the waiter itself): the grantee then holds it
  * already, with the lease of its own request, and the caller passes {@code grantToken} to the wait
  * {@code grantWaitId}, saving the grantee a round trip. Such a grant is tied to that wait: if the
- * wait has ended, its {@link LockProvider#abandon abandon} gives the lock back.
+ * wait has ended, its {@link LockProvider#abandon abandon} gives the lock back. The caller passes a
+ * grant on whatever else happens to the releasing hold (a release of a hold the caller already
+ * counts as lost, a release on close); a backend whose release is retried after a lost reply
+ * answers the retry with the same grant where it can.
  *
  * @param outcome what happened to the owner's hold
  * @param grantee the owner the lock was handed to, or {@code null}

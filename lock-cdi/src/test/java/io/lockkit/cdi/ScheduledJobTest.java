@@ -23,6 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @DisplayName("@Locked(holdAtLeast): a job two instances schedule every 100 ms runs once per second")
 class ScheduledJobTest {
 
+    /** Each task its own thread: blocking tasks must not queue behind each other in the common pool. */
+    private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+
+
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
@@ -31,6 +35,7 @@ class ScheduledJobTest {
 
     @AfterEach
     void clear() {
+        threads.shutdownNow();
         Lockkit.clearConfig();
     }
 
@@ -64,7 +69,7 @@ class ScheduledJobTest {
                         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
                     }
                     return ticks;
-                }));
+                }, threads));
             }
             int ticks = 0;
             for (CompletableFuture<Integer> s : schedulers) {

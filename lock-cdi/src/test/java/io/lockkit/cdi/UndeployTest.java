@@ -26,6 +26,10 @@ import static org.awaitility.Awaitility.await;
 @DisplayName("undeploy drains: a running @Locked method keeps its lock until it returns or the drain time ends")
 class UndeployTest {
 
+    /** Each task its own thread: blocking tasks must not queue behind each other in the common pool. */
+    private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+
+
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
@@ -35,6 +39,7 @@ class UndeployTest {
 
     @AfterEach
     void clear() {
+        threads.shutdownNow();
         Lockkit.clearConfig();
         finish.countDown();
     }
@@ -66,11 +71,11 @@ class UndeployTest {
         WeldContainer undeployed = Lockkit.start("drain-a", NightlyJob.class);
         WeldContainer survivor = Lockkit.start("drain-b", NightlyJob.class);
         try {
-            CompletableFuture<Void> running = CompletableFuture.runAsync(() -> call(undeployed, "a"));
+            CompletableFuture<Void> running = CompletableFuture.runAsync(() -> call(undeployed, "a"), threads);
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<Void> undeploy = CompletableFuture.runAsync(undeployed::shutdown);
+            CompletableFuture<Void> undeploy = CompletableFuture.runAsync(undeployed::shutdown, threads);
             CompletableFuture<Void> other = CompletableFuture.runAsync(
-                    () -> survivor.select(NightlyJob.class).get().runOnce("b"));
+                    () -> survivor.select(NightlyJob.class).get().runOnce("b"), threads);
             await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(5))
                     .until(() -> !other.isDone() && !undeploy.isDone());
             finish.countDown();
@@ -94,9 +99,9 @@ class UndeployTest {
         WeldContainer undeployed = Lockkit.start("drain-c", NightlyJob.class);
         WeldContainer survivor = Lockkit.start("drain-d", NightlyJob.class);
         try {
-            CompletableFuture<Void> running = CompletableFuture.runAsync(() -> call(undeployed, "a"));
+            CompletableFuture<Void> running = CompletableFuture.runAsync(() -> call(undeployed, "a"), threads);
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture.runAsync(undeployed::shutdown).get(10, TimeUnit.SECONDS);
+            CompletableFuture.runAsync(undeployed::shutdown, threads).get(10, TimeUnit.SECONDS);
             survivor.select(NightlyJob.class).get().runOnce("b");
             finish.countDown();
             assertThatThrownBy(() -> running.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)

@@ -364,6 +364,66 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName("an attempt of the granted wait that meets the grant sets its lease anew, as its client counts it from that attempt")
+    void meetingTheGrantSetsTheLeaseAnew() {
+        JedisLockProvider p = provider();
+        String name = name();
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20)));
+        assertThat(p.release(name, "c1:holder").granted()).isTrue();
+        // Most of the grant's lease went by before the waiter looked (a release it never heard of).
+        redis.command("PEXPIRE", "lockkit:{" + name + "}", "300");
+
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20))).isAcquired()).isTrue();
+
+        assertThat(p.inspect(name).orElseThrow().remainingLease()).as("the lease from the attempt that found the grant")
+                .isGreaterThan(Duration.ofSeconds(15));
+        assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a hold taken in a wait whose answer never reached the client is given back by that wait's abandon, and only by it")
+    void aHoldTakenInAnUnansweredWaitIsGivenBackByItsAbandon() {
+        JedisLockProvider p = provider();
+        String name = name();
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 5, Duration.ofSeconds(20))).isAcquired()).isTrue();
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 5, Duration.ofSeconds(20))).isAcquired())
+                .as("the retry of that attempt").isTrue();
+        assertThat(holdCount(p, name, "c1:waiter")).as("a retry takes the same hold").isEqualTo(1);
+        p.abandon(name, "c1:waiter", 4);
+        assertThat(holdCount(p, name, "c1:waiter")).as("another wait's abandon leaves it").isEqualTo(1);
+
+        p.abandon(name, "c1:waiter", 5);
+
+        assertThat(p.inspect(name)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a release retried after its reply was lost answers the grant it made, so the grantee still hears of it")
+    void aRetriedReleaseAnswersItsGrant() throws Exception {
+        JedisLockProvider p = provider();
+        String name = name();
+        String base = "lockkit:{" + name + "}";
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20)));
+        String script;
+        try (var in = JedisLockProvider.class.getResourceAsStream("internal/release.lua")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String[] call = {"EVAL", script, "3", base, base + ":q", base + ":qd",
+                "c1:holder", "release", "2000", "60000", base + ":c", "PUBLISH", "c1:", "8", "nonce-1", "0"};
+
+        Object first = redis.command(call);
+        Object retried = redis.command(call);
+
+        assertThat(first).asList().hasSize(3).first().asString().isEqualTo("c1:waiter");
+        assertThat(retried).as("the same call again").isEqualTo(first);
+        assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(1);
+        assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
+        assertThat(redis.command(call)).as("once the grantee released, the retry finds nothing").isEqualTo(-1L);
+    }
+
+    @Test
     @DisplayName("a later wait of the grantee re-enters the granted hold: the count rises")
     void aLaterWaitOfTheGranteeIsReentrant() {
         JedisLockProvider p = provider();

@@ -12,6 +12,9 @@ import org.junit.platform.testkit.engine.Events;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
@@ -61,10 +64,16 @@ class BrokenProvidersTest {
     }
 
     @Test
+    @DisplayName("a provider whose release grants the lock to a local waiter without passing the grant on fails the hand-over group")
+    void providerDroppingItsGrantsIsRejected() {
+        assertRejected(DropsGrantsKit.class, LockContractTest.HandOver.class);
+    }
+
+    @Test
     @DisplayName("the honest provider passes the same groups")
     void honestProviderPassesTheSameGroups() {
         for (Class<?> group : List.of(LockContractTest.MutualExclusion.class, LockContractTest.Reentrancy.class,
-                LockContractTest.Expiry.class, LockContractTest.Fencing.class)) {
+                LockContractTest.Expiry.class, LockContractTest.Fencing.class, LockContractTest.HandOver.class)) {
             Events tests = run(HonestKit.class, group);
             assertThat(tests.failed().count()).as("failures of the honest provider in %s", group.getSimpleName()).isZero();
             assertThat(tests.succeeded().count()).isPositive();
@@ -211,6 +220,90 @@ class BrokenProvidersTest {
                             return a;
                         }
                     }
+                }
+            };
+        }
+    }
+
+    /**
+     * Grants a released lock outright to a waiter of the releasing client, with the lease of the
+     * waiter's request counted from the release, as a backend that hands over within a process
+     * does; but the release answers a plain RELEASED, and no wake-up goes out. The waiter finds the
+     * grant at its next attempt, which answers "acquired" without setting the lease again, so its
+     * client counts the lease from that attempt: later than the backend does.
+     */
+    static class DropsGrantsKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                /** The latest waiting request per lock name, of this client. */
+                private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
+                /** Grants made and not passed on: "name owner waitId" → token. */
+                private final Map<String, Long> grants = new ConcurrentHashMap<>();
+                private final AtomicBoolean granting = new AtomicBoolean();
+
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    Long granted = grants.remove(key(request.name(), request.owner(), request.waitId()));
+                    if (granted != null) {
+                        return Acquisition.acquired(granted);
+                    }
+                    Acquisition a = delegate().tryAcquire(request);
+                    if (!a.isAcquired() && request.waiting() && request.waitId() != 0) {
+                        waiting.put(request.name(), request);
+                    } else {
+                        waiting.remove(request.name(), request);
+                    }
+                    return a;
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    LockRequest next = waiting.get(name);
+                    granting.set(true);
+                    Release r;
+                    try {
+                        r = delegate().release(name, owner);
+                    } finally {
+                        granting.set(false);
+                    }
+                    if (r.outcome() == Release.Outcome.RELEASED && next != null && waiting.remove(name, next)) {
+                        Acquisition a = delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                        if (a.isAcquired()) {
+                            grants.put(key(name, next.owner(), next.waitId()), a.fencingToken());
+                        }
+                    }
+                    return r;
+                }
+
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    waiting.computeIfPresent(name, (n, r) -> r.owner().equals(owner) ? null : r);
+                    if (grants.remove(key(name, owner, waitId)) != null) {
+                        delegate().release(name, owner);
+                    }
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    // The grant is made without a wake-up: the releasing process would wake its own waiter.
+                    return delegate().subscribe(name, new WakeUpListener() {
+                        @Override
+                        public void released(String grantee) {
+                            if (!granting.get()) {
+                                listener.released(grantee);
+                            }
+                        }
+
+                        @Override
+                        public void missedNotifications() {
+                            listener.missedNotifications();
+                        }
+                    });
+                }
+
+                private static String key(String name, String owner, long waitId) {
+                    return name + " " + owner + " " + waitId;
                 }
             };
         }

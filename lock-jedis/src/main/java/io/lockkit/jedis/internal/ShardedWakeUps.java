@@ -88,10 +88,12 @@ public final class ShardedWakeUps implements WakeUps {
             if (shard != null && !shard.ended) {
                 return shard.confirmation(channel);
             }
-            Connection connection = cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(channel));
+            int slot = JedisClusterCRC16.getSlot(channel);
+            Connection connection = cluster.getConnectionFromSlot(slot);
             HostAndPort node = connection.getHostAndPort();
             shard = shards.get(node);
             if (shard == null || shard.ended) {
+                connection = live(connection, slot);
                 shard = new Shard(node, connection, channel);
                 shards.put(node, shard);
             } else {
@@ -102,6 +104,23 @@ public final class ShardedWakeUps implements WakeUps {
             return shard.confirmation(channel);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * {@code connection} if it answers, else a new one to the slot's node: a subscription must not
+     * start on an idle pooled connection that died with the others (command connections killed, a
+     * proxy restart), which would cost a failed attempt and a back-off for nothing.
+     */
+    private Connection live(Connection connection, int slot) {
+        try {
+            connection.ping();
+            return connection;
+        } catch (RuntimeException e) {
+            connection.setBroken();
+            connection.close();
+            Pools.discardIdle(cluster);
+            return cluster.getConnectionFromSlot(slot);
         }
     }
 
@@ -211,7 +230,9 @@ public final class ShardedWakeUps implements WakeUps {
                 // Never hand a connection that may still be subscribed back to the command pool.
                 connection.setBroken();
                 if (!ended && !closed) {
-                    LOG.log(System.Logger.Level.WARNING, "the sharded wake-up connection to " + node + " ended; rerouting its channels", e);
+                    LOG.log(System.Logger.Level.WARNING, "the sharded wake-up connection to " + node + " ended (" + e
+                            + "); rerouting its channels, waiters fall back to their retry hints meanwhile");
+                    LOG.log(System.Logger.Level.DEBUG, "the sharded wake-up connection to " + node + " ended", e);
                 }
             } finally {
                 List<String> orphans;
@@ -273,7 +294,8 @@ public final class ShardedWakeUps implements WakeUps {
 
     /** Subscribes orphaned channels again, with back-off, and tells their waiters to look again. */
     private void reroute(List<String> channels) {
-        long backoff = 50;
+        long backoff = 25;
+        int attempts = 0;
         long since = System.nanoTime();
         boolean reported = false;
         List<String> pending = new ArrayList<>(channels);
@@ -290,10 +312,16 @@ public final class ShardedWakeUps implements WakeUps {
                     Thread.currentThread().interrupt();
                     return;
                 } catch (Exception e) {
+                    LOG.log(System.Logger.Level.DEBUG, "resubscribing " + channel + " failed", e);
                     failed.add(channel);
                 }
             }
             pending = failed;
+            attempts++;
+            if (pending.isEmpty() && attempts > 1) {
+                LOG.log(System.Logger.Level.INFO, "sharded wake-ups are back after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since)
+                        + " ms (" + (attempts - 1) + " failed attempt(s))");
+            }
             if (!pending.isEmpty() && !reported && System.nanoTime() - since > 2 * timeout.toNanos()) {
                 // The shard stays away: its waiters check now and get a typed failure, rather than
                 // sleeping until their retry hint. A failover within this time is ridden out.
@@ -306,7 +334,7 @@ public final class ShardedWakeUps implements WakeUps {
                 } catch (InterruptedException e) {
                     return;
                 }
-                backoff = Math.min(1000, backoff * 2);
+                backoff = Math.min(WakeUpHub.MAX_BACKOFF_MILLIS, backoff * 2);
             }
         }
     }

@@ -29,13 +29,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * channel so that it stays up between waits. Lock channels are added and dropped on the live
  * connection (reference-counted per channel); {@link #subscribe} returns once Redis confirmed the
  * channel, so a release published after it returns is delivered. When the connection breaks, the
- * thread reconnects with back-off, subscribes to every channel again, and tells their listeners
- * that notifications may have been missed, so their waiters check the lock once more.
+ * thread reconnects, subscribes to every channel again, and tells their listeners that
+ * notifications may have been missed, so their waiters check the lock once more. The first
+ * reconnect is immediate; Jedis takes the subscription connection from the command pool, so an
+ * attempt that meets a dead idle connection (the command connections were killed too) drops the
+ * pool's idle connections and tries again at once; only failures on fresh connections back off,
+ * up to {@value #MAX_BACKOFF_MILLIS} ms. One warning per outage, one line when it is over.
  */
 public final class WakeUpHub implements WakeUps {
 
     private static final System.Logger LOG = System.getLogger(WakeUpHub.class.getName());
-    private static final long MAX_BACKOFF_MILLIS = 1000;
+    /** The longest pause between reconnect attempts on fresh connections: well below any lease. */
+    static final long MAX_BACKOFF_MILLIS = 200;
+    private static final long MIN_BACKOFF_MILLIS = 25;
 
     private final UnifiedJedis jedis;
     private final String controlChannel;
@@ -51,6 +57,7 @@ public final class WakeUpHub implements WakeUps {
     private Thread thread;
     private long outageSince;
     private boolean outageReported;
+    private int failedAttempts;
     private boolean connected;
     private volatile boolean closed;
 
@@ -180,10 +187,17 @@ public final class WakeUpHub implements WakeUps {
     }
 
     private void run() {
-        long backoff = 50;
+        // The back-off grows only with failed attempts on fresh connections: no wait before the
+        // first reconnect after a working connection broke, and none after an attempt that met a
+        // dead pooled connection (killed with the command connections, a proxy restart): Jedis
+        // borrows the subscription connection from the command pool, whose idle connections may
+        // all be dead at once. Capped well below any sensible lease.
+        long backoff = 0;
+        boolean idleDiscarded = false;
         // Set by this thread only: when the current run of failed connections began.
         outageSince = 0;
         outageReported = false;
+        failedAttempts = 0;
         boolean reconnect = false;
         while (!closed) {
             String[] channels;
@@ -199,9 +213,10 @@ public final class WakeUpHub implements WakeUps {
             } finally {
                 lock.unlock();
             }
+            boolean wasConnected = false;
             try {
                 jedis.subscribe(pubSub, channels);
-                backoff = 50;
+                backoff = 0; // ended without an error (every channel unsubscribed): start over at once
             } catch (RuntimeException e) {
                 if (closed) {
                     break;
@@ -212,49 +227,69 @@ public final class WakeUpHub implements WakeUps {
                     // subscribed, where its pushed messages would be read as command replies.
                     Pools.discardIdle(jedis);
                 }
-                LOG.log(System.Logger.Level.WARNING, "the wake-up connection to Redis broke; reconnecting", e);
                 long now = System.nanoTime();
-                boolean wasConnected;
                 lock.lock();
                 try {
                     wasConnected = connected;
                 } finally {
                     lock.unlock();
                 }
+                failedAttempts++;
                 if (wasConnected || outageSince == 0) {
-                    outageSince = now; // a working connection broke, or the first attempt failed
+                    // A working connection broke, or the first attempt failed: one warning per outage.
+                    outageSince = now;
                     outageReported = false;
-                } else if (!outageReported && now - outageSince > 2 * timeout.toNanos()) {
-                    // Redis stays away: waiters check now rather than at their retry hint, so the
-                    // outage surfaces as a typed failure. A short outage (a restart) is ridden out,
-                    // and the resubscription tells waiters to look again.
-                    outageReported = true;
-                    notifyAllListeners();
+                    failedAttempts = 1;
+                    idleDiscarded = false;
+                    backoff = 0;
+                    LOG.log(System.Logger.Level.WARNING, (wasConnected ? "the wake-up connection to Redis broke" : "the wake-up connection to Redis could not be made")
+                            + " (" + e + "); reconnecting, waiters fall back to their retry hints meanwhile");
+                } else if (!idleDiscarded) {
+                    // A reconnect failed at once: likely on an idle pooled connection that died
+                    // with the others. Drop the idle ones and try again on a fresh one, now.
+                    idleDiscarded = true;
+                    Pools.discardIdle(jedis);
+                } else {
+                    backoff = Math.min(MAX_BACKOFF_MILLIS, Math.max(MIN_BACKOFF_MILLIS, backoff * 2));
+                    if (!outageReported && now - outageSince > 2 * timeout.toNanos()) {
+                        // Redis stays away: waiters check now rather than at their retry hint, so the
+                        // outage surfaces as a typed failure. A short outage (a restart) is ridden out,
+                        // and the resubscription tells waiters to look again.
+                        outageReported = true;
+                        notifyAllListeners();
+                    }
                 }
+                LOG.log(System.Logger.Level.DEBUG, "wake-up connection attempt " + failedAttempts + " failed", e);
             } finally {
                 lock.lock();
                 try {
-                    if (connected) {
-                        // The connection worked before it broke: start the back-off over, so only
-                        // failed connection attempts in a row slow reconnection down (else every
-                        // break after the first few would cost waiters the full second).
-                        backoff = 50;
-                    }
                     connected = false;
                 } finally {
                     lock.unlock();
                 }
             }
             reconnect = true;
-            try {
-                Thread.sleep(backoff);
-            } catch (InterruptedException e) {
-                if (closed) {
-                    break;
+            if (backoff > 0) {
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException e) {
+                    if (closed) {
+                        break;
+                    }
                 }
             }
-            backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
         }
+    }
+
+    /** Called on the pub/sub thread when a connection is confirmed: the back-off starts over. */
+    private void connectionMade() {
+        if (outageSince != 0) {
+            LOG.log(System.Logger.Level.INFO, "the wake-up connection to Redis is back after "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageSince) + " ms (" + failedAttempts + " failed attempt(s))");
+        }
+        outageSince = 0;
+        outageReported = false;
+        failedAttempts = 0;
     }
 
     private final class PubSub extends JedisPubSub {
@@ -270,6 +305,7 @@ public final class WakeUpHub implements WakeUps {
                 }
                 if (!connected) {
                     connected = true;
+                    connectionMade();
                     // Channels added while the connection was being made.
                     for (String c : listeners.keySet()) {
                         if (requested.add(c)) {

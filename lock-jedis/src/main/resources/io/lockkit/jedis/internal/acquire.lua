@@ -4,7 +4,8 @@
 -- KEYS[1] lock hash: "~o" -> the owner holding it (absent when free), owner -> hold count ("0":
 --         handed over, not yet claimed), "~t" -> the current token, or the last one while free,
 --         "~w" -> present when a wait queue may exist, "~r"/"~n" -> see release.lua.
---         "~g" -> the wait id a release granted the lock to outright (see release.lua).
+--         "~g" -> the wait id the hold belongs to: the one a release granted the lock to
+--         outright (see release.lua), or the wait whose attempt took it.
 --         TTL: the lease while held, the claim timeout after a hand-over, the fence retention
 --         once released (so the last token outlives the hold without a key of its own).
 -- KEYS[2] wait queue, a sorted set: owner -> arrival time (server microseconds: FIFO order)
@@ -51,18 +52,33 @@ if not holder then
   else
     redis.call('HSET', KEYS[1], '~o', owner, owner, 1, '~t', token)
   end
+  if ARGV[6] ~= '0' then
+    -- Taken within a wait: tie the hold to it, so that a retry of this attempt takes the same
+    -- hold, and the wait's abandon gives it back when the client never learned of it (a reply
+    -- lost to a timeout).
+    redis.call('HSET', KEYS[1], '~g', ARGV[6])
+  end
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return token
 end
 local lease = tonumber(ARGV[2])
 if holder == owner and state[2] then
   if state[2] == '0' then
-    -- Claiming a hand-over (the release script already took the owner out of the queue).
-    redis.call('HSET', KEYS[1], owner, 1)
+    -- Claiming a hand-over (the release script already took the owner out of the queue); tied
+    -- to the wait as a fresh hold is.
+    if ARGV[6] ~= '0' then
+      redis.call('HSET', KEYS[1], owner, 1, '~g', ARGV[6])
+    else
+      redis.call('HSET', KEYS[1], owner, 1)
+    end
     redis.call('PEXPIRE', KEYS[1], lease)
-  elseif state[5] == ARGV[6] then
-    -- This wait was granted the lock outright while the attempt was on its way: it is the same
-    -- hold, not a reentrant one (and a retry of this attempt answers the same).
+  elseif state[5] == ARGV[6] and ARGV[6] ~= '0' then
+    -- This wait was granted the lock outright while the attempt was on its way (or took it in
+    -- an attempt whose reply was lost): it is the same hold, not a reentrant one. The lease is
+    -- set again from now: the client counts it from this attempt, and the grant's lease ran
+    -- from the release, which the client may not have heard of (a lost reply, a release of a
+    -- hold it had given up as lost), so counting from here must not outlast Redis' lease.
+    redis.call('PEXPIRE', KEYS[1], lease)
   else
     redis.call('HINCRBY', KEYS[1], owner, 1)
     if redis.call('PTTL', KEYS[1]) < lease then

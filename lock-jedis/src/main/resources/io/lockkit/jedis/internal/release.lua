@@ -20,6 +20,8 @@
 -- Retries: a call whose reply was lost is sent again. Lowering a count is not idempotent, so a
 -- call that lowers one records its nonce in "~r", and a retry that finds it there lowers nothing:
 -- otherwise the retry would release the owner's outer hold too while the owner still uses it.
+-- A call that granted the lock outright records its nonce in "~x" (until the grantee releases),
+-- and a retry that finds it answers the same grant, so that the grantee still hears of it.
 --
 -- Hand-over order: the first live waiter in arrival order; but when that one is of another
 -- client, the first live waiter of the releasing client goes ahead of it, for at most ARGV[8]
@@ -37,8 +39,13 @@
 -- Cost, nobody waiting: HMGET, HDEL, PEXPIRE.
 local owner = ARGV[1]
 local mode = ARGV[2]
-local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~r', '~g')
+local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~r', '~g', '~x', '~t')
 local holder = state[1]
+if mode == 'release' and ARGV[9] ~= '' and state[6] == ARGV[9] and holder and state[5] then
+  -- A retry of a release that ran and granted the lock outright: answer the grant again, so that
+  -- the releasing client still passes it on to its waiter.
+  return {holder, tonumber(state[7]), tonumber(state[5])}
+end
 if mode == 'force' then
   if not holder then
     return -1
@@ -67,12 +74,12 @@ else
 end
 if not state[3] then
   -- Nobody waits, the common case: the lock is free, and its hash keeps the last token.
-  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g')
+  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g', '~x')
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   return 1
 end
 local more = redis.call('HMGET', KEYS[1], '~t', '~n')
-redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g')
+redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g', '~x')
 if redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('HDEL', KEYS[1], '~w')
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
@@ -103,7 +110,7 @@ local function grant(head, entry, nextStreak)
   if local_ and entry then
     local lease, wait = string.match(entry, '^(%d+):(%d+)$')
     if wait and wait ~= '0' then
-      redis.call('HSET', KEYS[1], '~o', head, head, 1, '~t', token, '~n', nextStreak, '~g', wait)
+      redis.call('HSET', KEYS[1], '~o', head, head, 1, '~t', token, '~n', nextStreak, '~g', wait, '~x', ARGV[9])
       redis.call('PEXPIRE', KEYS[1], lease)
       return {head, token, tonumber(wait)}
     end

@@ -159,6 +159,34 @@ final class HoldHistory {
                 cleanOverlaps, cleanInversions, fencingViolations, duplicates);
     }
 
+    /**
+     * Overlaps among holds whose holders found them valid at the end of their critical sections
+     * (and were not told of a loss before it), whatever their release answered: each such hold was
+     * believed valid from its start to its end. Where a lock is freed on Redis only by a lease that
+     * ran out (stalls, lost connections; not restarts or deleted keys), none of them may overlap.
+     */
+    static List<String> overlapsOfValidHolds(List<Hold> holds, Map<Long, Long> lossHeardAt) {
+        List<Hold> valid = new ArrayList<>();
+        for (Hold h : holds) {
+            Long heard = lossHeardAt.get(h.token());
+            if (h.validAtEnd() && (heard == null || heard - h.end() >= 0)) {
+                valid.add(h);
+            }
+        }
+        valid.sort(Comparator.comparingLong(Hold::start));
+        List<String> overlaps = new ArrayList<>();
+        Hold reaching = null;
+        for (Hold h : valid) {
+            if (reaching != null && h.start() - reaching.end() < 0) {
+                overlaps.add(reaching + " / " + h + " (" + (reaching.end() - h.start()) / 1000 + " us)");
+            }
+            if (reaching == null || h.end() - reaching.end() > 0) {
+                reaching = h;
+            }
+        }
+        return overlaps;
+    }
+
     /** The first index whose value is not before {@code key} (values ascending in nanoTime order). */
     private static int firstNotBefore(long[] values, long key) {
         int lo = 0;

@@ -281,5 +281,14 @@ class LockHistoryFaultTest {
         // A loss the listener heard of ends the hold's valid interval there.
         assertThat(HoldHistory.check(List.of(toldEarly, afterTold), Map.of(105L, 105 * ms)).overlapsWithLost()).isZero();
         assertThat(HoldHistory.check(List.of(toldEarly, afterTold), Map.of()).overlapsWithLost()).isEqualTo(1);
+        // Holds valid at their end overlap only when both holders believed them valid at once.
+        Hold lostButValid = new Hold(2, 107, 130 * ms, 150 * ms, true, Outcome.LOST_AT_RELEASE);
+        Hold during = new Hold(3, 108, 140 * ms, 160 * ms, true, Outcome.RELEASED);
+        Hold invalidAtEnd = new Hold(2, 109, 170 * ms, 190 * ms, false, Outcome.LOST_AT_RELEASE);
+        Hold duringInvalid = new Hold(3, 110, 180 * ms, 200 * ms, true, Outcome.RELEASED);
+        assertThat(HoldHistory.overlapsOfValidHolds(List.of(lostButValid, during), Map.of())).hasSize(1);
+        assertThat(HoldHistory.overlapsOfValidHolds(List.of(lostButValid, during), Map.of(107L, 135 * ms))).isEmpty();
+        assertThat(HoldHistory.overlapsOfValidHolds(List.of(invalidAtEnd, duringInvalid), Map.of())).isEmpty();
+        assertThat(HoldHistory.overlapsOfValidHolds(List.of(a, later, lost), Map.of())).isEmpty();
     }
 }

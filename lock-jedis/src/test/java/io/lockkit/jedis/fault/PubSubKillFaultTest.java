@@ -4,6 +4,8 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
+import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -155,6 +158,93 @@ class PubSubKillFaultTest {
         held.release();
         await().atMost(Duration.ofSeconds(5)).until(() -> acquired.get() == 1);
         assertThat(Faults.millisSince(released)).isLessThan(1000L);
+    }
+
+    @Test
+    @DisplayName("after CLIENT KILL TYPE normal and then TYPE pubsub, every wake-up connection is back within 200 ms, 20 rounds of 20")
+    void pubSubReconnectsPromptlyWhenThePooledConnectionsDiedFirst() throws Exception {
+        // The pub/sub connection comes from the command pool: after the command connections were
+        // killed, every idle one in the pool is dead, and a reconnect that meets them must not
+        // back off as if Redis were away (an operator's kills, a proxy restart).
+        RedisServer redis = REDIS.server();
+        String name = Faults.name("pubsub-after-normal");
+        Duration lease = LockOptions.DEFAULT_WATCHDOG_LEASE;
+        List<JedisLockProvider> providers = List.of(Faults.provider(redis.uri()).build(), Faults.provider(redis.uri()).build());
+        DistributedLockFactory holder = closer.add(Faults.factory(providers.get(0), lease, e -> { }));
+        DistributedLockFactory waiter = closer.add(Faults.factory(providers.get(1), lease, e -> { }));
+        // Both providers start their wake-up connection with a lock that may wait.
+        LockHandle held = holder.acquire(name, LockOptions.waitAtMost(Duration.ofSeconds(1)));
+        AtomicInteger acquired = new AtomicInteger();
+        threads.start("waiter", () -> {
+            DistributedLock lock = waiter.getLock(name);
+            lock.lock();
+            acquired.incrementAndGet();
+            lock.unlock();
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> pubSubConnections(redis) == 2);
+        int rounds = 20;
+        List<Long> backAfter = new ArrayList<>();
+        // Command traffic all along, as an application has: renewals borrow pooled connections.
+        AtomicBoolean busy = new AtomicBoolean(true);
+        for (JedisLockProvider p : providers) {
+            for (int t = 0; t < 3; t++) {
+                threads.start("traffic-" + t, () -> {
+                    while (busy.get()) {
+                        try {
+                            p.renew(List.of(new Renewal(name, "nobody:1", Duration.ofSeconds(1))));
+                        } catch (RuntimeException e) {
+                            // killed under it: the next call gets a fresh connection
+                        }
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+                });
+            }
+        }
+        for (int i = 0; i < rounds; i++) {
+            for (JedisLockProvider p : providers) {
+                fillPool(p, name);
+            }
+            long normal = (Long) redis.command("CLIENT", "KILL", "TYPE", "normal");
+            assertThat(normal).as("command connections killed in round %d", i).isGreaterThanOrEqualTo(POOLED);
+            assertThat((Long) redis.command("CLIENT", "KILL", "TYPE", "pubsub")).isEqualTo(2L);
+            long killed = System.nanoTime();
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2)).until(() -> pubSubConnections(redis) == 2);
+            backAfter.add(Faults.millisSince(killed));
+        }
+        busy.set(false);
+        System.out.println("pub/sub back after CLIENT KILL normal + pubsub, " + rounds + " rounds (ms): " + backAfter);
+        assertThat(backAfter).as("ms until both wake-up connections were back").allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(200L));
+        // And they carry wake-ups: the waiter hears the release, far sooner than the 30 s lease.
+        long released = System.nanoTime();
+        held.release();
+        await().atMost(Duration.ofSeconds(5)).until(() -> acquired.get() == 1);
+        assertThat(Faults.millisSince(released)).isLessThan(1000L);
+    }
+
+    /** Idle connections each provider's pool holds before a round's kills. */
+    private static final int POOLED = 6;
+
+    /** Leaves {@value #POOLED} idle connections in the provider's command pool (renewals borrow pooled connections). */
+    private static void fillPool(JedisLockProvider provider, String name) throws InterruptedException {
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(POOLED);
+        List<Thread> borrowers = new ArrayList<>();
+        for (int t = 0; t < POOLED; t++) {
+            Thread b = new Thread(() -> {
+                for (int i = 0; i < 20; i++) {
+                    try {
+                        together.await(5, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        return;
+                    }
+                    provider.renew(List.of(new Renewal(name, "nobody:1", Duration.ofSeconds(1))));
+                }
+            });
+            b.start();
+            borrowers.add(b);
+        }
+        for (Thread b : borrowers) {
+            b.join(10_000);
+        }
     }
 
     private static long pubSubConnections(RedisServer redis) {

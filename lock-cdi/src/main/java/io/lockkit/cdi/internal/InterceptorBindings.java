@@ -20,54 +20,45 @@ import java.util.Set;
 // Design notes.
 // - lock-cdi compiles against the EE 10 API, which lacks the method, so a direct call cannot even be
 //   written; and on an EE 10 server a call compiled against the EE 11 API is a NoSuchMethodError at
-//   every invocation. The method is looked up once, by the API's own class loader's view, per
-//   InvocationContext API class (a server has one; tests may see two), and called through a handle.
+//   every invocation. The method is looked up once on the InvocationContext API this class sees and
+//   called through a handle.
 // - An EE 11 API jar on an EE 10 container's implementation is possible too (an application that
 //   packs the API jar): the call then fails with AbstractMethodError or UnsupportedOperationException,
-//   which is answered as "not available" and remembered for that implementation class.
+//   which is answered as "not available" and remembered.
+// - No ClassValue keyed by the container's classes: its entry would live in the server's class and
+//   keep this application's class loader alive after undeploy. Plain static fields of this class
+//   go away with the application.
 final class InterceptorBindings {
 
     private static final System.Logger LOG = System.getLogger(InterceptorBindings.class.getName());
 
-    private static final ClassValue<MethodHandle> GET_BINDING = new ClassValue<>() {
-        @Override
-        protected MethodHandle computeValue(Class<?> api) {
-            try {
-                return MethodHandles.publicLookup().findVirtual(api, "getInterceptorBinding",
-                        MethodType.methodType(Annotation.class, Class.class));
-            } catch (NoSuchMethodException | IllegalAccessException e) {
-                return null; // Interceptors 2.1 (Jakarta EE 10)
-            }
-        }
-    };
+    /** {@code InvocationContext.getInterceptorBinding(Class)}, or null on Interceptors 2.1 (Jakarta EE 10). */
+    private static final MethodHandle GET_BINDING = lookUpGetBinding();
 
-    /** Implementation classes whose getInterceptorBinding turned out not to work. */
-    private static final ClassValue<boolean[]> UNSUPPORTED = new ClassValue<>() {
-        @Override
-        protected boolean[] computeValue(Class<?> type) {
-            return new boolean[1];
+    /** Set once the container's implementation turned out not to support the method. */
+    private static volatile boolean unsupported;
+
+    private static MethodHandle lookUpGetBinding() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(InvocationContext.class, "getInterceptorBinding",
+                    MethodType.methodType(Annotation.class, Class.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null;
         }
-    };
+    }
 
     private InterceptorBindings() {
     }
 
-    /** Whether this container's {@code InvocationContext} has {@code getInterceptorBinding} (EE 11). */
-    static boolean available() {
-        return GET_BINDING.get(InvocationContext.class) != null;
-    }
-
     /** The binding of {@code type} in force for this invocation, or null when the container cannot say. */
     static <A extends Annotation> A find(InvocationContext context, Class<A> type) {
-        MethodHandle getBinding = GET_BINDING.get(InvocationContext.class);
-        boolean[] unsupported = UNSUPPORTED.get(context.getClass());
-        if (getBinding == null || unsupported[0]) {
+        if (GET_BINDING == null || unsupported) {
             return null;
         }
         try {
-            return type.cast((Annotation) getBinding.invoke(context, type));
+            return type.cast((Annotation) GET_BINDING.invoke(context, type));
         } catch (UnsupportedOperationException | AbstractMethodError | NoSuchMethodError e) {
-            unsupported[0] = true; // benign race: at worst a few calls find out again
+            unsupported = true; // benign race: at worst a few calls find out again
             LOG.log(System.Logger.Level.DEBUG, () -> "lockkit: " + context.getClass().getName()
                     + " does not implement getInterceptorBinding; reading @Locked from the method", e);
             return null;

@@ -1,0 +1,16 @@
+package io.lockkit.jdbc;
+
+import io.lockkit.LockException;
+
+/**
+ * The lock table or its token sequence is missing or does not have the expected columns: create it
+ * from the DDL in the jar ({@link JdbcDialect#schemaResource()}), or build the provider with
+ * {@link JdbcLockProvider.Builder#createSchema(boolean) createSchema(true)}.
+ */
+public class LockSchemaException extends LockException {
+    private static final long serialVersionUID = 1L;
+
+    public LockSchemaException(String lockName, String message, Throwable cause) {
+        super(lockName, message, cause);
+    }
+}

@@ -1,0 +1,196 @@
+package io.lockkit.jdbc.internal;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One LISTEN connection and its thread for a provider on PostgreSQL: it receives the release
+ * notifications of every client of the lock table and hands each lock key to the dispatcher.
+ * Loaded only when the PostgreSQL driver is on the class path. Thread-safe.
+ *
+ * <p>Design: the thread blocks in {@code getNotifications(timeout)}; every {@link #HEALTH_CHECK} without
+ * traffic it runs {@code SELECT 1}, so a connection that died silently (a stalled server, a dropped
+ * network path) is noticed within that time plus the network timeout. On any failure it tells the
+ * dispatcher that notifications may be missed (waiters check again, and poll while it reconnects),
+ * reconnects with a short back-off, LISTENs again and says so once more.
+ */
+public final class PgListener implements AutoCloseable {
+
+    /** What the listener reports to. */
+    public interface Dispatcher {
+        /** A release of the lock with this key was committed. */
+        void released(String key);
+
+        /** Notifications may have been lost (connection lost or just re-established). */
+        void missed();
+    }
+
+    private static final System.Logger LOG = System.getLogger(PgListener.class.getName());
+    private static final int WAIT_MILLIS = 500;
+    private static final long HEALTH_CHECK = TimeUnit.SECONDS.toNanos(5);
+
+    private final ConnectionSource connections;
+    private final String channel;
+    private final Dispatcher dispatcher;
+    private final int queryTimeoutSeconds;
+    private final long backoffNanos;
+    private final Thread thread;
+    private final CountDownLatch firstListen = new CountDownLatch(1);
+    private volatile boolean listening;
+    private volatile boolean closed;
+    private volatile Connection current;
+
+    /** Whether the PostgreSQL driver (and so this class) can be used. */
+    public static boolean driverPresent() {
+        try {
+            Class.forName("org.postgresql.PGConnection", false, PgListener.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    public PgListener(ConnectionSource connections, String channel, Dispatcher dispatcher, ThreadFactory threads,
+            Duration timeout) {
+        this.connections = connections;
+        this.channel = channel;
+        this.dispatcher = dispatcher;
+        this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
+        this.backoffNanos = Math.min(timeout.toNanos(), TimeUnit.SECONDS.toNanos(1));
+        this.thread = threads.newThread(this::run);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Waits up to {@code timeout} for the first LISTEN; whether it is listening now. */
+    public boolean awaitListening(Duration timeout) {
+        try {
+            firstListen.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return listening;
+    }
+
+    /** Whether notifications are being received now. */
+    public boolean listening() {
+        return listening;
+    }
+
+    private void run() {
+        boolean reconnect = false;
+        while (!closed) {
+            Connection c = null;
+            try {
+                c = connections.openDedicated();
+                current = c;
+                if (!c.isWrapperFor(PGConnection.class)) {
+                    // Another driver (or a pool that does not unwrap): no notifications to read.
+                    LOG.log(System.Logger.Level.WARNING, "the DataSource's connections are not the PostgreSQL JDBC"
+                            + " driver's (or do not unwrap to it): no LISTEN; waiters poll");
+                    break;
+                }
+                try (Statement s = c.createStatement()) {
+                    s.setQueryTimeout(queryTimeoutSeconds);
+                    s.execute("LISTEN " + channel);
+                }
+                PGConnection pg = c.unwrap(PGConnection.class);
+                listening = true;
+                firstListen.countDown();
+                if (reconnect) {
+                    LOG.log(System.Logger.Level.INFO, "lock release notifications on channel {0} resumed", channel);
+                    dispatcher.missed();
+                }
+                long quietSince = System.nanoTime();
+                while (!closed) {
+                    PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
+                    if (received != null && received.length > 0) {
+                        for (PGNotification n : received) {
+                            dispatcher.released(n.getParameter());
+                        }
+                        quietSince = System.nanoTime();
+                    } else if (System.nanoTime() - quietSince > HEALTH_CHECK) {
+                        try (Statement s = c.createStatement()) {
+                            s.setQueryTimeout(queryTimeoutSeconds);
+                            s.execute("SELECT 1");
+                        }
+                        quietSince = System.nanoTime();
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (closed) {
+                    break;
+                }
+                if (listening || !reconnect) {
+                    LOG.log(System.Logger.Level.WARNING, "lock release notifications on channel " + channel
+                            + " interrupted; waiters poll until the LISTEN connection is back: " + e);
+                }
+                if (listening) {
+                    listening = false;
+                    dispatcher.missed();
+                }
+                reconnect = true;
+                firstListen.countDown();
+            } finally {
+                current = null;
+                if (c != null) {
+                    unlistenAndClose(c);
+                }
+            }
+            if (!closed) {
+                LockSupport.parkNanos(this, backoffNanos);
+            }
+        }
+        listening = false;
+        firstListen.countDown();
+    }
+
+    private void unlistenAndClose(Connection c) {
+        try {
+            if (!c.isClosed()) {
+                try (Statement s = c.createStatement()) {
+                    s.setQueryTimeout(1);
+                    // A pooled connection goes back to the application's pool: leave it listening to nothing.
+                    s.execute("UNLISTEN *");
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            // broken anyway
+        }
+        try {
+            c.close();
+        } catch (SQLException | RuntimeException e) {
+            // nothing more to do
+        }
+    }
+
+    /** Stops the thread and closes the connection; idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        Connection c = current;
+        if (c != null) {
+            try {
+                // Unblocks getNotifications at once; the thread then closes the connection.
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                // the thread notices closed within WAIT_MILLIS anyway
+            }
+        }
+        LockSupport.unpark(thread);
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

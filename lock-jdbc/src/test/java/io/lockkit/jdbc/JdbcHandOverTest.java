@@ -1,0 +1,142 @@
+package io.lockkit.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.Release;
+import io.lockkit.testkit.jdbc.PostgresFixture;
+import io.lockkit.testkit.jdbc.PostgresServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The PostgreSQL wait queue: a release hands the lock to the oldest waiter, who alone may claim it. */
+class JdbcHandOverTest {
+
+    private static final Duration CLAIM = Duration.ofMillis(800);
+    private static final Duration LONG = Duration.ofSeconds(30);
+    private static PostgresServer pg;
+    private final List<JdbcLockProvider> providers = new ArrayList<>();
+
+    @BeforeAll
+    static void startPostgres() {
+        pg = PostgresFixture.builder().build().start();
+        JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build().close();
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    @AfterEach
+    void closeProviders() {
+        providers.forEach(JdbcLockProvider::close);
+    }
+
+    private JdbcLockProvider provider() {
+        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).claimTimeout(CLAIM).build();
+        providers.add(p);
+        return p;
+    }
+
+    private static Acquisition waitFor(JdbcLockProvider p, String name, String owner, long waitId) {
+        return p.tryAcquire(new LockRequest(name, owner, LONG, LONG, waitId));
+    }
+
+    private static String name(String test) {
+        return "handover:" + test + ":" + System.nanoTime();
+    }
+
+    @Test
+    void aReleaseHandsTheLockToTheOldestWaiterAndOnlyItMayClaimIt() {
+        String n = name("oldest");
+        JdbcLockProvider holder = provider();
+        JdbcLockProvider first = provider();
+        JdbcLockProvider second = provider();
+        long held = holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO)).fencingToken();
+        assertThat(waitFor(first, n, "a:1", 1).isAcquired()).isFalse();
+        assertThat(waitFor(second, n, "b:1", 1).isAcquired()).isFalse();
+
+        Release r = holder.release(n, "h:1");
+        assertThat(r.outcome()).isEqualTo(Release.Outcome.RELEASED);
+        assertThat(r.grantee()).isEqualTo("a:1");
+        assertThat(waitFor(second, n, "b:1", 1).isAcquired()).as("a later waiter cannot take the hand-over").isFalse();
+        assertThat(holder.tryAcquire(new LockRequest(n, "h:2", LONG, Duration.ZERO)).isAcquired()).as("nor a newcomer").isFalse();
+        Acquisition claimed = waitFor(first, n, "a:1", 1);
+        assertThat(claimed.isAcquired()).isTrue();
+        assertThat(claimed.fencingToken()).isGreaterThan(held);
+        assertThat(first.inspect(n)).hasValueSatisfying(s -> assertThat(s.holdCounts()).containsEntry("a:1", 1));
+
+        assertThat(first.release(n, "a:1").grantee()).as("then the next in line").isEqualTo("b:1");
+        assertThat(waitFor(second, n, "b:1", 1).isAcquired()).isTrue();
+        assertThat(second.release(n, "b:1")).isEqualTo(Release.RELEASED);
+        assertThat(second.inspect(n)).as("nobody left: the row is gone").isEmpty();
+    }
+
+    @Test
+    void aWaiterThatGivesUpPassesAHandOverItHasNotClaimedToTheNext() {
+        String n = name("abandon");
+        JdbcLockProvider holder = provider();
+        JdbcLockProvider quitter = provider();
+        JdbcLockProvider next = provider();
+        holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO));
+        waitFor(quitter, n, "q:1", 7);
+        waitFor(next, n, "n:1", 1);
+        assertThat(holder.release(n, "h:1").grantee()).isEqualTo("q:1");
+        quitter.abandon(n, "q:1", 7);
+        assertThat(next.inspect(n)).hasValueSatisfying(s -> assertThat(s.holdCounts()).containsOnlyKeys("n:1"));
+        assertThat(waitFor(next, n, "n:1", 1).isAcquired()).isTrue();
+    }
+
+    @Test
+    void aGranteeThatIsGoneCostsOnlyTheClaimTimeout() {
+        String n = name("gone");
+        JdbcLockProvider holder = provider();
+        JdbcLockProvider dead = provider();
+        JdbcLockProvider other = provider();
+        holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO));
+        waitFor(dead, n, "d:1", 1);
+        dead.close(); // its process is gone: it will never claim
+        assertThat(holder.release(n, "h:1").grantee()).isEqualTo("d:1");
+        Acquisition busy = other.tryAcquire(new LockRequest(n, "o:1", LONG, LONG, 1));
+        assertThat(busy.isAcquired()).isFalse();
+        assertThat(busy.retryAfter()).isLessThanOrEqualTo(CLAIM);
+        long start = System.nanoTime();
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> other.tryAcquire(new LockRequest(n, "o:1", LONG, LONG, 1)).isAcquired());
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CLAIM.plusSeconds(2));
+    }
+
+    @Test
+    void theNotificationOfAHandOverWakesOnlyTheGrantee() {
+        String n = name("notify");
+        JdbcLockProvider holder = provider();
+        JdbcLockProvider waiters = provider();
+        List<String> woken = new java.util.concurrent.CopyOnWriteArrayList<>();
+        waiters.subscribe(n, new io.lockkit.spi.LockProvider.WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+                woken.add(String.valueOf(grantee));
+            }
+
+            @Override
+            public void missedNotifications() {
+            }
+        });
+        holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO));
+        waitFor(waiters, n, "w:1", 1);
+        holder.release(n, "h:1");
+        await().atMost(Duration.ofSeconds(5)).until(() -> woken.contains("w:1"));
+        assertThat(woken).containsExactly("w:1");
+    }
+}

@@ -1,0 +1,391 @@
+package io.lockkit.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Renewal;
+import io.lockkit.spi.Release;
+import io.lockkit.testkit.jdbc.PostgresFixture;
+import io.lockkit.testkit.jdbc.PostgresServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/** What the PostgreSQL dialect promises beyond the kit: statement counts, tokens, time, transactions, LISTEN. */
+class JdbcLockProviderPostgresTest {
+
+    private static PostgresServer pg;
+    private final List<AutoCloseable> toClose = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void startPostgres() {
+        pg = PostgresFixture.builder().build().start();
+        JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build().close();
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+    }
+
+    private JdbcLockProvider provider() {
+        JdbcLockProvider p = JdbcLockProvider.create(pg.jdbcUrl());
+        toClose.add(p);
+        return p;
+    }
+
+    private DistributedLockFactory factory(JdbcLockProvider p) {
+        DistributedLockFactory f = DistributedLockFactory.builder(p).build();
+        toClose.add(0, f);
+        return f;
+    }
+
+    private static String name(String test) {
+        return "test:" + test + ":" + System.nanoTime();
+    }
+
+    /** Runs {@code threads} threads that each lock and unlock {@code rounds} times while the lock starts out held. */
+    private static int contend(DistributedLockFactory holderFactory, List<DistributedLockFactory> factories, String name,
+            int threadsPerFactory, int rounds, java.util.function.LongSupplier attempts) throws Exception {
+        long attemptsBefore = attempts.getAsLong();
+        LockHandle first = holderFactory.acquire(name, LockOptions.noWait());
+        AtomicInteger done = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        CountDownLatch started = new CountDownLatch(factories.size() * threadsPerFactory);
+        for (DistributedLockFactory f : factories) {
+            DistributedLock lock = f.getLock(name);
+            for (int t = 0; t < threadsPerFactory; t++) {
+                Thread thread = new Thread(() -> {
+                    started.countDown();
+                    for (int i = 0; i < rounds; i++) {
+                        lock.lock();
+                        done.incrementAndGet();
+                        lock.unlock();
+                    }
+                });
+                threads.add(thread);
+                thread.start();
+            }
+        }
+        started.await();
+        int waiting = threads.size();
+        // Every thread has found the lock busy (and subscribed) before it is released.
+        await().atMost(Duration.ofSeconds(30)).until(() -> attempts.getAsLong() - attemptsBefore >= waiting + 1);
+        first.release();
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        assertThat(done).hasValue(factories.size() * threadsPerFactory * rounds);
+        return done.get() + 1;
+    }
+
+    @Test
+    void aContendedAcquisitionCostsAtMostThreeStatementsWithinOneProcess() throws Exception {
+        JdbcLockProvider p = provider();
+        DistributedLockFactory f = factory(p);
+        String name = name("contended");
+        long before = p.statements("acquire");
+        int acquisitions = contend(f, List.of(f), name, 16, 5, () -> p.statements("acquire"));
+        double perAcquisition = (p.statements("acquire") - before) / (double) acquisitions;
+        System.out.printf("PostgreSQL, 1 process x 16 threads: %.2f acquire statements per acquisition%n", perAcquisition);
+        assertThat(perAcquisition).isLessThanOrEqualTo(3.0);
+    }
+
+    @Test
+    void withSeveralProcessesAContendedAcquisitionStillCostsAtMostThreeStatements() throws Exception {
+        List<JdbcLockProvider> providers = new ArrayList<>();
+        List<DistributedLockFactory> factories = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            JdbcLockProvider p = provider();
+            providers.add(p);
+            factories.add(factory(p));
+        }
+        String name = name("contended-processes");
+        long before = providers.stream().mapToLong(p -> p.statements("acquire")).sum();
+        int acquisitions = contend(factories.get(0), factories, name, 4, 5,
+                () -> providers.stream().mapToLong(p -> p.statements("acquire")).sum());
+        double perAcquisition = (providers.stream().mapToLong(p -> p.statements("acquire")).sum() - before) / (double) acquisitions;
+        System.out.printf("PostgreSQL, 4 processes x 4 threads: %.2f acquire statements per acquisition%n", perAcquisition);
+        // A release hands the lock to the oldest waiter and wakes only it, whichever process it is in.
+        assertThat(perAcquisition).isLessThanOrEqualTo(3.0);
+    }
+
+    @Test
+    void oneStatementRenewsAThousandHoldsAndReturnsThoseNoLongerHeld() {
+        JdbcLockProvider p = provider();
+        String prefix = name("renew");
+        List<Renewal> renewals = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            String n = prefix + ":" + i;
+            assertThat(p.tryAcquire(new LockRequest(n, "c:o" + i, Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+            renewals.add(new Renewal(n, "c:o" + i, Duration.ofSeconds(60)));
+        }
+        for (int i = 0; i < 10; i++) {
+            assertThat(p.forceRelease(prefix + ":" + (i * 100))).isTrue();
+        }
+        long before = p.statements();
+        List<Renewal> lost = p.renew(renewals);
+        assertThat(p.statements() - before).as("statements for 1000 renewals").isEqualTo(1);
+        assertThat(lost).hasSize(10).allSatisfy(r -> assertThat(r.name()).matches(".*:\\d*00$|.*:0$"));
+        Object left = pg.query("SELECT round(extract(epoch FROM min(lease_until) - clock_timestamp())) FROM lockkit_locks WHERE name LIKE '"
+                + prefix + ":%'");
+        assertThat(((Number) left).intValue()).as("seconds left on the renewed leases").isBetween(55, 60);
+    }
+
+    @Test
+    void tokensFollowTheOrderOfHoldsWhenManyClientsTakeAndReleaseAFreeName() throws Exception {
+        // Every acquisition here inserts the row anew (a release deletes it): the case in which a
+        // token drawn before the INSERT could be overtaken by a hold taken and released meanwhile.
+        String n = name("token-order");
+        record Hold(long start, long token) {
+        }
+        List<Hold> holds = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            JdbcLockProvider p = provider();
+            for (int t = 0; t < 4; t++) {
+                String owner = "c" + c + ":t" + t;
+                threads.add(new Thread(() -> {
+                    for (int i = 0; i < 150; i++) {
+                        var a = p.tryAcquire(new LockRequest(n, owner, Duration.ofSeconds(30), Duration.ZERO));
+                        if (a.isAcquired()) {
+                            holds.add(new Hold(System.nanoTime(), a.fencingToken()));
+                            p.release(n, owner);
+                        }
+                    }
+                }));
+            }
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        List<Hold> sorted = new ArrayList<>(holds);
+        sorted.sort(java.util.Comparator.comparingLong(Hold::start));
+        assertThat(sorted).hasSizeGreaterThan(100);
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i).token()).as("token of hold %d of %d", i, sorted.size()).isGreaterThan(sorted.get(i - 1).token());
+        }
+    }
+
+    @Test
+    void leaseDeadlinesAreSetAndComparedOnTheDatabaseClock() {
+        JdbcLockProvider p = provider();
+        String n = name("clock");
+        p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(90), Duration.ZERO));
+        Object fromDatabaseNow = pg.query("SELECT extract(epoch FROM lease_until - clock_timestamp()) FROM lockkit_locks WHERE name = '" + n + "'");
+        assertThat(((Number) fromDatabaseNow).doubleValue()).isBetween(80.0, 90.0);
+        // A deadline moved into the past on the database clock frees the lock for another owner at once.
+        pg.query("UPDATE lockkit_locks SET lease_until = clock_timestamp() - interval '1 millisecond' WHERE name = '" + n + "'");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:other", Duration.ofSeconds(5), Duration.ZERO)).isAcquired()).isTrue();
+    }
+
+    @Test
+    void tokensKeepIncreasingAcrossReleaseRowDeletionAndADatabaseRestart() {
+        String n = name("tokens");
+        JdbcLockProvider p = provider();
+        long t1 = p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        assertThat(p.release(n, "c:a")).isEqualTo(Release.RELEASED);
+        long t2 = p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        pg.query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
+        long t3 = p.tryAcquire(new LockRequest(n, "c:c", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        pg.restart();
+        pg.query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
+        long t4 = p.tryAcquire(new LockRequest(n, "c:d", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        assertThat(List.of(t1, t2, t3, t4)).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aLockIsCommittedAtOnceEvenOnConnectionsThatComeOutOfThePoolInATransaction() throws Exception {
+        // A DataSource whose connections start with autocommit off, as a pool configured that way hands them out.
+        String url = pg.jdbcUrl();
+        DataSource transactional = dataSource(() -> {
+            Connection c = DriverManager.getConnection(url);
+            c.setAutoCommit(false);
+            return c;
+        });
+        JdbcLockProvider p = JdbcLockProvider.builder().dataSource(transactional).build();
+        toClose.add(p);
+        assertThat(p.dialect()).isEqualTo(JdbcDialect.POSTGRESQL);
+        String n = name("autocommit");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        assertThat(pg.query("SELECT owner FROM lockkit_locks WHERE name = '" + n + "'")).as("visible to another session").isEqualTo("c:a");
+    }
+
+    @Test
+    void theListenConnectionComesBackAfterItIsTerminatedAndWaitersAreToldToLookAgain() {
+        JdbcLockProvider p = provider();
+        String n = name("listen");
+        AtomicInteger released = new AtomicInteger();
+        AtomicInteger missed = new AtomicInteger();
+        LockProvider.Subscription s = p.subscribe(n, new LockProvider.WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+                released.incrementAndGet();
+            }
+
+            @Override
+            public void missedNotifications() {
+                missed.incrementAndGet();
+            }
+        });
+        toClose.add(s::close);
+        assertThat(p.listening()).isTrue();
+        Object terminated = pg.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'LISTEN lockkit_locks'");
+        assertThat(terminated).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> missed.get() >= 2 && p.listening());
+        JdbcLockProvider other = provider();
+        other.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ZERO));
+        other.release(n, "c:x");
+        await().atMost(Duration.ofSeconds(5)).until(() -> released.get() == 1);
+    }
+
+    @Test
+    void withoutListenWaitersOfOtherClientsPollAndStillGetTheLockInTurn() throws Exception {
+        // As behind PgBouncer in transaction mode: no LISTEN, so waiters poll every pollInterval.
+        java.util.function.Supplier<JdbcLockProvider> polling = () -> {
+            JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).listen(false)
+                    .pollInterval(Duration.ofMillis(100)).build();
+            toClose.add(p);
+            return p;
+        };
+        JdbcLockProvider holder = polling.get();
+        JdbcLockProvider otherProvider = polling.get();
+        DistributedLockFactory other = factory(otherProvider);
+        String n = name("no-listen");
+        DistributedLockFactory holding = factory(holder);
+        LockHandle h = holding.acquire(n, LockOptions.noWait());
+        assertThat(holder.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ofSeconds(30))).retryAfter())
+                .as("a busy answer without notifications asks to look again within the poll interval")
+                .isLessThanOrEqualTo(Duration.ofMillis(100));
+        holder.abandon(n, "c:x", 0);
+        AtomicInteger acquired = new AtomicInteger();
+        Thread waiter = new Thread(() -> {
+            DistributedLock lock = other.getLock(n);
+            lock.lock();
+            acquired.incrementAndGet();
+            lock.unlock();
+        });
+        waiter.start();
+        // The waiter found the lock busy twice (before and after subscribing) and parks.
+        await().atMost(Duration.ofSeconds(10)).until(() -> otherProvider.statements("acquire") >= 2);
+        long released = System.nanoTime();
+        h.release();
+        waiter.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(acquired).hasValue(1);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).isLessThan(2000);
+        assertThat(holder.listening()).isFalse();
+    }
+
+    @Test
+    void aMissingLockTableIsReportedAsASchemaProblem() {
+        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).table("no_such_table").build();
+        toClose.add(p);
+        assertThatThrownBy(() -> p.tryAcquire(new LockRequest("x", "c:a", Duration.ofSeconds(1), Duration.ZERO)))
+                .isInstanceOf(LockSchemaException.class)
+                .hasMessageContaining("createSchema(true)");
+    }
+
+    @Test
+    void aConfiguredSchemaAndTableAreCreatedAndUsed() {
+        pg.query("CREATE SCHEMA IF NOT EXISTS app_locks");
+        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).schema("app_locks").table("my_locks").createSchema(true).build();
+        toClose.add(p);
+        assertThat(p.tryAcquire(new LockRequest("custom", "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        assertThat(pg.query("SELECT owner FROM app_locks.my_locks WHERE name = 'custom'")).isEqualTo("c:a");
+        assertThat(pg.query("SELECT last_value FROM app_locks.my_locks_token_seq")).isEqualTo(1L);
+    }
+
+    @Test
+    void aStalledDatabaseFailsCallsWithBackendUnavailableInBoundedTime() throws Exception {
+        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).timeout(Duration.ofSeconds(1)).build();
+        toClose.add(p);
+        String n = name("stalled");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        // Stop the postmaster and every backend (the provider's pooled session included): no reply, no reset.
+        List<Long> pids = new ArrayList<>();
+        long postmaster = pg.pid().orElseThrow();
+        pids.add(postmaster);
+        ProcessHandle.of(postmaster).orElseThrow().descendants().forEach(h -> pids.add(h.pid()));
+        long start = System.nanoTime();
+        try {
+            signal("STOP", pids);
+            // (The statement may still run when the server resumes: a failed call's effect is unknown.)
+            assertThatThrownBy(() -> p.tryAcquire(new LockRequest(n + ":other", "c:b", Duration.ofSeconds(1), Duration.ZERO)))
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .as("socket timeout, then a fresh connection's login timeout")
+                    .isLessThan(10_000);
+            System.out.printf("stalled PostgreSQL: BackendUnavailableException after %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        } finally {
+            signal("CONT", pids);
+        }
+        long resumed = System.nanoTime();
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> p.inspect(n).isPresent());
+        System.out.printf("stalled PostgreSQL: the provider answered again %d ms after the server resumed%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumed));
+        assertThat(p.release(n, "c:a")).as("the hold taken before the stall").isEqualTo(Release.RELEASED);
+    }
+
+    /** Sends a signal to the server's processes; one that exited meanwhile (a backend ending) is skipped. */
+    private static void signal(String signal, List<Long> pids) throws Exception {
+        for (long pid : pids) {
+            if (ProcessHandle.of(pid).isPresent()) {
+                new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start().waitFor();
+            }
+        }
+        assertThat(ProcessHandle.of(pids.get(0))).as("the postmaster").isPresent();
+    }
+
+    @FunctionalInterface
+    private interface ConnectionMaker {
+        Connection make() throws java.sql.SQLException;
+    }
+
+    private static DataSource dataSource(ConnectionMaker maker) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getConnection" -> maker.make();
+                    case "getLogWriter" -> (PrintWriter) null;
+                    case "getLoginTimeout" -> 0;
+                    case "getParentLogger" -> Logger.getGlobal();
+                    case "isWrapperFor" -> false;
+                    case "toString" -> "test DataSource";
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+}

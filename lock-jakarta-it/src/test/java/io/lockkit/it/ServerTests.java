@@ -1,0 +1,439 @@
+package io.lockkit.it;
+
+import io.lockkit.testkit.redis.RedisFixture;
+import io.lockkit.testkit.redis.RedisServer;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The server tests, run once per server kind against one pair of instances (a and b) that share a
+ * Redis server and a directory: the subclasses only name the kind. Instances start once per class
+ * (both at the same time) and every test drives them over HTTP; the tests that remove the
+ * application run last. What each server answered is printed, so the build log holds the figures.
+ */
+// Design notes.
+// - One pair of processes per server kind, started together and shared by every test of the class:
+//   starting servers is most of the cost (about 20 s a pair on two cores), so tests that change the
+//   deployment (misconfigured copy, undeploy, redeploy) are ordered last and leave the pair usable.
+// - Overlaps are seen from outside the lock: the application marks "inside" with a file created with
+//   CREATE_NEW in a directory both instances share (SharedState), so the check does not trust the
+//   lock it checks. Counters are files read, paused over and written: without the lock they lose
+//   updates, which the negative control proves every run.
+// - Duplicates come from count-then-insert with a commit that takes 30 ms (a beforeCompletion
+//   synchronization): a lock released before the commit lets the next booker count too early.
+// - Class loaders are counted by the classes a JVM still has loaded under the application's class
+//   name after two full GCs (jcmd VM.class_hierarchy): a class is unloaded only with its loader.
+// - Failures of the features not built yet are expected to show here as failures, never as skips:
+//   the only skips are a distribution missing from the local repository or -Dlockkit.it.servers.
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class ServerTests {
+
+    private static final String APP_CLASS = "io.lockkit.it.app.SharedState";
+
+    private final ServerKind kind;
+    private RedisServer redis;
+    private ServerInstance a;
+    private ServerInstance b;
+    private Path shared;
+    private long classStarted;
+    private List<String> baselineThreads = List.of();
+    private List<String> baselineClients = List.of();
+    private boolean undeployed;
+
+    ServerTests(ServerKind kind) {
+        this.kind = kind;
+    }
+
+    @BeforeAll
+    void startServers() throws Exception {
+        Assumptions.assumeTrue(kind.selected(), () -> loud(kind.id + " server tests skipped: -Dlockkit.it.servers="
+                + System.getProperty("lockkit.it.servers") + " does not select " + kind.id));
+        Assumptions.assumeTrue(Files.isRegularFile(kind.distribution()), () -> loud(kind.id
+                + " server tests SKIPPED: " + kind.coordinates() + " is not in the local Maven repository ("
+                + kind.distribution() + "); fetch it with: mvn dependency:get -Dartifact=" + kind.coordinates()));
+        classStarted = System.nanoTime();
+        shared = Settings.work().resolve(kind.id + "-shared");
+        Processes.deleteTree(shared);
+        Files.createDirectories(shared);
+        redis = RedisFixture.builder().build().start();
+        a = ServerInstance.of(kind, "a");
+        b = ServerInstance.of(kind, "b");
+        a.launch(properties("a"));
+        b.launch(properties("b"));
+        a.awaitApplication();
+        b.awaitApplication();
+        report("started a and b (" + kind.coordinates() + ", " + kind.platform + ") in "
+                + Processes.elapsedSince(classStarted).toSeconds() + " s; logs: " + a.log() + ", " + b.log());
+    }
+
+    private Map<String, String> properties(String instance) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("lockkit.redis.uri", redis.uri());
+        properties.put("lockkit.redis.client-name", clientName(instance));
+        properties.put("itapp.shared-dir", shared.toString());
+        properties.put("itapp.instance", instance);
+        return properties;
+    }
+
+    private static String clientName(String instance) {
+        return "lockkit-it-" + instance;
+    }
+
+    @AfterAll
+    void stopServers() {
+        for (AutoCloseable closeable : new AutoCloseable[] {a, b, redis}) {
+            if (closeable != null) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    report("closing " + closeable + " failed: " + e);
+                }
+            }
+        }
+        if (classStarted != 0) {
+            report("done in " + Processes.elapsedSince(classStarted).toSeconds() + " s");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void injectedFactoryIsUsableOnBothInstances() {
+        assertThat(a.http.get("factory").ok()).isNotBlank();
+        assertThat(b.http.get("factory").ok()).isNotBlank();
+    }
+
+    @Test
+    @Order(2)
+    void lockedReadPauseWriteCounterCountsEveryIncrementAcrossTwoInstances() throws Exception {
+        List<Http.Response> responses = concurrently(20, a, b, server -> server.http.post("counter/locked-c/locked"));
+        responses.forEach(Http.Response::ok);
+        assertThat(a.http.get("counter/locked-c").ok()).isEqualTo("40");
+        assertThat(Inspect.sharedLog(shared, "overlaps", "counter-locked-c")).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void unlockedReadPauseWriteCounterLosesUpdatesAsTheNegativeControl() throws Exception {
+        List<Http.Response> responses = concurrently(20, a, b, server -> server.http.post("counter/unlocked-c/unlocked"));
+        responses.forEach(Http.Response::ok);
+        int value = Integer.parseInt(a.http.get("counter/unlocked-c").ok());
+        report("negative control: 40 unlocked increments left the counter at " + value + ", "
+                + Inspect.sharedLog(shared, "overlaps", "counter-unlocked-c").size() + " overlaps");
+        assertThat(value).isLessThan(40);
+        assertThat(Inspect.sharedLog(shared, "overlaps", "counter-unlocked-c")).isNotEmpty();
+    }
+
+    @Test
+    @Order(4)
+    void lockedTransactionalMethodBooksEachSlotOnce() throws Exception {
+        assertNoDuplicateBookings("locked-transactional");
+    }
+
+    @Test
+    @Order(5)
+    void lockedMethodCalledInsideATransactionBooksEachSlotOnce() throws Exception {
+        assertNoDuplicateBookings("transactional-calls-locked");
+    }
+
+    @Test
+    @Order(6)
+    void lockedEjbMethodInAContainerManagedTransactionBooksEachSlotOnce() throws Exception {
+        assertNoDuplicateBookings("ejb");
+    }
+
+    /**
+     * 10 slots, 4 concurrent bookers each (submitted slot by slot, so the bookers of a slot run
+     * together), on instance a (each instance has its own default datasource).
+     */
+    private void assertNoDuplicateBookings(String variant) throws Exception {
+        int slots = 10;
+        int bookers = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Http.Response>> calls = new ArrayList<>();
+            for (int slot = 0; slot < slots; slot++) {
+                for (int booker = 0; booker < bookers; booker++) {
+                    String path = "bookings/" + variant + "-" + slot + "/" + variant + "?who=" + booker;
+                    calls.add(pool.submit(() -> a.http.post(path)));
+                }
+            }
+            int booked = 0;
+            List<String> failures = new ArrayList<>();
+            for (Future<Http.Response> call : calls) {
+                Http.Response response = call.get(5, TimeUnit.MINUTES);
+                if (response.status() != 200) {
+                    failures.add("HTTP " + response.status() + ": " + response.readable());
+                } else if (response.body().equals("true")) {
+                    booked++;
+                }
+            }
+            int duplicates = 0;
+            for (int slot = 0; slot < slots; slot++) {
+                long rows = Long.parseLong(a.http.get("bookings/" + variant + "-" + slot).ok());
+                duplicates += (int) Math.max(0, rows - 1);
+            }
+            report(variant + ": " + calls.size() + " bookings of " + slots + " slots: " + booked + " booked, "
+                    + duplicates + " duplicate rows, " + failures.size() + " failed requests");
+            assertThat(failures).as("failed booking requests").isEmpty();
+            assertThat(duplicates).as("duplicate rows").isZero();
+            assertThat(booked).isEqualTo(slots);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @Order(7)
+    void asyncLockedMethodHoldsTheLockUntilItsStageCompletes() throws Exception {
+        long millis = 300;
+        long started = System.nanoTime();
+        List<CompletableFuture<Http.Response>> calls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            calls.add(a.http.postAsync("report/r1?millis=" + millis));
+            calls.add(b.http.postAsync("report/r1?millis=" + millis));
+        }
+        for (CompletableFuture<Http.Response> call : calls) {
+            assertThat(call.get(5, TimeUnit.MINUTES).ok()).isIn("a", "b");
+        }
+        Duration took = Processes.elapsedSince(started);
+        assertThat(Inspect.sharedLog(shared, "overlaps", "report-r1")).isEmpty();
+        assertThat(Inspect.sharedLog(shared, "events", "report-r1 enter")).hasSize(6);
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(6 * millis));
+    }
+
+    @Test
+    @Order(8)
+    void skipMethodDoesNotRunWhileAnotherInstanceHoldsItsLock() throws Exception {
+        CompletableFuture<Http.Response> holder = a.http.postAsync("job/j1?millis=4000");
+        await("a inside job j1").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                .until(() -> Files.exists(shared.resolve("inside-job-j1")) || holder.isDone());
+        assertThat(holder).as("a's call ended before it was seen inside: %s", holder.getNow(null)).isNotDone();
+        assertThat(b.http.post("job/j1?millis=0").ok()).isEqualTo("skipped");
+        assertThat(holder.get(5, TimeUnit.MINUTES).ok()).isEqualTo("ran");
+        assertThat(b.http.post("job/j1?millis=0").ok()).isEqualTo("ran");
+        assertThat(Inspect.sharedLog(shared, "events", "job-j1 enter")).hasSize(2);
+    }
+
+    @Test
+    @Order(9)
+    void lockkitThreadsNameThemselves() {
+        a.http.post("counter/threads-c/locked").ok();
+        String names = a.http.get("threads").ok();
+        report("threads named lockkit in a: " + names.replace('\n', ','));
+        List<String> dump = Inspect.lockkitThreads(a.javaPid());
+        report("threads running lockkit code or named lockkit in a (jcmd Thread.print): " + dump);
+        assertThat(names.lines()).as("threads whose name starts with lockkit").isNotEmpty();
+    }
+
+    /** Last: on Payara Micro a failed deployment leaves b without the application. */
+    @Test
+    @Order(30)
+    void deploymentWithAWrongRedisUriFailsAndTheLogNamesTheKey() {
+        int closed = RedisFixture.freePort();
+        ServerInstance.DeploymentOutcome outcome = b.deployWithConfig(
+                "lockkit.redis.uri=redis://127.0.0.1:" + closed + "\n");
+        report("deployment with lockkit.redis.uri=redis://127.0.0.1:" + closed + ": "
+                + (outcome.deployed() ? "DEPLOYED" : "failed") + "; lines naming the key: "
+                + outcome.log().lines().filter(line -> line.contains("lockkit.redis.uri")).limit(3).toList());
+        assertThat(outcome.deployed()).as("the misconfigured deployment deployed; log:\n%s", tail(outcome.log()))
+                .isFalse();
+        assertThat(outcome.log()).contains("lockkit.redis.uri");
+    }
+
+    @Test
+    @Order(20)
+    void undeployWhileALockedCallRunsKeepsTheLockUntilTheCallReturns() throws Exception {
+        try {
+            a.http.post("counter/baseline-c/locked").ok();
+        } finally {
+            baselineThreads = Inspect.lockkitThreads(a.javaPid());
+            baselineClients = Inspect.redisClients(redis, clientName("a"));
+            report("a before undeploy: " + baselineThreads.size() + " lockkit threads, " + baselineClients.size()
+                    + " Redis connections named " + clientName("a"));
+        }
+        CompletableFuture<Http.Response> slow = a.http.postAsync("slow?millis=6000");
+        Http.Response other;
+        Http.Response undeployedAnswer;
+        try {
+            await("a inside slow").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Files.exists(shared.resolve("inside-slow")) || slow.isDone());
+            assertThat(slow).as("a's slow call ended before it was seen inside: %s", slow.getNow(null)).isNotDone();
+        } finally {
+            undeploy();
+        }
+        other = b.http.post("slow?millis=0");
+        undeployedAnswer = slow.get(5, TimeUnit.MINUTES);
+        a.awaitUndeployed();
+        List<String> events = Inspect.sharedLog(shared, "events", "slow");
+        report("undeploy of a during slow(): a answered HTTP " + undeployedAnswer.status() + ", b answered HTTP "
+                + other.status() + "; events: " + events);
+        assertThat(other.ok()).isEqualTo("b");
+        assertThat(Inspect.sharedLog(shared, "overlaps", "slow")).as("b inside slow while a still was").isEmpty();
+        long aExit = time(events, "a slow exit");
+        long bEnter = time(events, "b slow enter");
+        assertThat(bEnter).as("b entered before a's call returned").isGreaterThanOrEqualTo(aExit);
+    }
+
+    private void undeploy() {
+        if (!undeployed) {
+            undeployed = true;
+            a.beginUndeploy();
+        }
+    }
+
+    /**
+     * After the undeploy of {@link #undeployWhileALockedCallRunsKeepsTheLockUntilTheCallReturns}: no
+     * lockkit thread and no Redis connection of the application is left. The class loaders of that
+     * undeployment (a request was running in it) are counted and reported; then an idle
+     * undeploy-deploy cycle (no request running) must not leave one more class loader behind, and
+     * the new deployment must not run more threads or hold more connections than the first one.
+     */
+    @Test
+    @Order(21)
+    void undeployLeavesNoLockkitThreadNorRedisConnectionNorClassLoader() {
+        long pid = a.javaPid();
+        if (!undeployed) {
+            undeploy();
+            a.awaitUndeployed();
+        }
+        SoftAssertions softly = new SoftAssertions();
+        int afterBusyUndeploy;
+        if (a.undeployLeavesNoApplication()) {
+            assertNothingLeft(softly, pid, "after the undeploy during a call");
+            afterBusyUndeploy = Inspect.loadedCopies(pid, APP_CLASS);
+            report("a after the undeploy during a call: " + afterBusyUndeploy + " class loaders still hold "
+                    + APP_CLASS + " after GC; live objects of lockkit and Jedis classes (jcmd GC.class_histogram): "
+                    + Inspect.liveObjects(pid, 8, "io.lockkit.", "redis.clients."));
+            heapDump(pid, "after-busy-undeploy");
+            a.deployAgain();
+        } else {
+            afterBusyUndeploy = Inspect.loadedCopies(pid, APP_CLASS) - 1;
+        }
+        warmUp(a);
+        int deployed = Inspect.loadedCopies(pid, APP_CLASS);
+
+        a.beginUndeploy();
+        a.awaitUndeployed();
+        if (a.undeployLeavesNoApplication()) {
+            assertNothingLeft(softly, pid, "after an idle undeploy");
+            int afterIdleUndeploy = Inspect.loadedCopies(pid, APP_CLASS);
+            report("a after an idle undeploy: " + afterIdleUndeploy + " class loaders hold " + APP_CLASS
+                    + " after GC (before it: " + deployed + ")");
+            heapDump(pid, "after-idle-undeploy");
+            softly.assertThat(afterIdleUndeploy).as("class loaders after an idle undeploy and GC (before: %d)",
+                    deployed).isEqualTo(deployed - 1);
+            a.deployAgain();
+        }
+        warmUp(a);
+        List<String> threads = Inspect.lockkitThreads(pid);
+        List<String> clients = Inspect.redisClients(redis, clientName("a"));
+        int copies = Inspect.loadedCopies(pid, APP_CLASS);
+        report("a after an idle redeploy: " + threads.size() + " lockkit threads (first deployment: "
+                + baselineThreads.size() + "), " + clients.size() + " Redis connections (first deployment: "
+                + baselineClients.size() + "), " + copies + " class loaders hold " + APP_CLASS
+                + " after GC (before the cycle: " + deployed + ", left by the undeploy during a call: "
+                + afterBusyUndeploy + "); threads: " + threads);
+        softly.assertThat(threads.size()).as("lockkit threads after redeploy, compared with the first deployment's")
+                .isLessThanOrEqualTo(baselineThreads.size());
+        softly.assertThat(clients.size()).as("Redis connections after redeploy, compared with the first deployment's")
+                .isLessThanOrEqualTo(baselineClients.size());
+        softly.assertThat(copies).as("class loaders after an idle redeploy and GC (before the cycle: %d)", deployed)
+                .isEqualTo(deployed);
+        b.controlApplicationLoadersLeft().ifPresent(left -> report("control on b: a JAX-RS application without"
+                + " lockkit, deployed, called and undeployed, leaves " + left + " class loaders after GC"));
+        softly.assertAll();
+    }
+
+    /** With -Dlockkit.it.heap-dump=true: a heap dump of the live objects, to find what holds a class loader. */
+    private void heapDump(long pid, String name) {
+        if (Boolean.getBoolean("lockkit.it.heap-dump")) {
+            Path dump = a.dir.resolve(name + ".hprof");
+            report("heap dump: " + dump + " "
+                    + Processes.jdkTool("jcmd", Long.toString(pid), "GC.heap_dump", dump.toString()).strip());
+        }
+    }
+
+    /** A locked call and the factory: what makes the application start its lockkit threads and connections. */
+    private static void warmUp(ServerInstance server) {
+        server.http.get("factory");
+        server.http.post("counter/warm-up/locked");
+    }
+
+    private void assertNothingLeft(SoftAssertions softly, long pid, String when) {
+        List<String> threads;
+        List<String> clients;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        do {
+            threads = Inspect.lockkitThreads(pid);
+            clients = Inspect.redisClients(redis, clientName("a"));
+        } while ((!threads.isEmpty() || !clients.isEmpty()) && System.nanoTime() < deadline);
+        report("a " + when + ": " + threads.size() + " lockkit threads, " + clients.size() + " Redis connections");
+        softly.assertThat(threads).as("lockkit threads " + when).isEmpty();
+        softly.assertThat(clients).as("Redis connections " + when).isEmpty();
+    }
+
+    private static long time(List<String> events, String prefix) {
+        return events.stream().filter(line -> line.startsWith(prefix + " ")).mapToLong(line -> Long.parseLong(
+                line.split(" ")[3])).findFirst().orElseThrow(() -> new AssertionError("no event " + prefix
+                        + " in " + events));
+    }
+
+    /** {@code perInstance} calls on each of a and b, 8 at a time, collected in order. */
+    private static List<Http.Response> concurrently(int perInstance, ServerInstance a, ServerInstance b,
+            Function<ServerInstance, Http.Response> call) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Http.Response>> futures = new ArrayList<>();
+            for (int i = 0; i < perInstance; i++) {
+                futures.add(pool.submit(() -> call.apply(a)));
+                futures.add(pool.submit(() -> call.apply(b)));
+            }
+            List<Http.Response> responses = new ArrayList<>();
+            for (Future<Http.Response> future : futures) {
+                responses.add(future.get(5, TimeUnit.MINUTES));
+            }
+            return responses;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static String tail(String log) {
+        List<String> lines = log.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private void report(String line) {
+        System.out.println("[" + kind.id + "] " + line);
+    }
+
+    private static String loud(String message) {
+        System.err.println("WARNING: " + message);
+        return message;
+    }
+}

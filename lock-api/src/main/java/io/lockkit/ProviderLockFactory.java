@@ -65,6 +65,18 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final java.util.concurrent.atomic.AtomicInteger activeWaits = new java.util.concurrent.atomic.AtomicInteger();
 
     private record HoldKey(String name, String owner) {
+        // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
+        // whose cache on JDK 17 keeps the class, and with it a Jakarta EE application's class
+        // loader, alive after undeploy.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof HoldKey other && name.equals(other.name) && owner.equals(other.owner);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(name, owner);
+        }
     }
 
     /** The answer of a successful wait: the token and when the request that won it was sent. */

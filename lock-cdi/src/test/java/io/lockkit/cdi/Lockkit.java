@@ -2,6 +2,7 @@ package io.lockkit.cdi;
 
 import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.cdi.internal.LockedInterceptor;
+import io.lockkit.cdi.internal.LockkitPortableExtension;
 import io.lockkit.testkit.redis.RedisServer;
 
 import io.smallrye.config.PropertiesConfigSource;
@@ -24,9 +25,13 @@ final class Lockkit {
     private Lockkit() {
     }
 
-    /** A Weld with discovery off, lock-cdi's beans and {@code beans}. */
+    /**
+     * A Weld with discovery off, lock-cdi's beans and portable extension (what a CDI Full container
+     * with discovery loads from lock-cdi's jar) and {@code beans}.
+     */
     static Weld weld(Class<?>... beans) {
-        return WeldInitiator.createWeld().addBeanClasses(LIBRARY_BEANS).addBeanClasses(beans);
+        return WeldInitiator.createWeld().addBeanClasses(LIBRARY_BEANS).addBeanClasses(beans)
+                .addExtension(new LockkitPortableExtension());
     }
 
     /** A started container with id {@code id} (several may run at once, as separate applications). */

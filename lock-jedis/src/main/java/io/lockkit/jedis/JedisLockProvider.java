@@ -261,6 +261,18 @@ public final class JedisLockProvider implements LockProvider {
 
     /** A wait this provider queued in Redis and has not seen end yet. */
     private record QueueEntry(String name, String owner) {
+        // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
+        // whose cache on JDK 17 keeps the class, and with it a Jakarta EE application's class
+        // loader, alive after undeploy.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof QueueEntry other && name.equals(other.name) && owner.equals(other.owner);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(name, owner);
+        }
     }
 
     @Override

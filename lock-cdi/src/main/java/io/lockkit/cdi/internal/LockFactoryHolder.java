@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
 
 import java.lang.reflect.Method;
@@ -75,6 +76,35 @@ public class LockFactoryHolder {
     private boolean closed;
 
     private record MethodKey(Method method, Locked binding) {
+        // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
+        // whose cache on JDK 17 keeps the class, and with it a Jakarta EE application's class
+        // loader, alive after undeploy.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof MethodKey other && method.equals(other.method) && binding.equals(other.binding);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(method, binding);
+        }
+    }
+
+    /**
+     * The library's own factory, for its factory bean: the holder found through {@code lookup}, else
+     * (Payara resolves an added bean's lookups where this jar's beans are not visible) the holder
+     * registered for the current application, else through {@code CDI.current()}.
+     */
+    static DistributedLockFactory ownFactory(Instance<Object> lookup) {
+        Instance<LockFactoryHolder> holder = lookup.select(LockFactoryHolder.class);
+        if (holder.isResolvable()) {
+            return holder.get().own();
+        }
+        LockFactoryHolder registered = forCurrentApplication();
+        if (registered != null) {
+            return registered.own();
+        }
+        return CDI.current().select(LockFactoryHolder.class).get().own();
     }
 
     /** The holder of the application whose context class loader is current, or null. */

@@ -9,12 +9,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.inject.spi.CDI;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.build.compatible.spi.Messages;
 import jakarta.enterprise.inject.build.compatible.spi.Parameters;
 import jakarta.enterprise.inject.build.compatible.spi.Registration;
+import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPresent;
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
@@ -36,7 +36,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
- * Build compatible extension, run by Quarkus ArC at build time and by Weld at boot: it checks every
+ * Build compatible extension, run by Quarkus ArC at build time (CDI Full containers run
+ * {@link LockkitPortableExtension} instead): it checks every
  * bean's {@code @Locked} methods (deployment fails naming the method), and it adds the library's
  * {@code @Default} {@link DistributedLockFactory} bean only when the application has none.
  */
@@ -50,6 +51,7 @@ import java.util.stream.Collectors;
 //   beans, and @Locked falls back to the holder's own factory if the synthetic bean is missing.
 // - Checks use the language model, not reflection: in Quarkus no application class is loaded at
 //   build time. The rules themselves are LockedDeclaration's, shared with the first-call check.
+@SkipIfPortableExtensionPresent(LockkitPortableExtension.class)
 public class LockkitExtension implements BuildCompatibleExtension {
 
     // Weld may fire registration events from several threads (concurrent deployment).
@@ -123,16 +125,7 @@ public class LockkitExtension implements BuildCompatibleExtension {
     public static class OwnFactory implements SyntheticBeanCreator<DistributedLockFactory> {
         @Override
         public DistributedLockFactory create(Instance<Object> lookup, Parameters params) {
-            Instance<LockFactoryHolder> holder = lookup.select(LockFactoryHolder.class);
-            if (holder.isResolvable()) {
-                return holder.get().own();
-            }
-            // Payara resolves a synthetic bean's lookups where this jar's beans are not visible.
-            LockFactoryHolder registered = LockFactoryHolder.forCurrentApplication();
-            if (registered != null) {
-                return registered.own();
-            }
-            return CDI.current().select(LockFactoryHolder.class).get().own();
+            return LockFactoryHolder.ownFactory(lookup);
         }
     }
 

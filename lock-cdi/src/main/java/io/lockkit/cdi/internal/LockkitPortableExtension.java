@@ -1,0 +1,159 @@
+package io.lockkit.cdi.internal;
+
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.cdi.Locked;
+import io.lockkit.spi.LockProvider;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessBean;
+import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import jakarta.inject.Named;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+/**
+ * The portable extension, for CDI Full containers (Weld in WildFly, Payara and Java SE): the same
+ * checks and the same library factory bean as {@link LockkitExtension}, which such containers then
+ * skip. Quarkus (CDI Lite) runs the build compatible one.
+ */
+// Design notes.
+// - Why two: a build compatible extension runs in CDI Full through Weld's translator, whose static
+//   state keeps the last deployment's BeanManager - and so its class loader - alive after undeploy
+//   (seen on WildFly 38). A portable extension is held by the deployment only.
+// - The rules are the same code: LockedMethod.of (reflection) applies LockedDeclaration's checks,
+//   which the build compatible extension applies through the language model. Problems are reported
+//   after validation, so each fails the deployment as a DeploymentException naming the method.
+public class LockkitPortableExtension implements Extension {
+
+    private static final System.Logger LOG = System.getLogger(LockkitPortableExtension.class.getName());
+
+    private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
+    private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
+    private final List<String> problems = new CopyOnWriteArrayList<>();
+
+    void findBeans(@Observes ProcessBean<?> event) {
+        Bean<?> bean = event.getBean();
+        if (bean.getBeanClass() == LockFactoryHolder.class || !hasDefaultQualifier(bean)) {
+            return;
+        }
+        if (bean.getTypes().contains(DistributedLockFactory.class)) {
+            applicationFactories.add(describe(bean));
+        }
+        if (bean.getTypes().contains(LockProvider.class)) {
+            applicationProviders.add(describe(bean));
+        }
+    }
+
+    void checkLockedMethods(@Observes ProcessManagedBean<?> event) {
+        Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
+        if (beanClass.isAnnotationPresent(jakarta.interceptor.Interceptor.class)) {
+            return;
+        }
+        Locked classBinding = beanClass.getAnnotation(Locked.class); // @Inherited: superclasses too
+        for (Method method : businessMethods(beanClass)) {
+            Locked binding = method.getAnnotation(Locked.class);
+            if (binding == null) {
+                binding = classBinding;
+            }
+            if (binding == null) {
+                continue;
+            }
+            if (Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())) {
+                problems.add("@Locked on " + ReflectionSignature.describe(method) + ": "
+                        + (Modifier.isStatic(method.getModifiers()) ? "static" : "private")
+                        + " methods are not intercepted, so the lock would never be taken");
+                continue;
+            }
+            try {
+                LockedMethod.of(method, binding);
+            } catch (IllegalStateException e) {
+                problems.add(e.getMessage());
+            }
+        }
+    }
+
+    void addFactory(@Observes AfterBeanDiscovery event, BeanManager beans) {
+        if (!applicationFactories.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "lockkit: the application''s DistributedLockFactory {0} replaces the"
+                    + " library''s", applicationFactories);
+            return;
+        }
+        event.<DistributedLockFactory>addBean()
+                .beanClass(LockFactoryHolder.class)
+                .types(DistributedLockFactory.class, AutoCloseable.class, Object.class)
+                .qualifiers(Default.Literal.INSTANCE, Any.Literal.INSTANCE)
+                .scope(ApplicationScoped.class)
+                .createWith(creation -> LockFactoryHolder.ownFactory(beans.createInstance()));
+    }
+
+    void report(@Observes AfterDeploymentValidation event) {
+        for (String problem : problems) {
+            event.addDeploymentProblem(new DeploymentException(problem));
+        }
+        if (applicationFactories.isEmpty() && applicationProviders.size() > 1) {
+            event.addDeploymentProblem(new DeploymentException("lockkit: several LockProvider beans with the @Default"
+                    + " qualifier: " + String.join(", ", applicationProviders)
+                    + "; keep one, or produce the DistributedLockFactory yourself"));
+        }
+    }
+
+    /**
+     * The methods of the bean class and its superclasses that a {@code @Locked} could apply to: one
+     * per signature, the most specific declaration; private and static ones only when annotated.
+     */
+    private static List<Method> businessMethods(Class<?> beanClass) {
+        Map<String, Method> bySignature = new HashMap<>();
+        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (m.isBridge() || m.isSynthetic()) {
+                    continue;
+                }
+                boolean excluded = Modifier.isStatic(m.getModifiers()) || Modifier.isPrivate(m.getModifiers());
+                if (excluded && !m.isAnnotationPresent(Locked.class)) {
+                    continue;
+                }
+                String signature = m.getName() + Arrays.stream(m.getParameterTypes()).map(Class::getName)
+                        .collect(Collectors.joining(",", "(", ")"));
+                if (excluded) {
+                    signature = c.getName() + "#" + signature;
+                }
+                bySignature.putIfAbsent(signature, m); // subclasses first: the most specific wins
+            }
+        }
+        return new ArrayList<>(bySignature.values());
+    }
+
+    private static boolean hasDefaultQualifier(Bean<?> bean) {
+        boolean onlyAnyOrNamed = true;
+        for (Annotation qualifier : bean.getQualifiers()) {
+            Class<? extends Annotation> type = qualifier.annotationType();
+            if (type == Default.class) {
+                return true;
+            }
+            onlyAnyOrNamed &= type == Any.class || type == Named.class;
+        }
+        return onlyAnyOrNamed;
+    }
+
+    private static String describe(Bean<?> bean) {
+        return bean.toString();
+    }
+}

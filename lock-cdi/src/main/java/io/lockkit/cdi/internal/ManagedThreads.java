@@ -155,6 +155,11 @@ final class ManagedThreads {
         public void close() {
             closed = true;
             maker.interrupt();
+            try {
+                maker.join(TimeUnit.SECONDS.toMillis(2)); // gone with the application, not after it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -260,6 +260,27 @@ public final class JedisLockProvider implements LockProvider {
     }
 
     /** A wait this provider queued in Redis and has not seen end yet. */
+    /**
+     * Classes that closing the client loads for the first time (found with -verbose:class): loaded
+     * with this class, because a server that stops an application's class loader before destroying
+     * its beans (Payara Micro on redeploy) refuses to load them at close, and the pool's connections
+     * would stay open.
+     */
+    private static final List<Class<?>> CLOSE_PATH = preload("redis.clients.jedis.util.IOUtils",
+            "org.apache.commons.pool2.DestroyMode");
+
+    private static List<Class<?>> preload(String... names) {
+        List<Class<?>> loaded = new java.util.ArrayList<>();
+        for (String name : names) {
+            try {
+                loaded.add(Class.forName(name, true, JedisLockProvider.class.getClassLoader()));
+            } catch (ClassNotFoundException | LinkageError e) {
+                // another Jedis or commons-pool version: nothing to preload under that name
+            }
+        }
+        return List.copyOf(loaded);
+    }
+
     private record QueueEntry(String name, String owner) {
         // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
         // whose cache on JDK 17 keeps the class, and with it a Jakarta EE application's class

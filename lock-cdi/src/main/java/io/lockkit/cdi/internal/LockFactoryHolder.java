@@ -330,11 +330,17 @@ public class LockFactoryHolder {
             ownProvider = null;
             threadMaker = null;
         }
-        if (f != null) {
-            f.close(drain); // outside the monitor: running methods may still need this bean
-        }
-        if (maker != null) {
-            maker.close();
+        try {
+            if (f != null) {
+                f.close(drain); // outside the monitor: running methods may still need this bean
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "lockkit: closing the lock factory failed", e);
+            throw e;
+        } finally {
+            if (maker != null) {
+                maker.close();
+            }
         }
     }
 }

@@ -134,13 +134,27 @@ public class LockFactoryHolder {
         } catch (RuntimeException e) {
             String what = config == null || providers.isResolvable()
                     ? "the application's LockProvider " + provider
-                    : config.describe(LockkitConfig.REDIS_URI, RedisProviders.DEFAULT_URI);
+                    : backend(config);
+            if (e.getClass().getName().equals("io.lockkit.jdbc.LockSchemaException")) {
+                what = what + " (" + config.describe(LockkitConfig.JDBC_TABLE, "lockkit_locks") + "; create it from the DDL"
+                        + " shipped in lock-jdbc, or set " + LockkitConfig.JDBC_CREATE_SCHEMA + "=true)";
+            }
             IllegalStateException failure = new IllegalStateException("lockkit: the lock backend did not answer at"
                     + " application start: " + what + ": " + e.getMessage() + ". Fix the setting or start the"
                     + " backend; " + LockkitConfig.STARTUP + "=lazy starts without it", e);
             close();
             throw failure;
         }
+    }
+
+    /** The settings that name the configured backend, for start-up failures. */
+    private static String backend(LockkitConfig config) {
+        String kind = config.string(LockkitConfig.PROVIDER).orElse("redis").toLowerCase(Locale.ROOT);
+        return switch (kind) {
+            case "jdbc" -> JdbcProviders.describe(config);
+            case "local" -> "the in-JVM provider";
+            default -> config.describe(LockkitConfig.REDIS_URI, RedisProviders.DEFAULT_URI);
+        };
     }
 
     /** The factory {@code @Locked} methods lock with. */
@@ -217,8 +231,13 @@ public class LockFactoryHolder {
                     yield RedisProviders.create(config,
                             container == null ? null : ManagedThreads.named(container, "lockkit-redis"));
                 }
+                case "jdbc" -> {
+                    requireJdbc();
+                    yield JdbcProviders.create(config, beans,
+                            container == null ? null : ManagedThreads.named(container, "lockkit-jdbc"));
+                }
                 case "local" -> new LocalLockProvider();
-                default -> throw config.invalid(LockkitConfig.PROVIDER, kind, "expected redis or local");
+                default -> throw config.invalid(LockkitConfig.PROVIDER, kind, "expected redis, jdbc or local");
             };
         }
         DistributedLockFactory.Builder b = DistributedLockFactory.builder(provider);
@@ -254,6 +273,15 @@ public class LockFactoryHolder {
             beans.add(handle.getBean().toString());
         }
         return String.join(", ", beans);
+    }
+
+    private static void requireJdbc() {
+        try {
+            Class.forName("io.lockkit.jdbc.JdbcLockProvider", false, LockFactoryHolder.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalStateException(LockkitConfig.PROVIDER + "=jdbc needs io.lockkit:lock-jdbc on the class path"
+                    + " (and the database's JDBC driver); add it, or produce a LockProvider or DistributedLockFactory bean", e);
+        }
     }
 
     private static void requireJedis() {

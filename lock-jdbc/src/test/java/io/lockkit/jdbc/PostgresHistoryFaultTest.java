@@ -101,9 +101,15 @@ class PostgresHistoryFaultTest {
     }
 
     /** Terminates the clients' backends: their LISTEN connections, or all others. */
-    private static void terminate(boolean listen) {
-        Object n = pg.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '"
-                + APPLICATION + "' AND query " + (listen ? "" : "NOT ") + "LIKE 'LISTEN%'");
+    private static void terminate(boolean listen) throws InterruptedException {
+        String filter = " FROM pg_stat_activity WHERE application_name = '" + APPLICATION + "' AND query "
+                + (listen ? "" : "NOT ") + "LIKE 'LISTEN%'";
+        // After a restart the LISTEN connections come back with a short back-off: wait for one.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (((Number) pg.query("SELECT count(*)" + filter)).longValue() == 0 && System.nanoTime() - until < 0) {
+            Thread.sleep(20);
+        }
+        Object n = pg.query("SELECT count(pg_terminate_backend(pid))" + filter);
         assertThat(((Number) n).longValue()).as("%s connections terminated", listen ? "LISTEN" : "command").isPositive();
     }
 

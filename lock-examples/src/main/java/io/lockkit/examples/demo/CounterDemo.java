@@ -194,7 +194,9 @@ public final class CounterDemo {
 
     private void startPostgres() {
         PostgresFixture.Builder fixture = PostgresFixture.builder()
-                .sources(io.lockkit.testkit.jdbc.Source.EXPLICIT_URL, io.lockkit.testkit.jdbc.Source.EMBEDDED);
+                .sources(io.lockkit.testkit.jdbc.Source.EXPLICIT_URL, io.lockkit.testkit.jdbc.Source.EMBEDDED)
+                // initdb and the first start take seconds, and far longer on a busy machine.
+                .startupTimeout(Duration.ofMinutes(2));
         if (options.uri != null) {
             fixture.explicitUrl(options.uri);
         }

@@ -56,6 +56,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Not thread-safe to configure; {@link #run()} may be called once. The clients' factories are
  * closed when the run ends.
  */
+// Design notes.
+// - Moved from lock-jedis' fault tests unchanged in substance (clients, the long critical sections
+//   faults aim at, what is recorded); what is provider-specific (which faults, how a client is made,
+//   the lease) is the caller's. Threads are the run's own (never a common pool: a blocked client
+//   must not starve the fault thread), daemon, and interrupted if they do not stop.
+// - The run asserts nothing about safety itself: Result.assertSafe() and
+//   assertNoOverlapOfValidHolds() do, so a test can also show that a broken provider fails them.
 public final class LockHistory {
 
     /**

@@ -10,8 +10,9 @@
  * <table>
  * <caption>Configuration</caption>
  * <tr><th>key</th><th>default</th><th>meaning</th></tr>
- * <tr><td>{@code lockkit.provider}</td><td>{@code redis}</td><td>{@code redis} (needs lock-jedis) or
- *     {@code local} (in-JVM: excludes only threads of this process)</td></tr>
+ * <tr><td>{@code lockkit.provider}</td><td>{@code redis}</td><td>{@code redis} (needs lock-jedis),
+ *     {@code jdbc} (needs lock-jdbc and the database's driver) or {@code local} (in-JVM: excludes only
+ *     threads of this process)</td></tr>
  * <tr><td>{@code lockkit.redis.uri}</td><td>{@code redis://localhost:6379}</td><td>{@code redis://} or
  *     {@code rediss://} URI with optional user, password and database</td></tr>
  * <tr><td>{@code lockkit.redis.key-prefix}</td><td>{@code lockkit}</td><td>namespace of every key</td></tr>
@@ -19,6 +20,20 @@
  * <tr><td>{@code lockkit.redis.connect-timeout}</td><td>the command timeout</td><td>connect timeout</td></tr>
  * <tr><td>{@code lockkit.redis.max-connections}</td><td>{@code 16}</td><td>pooled command connections</td></tr>
  * <tr><td>{@code lockkit.redis.client-name}</td><td>{@code lockkit}</td><td>name in {@code CLIENT LIST}</td></tr>
+ * <tr><td>{@code lockkit.jdbc.url}</td><td>none</td><td>JDBC URL of the lock database (the provider keeps a
+ *     small pool of its own); unset: {@code lockkit.jdbc.datasource}, else the application's
+ *     {@code @Default javax.sql.DataSource} bean</td></tr>
+ * <tr><td>{@code lockkit.jdbc.user}, {@code lockkit.jdbc.password}</td><td>none</td><td>credentials for
+ *     {@code lockkit.jdbc.url}</td></tr>
+ * <tr><td>{@code lockkit.jdbc.datasource}</td><td>none</td><td>JNDI name of the DataSource to use
+ *     (e.g. {@code java:jboss/datasources/ExampleDS})</td></tr>
+ * <tr><td>{@code lockkit.jdbc.schema}</td><td>the connection's</td><td>schema of the lock table</td></tr>
+ * <tr><td>{@code lockkit.jdbc.table}</td><td>{@code lockkit_locks}</td><td>the lock table's name</td></tr>
+ * <tr><td>{@code lockkit.jdbc.create-schema}</td><td>{@code false}</td><td>create the lock table (and its
+ *     sequence) at start when missing</td></tr>
+ * <tr><td>{@code lockkit.jdbc.timeout}</td><td>{@code 2s}</td><td>statement timeout (whole seconds)</td></tr>
+ * <tr><td>{@code lockkit.jdbc.listen}</td><td>{@code true}</td><td>PostgreSQL: wake waiters by
+ *     LISTEN/NOTIFY; {@code false} behind a transaction-mode pooler (PgBouncer): waiters poll</td></tr>
  * <tr><td>{@code lockkit.watchdog-lease}</td><td>{@code 30s}</td><td>lease the watchdog sets and renews</td></tr>
  * <tr><td>{@code lockkit.startup}</td><td>{@code eager}</td><td>{@code eager}: build the factory and ask the
  *     backend one question at application start, failing the deployment with the key to fix;
@@ -30,7 +45,10 @@
  * <p>Unknown {@code lockkit.*} keys are logged at start with the key they most likely mean. Inside a
  * Jakarta Transactions transaction, a {@code @Locked} release waits for the transaction's
  * completion ({@link io.lockkit.cdi.Locked}); {@link io.lockkit.cdi.TransactionLocks} does the same
- * for the explicit API.
+ * for the explicit API. The JDBC provider's statements never join the caller's transaction: when
+ * the container has a JTA {@code TransactionManager} (a bean, or at {@code java:/TransactionManager}
+ * or {@code java:appserver/TransactionManager}), each call runs with the caller's transaction
+ * suspended; without one, the DataSource must hand out connections outside transactions.
  *
  * <p>Durations are ISO-8601 ({@code PT2S}) or a number with {@code ms}, {@code s}, {@code m},
  * {@code h} or {@code d} ({@code 500ms}); a bare number is seconds. A bad value fails the factory's

@@ -62,7 +62,7 @@ class StartupTest {
         Lockkit.useConfig(Map.of("lockkit.provider", "zookeeper"));
         assertThatThrownBy(() -> Lockkit.start("startup-provider", LockUser.class).shutdown())
                 .satisfies(e -> assertThat(rootMessages(e)).anySatisfy(m -> assertThat(m)
-                        .contains("lockkit.provider = 'zookeeper'").contains("expected redis or local")));
+                        .contains("lockkit.provider = 'zookeeper'").contains("expected redis, jdbc or local")));
     }
 
     @Test

@@ -36,7 +36,9 @@ import java.util.concurrent.ThreadFactory;
 // - Fail fast: at @Initialized(ApplicationScoped) the factory is built and the backend asked one
 //   read-only question, so a wrong URI or a stopped Redis fails the deployment with a message naming
 //   the key and where its value came from, not the first user request. lockkit.startup=lazy defers
-//   this to the first use (an application that must start while its Redis is down).
+//   this to the first use (an application that must start while its Redis is down). On the
+//   application's DataSource bean (lockkit.provider=jdbc without URL or JNDI name) the check runs at
+//   the CDI 4 Startup event instead: Quarkus' datasources are not usable before it.
 // - Undeploy: the own factory closes with a drain (lockkit.drain-timeout), so a @Locked method still
 //   running keeps its lock until it returns instead of handing it to another instance mid-call.
 // - Synthetic bean lookups: some containers (Payara) resolve the synthetic factory bean's lookups in
@@ -73,6 +75,7 @@ public class LockFactoryHolder {
     private LockkitConfig ownConfig;
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
     private ClassLoader registeredFor;
+    private volatile boolean startAtStartup;
     private boolean closed;
 
     private record MethodKey(Method method, Locked binding) {
@@ -129,12 +132,38 @@ public class LockFactoryHolder {
         switch (startup) {
             case "lazy" -> LOG.log(System.Logger.Level.DEBUG, "lockkit: lazy start; the factory is built at first use");
             case "eager" -> {
-                // A method call makes the container create the bean behind the client proxy.
-                factory().defaultOptions();
-                check();
+                if (onApplicationsDataSource(config)) {
+                    // Quarkus initializes its datasources after @Initialized(ApplicationScoped): the
+                    // check waits for the Startup event, which every CDI 4 container fires later.
+                    LOG.log(System.Logger.Level.DEBUG, "lockkit: the start-up check waits for the Startup event");
+                    startAtStartup = true;
+                } else {
+                    startEagerly();
+                }
             }
             default -> throw config.invalid(LockkitConfig.STARTUP, startup, "expected eager or lazy");
         }
+    }
+
+    /** The eager start for the application's DataSource bean, once the container has started. */
+    void started(@Observes jakarta.enterprise.event.Startup containerStarted) {
+        if (startAtStartup) {
+            startAtStartup = false;
+            startEagerly();
+        }
+    }
+
+    private void startEagerly() {
+        // A method call makes the container create the bean behind the client proxy.
+        factory().defaultOptions();
+        check();
+    }
+
+    /** Whether the own factory will lock in the application's DataSource bean (lockkit.provider=jdbc without URL or JNDI name). */
+    private boolean onApplicationsDataSource(LockkitConfig config) {
+        return !providers.isResolvable()
+                && "jdbc".equalsIgnoreCase(config.string(LockkitConfig.PROVIDER).orElse(""))
+                && config.string(LockkitConfig.JDBC_URL).isEmpty() && config.string(LockkitConfig.JDBC_DATASOURCE).isEmpty();
     }
 
     private synchronized void register() {
@@ -165,13 +194,27 @@ public class LockFactoryHolder {
         } catch (RuntimeException e) {
             String what = config == null || providers.isResolvable()
                     ? "the application's LockProvider " + provider
-                    : config.describe(LockkitConfig.REDIS_URI, RedisProviders.DEFAULT_URI);
+                    : backend(config);
+            if (e.getClass().getName().equals("io.lockkit.jdbc.LockSchemaException")) {
+                what = what + " (" + config.describe(LockkitConfig.JDBC_TABLE, "lockkit_locks") + "; create it from the DDL"
+                        + " shipped in lock-jdbc, or set " + LockkitConfig.JDBC_CREATE_SCHEMA + "=true)";
+            }
             IllegalStateException failure = new IllegalStateException("lockkit: the lock backend did not answer at"
                     + " application start: " + what + ": " + e.getMessage() + ". Fix the setting or start the"
                     + " backend; " + LockkitConfig.STARTUP + "=lazy starts without it", e);
             close();
             throw failure;
         }
+    }
+
+    /** The settings that name the configured backend, for start-up failures. */
+    private static String backend(LockkitConfig config) {
+        String kind = config.string(LockkitConfig.PROVIDER).orElse("redis").toLowerCase(Locale.ROOT);
+        return switch (kind) {
+            case "jdbc" -> JdbcProviders.describe(config);
+            case "local" -> "the in-JVM provider";
+            default -> config.describe(LockkitConfig.REDIS_URI, RedisProviders.DEFAULT_URI);
+        };
     }
 
     /** The factory {@code @Locked} methods lock with. */
@@ -262,8 +305,13 @@ public class LockFactoryHolder {
                     yield RedisProviders.create(config,
                             container == null ? null : ManagedThreads.named(container, "lockkit-redis"));
                 }
+                case "jdbc" -> {
+                    requireJdbc();
+                    yield JdbcProviders.create(config, beans,
+                            container == null ? null : ManagedThreads.named(container, "lockkit-jdbc"));
+                }
                 case "local" -> new LocalLockProvider();
-                default -> throw config.invalid(LockkitConfig.PROVIDER, kind, "expected redis or local");
+                default -> throw config.invalid(LockkitConfig.PROVIDER, kind, "expected redis, jdbc or local");
             };
         }
         DistributedLockFactory.Builder b = DistributedLockFactory.builder(provider);
@@ -299,6 +347,15 @@ public class LockFactoryHolder {
             beans.add(handle.getBean().toString());
         }
         return String.join(", ", beans);
+    }
+
+    private static void requireJdbc() {
+        try {
+            Class.forName("io.lockkit.jdbc.JdbcLockProvider", false, LockFactoryHolder.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalStateException(LockkitConfig.PROVIDER + "=jdbc needs io.lockkit:lock-jdbc on the class path"
+                    + " (and the database's JDBC driver); add it, or produce a LockProvider or DistributedLockFactory bean", e);
+        }
     }
 
     private static void requireJedis() {

@@ -33,10 +33,20 @@ final class LockkitConfig {
     static final String WATCHDOG_LEASE = "lockkit.watchdog-lease";
     static final String STARTUP = "lockkit.startup";
     static final String DRAIN_TIMEOUT = "lockkit.drain-timeout";
+    static final String JDBC_DATASOURCE = "lockkit.jdbc.datasource";
+    static final String JDBC_URL = "lockkit.jdbc.url";
+    static final String JDBC_USER = "lockkit.jdbc.user";
+    static final String JDBC_PASSWORD = "lockkit.jdbc.password";
+    static final String JDBC_SCHEMA = "lockkit.jdbc.schema";
+    static final String JDBC_TABLE = "lockkit.jdbc.table";
+    static final String JDBC_CREATE_SCHEMA = "lockkit.jdbc.create-schema";
+    static final String JDBC_TIMEOUT = "lockkit.jdbc.timeout";
+    static final String JDBC_LISTEN = "lockkit.jdbc.listen";
 
     /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
     static final List<String> KEYS = List.of(PROVIDER, REDIS_URI, KEY_PREFIX, TIMEOUT, CONNECT_TIMEOUT,
-            MAX_CONNECTIONS, CLIENT_NAME, WATCHDOG_LEASE, STARTUP, DRAIN_TIMEOUT);
+            MAX_CONNECTIONS, CLIENT_NAME, WATCHDOG_LEASE, STARTUP, DRAIN_TIMEOUT, JDBC_DATASOURCE, JDBC_URL, JDBC_USER,
+            JDBC_PASSWORD, JDBC_SCHEMA, JDBC_TABLE, JDBC_CREATE_SCHEMA, JDBC_TIMEOUT, JDBC_LISTEN);
 
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
@@ -159,8 +169,13 @@ final class LockkitConfig {
 
     /** {@code key = 'value' (from origin)}, or {@code key (not set, default value)}, for messages. */
     String describe(String key, String defaultValue) {
-        return string(key).map(v -> key + " = '" + v + "' (from " + origin + ")")
+        return string(key).map(v -> key + " = '" + redact(v) + "' (from " + origin + ")")
                 .orElse(key + " (not set in " + origin + "; default '" + defaultValue + "')");
+    }
+
+    /** {@code value} without a password it may carry as a URL parameter or user info. */
+    static String redact(String value) {
+        return value.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("(://[^/:@]*:)[^/@]*@", "$1***@");
     }
 
     /** Where the values come from, for messages. */
@@ -189,6 +204,14 @@ final class LockkitConfig {
             } catch (NumberFormatException e) {
                 throw invalid(key, value, "expected a whole number");
             }
+        });
+    }
+
+    Optional<Boolean> bool(String key) {
+        return string(key).map(value -> switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> Boolean.TRUE;
+            case "false" -> Boolean.FALSE;
+            default -> throw invalid(key, value, "expected true or false");
         });
     }
 

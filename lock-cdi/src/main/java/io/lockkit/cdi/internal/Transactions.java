@@ -2,6 +2,8 @@ package io.lockkit.cdi.internal;
 
 import jakarta.enterprise.inject.Instance;
 
+import java.util.List;
+
 /**
  * Finds the container's Jakarta Transactions synchronization registry: a bean of that type (Quarkus,
  * Narayana's CDI extension, most servers), else the standard JNDI name. Touches no JTA type itself,
@@ -44,8 +46,52 @@ final class Transactions {
         return registryType.isInstance(registry) ? JtaSupport.completion(registry) : TransactionCompletion.NONE;
     }
 
+    static final String MANAGER = "jakarta.transaction.TransactionManager";
+    /** Where servers bind their TransactionManager (none is standard): WildFly, Payara/GlassFish, others. */
+    static final List<String> MANAGER_JNDI_NAMES = List.of("java:/TransactionManager", "java:appserver/TransactionManager",
+            "java:comp/TransactionManager");
+
+    /**
+     * {@code provider}, its calls made outside the caller's JTA transaction when the container has a
+     * TransactionManager (a bean, else one of {@link #MANAGER_JNDI_NAMES}); else {@code provider}.
+     */
+    static io.lockkit.spi.LockProvider suspending(io.lockkit.spi.LockProvider provider, Instance<Object> beans) {
+        Class<?> managerType;
+        try {
+            managerType = Class.forName(MANAGER, false, Transactions.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return provider;
+        }
+        Object manager = null;
+        try {
+            Instance<?> candidates = beans.select(managerType);
+            if (candidates.isResolvable()) {
+                manager = candidates.get();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "no " + MANAGER + " bean", e);
+        }
+        for (int i = 0; manager == null && i < MANAGER_JNDI_NAMES.size(); i++) {
+            try {
+                manager = new javax.naming.InitialContext().lookup(MANAGER_JNDI_NAMES.get(i));
+            } catch (javax.naming.NamingException | RuntimeException | LinkageError e) {
+                // not bound here
+            }
+        }
+        if (!managerType.isInstance(manager)) {
+            LOG.log(System.Logger.Level.DEBUG, "no TransactionManager: the JDBC provider needs connections outside of"
+                    + " JTA transactions (a non-JTA DataSource)");
+            return provider;
+        }
+        return JtaSupport.suspending(provider, manager);
+    }
+
     /** Loaded only once the JTA API is known to be present. */
     private static final class JtaSupport {
+        static io.lockkit.spi.LockProvider suspending(io.lockkit.spi.LockProvider provider, Object manager) {
+            return new JtaSuspension(provider, (jakarta.transaction.TransactionManager) manager);
+        }
+
         static TransactionCompletion completion(Object registry) {
             return new JtaCompletion((jakarta.transaction.TransactionSynchronizationRegistry) registry);
         }

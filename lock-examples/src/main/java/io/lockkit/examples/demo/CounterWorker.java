@@ -2,6 +2,7 @@ package io.lockkit.examples.demo;
 
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.jedis.JedisLockProvider;
 import redis.clients.jedis.RedisClient;
 
@@ -11,6 +12,11 @@ import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
@@ -22,10 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One worker JVM of the {@link CounterDemo}: its threads each increment the shared counter by
- * {@code GET}, pause, {@code SET}, holding the lock around the three steps. Started by the demo,
- * not by hand.
+ * {@code GET}, pause, {@code SET} (with {@code backend=jdbc}: {@code SELECT}, pause, {@code UPDATE}
+ * of a row, the lock a {@link JdbcLockProvider}'s), holding the lock around the three steps.
+ * Started by the demo, not by hand.
  *
- * <p>Protocol with the coordinator: arguments are {@code name=value} pairs, the Redis URI comes in
+ * <p>Protocol with the coordinator: arguments are {@code name=value} pairs, the Redis URI (or JDBC URL) comes in
  * the environment variable {@code LOCKKIT_DEMO_REDIS_URI} (it may hold a password); the worker prints
  * {@value #READY} once connected, starts on a {@value #GO} line on its standard input, exits when
  * that input closes (the coordinator is gone), and leaves its measurements in the {@code result}
@@ -50,6 +57,7 @@ public final class CounterWorker {
     private final int pauseMillis;
     private final boolean useLock;
     private final Path resultFile;
+    private final boolean jdbc;
 
     private final AtomicLong lastToken = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong tokensOutOfOrder = new AtomicLong();
@@ -70,6 +78,7 @@ public final class CounterWorker {
         this.pauseMillis = Integer.parseInt(require(args, "pause-ms"));
         this.useLock = Boolean.parseBoolean(require(args, "use-lock"));
         this.resultFile = Path.of(require(args, "result"));
+        this.jdbc = "jdbc".equals(args.getOrDefault("backend", "redis"));
     }
 
     /** Runs the worker; see the class comment for the arguments and the exit status. */
@@ -88,9 +97,9 @@ public final class CounterWorker {
     private int run() {
         BufferedReader coordinator = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         // The factory owns the provider and closes it with itself.
-        try (DistributedLockFactory locks = JedisLockProvider.create(uri).newFactory();
-             RedisClient counter = RedisClient.create(URI.create(uri))) {
-            counter.ping();
+        try (DistributedLockFactory locks = jdbc ? DistributedLockFactory.create(JdbcLockProvider.create(uri))
+                     : JedisLockProvider.create(uri).newFactory();
+             Counters counters = jdbc ? new JdbcCounters(uri, counterKey) : new RedisCounters(uri, counterKey)) {
             System.out.println(READY);
             System.out.flush();
             if (!GO.equals(readLine(coordinator))) {
@@ -109,6 +118,7 @@ public final class CounterWorker {
                 waits[t] = new long[increments];
                 tokens[t] = new long[useLock ? increments : 0];
                 values[t] = new long[useLock ? increments : 0];
+                Counter counter = counters.forThread();
                 running[t] = new Thread(() -> increment(locks.getLock(lockName), counter, waits[index],
                         tokens[index], values[index]), "counter-worker-" + worker + "-" + t);
                 running[t].start();
@@ -124,7 +134,7 @@ public final class CounterWorker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failures.add("interrupted");
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | SQLException | RuntimeException e) {
             failures.add(e.toString());
             e.printStackTrace();
         }
@@ -138,7 +148,7 @@ public final class CounterWorker {
      * One thread's loop. Slots of acquisitions and writes it did not make stay -1; token and value
      * are recorded inside the critical section, so the lock orders them.
      */
-    private void increment(DistributedLock lock, RedisClient counter, long[] waits, long[] tokens, long[] values) {
+    private void increment(DistributedLock lock, Counter counter, long[] waits, long[] tokens, long[] values) {
         Arrays.fill(waits, -1);
         Arrays.fill(tokens, -1);
         Arrays.fill(values, -1);
@@ -152,12 +162,11 @@ public final class CounterWorker {
                 try {
                     // The token a real application would hand to the resource it protects.
                     long token = useLock ? lock.fencingToken() : 0;
-                    String current = counter.get(counterKey);
-                    long next = (current == null ? 0 : Long.parseLong(current)) + 1;
+                    long next = counter.read() + 1;
                     if (pauseMillis > 0) {
                         Thread.sleep(pauseMillis);
                     }
-                    counter.set(counterKey, Long.toString(next));
+                    counter.write(next);
                     made.incrementAndGet();
                     if (useLock) {
                         if (lastToken.getAndSet(token) >= token) {
@@ -175,8 +184,111 @@ public final class CounterWorker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failures.add(Thread.currentThread().getName() + ": interrupted");
-        } catch (RuntimeException e) {
+        } catch (SQLException | RuntimeException e) {
             failures.add(Thread.currentThread().getName() + ": " + e);
+        }
+    }
+
+    /** One thread's view of the shared counter. */
+    private interface Counter {
+        long read() throws SQLException;
+
+        void write(long value) throws SQLException;
+    }
+
+    /** Where the counter lives; {@link #forThread()} before the threads start. */
+    private interface Counters extends AutoCloseable {
+        Counter forThread() throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /** The counter as a Redis key; one client for all threads. */
+    private static final class RedisCounters implements Counters {
+        private final RedisClient client;
+        private final String key;
+
+        RedisCounters(String uri, String key) {
+            this.client = RedisClient.create(URI.create(uri));
+            this.key = key;
+            client.ping();
+        }
+
+        @Override
+        public Counter forThread() {
+            return new Counter() {
+                @Override
+                public long read() {
+                    String current = client.get(key);
+                    return current == null ? 0 : Long.parseLong(current);
+                }
+
+                @Override
+                public void write(long value) {
+                    client.set(key, Long.toString(value));
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+
+    /** The counter as a row of {@link CounterDemo#COUNTER_TABLE}; a connection per thread, in autocommit. */
+    private static final class JdbcCounters implements Counters {
+        private final String url;
+        private final String name;
+        private final Queue<Connection> connections = new ConcurrentLinkedQueue<>();
+
+        JdbcCounters(String url, String name) throws SQLException {
+            this.url = url;
+            this.name = name;
+            forThread().read();
+        }
+
+        @Override
+        public Counter forThread() throws SQLException {
+            Connection c = DriverManager.getConnection(url);
+            connections.add(c);
+            PreparedStatement select = c.prepareStatement("SELECT value FROM " + CounterDemo.COUNTER_TABLE + " WHERE name = ?");
+            PreparedStatement update = c.prepareStatement("UPDATE " + CounterDemo.COUNTER_TABLE + " SET value = ? WHERE name = ?");
+            select.setString(1, name);
+            update.setString(2, name);
+            return new Counter() {
+                @Override
+                public long read() throws SQLException {
+                    try (ResultSet rs = select.executeQuery()) {
+                        if (!rs.next()) {
+                            throw new SQLException("the counter row " + name + " is gone");
+                        }
+                        return rs.getLong(1);
+                    }
+                }
+
+                @Override
+                public void write(long value) throws SQLException {
+                    update.setLong(1, value);
+                    update.executeUpdate();
+                }
+            };
+        }
+
+        @Override
+        public void close() throws SQLException {
+            SQLException first = null;
+            for (Connection c : connections) {
+                try {
+                    c.close();
+                } catch (SQLException e) {
+                    first = first == null ? e : first;
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
         }
     }
 

@@ -35,7 +35,10 @@ final class DemoOptions {
                     + DEFAULT_PAUSE_MILLIS + ")",
             "  --timeout-s=N    stop workers still running after N s (default " + TIMEOUT_BASE.toSeconds()
                     + " s + " + TIMEOUT_PER_INCREMENT.toMillis() + " ms per increment)",
-            "  --uri=URI        use the Redis at URI, e.g. redis://127.0.0.1:6379, instead of starting one",
+            "  --backend=B      redis (default) or jdbc: the lock and the counter in PostgreSQL (the one named by",
+            "                   LOCKKIT_JDBC_URL, else the embedded PostgreSQL binaries) instead of Redis",
+            "  --uri=URI        use the Redis at URI, e.g. redis://127.0.0.1:6379 (with --backend=jdbc: the",
+            "                   PostgreSQL at a JDBC URL, jdbc:postgresql://...), instead of starting one",
             "  --no-lock        run without the lock, to see the same code lose updates (exits 1)",
             "  -h, --help       print this text",
             "",
@@ -54,9 +57,12 @@ final class DemoOptions {
     final String uri;
     final boolean useLock;
     final boolean help;
+    /** {@code redis} or {@code jdbc}. */
+    final String backend;
 
     private DemoOptions(int workers, int threads, int increments, int pauseMillis, Duration timeout, String uri,
-            boolean useLock, boolean help) {
+            boolean useLock, boolean help, String backend) {
+        this.backend = backend;
         this.workers = workers;
         this.threads = threads;
         this.increments = increments;
@@ -86,8 +92,19 @@ final class DemoOptions {
         String timeout = properties.apply(PROPERTY_PREFIX + "timeout-s");
         String uri = properties.apply(PROPERTY_PREFIX + "uri");
         String noLock = properties.apply(PROPERTY_PREFIX + "no-lock");
+        String backend = properties.apply(PROPERTY_PREFIX + "backend");
         boolean help = false;
-        for (String arg : args) {
+        java.util.List<String> joined = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            // "--backend jdbc" as well as "--backend=jdbc"
+            if ("--backend".equals(args[i] == null ? null : args[i].trim()) && i + 1 < args.length && args[i + 1] != null
+                    && !args[i + 1].startsWith("-")) {
+                joined.add("--backend=" + args[++i].trim());
+            } else {
+                joined.add(args[i]);
+            }
+        }
+        for (String arg : joined) {
             if (arg == null || arg.isBlank()) {
                 continue;
             }
@@ -121,6 +138,9 @@ final class DemoOptions {
                 case "--uri":
                     uri = required(name, value);
                     break;
+                case "--backend":
+                    backend = required(name, value);
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown argument: " + arg);
             }
@@ -134,11 +154,19 @@ final class DemoOptions {
                 .plus(Duration.ofMillis(total * p));
         Duration limit = timeout == null || timeout.isBlank() ? defaultTimeout
                 : Duration.ofSeconds(intValue("timeout-s", timeout, 0, 1, 86_400));
+        String b = backend == null || backend.isBlank() ? "redis" : backend.trim().toLowerCase(Locale.ROOT);
+        if (!b.equals("redis") && !b.equals("jdbc")) {
+            throw new IllegalArgumentException("backend must be redis or jdbc, was " + backend);
+        }
         String u = uri == null || uri.isBlank() ? null : uri.trim();
-        if (u != null && !u.startsWith("redis://")) {
+        if (u != null && b.equals("redis") && !u.startsWith("redis://")) {
             throw new IllegalArgumentException("uri must look like redis://host:port, was " + u);
         }
-        return new DemoOptions(w, t, n, p, limit, u, !booleanValue("no-lock", noLock), help);
+        if (u != null && b.equals("jdbc") && !u.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("uri must be a JDBC URL jdbc:postgresql://host:port/database with --backend=jdbc, was "
+                    + u.replaceAll("(?i)(password=)[^&]*", "$1***"));
+        }
+        return new DemoOptions(w, t, n, p, limit, u, !booleanValue("no-lock", noLock), help, b);
     }
 
     private static String required(String name, String value) {

@@ -34,6 +34,24 @@ class CounterDemoTest {
     }
 
     @Test
+    @DisplayName("with --backend jdbc (embedded PostgreSQL) worker JVMs incrementing a row under the lock lose no update")
+    void incrementsUnderAJdbcLockAreAllFound() {
+        Run run = run("--backend", "jdbc", SMALL[0], SMALL[1], SMALL[2]);
+
+        assertThat(run.status).as(run.output).isEqualTo(CounterDemo.EXIT_OK);
+        assertThat(run.output).contains(
+                "postgresql ",
+                "each increment: SELECT, pause 1 ms, UPDATE, holding lock",
+                "increments expected: 80",
+                "increments found:    80",
+                "lost updates:        0",
+                "token order:         increasing in each worker; unique and in write order across workers",
+                "workers:             2 of 2 exited with status 0",
+                "OK: no lost updates");
+        assertNoProcessLeft();
+    }
+
+    @Test
     @DisplayName("without the lock the same increments lose updates, and the demo reports them and exits 1")
     void lostUpdatesWithoutTheLockAreReported() {
         Run run = run(SMALL[0], SMALL[1], SMALL[2], "--no-lock");

@@ -1,4 +1,4 @@
-package io.lockkit.jedis.fault;
+package io.lockkit.testkit.history;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,7 +9,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks a recorded history of holds of one lock for mutual exclusion and fencing.
+ * Checks a recorded history of holds of one lock for mutual exclusion and fencing; provider-neutral
+ * (it sees only what clients saw: tokens, times, validity, release outcomes). {@link LockHistory}
+ * records such histories under faults; a test may also record its own and check them here.
+ * Stateless and thread-safe; the lists it returns are the caller's.
  *
  * <p>Which holds count. A hold's valid interval runs from the moment its acquisition returned to
  * the earlier of its release call and its client's loss notification. A hold is <em>clean</em>
@@ -17,25 +20,47 @@ import java.util.Set;
  * release, lease still valid at the end of the critical section) and its release succeeded. Clean
  * holds must never overlap, and their tokens must increase in start order. A lost hold may overlap
  * another: a restart without persistence or a deleted key frees the lock on Redis while the holder
- * is still inside its critical section, which no lease can prevent. For those the guarantee is the
+ * is still inside its critical section, which no lease can prevent (so does a deleted row of a
+ * lock table, or any backend that loses its data). For those the guarantee is the
  * fencing token: a hold that starts after another one ended has the greater token, so a resource
  * that remembers the highest token it saw rejects the stale holder.
  */
-final class HoldHistory {
+public final class HoldHistory {
 
-    enum Outcome { RELEASED, LOST_AT_RELEASE, RELEASE_FAILED }
-
-    /** One hold as its holder saw it; times from {@link System#nanoTime()}. */
-    record Hold(int client, long token, long start, long end, boolean validAtEnd, Outcome outcome) {
+    /** How a hold's release ended. */
+    public enum Outcome {
+        /** The release succeeded. */
+        RELEASED,
+        /** The release said the lock was no longer held ({@link io.lockkit.LockLostException}). */
+        LOST_AT_RELEASE,
+        /** The release failed otherwise (backend unavailable): whether the hold was lost is unknown. */
+        RELEASE_FAILED
     }
 
-    /** What the checker found. */
-    record Report(int holds, long clean, long lostHeard, long lostAtRelease, long invalidAtEnd, int neverValid,
+    /**
+     * One hold as its holder saw it; times from {@link System#nanoTime()}.
+     *
+     * @param client which client (process) held it
+     * @param token its fencing token
+     * @param start when the acquisition returned
+     * @param end when the critical section ended (before the release call)
+     * @param validAtEnd whether the holder found the lease still valid at {@code end}
+     * @param outcome how the release ended
+     */
+    public record Hold(int client, long token, long start, long end, boolean validAtEnd, Outcome outcome) {
+    }
+
+    /**
+     * What the checker found: counts for a log line, and the violations ({@link #passes()} when
+     * there are none). Lists name the holds concerned.
+     */
+    public record Report(int holds, long clean, long lostHeard, long lostAtRelease, long invalidAtEnd, int neverValid,
             long releaseFailed, int overlapsWithLost, int overlapsWithLostInverted, int staleHolders, long maxTokenGap,
             List<String> cleanOverlaps, List<String> cleanTokenInversions, List<String> fencingViolations,
             List<Long> duplicateTokens) {
 
-        boolean passes() {
+        /** Whether no clean holds overlap, clean tokens increase, fencing holds and no token repeats. */
+        public boolean passes() {
             return cleanOverlaps.isEmpty() && cleanTokenInversions.isEmpty() && fencingViolations.isEmpty()
                     && duplicateTokens.isEmpty();
         }
@@ -58,7 +83,7 @@ final class HoldHistory {
      * Checks {@code holds}; {@code lossHeardAt} maps a token to the moment its holder's client was
      * told of the loss (the factory's loss listener).
      */
-    static Report check(List<Hold> holds, Map<Long, Long> lossHeardAt) {
+    public static Report check(List<Hold> holds, Map<Long, Long> lossHeardAt) {
         List<Checked> checked = new ArrayList<>();
         int neverValid = 0;
         for (Hold h : holds) {
@@ -165,7 +190,7 @@ final class HoldHistory {
      * believed valid from its start to its end. Where a lock is freed on Redis only by a lease that
      * ran out (stalls, lost connections; not restarts or deleted keys), none of them may overlap.
      */
-    static List<String> overlapsOfValidHolds(List<Hold> holds, Map<Long, Long> lossHeardAt) {
+    public static List<String> overlapsOfValidHolds(List<Hold> holds, Map<Long, Long> lossHeardAt) {
         List<Hold> valid = new ArrayList<>();
         for (Hold h : holds) {
             Long heard = lossHeardAt.get(h.token());

@@ -81,11 +81,16 @@ class JedisLockProviderTest {
 
     /** Commands clients sent since the last reset, from {@code INFO commandstats} (script-internal calls excluded). */
     private long clientCommands() {
+        return commands("evalsha", "eval", "subscribe", "unsubscribe", "ssubscribe", "sunsubscribe",
+                "ping", "hello", "client", "auth", "select", "wait", "script");
+    }
+
+    /** Calls of these commands since the last reset, from INFO commandstats. */
+    private long commands(String... commands) {
         String info = (String) redis.command("INFO", "commandstats");
         long total = 0;
         for (String line : info.split("\r?\n")) {
-            for (String command : List.of("evalsha", "eval", "subscribe", "unsubscribe", "ssubscribe", "sunsubscribe",
-                    "ping", "hello", "client", "auth", "select", "wait", "script")) {
+            for (String command : commands) {
                 if (line.startsWith("cmdstat_" + command + ":")) {
                     String calls = line.substring(line.indexOf("calls=") + 6);
                     total += Long.parseLong(calls.substring(0, calls.indexOf(',')));
@@ -174,8 +179,14 @@ class JedisLockProviderTest {
             lock.unlock();
         }
         long commands = clientCommands();
-        System.out.printf("uncontended lock + unlock: %.1f client commands%n", commands / 10.0);
-        assertThat(commands).isEqualTo(20);
+        long scripts = commands("evalsha", "eval", "script");
+        System.out.printf("uncontended lock + unlock: %.1f client commands (%.1f script calls)%n", commands / 10.0,
+                scripts / 10.0);
+        assertThat(scripts).as("script calls for 10 lock + unlock pairs").isEqualTo(20);
+        // Connection upkeep that may fall into the window on a busy machine (a pooled connection
+        // made, a keep-alive of the wake-up connection) is not a per-acquisition cost, but it must
+        // stay rare.
+        assertThat(commands - scripts).as("other commands in that time").isLessThanOrEqualTo(2);
     }
 
     @Test

@@ -5,7 +5,6 @@ import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -215,17 +214,13 @@ public final class WakeUpHub implements WakeUps {
             }
             boolean wasConnected = false;
             try {
-                jedis.subscribe(pubSub, channels);
+                // A connection on which Redis refused a command (an ACL without a channel) may still
+                // be subscribed: Pools.subscribe never lets it back into the command pool.
+                Pools.subscribe(jedis, pubSub, channels);
                 backoff = 0; // ended without an error (every channel unsubscribed): start over at once
             } catch (RuntimeException e) {
                 if (closed) {
                     break;
-                }
-                if (e instanceof JedisDataException) {
-                    // Redis refused a command on the subscribed connection (e.g. an ACL without a
-                    // channel): Jedis has handed that connection back to the command pool still
-                    // subscribed, where its pushed messages would be read as command replies.
-                    Pools.discardIdle(jedis);
                 }
                 long now = System.nanoTime();
                 lock.lock();

@@ -19,7 +19,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Waiting and the watchdog where a slow or sloppy core would still pass the contract kit: close
  * must wake parked waiters, waiters park rather than poll, the watchdog's next look moves earlier
- * for a hold that needs it sooner, and a failed renewal is retried soon but not in a tight loop.
+ * for a hold that needs it sooner, a failed renewal is retried soon but not in a tight loop, and
+ * no wake-up is lost between a waiter's attempt and its subscription or its park.
  */
 class WaitAndWatchdogEdgeTest {
 
@@ -186,5 +187,62 @@ class WaitAndWatchdogEdgeTest {
         assertThat(losses).isEmpty();
         assertThat(h.isValid()).isTrue();
         assertThat(counting.failRenewals.get()).as("failed renewals left").isZero();
+    }
+    @Test
+    void aReleaseBetweenTheFirstAttemptAndTheSubscriptionIsNotMissed() throws Exception {
+        // The release goes out while the waiter subscribes, before its subscription exists: no
+        // wake-up reaches it, and on a ticker that never moves its retry hint is an hour. Only the
+        // attempt the core makes once subscribed can find the lock free.
+        FakeTicker ticker = new FakeTicker();
+        LocalLockProvider backend = new LocalLockProvider(ticker);
+        LockHandle held = factory(backend, ticker, Duration.ofSeconds(30))
+                .acquire("edge:slipped", LockOptions.builder().noWait().lease(Duration.ofHours(1)).build());
+        LockProvider releasingWhileSubscribing = new ForwardingLockProvider(backend.newClient()) {
+            @Override
+            public Subscription subscribe(String name, WakeUpListener listener) {
+                held.release();
+                return super.subscribe(name, listener);
+            }
+        };
+        DistributedLockFactory waiting = factory(releasingWhileSubscribing, ticker, Duration.ofSeconds(30));
+        CompletableFuture<Boolean> acquired = new CompletableFuture<>();
+        start(() -> {
+            DistributedLock lock = waiting.getLock("edge:slipped");
+            lock.lock();
+            acquired.complete(lock.isHeldByCurrentThread());
+            lock.unlock();
+        });
+        assertThat(acquired.get(3, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aWakeUpThatArrivesBeforeTheWaiterParksIsNotMissed() throws Exception {
+        // The release (and its wake-up) comes right after the waiter's last attempt found the lock
+        // busy and before it parks; on a ticker that never moves, a missed wake-up is an hour's wait.
+        FakeTicker ticker = new FakeTicker();
+        LocalLockProvider backend = new LocalLockProvider(ticker);
+        LockHandle held = factory(backend, ticker, Duration.ofSeconds(30))
+                .acquire("edge:early", LockOptions.builder().noWait().lease(Duration.ofHours(1)).build());
+        AtomicInteger busyAnswers = new AtomicInteger();
+        LockProvider releasingAfterTheSecondBusyAnswer = new ForwardingLockProvider(backend.newClient()) {
+            @Override
+            public Acquisition tryAcquire(LockRequest request) {
+                Acquisition a = super.tryAcquire(request);
+                if (!a.isAcquired() && busyAnswers.incrementAndGet() == 2) {
+                    held.release(); // the attempt made once subscribed: the wake-up comes before the park
+                }
+                return a;
+            }
+        };
+        DistributedLockFactory waiting = factory(releasingAfterTheSecondBusyAnswer, ticker, Duration.ofSeconds(30));
+        CompletableFuture<Boolean> acquired = new CompletableFuture<>();
+        start(() -> {
+            DistributedLock lock = waiting.getLock("edge:early");
+            lock.lock();
+            acquired.complete(lock.isHeldByCurrentThread());
+            lock.unlock();
+        });
+        assertThat(acquired.get(3, TimeUnit.SECONDS)).isTrue();
+        assertThat(busyAnswers.get()).as("busy answers before the lock was taken").isEqualTo(2);
     }
 }

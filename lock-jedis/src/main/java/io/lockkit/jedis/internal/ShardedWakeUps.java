@@ -63,7 +63,7 @@ public final class ShardedWakeUps implements WakeUps {
         Subscription subscription = () -> unsubscribe(channel, listener);
         CompletableFuture<Void> confirmed = null;
         try {
-            confirmed = route(channel);
+            confirmed = Interrupts.setAside(() -> route(channel)); // it may wait for a pooled connection
             WakeUps.awaitConfirmation(confirmed, timeout, listener);
         } catch (ExecutionException | RuntimeException e) {
             subscription.close();

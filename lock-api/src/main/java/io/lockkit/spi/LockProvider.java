@@ -13,7 +13,10 @@ import java.util.Set;
  * client part live in one process (one factory), which a backend may use to hand a lock over
  * within a process first. Implementations are thread-safe. Backend failures are reported as
  * {@link io.lockkit.BackendUnavailableException} within the provider's configured timeout; no
- * call blocks waiting for a lock to become free.
+ * call blocks waiting for a lock to become free. An interrupt of the calling thread is the
+ * caller's business: no call fails because of it or clears it (a call may return early, as
+ * {@link #subscribe} may), and the core then ends an interruptible wait with
+ * {@code InterruptedException} or, in {@code lock()}, keeps waiting with the interrupt set.
  */
 public interface LockProvider extends AutoCloseable {
 
@@ -52,7 +55,9 @@ public interface LockProvider extends AutoCloseable {
 
     /**
      * Delivers release notifications for {@code name} to {@code listener} until the returned
-     * subscription is closed. Returns once notifications are being delivered.
+     * subscription is closed. Returns once notifications are being delivered, or earlier (slow to
+     * confirm, or the calling thread interrupted) having arranged to call
+     * {@link WakeUpListener#missedNotifications()} once they are.
      */
     Subscription subscribe(String name, WakeUpListener listener);
 

@@ -5,6 +5,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.internal.CommandBatcher;
+import io.lockkit.jedis.internal.Interrupts;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.jedis.internal.ShardedWakeUps;
@@ -599,7 +600,7 @@ public final class JedisLockProvider implements LockProvider {
         }
         try {
             try {
-                return call.get();
+                return Interrupts.setAside(call);
             } catch (JedisConnectionException first) {
                 // Pooled connections go stale when Redis restarts or fails over; one retry on a
                 // fresh connection hides that. A retry whose first attempt did run is harmless:
@@ -608,7 +609,7 @@ public final class JedisLockProvider implements LockProvider {
                 if (closed) {
                     throw first;
                 }
-                return call.get();
+                return Interrupts.setAside(call);
             }
         } catch (JedisConnectionException e) {
             throw new BackendUnavailableException(name, "Redis could not be reached: " + e.getMessage(), e);

@@ -164,4 +164,38 @@ class ClusterProviderTest {
         all.forEach(Subscription::close);
         assertThat(p.subscribedChannels()).isZero();
     }
+    @Test
+    @DisplayName("an interrupt does not fail a sharded subscription: it is confirmed, and the interrupt status stays set")
+    void interruptedSubscriptionIsConfirmedAndKeepsTheStatus() {
+        JedisLockProvider p = provider();
+        List<Subscription> all = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            // A name new to the client: its channel needs a confirmation from Redis, which the
+            // subscribing thread waits for.
+            String name = "interrupted-subscribe:" + System.nanoTime() + ":" + i;
+            Thread.currentThread().interrupt();
+            try {
+                all.add(p.subscribe(name, ignoringListener()));
+            } catch (RuntimeException e) {
+                failures.add(i + ": " + e);
+            }
+            assertThat(Thread.interrupted()).as("interrupt status after subscription %d", i).isTrue();
+        }
+        assertThat(failures).as("subscriptions that failed because of the interrupt").isEmpty();
+        assertThat(p.subscribedChannels()).isEqualTo(20);
+        all.forEach(Subscription::close);
+    }
+
+    private static WakeUpListener ignoringListener() {
+        return new WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+            }
+
+            @Override
+            public void missedNotifications() {
+            }
+        };
+    }
 }

@@ -7,6 +7,7 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.support.CountingProvider;
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.LockProvider.WakeUpListener;
@@ -1089,5 +1090,69 @@ class JedisLockProviderTest {
         JedisLockProvider p = JedisLockProvider.builder().uri("redis://user:secret@127.0.0.1:1").build();
         closeables.add(p);
         assertThat(p.toString()).doesNotContain("secret");
+    }
+    @Test
+    @DisplayName("an interrupt does not fail a wake-up subscription: it is confirmed, and the interrupt status stays set")
+    void interruptedSubscriptionIsConfirmedAndKeepsTheStatus() {
+        JedisLockProvider p = provider();
+        List<LockProvider.Subscription> all = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            // A name new to the client (the first one also starts the pub/sub thread): its channel
+            // needs a confirmation from Redis, which the subscribing thread waits for.
+            String name = name();
+            Thread.currentThread().interrupt();
+            try {
+                all.add(p.subscribe(name, recordingGrantees(new CopyOnWriteArrayList<>())));
+            } catch (RuntimeException e) {
+                failures.add(i + ": " + e);
+            }
+            assertThat(Thread.interrupted()).as("interrupt status after subscription %d", i).isTrue();
+        }
+        assertThat(failures).as("subscriptions that failed because of the interrupt").isEmpty();
+        assertThat(p.subscribedChannels()).isEqualTo(20);
+        all.forEach(LockProvider.Subscription::close);
+    }
+
+    @Test
+    @DisplayName("lock() called with the interrupt status set on a busy lock waits, takes it once free, and keeps the status")
+    void lockWithTheInterruptSetWaitsOnRedis() throws Exception {
+        DistributedLockFactory holder = factory();
+        DistributedLockFactory waiting = factory();
+        List<String> failures = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String name = name();
+            LockHandle held = holder.acquire(name, LockOptions.noWait());
+            Thread.currentThread().interrupt();
+            java.util.concurrent.CompletableFuture<Void> release = new java.util.concurrent.CompletableFuture<>();
+            Thread releaser = new Thread(() -> {
+                release.join();
+                held.release();
+            });
+            releaser.setDaemon(true);
+            releaser.start();
+            DistributedLock lock = waiting.getLock(name);
+            try {
+                // The release comes from another thread once this one is waiting (parked or subscribing).
+                Thread self = Thread.currentThread();
+                Thread watcher = new Thread(() -> {
+                    await().atMost(Duration.ofSeconds(10)).until(() -> self.getState() == Thread.State.WAITING
+                            || self.getState() == Thread.State.TIMED_WAITING);
+                    release.complete(null);
+                });
+                watcher.setDaemon(true);
+                watcher.start();
+                lock.lock();
+                assertThat(Thread.currentThread().isInterrupted()).as("interrupt status kept by lock() %d", i).isTrue();
+                lock.unlock();
+            } catch (RuntimeException e) {
+                failures.add(i + ": " + e);
+                release.complete(null);
+            } finally {
+                Thread.interrupted();
+            }
+            releaser.join(10_000);
+        }
+        assertThat(failures).as("lock() calls that failed because of the interrupt").isEmpty();
     }
 }

@@ -216,6 +216,20 @@ public abstract class LockContractTest {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
 
+    /**
+     * Waits until {@code other} can take {@code name} (polling without waiting, so that no retry
+     * hint is involved), failing after {@code bound}; releases what it took. Returns the millis
+     * it took from {@code sinceNanos}.
+     */
+    private long freeForOtherWithin(DistributedLockFactory other, String name, Duration bound, long sinceNanos, String what) {
+        await(what).atMost(scaled(bound)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            Optional<LockHandle> h = other.tryAcquire(name);
+            h.ifPresent(LockHandle::release);
+            return h.isPresent();
+        });
+        return millisSince(sinceNanos);
+    }
+
     /** Read, pause, write: loses updates unless the callers exclude each other. */
     private static final class Counter {
         private long value;
@@ -563,6 +577,21 @@ public abstract class LockContractTest {
         }
 
         @Test
+        @DisplayName("two 1 KB names that differ only in the last character are different locks")
+        void longNamesDifferingInTheLastCharacterAreDifferentLocks() {
+            String base = name() + ":";
+            String prefix = base + "n".repeat(1023 - base.length());
+            String a = prefix + "a";
+            String b = prefix + "b";
+            assertThat(a).hasSize(1024);
+            DistributedLockFactory first = client();
+            DistributedLockFactory second = client();
+            assertThat(first.tryAcquire(a)).as("the first name").isPresent();
+            assertThat(second.tryAcquire(b)).as("the second name, while the first is held").isPresent();
+            assertThat(second.tryAcquire(a)).as("the first name, held by another client").isEmpty();
+        }
+
+        @Test
         @DisplayName("names with braces, spaces, unicode and 1 KB length lock like any other")
         void unusualNamesLock() {
             String base = name();
@@ -636,6 +665,61 @@ public abstract class LockContractTest {
             assertThat(h.isValid()).isTrue();
             assertThat(client().tryAcquire(name)).isEmpty();
             h.release();
+        }
+
+        @Test
+        @DisplayName("a lapsed lease frees the lock on time: a 500 ms lease is free for others well within 2.5 s")
+        void lapsedLeaseEndsOnTime() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            long start = System.nanoTime();
+            client().getLock(name).lock(scaled(Duration.ofMillis(500)));
+            freeForOtherWithin(client(), name, Duration.ofMillis(2500), start, "the lock free after its 500 ms lease");
+        }
+
+        @Test
+        @DisplayName("a renewal sets the length asked for: a lease cut to 500 ms is free for others well within 2.5 s")
+        void renewalSetsTheLengthAskedFor() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofSeconds(20))));
+            long start = System.nanoTime();
+            h.extend(scaled(Duration.ofMillis(500)));
+            freeForOtherWithin(client(), name, Duration.ofMillis(2500), start, "the lock free after its lease was renewed to 500 ms");
+        }
+
+        @Test
+        @DisplayName("a reentrant acquisition with a shorter lease never shortens the current one")
+        void reentrantAcquisitionNeverShortensTheLease() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            DistributedLock lock = client().getLock(name);
+            lock.lock(scaled(Duration.ofSeconds(20)));
+            lock.lock(scaled(Duration.ofMillis(300)));
+            Thread.sleep(scaled(Duration.ofMillis(1000)).toMillis()); // past the shorter lease, on the backend's clock
+            assertThat(client().getLock(name).tryLock()).as("another client, past the shorter lease").isFalse();
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThatCode(() -> {
+                lock.unlock();
+                lock.unlock();
+            }).doesNotThrowAnyException();
+        }
+
+        @Test
+        @DisplayName("a reentrant acquisition with a longer lease lengthens the current one")
+        void reentrantAcquisitionWithALongerLeaseLengthensIt() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            DistributedLock lock = client().getLock(name);
+            lock.lock(scaled(Duration.ofMillis(400)));
+            lock.lock(scaled(Duration.ofSeconds(20)));
+            Thread.sleep(scaled(Duration.ofMillis(1200)).toMillis()); // past the first lease, on the backend's clock
+            assertThat(client().getLock(name).tryLock()).as("another client, past the first lease").isFalse();
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThatCode(() -> {
+                lock.unlock();
+                lock.unlock();
+            }).doesNotThrowAnyException();
         }
 
         @Test
@@ -862,6 +946,25 @@ public abstract class LockContractTest {
         }
 
         @Test
+        @DisplayName("a waiter that no release wakes takes a lapsed lock soon after the lease: retry hints are not too long")
+        void waiterTakesALapsedLockSoonAfterTheLease() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            long start = System.nanoTime();
+            client().getLock(name).lock(scaled(Duration.ofMillis(500)));
+            DistributedLock b = client().getLock(name);
+            // No release: nothing wakes the waiter, which has only the backend's retry hint to go by.
+            long tookMillis = returnsWithin(Duration.ofSeconds(15), () -> {
+                assertThat(b.tryLock(scaled(Duration.ofSeconds(10)), null)).as("the waiter took the lapsed lock").isTrue();
+                long took = millisSince(start);
+                b.unlock();
+                return took;
+            });
+            assertThat(tookMillis).as("millis until the waiter had the lock of a 500 ms lease")
+                    .isLessThan(scaled(Duration.ofMillis(2500)).toMillis());
+        }
+
+        @Test
         @DisplayName("tryLock with a negative time does not wait, as Lock's contract says")
         void negativeTimeDoesNotWait() throws Exception {
             String name = name();
@@ -869,6 +972,206 @@ public abstract class LockContractTest {
             long start = System.nanoTime();
             assertThat(client().getLock(name).tryLock(-5, TimeUnit.SECONDS)).isFalse();
             assertThat(millisSince(start)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+        }
+    }
+
+    @Nested
+    @DisplayName("Interrupts, wherever in a wait they arrive")
+    class Interrupts {
+
+        /** How many waits each interrupt test starts at once, each on a name of its own that is new to the client. */
+        private static final int WAITS = 10;
+
+        private final List<LockHandle> holds = new ArrayList<>();
+
+        /** Names held by a client of their own, so that every wait of the test meets a busy lock. */
+        private List<String> busyNames(int n) throws Exception {
+            DistributedLockFactory holder = client();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String name = name() + ":" + i;
+                holds.add(holder.acquire(name, LockOptions.noWait()));
+                names.add(name);
+            }
+            return names;
+        }
+
+        private void releaseBusyNames() {
+            holds.forEach(LockHandle::release);
+            holds.clear();
+        }
+
+        /** Whether a thread of a wait is parked or blocked (or done): a sign that it is waiting, not starting. */
+        private boolean settled(Thread t) {
+            Thread.State s = t.getState();
+            return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING || s == Thread.State.TERMINATED;
+        }
+
+        /** Runs {@code call} on a kit thread that first sets its own interrupt status; the outcome or failure. */
+        private java.util.concurrent.CompletableFuture<Object> interruptedOnEntry(String label, List<Thread> started,
+                java.util.concurrent.Callable<Object> call) {
+            java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
+            started.add(start(label, () -> {
+                Thread.currentThread().interrupt();
+                try {
+                    Object r = call.call();
+                    outcome.complete(List.of(r, Thread.currentThread().isInterrupted()));
+                } catch (Throwable e) {
+                    outcome.complete(List.of(e, Thread.currentThread().isInterrupted()));
+                }
+            }));
+            return outcome;
+        }
+
+        @Test
+        @DisplayName("lock() and lock(lease) called with the interrupt status set wait for a busy lock, take it and keep the status")
+        void lockWithTheInterruptSetWaitsAndKeepsTheFlag() throws Exception {
+            List<String> names = busyNames(WAITS);
+            DistributedLockFactory waiting = client();
+            boolean leases = has(Capability.EXPLICIT_LEASE);
+            List<java.util.concurrent.CompletableFuture<Object>> outcomes = new ArrayList<>();
+            List<Thread> waiters = new ArrayList<>();
+            for (int i = 0; i < WAITS; i++) {
+                DistributedLock lock = waiting.getLock(names.get(i));
+                boolean withLease = leases && i % 2 == 1;
+                outcomes.add(interruptedOnEntry("lock-" + i, waiters, () -> {
+                    if (withLease) {
+                        lock.lock(scaled(Duration.ofSeconds(20)));
+                    } else {
+                        lock.lock();
+                    }
+                    boolean held = lock.isHeldByCurrentThread();
+                    lock.unlock();
+                    return held;
+                }));
+            }
+            await().atMost(scaled(Duration.ofSeconds(10))).until(() -> waiters.stream().allMatch(this::settled));
+            for (int i = 0; i < WAITS; i++) {
+                assertThat(outcomes.get(i)).as("lock() %d ended while its lock was held", i).isNotDone();
+            }
+            releaseBusyNames();
+            for (int i = 0; i < WAITS; i++) {
+                Object outcome = outcomes.get(i).get(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(outcome).as("lock() %d: [result or failure, interrupt status after]", i).isEqualTo(List.of(true, true));
+            }
+        }
+
+        @Test
+        @DisplayName("lockInterruptibly, tryLock(time) and acquire called with the interrupt status set throw InterruptedException and clear it")
+        void interruptibleWaitsWithTheInterruptSetThrow() throws Exception {
+            List<String> names = busyNames(WAITS);
+            DistributedLockFactory waiting = client();
+            List<java.util.concurrent.CompletableFuture<Object>> outcomes = new ArrayList<>();
+            for (int i = 0; i < WAITS; i++) {
+                String name = names.get(i);
+                outcomes.add(interruptedOnEntry("interruptible-" + i, new ArrayList<>(), interruptibleWait(waiting, name, i)));
+            }
+            for (int i = 0; i < WAITS; i++) {
+                List<?> outcome = (List<?>) outcomes.get(i).get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(outcome.get(0)).as("wait %d", i).isInstanceOf(InterruptedException.class);
+                assertThat(outcome.get(1)).as("interrupt status after wait %d threw", i).isEqualTo(false);
+            }
+        }
+
+        /** Waits for the start; an interrupt that comes first stays set for the wait (the case of an interrupt on entry). */
+        private void startTogether(CountDownLatch go) {
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** One of the waits that honour interrupts, chosen by {@code i}, on {@code name}. */
+        private java.util.concurrent.Callable<Object> interruptibleWait(DistributedLockFactory client, String name, int i) {
+            DistributedLock lock = client.getLock(name);
+            return switch (i % 4) {
+                case 0 -> () -> {
+                    lock.lockInterruptibly();
+                    return "acquired by lockInterruptibly";
+                };
+                case 1 -> () -> lock.tryLock(60, TimeUnit.SECONDS);
+                case 2 -> () -> lock.tryLock(Duration.ofSeconds(60), null);
+                default -> () -> client.acquire(name, LockOptions.waitAtMost(Duration.ofSeconds(60)));
+            };
+        }
+
+        @Test
+        @DisplayName("an interrupt racing the first moments of a wait ends it with InterruptedException, promptly and with the status cleared")
+        void interruptRacingTheStartOfAWaitIsHonoured() throws Exception {
+            for (int round = 0; round < 3; round++) {
+                List<String> names = busyNames(WAITS);
+                DistributedLockFactory waiting = client();
+                CountDownLatch go = new CountDownLatch(1);
+                List<java.util.concurrent.CompletableFuture<Object>> outcomes = new ArrayList<>();
+                List<Thread> waiters = new ArrayList<>();
+                for (int i = 0; i < WAITS; i++) {
+                    java.util.concurrent.Callable<Object> wait = interruptibleWait(waiting, names.get(i), i + round);
+                    java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
+                    outcomes.add(outcome);
+                    waiters.add(start("racing-" + round + "-" + i, () -> {
+                        try {
+                            startTogether(go);
+                            outcome.complete(wait.call());
+                        } catch (Throwable e) {
+                            outcome.complete(List.of(e, Thread.currentThread().isInterrupted()));
+                        }
+                    }));
+                }
+                go.countDown();
+                for (int i = 0; i < WAITS; i++) {
+                    // Spread the interrupts over the first moments of the waits: before the first
+                    // attempt, during it, while subscribing, while parking.
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(ThreadLocalRandom.current().nextInt(300)));
+                    waiters.get(i).interrupt();
+                }
+                for (int i = 0; i < WAITS; i++) {
+                    Object outcome = outcomes.get(i).get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+                    assertThat(outcome).as("round %d, wait %d", round, i).isInstanceOf(List.class);
+                    assertThat(((List<?>) outcome).get(0)).as("round %d, wait %d", round, i).isInstanceOf(InterruptedException.class);
+                    assertThat(((List<?>) outcome).get(1)).as("interrupt status after round %d, wait %d threw", round, i).isEqualTo(false);
+                }
+            }
+        }
+
+        @Test
+        @DisplayName("lock() survives an interrupt racing the first moments of its wait: it takes the lock once free, and the status stays set")
+        void lockSurvivesAnInterruptRacingTheStartOfItsWait() throws Exception {
+            List<String> names = busyNames(WAITS);
+            DistributedLockFactory waiting = client();
+            CountDownLatch go = new CountDownLatch(1);
+            List<java.util.concurrent.CompletableFuture<Object>> outcomes = new ArrayList<>();
+            List<Thread> waiters = new ArrayList<>();
+            for (int i = 0; i < WAITS; i++) {
+                DistributedLock lock = waiting.getLock(names.get(i));
+                java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
+                outcomes.add(outcome);
+                waiters.add(start("racing-lock-" + i, () -> {
+                    try {
+                        startTogether(go);
+                        lock.lock();
+                        boolean interrupted = Thread.currentThread().isInterrupted();
+                        lock.unlock();
+                        outcome.complete(List.of("acquired", interrupted));
+                    } catch (Throwable e) {
+                        outcome.complete(List.of(e, Thread.currentThread().isInterrupted()));
+                    }
+                }));
+            }
+            go.countDown();
+            for (Thread t : waiters) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(ThreadLocalRandom.current().nextInt(300)));
+                t.interrupt();
+            }
+            await().atMost(scaled(Duration.ofSeconds(10))).until(() -> waiters.stream().allMatch(this::settled));
+            for (int i = 0; i < WAITS; i++) {
+                assertThat(outcomes.get(i)).as("lock() %d ended while its lock was held", i).isNotDone();
+            }
+            releaseBusyNames();
+            for (int i = 0; i < WAITS; i++) {
+                Object outcome = outcomes.get(i).get(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(outcome).as("lock() %d: [outcome, interrupt status after]", i).isEqualTo(List.of("acquired", true));
+            }
         }
     }
 
@@ -924,6 +1227,22 @@ public abstract class LockContractTest {
                 h.ifPresent(LockHandle::release);
                 return h.isPresent();
             });
+        }
+
+        @Test
+        @DisplayName("a waiter of the holder's own client that gave up does not keep the lock from another client after the release")
+        void abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock() throws Exception {
+            String name = name();
+            DistributedLockFactory holding = client();
+            DistributedLockFactory other = client();
+            LockHandle held = holding.acquire(name, LockOptions.noWait());
+            Optional<LockHandle> gaveUp = returnsWithin(Duration.ofSeconds(5),
+                    () -> holding.tryAcquire(name, waitFor(Duration.ofMillis(300))));
+            assertThat(gaveUp).as("a wait on a held lock").isEmpty();
+            held.release();
+            Optional<LockHandle> next = other.tryAcquire(name);
+            assertThat(next).as("another client right after the release").isPresent();
+            next.get().release();
         }
     }
 
@@ -1274,6 +1593,128 @@ public abstract class LockContractTest {
             lock.lock();
             c.close();
             assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("closed");
+        }
+
+        @Test
+        @DisplayName("closing one client leaves another client's holds alone")
+        void closingOneClientLeavesAnotherClientsHoldsAlone() throws Exception {
+            String name = name();
+            DistributedLockFactory holding = client();
+            DistributedLockFactory closing = client();
+            DistributedLock lock = holding.getLock(name);
+            lock.lock();
+            closing.getLock(name + ":closing").lock();
+            closing.close();
+            assertThat(client().getLock(name).tryLock()).as("a third client, after another client closed").isFalse();
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThatCode(lock::unlock).doesNotThrowAnyException();
+            assertThat(client().getLock(name + ":closing").tryLock()).as("the closed client's own lock").isTrue();
+        }
+    }
+
+    @Nested
+    @DisplayName("Inspection")
+    class Inspection {
+
+        @BeforeEach
+        void requireInspection() {
+            assume(Capability.INSPECTION);
+        }
+
+        /** A provider of its own for raw inspect calls, closed after the test. */
+        private LockProvider inspector() {
+            LockProvider p = newProvider();
+            clients.add(DistributedLockFactory.create(p));
+            return p;
+        }
+
+        private List<Integer> holdCounts(LockProvider p, String name) {
+            return p.inspect(name).map(s -> List.copyOf(s.holdCounts().values())).orElse(List.of());
+        }
+
+        @Test
+        @DisplayName("inspect follows reentry and release: one owner with the hold count of the moment")
+        void inspectionFollowsReentryAndRelease() throws Exception {
+            String name = name();
+            LockProvider p = inspector();
+            DistributedLock lock = client().getLock(name);
+            lock.lock();
+            assertThat(holdCounts(p, name)).as("hold counts after one acquisition").containsExactly(1);
+            lock.lock();
+            lock.lock();
+            assertThat(holdCounts(p, name)).as("hold counts after two reentries").containsExactly(3);
+            lock.unlock();
+            assertThat(holdCounts(p, name)).as("hold counts after one release").containsExactly(2);
+            lock.unlock();
+            lock.unlock();
+            assertThat(p.inspect(name)).as("after the last release").isEmpty();
+        }
+
+        @Test
+        @DisplayName("inspect shows the lease of the moment: within what was asked, longer once renewed, gone once lapsed")
+        void inspectionFollowsTheLeaseAndItsLapse() throws Exception {
+            assume(Capability.EXPLICIT_LEASE);
+            String name = name();
+            LockProvider p = inspector();
+            Duration lease = scaled(Duration.ofMillis(800));
+            LockHandle h = client().acquire(name, leaseOf(lease));
+            Duration first = p.inspect(name).orElseThrow(() -> new AssertionError("a held lock inspected as free")).remainingLease();
+            assertThat(first).as("remaining lease of a fresh %s lease", lease).isPositive().isLessThanOrEqualTo(lease);
+            h.extend(scaled(Duration.ofSeconds(20)));
+            Duration renewed = p.inspect(name).orElseThrow(() -> new AssertionError("a renewed lock inspected as free")).remainingLease();
+            assertThat(renewed).as("remaining lease after a renewal to 20 s").isGreaterThan(scaled(Duration.ofSeconds(10)));
+            h.extend(lease);
+            await("the lapse seen by inspect").atMost(scaled(Duration.ofMillis(2500))).pollInterval(Duration.ofMillis(20))
+                    .until(() -> p.inspect(name).isEmpty());
+        }
+
+        @Test
+        @DisplayName("inspect neither blocks nor holds up the other calls of its client")
+        void inspectionDoesNotBlockTheClient() throws Exception {
+            String held = name();
+            client().acquire(held, LockOptions.noWait());
+            LockProvider p = newProvider();
+            DistributedLockFactory client = DistributedLockFactory.builder(p)
+                    .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build()).build();
+            clients.add(client);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong longestInspection = new AtomicLong();
+            AtomicLong inspections = new AtomicLong();
+            AtomicBoolean seenFree = new AtomicBoolean();
+            CountDownLatch inspecting = new CountDownLatch(1);
+            Thread t = start("inspector", () -> {
+                while (!stop.get()) {
+                    long start = System.nanoTime();
+                    boolean locked = client.getLock(held).isLocked();
+                    longestInspection.accumulateAndGet(System.nanoTime() - start, Math::max);
+                    inspections.incrementAndGet();
+                    inspecting.countDown();
+                    if (!locked) {
+                        seenFree.set(true);
+                    }
+                }
+            });
+            try {
+                assertThat(inspecting.await(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS)).as("a first inspection").isTrue();
+                long longestCall = 0;
+                for (int i = 0; i < 20; i++) {
+                    String name = name() + ":" + i;
+                    long start = System.nanoTime();
+                    LockHandle h = client.acquire(name, LockOptions.noWait());
+                    h.release();
+                    longestCall = Math.max(longestCall, System.nanoTime() - start);
+                }
+                assertThat(TimeUnit.NANOSECONDS.toMillis(longestCall)).as("longest acquire and release while another thread inspects")
+                        .isLessThan(scaled(Duration.ofMillis(750)).toMillis());
+            } finally {
+                stop.set(true);
+                t.join(scaled(Duration.ofSeconds(10)).toMillis());
+            }
+            assertThat(t.isAlive()).as("the inspecting thread still running").isFalse();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(longestInspection.get())).as("longest inspection of a held lock")
+                    .isLessThan(scaled(Duration.ofMillis(750)).toMillis());
+            assertThat(inspections.get()).isPositive();
+            assertThat(seenFree).as("a held lock inspected as free").isFalse();
         }
     }
 

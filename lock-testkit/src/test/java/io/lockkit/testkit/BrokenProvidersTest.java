@@ -1,9 +1,12 @@
 package io.lockkit.testkit;
 
+import io.lockkit.BackendUnavailableException;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -11,15 +14,21 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
 
 /**
  * The kit is only as good as the broken providers it rejects: each provider here breaks one
@@ -70,10 +79,84 @@ class BrokenProvidersTest {
     }
 
     @Test
+    @DisplayName("a provider whose leases run 10 times longer than asked fails the lease-length test")
+    void providerWithTenfoldLeasesIsRejected() {
+        assertRejectedBy(TenfoldLeaseKit.class, LockContractTest.Expiry.class, "lapsedLeaseEndsOnTime");
+    }
+
+    @Test
+    @DisplayName("a provider whose renewals set 10 times the lease asked for fails the renewal-length test")
+    void providerWithTenfoldRenewalsIsRejected() {
+        assertRejectedBy(TenfoldRenewalKit.class, LockContractTest.Expiry.class, "renewalSetsTheLengthAskedFor");
+    }
+
+    @Test
+    @DisplayName("a provider whose reentrant acquisition shortens the lease fails the reentrant-lease test")
+    void providerShorteningLeasesOnReentryIsRejected() {
+        assertRejectedBy(ShortensOnReentryKit.class, LockContractTest.Expiry.class, "reentrantAcquisitionNeverShortensTheLease");
+    }
+
+    @Test
+    @DisplayName("a provider whose reentrant acquisition ignores a longer lease fails the lengthening test")
+    void providerIgnoringLongerLeasesOnReentryIsRejected() {
+        assertRejectedBy(KeepsLeaseOnReentryKit.class, LockContractTest.Expiry.class, "reentrantAcquisitionWithALongerLeaseLengthensIt");
+    }
+
+    @Test
+    @DisplayName("a provider whose retry hints are 10 times too long fails the lapsed-lock waiter test")
+    void providerWithTenfoldRetryHintsIsRejected() {
+        assertRejectedBy(TenfoldRetryKit.class, LockContractTest.Waiting.class, "waiterTakesALapsedLockSoonAfterTheLease");
+    }
+
+    @Test
+    @DisplayName("a provider whose inspect answers stale hold counts and leases fails both inspection tests")
+    void providerWithStaleInspectionIsRejected() {
+        assertRejectedBy(StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsReentryAndRelease");
+        assertRejectedBy(StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsTheLeaseAndItsLapse");
+    }
+
+    @Test
+    @DisplayName("a provider that truncates long names fails the long-names test")
+    void providerTruncatingNamesIsRejected() {
+        assertRejectedBy(TruncatesNamesKit.class, LockContractTest.Independence.class, "longNamesDifferingInTheLastCharacterAreDifferentLocks");
+    }
+
+    @Test
+    @DisplayName("a provider whose inspect blocks the client's other calls fails the inspection test")
+    void providerWithBlockingInspectionIsRejected() {
+        assertRejectedBy(BlockingInspectionKit.class, LockContractTest.Inspection.class, "inspectionDoesNotBlockTheClient");
+    }
+
+    @Test
+    @DisplayName("a provider that fails a wait because of an interrupt fails the interrupt-on-entry test")
+    void providerFailingOnInterruptsIsRejected() {
+        assertRejectedBy(FailsWhenInterruptedKit.class, LockContractTest.Interrupts.class, "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
+    }
+
+    @Test
+    @DisplayName("a provider that clears the interrupt status fails the interrupt-on-entry test")
+    void providerSwallowingInterruptsIsRejected() {
+        assertRejectedBy(SwallowsInterruptsKit.class, LockContractTest.Interrupts.class, "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
+    }
+
+    @Test
+    @DisplayName("a provider whose close frees every client's holds fails the closing test, with its own capabilities declared")
+    void providerFreeingAllHoldsOnCloseIsRejected() {
+        assertRejectedBy(CloseFreesEveryoneKit.class, LockContractTest.Closing.class, "closingOneClientLeavesAnotherClientsHoldsAlone");
+    }
+
+    @Test
+    @DisplayName("a provider that hands a lock to a waiter that gave up fails the abandon test")
+    void providerIgnoringAbandonIsRejected() {
+        assertRejectedBy(IgnoresAbandonKit.class, LockContractTest.HandOver.class, "abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock");
+    }
+
+    @Test
     @DisplayName("the honest provider passes the same groups")
     void honestProviderPassesTheSameGroups() {
         for (Class<?> group : List.of(LockContractTest.MutualExclusion.class, LockContractTest.Reentrancy.class,
-                LockContractTest.Expiry.class, LockContractTest.Fencing.class, LockContractTest.HandOver.class)) {
+                LockContractTest.Expiry.class, LockContractTest.Fencing.class, LockContractTest.HandOver.class,
+                LockContractTest.Interrupts.class, LockContractTest.Inspection.class)) {
             Events tests = run(HonestKit.class, group);
             assertThat(tests.failed().count()).as("failures of the honest provider in %s", group.getSimpleName()).isZero();
             assertThat(tests.succeeded().count()).isPositive();
@@ -87,6 +170,21 @@ class BrokenProvidersTest {
                 .as("failed tests of %s in %s; passed: %s", kit.getSimpleName(), group.getSimpleName(),
                         tests.succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()).collect(Collectors.toList()))
                 .isPositive();
+    }
+
+    /** The one kit test {@code method} of {@code group} must fail for {@code kit} (and pass for the honest provider). */
+    private static void assertRejectedBy(Class<? extends LockContractTest> kit, Class<?> group, String method) {
+        Events tests = EngineTestKit.engine("junit-jupiter")
+                .selectors(selectNestedMethod(List.of(kit), group, method))
+                .execute()
+                .testEvents();
+        assertThat(tests.started().count()).as("%s started", method).isEqualTo(1);
+        assertThat(tests.failed().count()).as("%s failed for %s", method, kit.getSimpleName()).isEqualTo(1);
+        Events honest = EngineTestKit.engine("junit-jupiter")
+                .selectors(selectNestedMethod(List.of(HonestKit.class), group, method))
+                .execute()
+                .testEvents();
+        assertThat(honest.succeeded().count()).as("%s passed for the honest provider", method).isEqualTo(1);
     }
 
     private static Events run(Class<? extends LockContractTest> kit, Class<?> group) {
@@ -304,6 +402,290 @@ class BrokenProvidersTest {
 
                 private static String key(String name, String owner, long waitId) {
                     return name + " " + owner + " " + waitId;
+                }
+            };
+        }
+    }
+    /** Every lease (and renewal) ten times as long as asked. */
+    static class TenfoldLeaseKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    return delegate().tryAcquire(new LockRequest(r.name(), r.owner(), r.lease().multipliedBy(10), r.maxWait(), r.waitId()));
+                }
+
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    return delegate().renew(renewals.stream().map(r -> new Renewal(r.name(), r.owner(), r.lease().multipliedBy(10))).toList());
+                }
+            };
+        }
+    }
+
+    /** Acquisitions are right; renewals set ten times the lease asked for. */
+    static class TenfoldRenewalKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    return delegate().renew(renewals.stream().map(r -> new Renewal(r.name(), r.owner(), r.lease().multipliedBy(10))).toList());
+                }
+            };
+        }
+    }
+
+    /** A reentrant acquisition sets its own lease from now, even when that is shorter than the current one. */
+    static class ShortensOnReentryKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    boolean mine = delegate().inspect(r.name()).map(s -> s.holdCounts().containsKey(r.owner())).orElse(false);
+                    Acquisition a = delegate().tryAcquire(r);
+                    if (mine && a.isAcquired()) {
+                        delegate().renew(List.of(new Renewal(r.name(), r.owner(), r.lease())));
+                    }
+                    return a;
+                }
+            };
+        }
+    }
+
+    /** A reentrant acquisition keeps the current lease, even when the new one is longer. */
+    static class KeepsLeaseOnReentryKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Optional<LockState> before = delegate().inspect(r.name()).filter(s -> s.holdCounts().containsKey(r.owner()));
+                    Acquisition a = delegate().tryAcquire(r);
+                    if (before.isPresent() && a.isAcquired()) {
+                        delegate().renew(List.of(new Renewal(r.name(), r.owner(), before.get().remainingLease())));
+                    }
+                    return a;
+                }
+            };
+        }
+    }
+
+    /** Retry hints ten times as long as the time left on the holder's lease. */
+    static class TenfoldRetryKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Acquisition a = delegate().tryAcquire(r);
+                    return a.isAcquired() ? a : Acquisition.busy(a.retryAfter().multipliedBy(10));
+                }
+            };
+        }
+    }
+
+    /** Inspect answers from a per-client cache that it keeps for ten seconds. */
+    static class StaleInspectionKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                private final Map<String, Optional<LockState>> cache = new ConcurrentHashMap<>();
+                private final Map<String, Long> cachedAt = new ConcurrentHashMap<>();
+
+                @Override
+                public Optional<LockState> inspect(String name) {
+                    Long at = cachedAt.get(name);
+                    if (at == null || System.nanoTime() - at > Duration.ofSeconds(10).toNanos()) {
+                        cache.put(name, delegate().inspect(name));
+                        cachedAt.put(name, System.nanoTime());
+                    }
+                    return cache.get(name);
+                }
+            };
+        }
+    }
+
+    /** The backend keeps only the first 512 characters of a name. */
+    static class TruncatesNamesKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    return delegate().tryAcquire(new LockRequest(cut(r.name()), r.owner(), r.lease(), r.maxWait(), r.waitId()));
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    return delegate().release(cut(name), owner);
+                }
+
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    List<Renewal> cutRenewals = renewals.stream().map(r -> new Renewal(cut(r.name()), r.owner(), r.lease())).toList();
+                    List<Renewal> gone = delegate().renew(cutRenewals);
+                    return renewals.stream().filter(r -> gone.stream().anyMatch(g -> g.name().equals(cut(r.name())) && g.owner().equals(r.owner()))).toList();
+                }
+
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    delegate().abandon(cut(name), owner, waitId);
+                }
+
+                @Override
+                public boolean forceRelease(String name) {
+                    return delegate().forceRelease(cut(name));
+                }
+
+                @Override
+                public Optional<LockState> inspect(String name) {
+                    return delegate().inspect(cut(name));
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return delegate().subscribe(cut(name), listener);
+                }
+
+                private String cut(String name) {
+                    return name.length() > 512 ? name.substring(0, 512) : name;
+                }
+            };
+        }
+    }
+
+    /** Inspect holds a lock of the client for a second (a slow query on the client's only connection), and so does every other call. */
+    static class BlockingInspectionKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            ReentrantLock connection = new ReentrantLock();
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Optional<LockState> inspect(String name) {
+                    return on(() -> {
+                        LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
+                        return delegate().inspect(name);
+                    });
+                }
+
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    return on(() -> delegate().tryAcquire(r));
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    return on(() -> delegate().release(name, owner));
+                }
+
+                private <T> T on(java.util.function.Supplier<T> call) {
+                    connection.lock();
+                    try {
+                        return call.get();
+                    } finally {
+                        connection.unlock();
+                    }
+                }
+            };
+        }
+    }
+
+    /** Turns an interrupt during a subscription into a backend failure, as the Redis provider once did. */
+    static class FailsWhenInterruptedKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new BackendUnavailableException(name, "interrupted while subscribing to wake-ups", null);
+                    }
+                    return delegate().subscribe(name, listener);
+                }
+            };
+        }
+    }
+
+    /** Clears the interrupt status of the thread that calls it. */
+    static class SwallowsInterruptsKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Thread.interrupted();
+                    return delegate().tryAcquire(r);
+                }
+            };
+        }
+    }
+
+    /** Closing any client frees every lock any client of the backend took; it declares its capabilities itself. */
+    static class CloseFreesEveryoneKit extends BrokenKit {
+        private final Set<String> names = ConcurrentHashMap.newKeySet();
+
+        @Override
+        protected Set<Capability> capabilities() {
+            return EnumSet.allOf(Capability.class);
+        }
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    names.add(r.name());
+                    return delegate().tryAcquire(r);
+                }
+
+                @Override
+                public void close() {
+                    names.forEach(n -> delegate().forceRelease(n));
+                    super.close();
+                }
+            };
+        }
+    }
+
+    /**
+     * Queues the waiting owners of each client and hands a released lock to the latest of them
+     * (passing the grant on, as it should), but ignores abandon: a waiter that gave up still gets
+     * the lock, which then sits with nobody until its lease lapses.
+     */
+    static class IgnoresAbandonKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
+
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Acquisition a = delegate().tryAcquire(r);
+                    if (!a.isAcquired() && r.waiting() && r.waitId() != 0) {
+                        waiting.put(r.name(), r);
+                    }
+                    return a;
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    LockRequest next = waiting.remove(name);
+                    if (r.outcome() == Release.Outcome.RELEASED && next != null) {
+                        Acquisition a = delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                        if (a.isAcquired()) {
+                            return Release.grantedTo(next.owner(), a.fencingToken(), next.waitId());
+                        }
+                    }
+                    return r;
+                }
+
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    // the fault: the queue entry stays
                 }
             };
         }

@@ -50,6 +50,40 @@ public abstract class ConnectionSource implements AutoCloseable {
         return new FromUrl(url, properties, max, timeout, networkTimeout);
     }
 
+    /** A call that opens or borrows a connection. */
+    @FunctionalInterface
+    interface Connect {
+        Connection get() throws SQLException;
+    }
+
+    /**
+     * Runs {@code connect} with the caller's interrupt status set aside, and sets it again after:
+     * drivers and pools give up on an interrupted thread (pgjdbc's connect waits for its login
+     * timeout on another thread; pools wait for a free connection), while an interrupt is the lock
+     * caller's business and never a failure of the database. A connect that fails because an
+     * interrupt arrived while it ran is tried again, a few times.
+     */
+    static Connection throughInterrupts(Connect connect) throws SQLException {
+        boolean interrupted = Thread.interrupted();
+        try {
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    return connect.get();
+                } catch (SQLException e) {
+                    if (attempt < 3 && Thread.interrupted()) {
+                        interrupted = true;
+                        continue;
+                    }
+                    throw e;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     static void autocommit(Connection c) throws SQLException {
         if (!c.getAutoCommit()) {
             try {
@@ -71,7 +105,7 @@ public abstract class ConnectionSource implements AutoCloseable {
 
         @Override
         public Connection borrow() throws SQLException {
-            Connection c = dataSource.getConnection();
+            Connection c = throughInterrupts(dataSource::getConnection);
             try {
                 autocommit(c);
             } catch (SQLException e) {
@@ -206,7 +240,7 @@ public abstract class ConnectionSource implements AutoCloseable {
             if (closed) {
                 throw new SQLException("the lock provider is closed", "08003");
             }
-            Connection c = DriverManager.getConnection(url, properties);
+            Connection c = throughInterrupts(() -> DriverManager.getConnection(url, properties));
             try {
                 autocommit(c);
                 try {

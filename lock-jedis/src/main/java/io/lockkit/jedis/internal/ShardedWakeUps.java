@@ -20,7 +20,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -64,18 +63,11 @@ public final class ShardedWakeUps implements WakeUps {
         Subscription subscription = () -> unsubscribe(channel, listener);
         CompletableFuture<Void> confirmed = null;
         try {
-            confirmed = route(channel);
-            confirmed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            // Slow to come up: keep waiting, and look again once the channel is confirmed.
-            confirmed.thenRun(() -> listener.missedNotifications());
+            confirmed = Interrupts.setAside(() -> route(channel)); // it may wait for a pooled connection
+            WakeUps.awaitConfirmation(confirmed, timeout, listener);
         } catch (ExecutionException | RuntimeException e) {
             subscription.close();
             throw new BackendUnavailableException(lockName, "the sharded wake-up subscription failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            subscription.close();
-            throw new BackendUnavailableException(lockName, "interrupted while subscribing to wake-ups", e);
         }
         return subscription;
     }

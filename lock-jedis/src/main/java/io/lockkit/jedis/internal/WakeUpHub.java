@@ -18,7 +18,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -27,7 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Design: the thread runs Jedis' blocking subscribe loop, started on first use with a control
  * channel so that it stays up between waits. Lock channels are added and dropped on the live
  * connection (reference-counted per channel); {@link #subscribe} returns once Redis confirmed the
- * channel, so a release published after it returns is delivered. When the connection breaks, the
+ * channel, so a release published after it returns is delivered (or, after its timeout or an
+ * interrupt, tells the listener to look again once it is: an interrupt is the waiter's business,
+ * not a failure of Redis). When the connection breaks, the
  * thread reconnects, subscribes to every channel again, and tells their listeners that
  * notifications may have been missed, so their waiters check the lock once more. The first
  * reconnect is immediate; Jedis takes the subscription connection from the command pool, so an
@@ -88,19 +89,10 @@ public final class WakeUpHub implements WakeUps {
         }
         Subscription subscription = () -> unsubscribe(channel, listener);
         try {
-            confirmed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            // Slow to come up (a cold start, a reconnect in progress): the waiter goes on waiting,
-            // bounded by its retry hint, and is told to look again once the channel is confirmed,
-            // so a release published in between is not lost.
-            confirmed.thenRun(() -> listener.missedNotifications());
+            WakeUps.awaitConfirmation(confirmed, timeout, listener);
         } catch (ExecutionException e) {
             subscription.close();
             throw new BackendUnavailableException(lockName, "the wake-up subscription failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            subscription.close();
-            throw new BackendUnavailableException(lockName, "interrupted while subscribing to wake-ups", e);
         }
         return subscription;
     }

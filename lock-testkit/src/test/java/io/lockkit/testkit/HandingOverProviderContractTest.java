@@ -1,0 +1,108 @@
+package io.lockkit.testkit;
+
+import io.lockkit.LocalLockProvider;
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.Release;
+import org.junit.jupiter.api.DisplayName;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The whole contract against an in-JVM backend that, like the Redis provider, hands a released
+ * lock straight to a waiter of the releasing client ({@link Release#grantedTo}), so that the
+ * core's direct-grant paths (passing the grant on, taking it without a call, giving back a grant
+ * whose wait ended) are exercised by the kit too.
+ */
+@DisplayName("An in-JVM backend that grants a released lock to a waiter of the releasing client")
+class HandingOverProviderContractTest extends LockContractTest {
+
+    private final LocalLockProvider backend = new LocalLockProvider();
+
+    @Override
+    protected LockProvider newProvider() {
+        return new HandingOver(backend.newClient());
+    }
+
+    @Override
+    protected boolean canStopBackend() {
+        return true;
+    }
+
+    @Override
+    protected void stopBackend() {
+        backend.stopBackend();
+    }
+
+    @Override
+    protected void startBackend() {
+        backend.startBackend();
+    }
+
+    /**
+     * One client: remembers its latest waiting request per name, and on a release that frees the
+     * lock takes it for that waiter at once, with the waiter's lease counted from the release.
+     * The waiter's next attempt of the same wait takes the grant (its lease set anew); abandon of
+     * that wait gives it back.
+     */
+    static final class HandingOver extends ForwardingLockProvider {
+        private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
+        /** Grants not yet taken: "name owner waitId" → token. */
+        private final Map<String, Long> grants = new ConcurrentHashMap<>();
+
+        HandingOver(LockProvider delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Acquisition tryAcquire(LockRequest r) {
+            Long granted = grants.remove(key(r.name(), r.owner(), r.waitId()));
+            if (granted != null) {
+                if (delegate().renew(List.of(new Renewal(r.name(), r.owner(), r.lease()))).isEmpty()) {
+                    return Acquisition.acquired(granted);
+                }
+            }
+            Acquisition a = delegate().tryAcquire(r);
+            if (!a.isAcquired() && r.waiting() && r.waitId() != 0) {
+                waiting.put(r.name(), r);
+            } else {
+                forget(r.name(), r.owner(), r.waitId());
+            }
+            return a;
+        }
+
+        @Override
+        public Release release(String name, String owner) {
+            Release r = delegate().release(name, owner);
+            LockRequest next = waiting.remove(name);
+            if (r.outcome() == Release.Outcome.RELEASED && next != null) {
+                Acquisition a = delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                if (a.isAcquired()) {
+                    grants.put(key(name, next.owner(), next.waitId()), a.fencingToken());
+                    return Release.grantedTo(next.owner(), a.fencingToken(), next.waitId());
+                }
+            }
+            return r;
+        }
+
+        @Override
+        public void abandon(String name, String owner, long waitId) {
+            forget(name, owner, waitId);
+            if (grants.remove(key(name, owner, waitId)) != null) {
+                delegate().release(name, owner);
+            }
+        }
+
+        private void forget(String name, String owner, long waitId) {
+            waiting.computeIfPresent(name, (n, w) -> w.owner().equals(owner) && w.waitId() == waitId ? null : w);
+        }
+
+        private static String key(String name, String owner, long waitId) {
+            return name + " " + owner + " " + waitId;
+        }
+    }
+}

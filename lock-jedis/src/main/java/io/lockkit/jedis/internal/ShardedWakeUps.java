@@ -265,8 +265,10 @@ public final class ShardedWakeUps implements WakeUps {
                             late.add(c);
                         }
                     }
-                    if (!late.isEmpty()) {
-                        ssubscribe(late.toArray(String[]::new));
+                    for (String c : late) {
+                        // One command per channel: channels of one node are in different slots, and
+                        // SSUBSCRIBE with several channels of different slots fails with CROSSSLOT.
+                        ssubscribe(c);
                     }
                 } finally {
                     lock.unlock();

@@ -35,18 +35,7 @@ public class Ledger {
     @Locked("ledger:{account}")
     @Transactional
     public void post(String account) throws Exception {
-        EVENTS.add("method runs, transaction " + status(TRANSACTIONS.getStatus()));
-        TRANSACTIONS.getTransaction().registerSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-                EVENTS.add("transaction completing");
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                EVENTS.add("transaction " + status(status));
-            }
-        });
+        recordRunAndCompletion();
     }
 
     @Locked("ledger:{account}")
@@ -81,18 +70,7 @@ public class Ledger {
     public static class Inner {
         @Locked("ledger:{account}")
         public void post(String account) throws Exception {
-            EVENTS.add("method runs, transaction " + status(TRANSACTIONS.getStatus()));
-            TRANSACTIONS.getTransaction().registerSynchronization(new Synchronization() {
-                @Override
-                public void beforeCompletion() {
-                    EVENTS.add("transaction completing");
-                }
-
-                @Override
-                public void afterCompletion(int status) {
-                    EVENTS.add("transaction " + status(status));
-                }
-            });
+            recordRunAndCompletion();
         }
 
         @Locked("ledger:{account}")
@@ -114,6 +92,22 @@ public class Ledger {
             }
             throw new IllegalStateException("insufficient funds");
         }
+    }
+
+    /** Records that the method runs, and when its transaction completes and how. */
+    static void recordRunAndCompletion() throws Exception {
+        EVENTS.add("method runs, transaction " + status(TRANSACTIONS.getStatus()));
+        TRANSACTIONS.getTransaction().registerSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+                EVENTS.add("transaction completing");
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                EVENTS.add("transaction " + status(status));
+            }
+        });
     }
 
     static String status(int status) {

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,13 +22,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>{@link #newClient()} gives further providers over the same lock table, each playing a
  * separate process; {@link #stopBackend()} and {@link #startBackend()} simulate an outage and a
- * restart that forgets every hold. Thread-safe.
+ * restart that forgets every hold. It has every {@linkplain LockProvider.Capability capability}
+ * and none of the optional direct hand-over: a release frees the lock and wakes one waiter per
+ * client. Thread-safe.
  *
  * <p>Design: one table of entries (owner, hold count, token, lease deadline) under one lock;
  * leases lapse lazily when an entry is next looked at. Tokens come from one counter shared by all
  * names, so they increase per name across expiry and restarts and cost no memory per name.
  */
 public final class LocalLockProvider implements LockProvider {
+
+    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
 
     private final Table table;
     private final ConcurrentHashMap<String, CopyOnWriteArrayList<WakeUpListener>> listeners = new ConcurrentHashMap<>();
@@ -178,6 +183,11 @@ public final class LocalLockProvider implements LockProvider {
             list.remove(listener);
             return list.isEmpty() ? null : list;
         });
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
     }
 
     @Override

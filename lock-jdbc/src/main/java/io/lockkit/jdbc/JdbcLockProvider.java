@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
@@ -94,6 +95,8 @@ import javax.sql.DataSource;
 //   JDBC URL, at most maxConnections pooled connections (plus the LISTEN one); with a DataSource,
 //   one borrowed per call and returned at once (plus the LISTEN one, held while the provider lives).
 public final class JdbcLockProvider implements LockProvider {
+
+    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
 
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";
@@ -275,6 +278,12 @@ public final class JdbcLockProvider implements LockProvider {
             list.remove(listener);
             return list.isEmpty() ? null : list;
         });
+    }
+
+    /** Every capability: fencing tokens, force release, explicit leases, inspection. */
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
     }
 
     @Override

@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * separate process; {@link #stopBackend()} and {@link #startBackend()} simulate an outage and a
  * restart that forgets every hold. It has every {@linkplain LockProvider.Capability capability}
  * and none of the optional direct hand-over: a release frees the lock and wakes one waiter per
- * client. Thread-safe.
+ * client. After {@link #close()}, every call of this client but {@code close()},
+ * {@code capabilities()} and {@code abandon} (which does nothing) throws {@link LockException}.
+ * Thread-safe.
  *
  * <p>Design: one table of entries (owner, hold count, token, lease deadline) under one lock;
  * leases lapse lazily when an entry is next looked at. Tokens come from one counter shared by all
@@ -127,6 +129,7 @@ public final class LocalLockProvider implements LockProvider {
 
     @Override
     public List<Renewal> renew(List<Renewal> renewals) {
+        checkOpen(renewals.isEmpty() ? null : renewals.get(0).name());
         List<Renewal> gone = new ArrayList<>();
         table.lock.lock();
         try {
@@ -209,7 +212,7 @@ public final class LocalLockProvider implements LockProvider {
 
     private void checkOpen(String name) {
         if (closed) {
-            throw new IllegalStateException("this LocalLockProvider is closed (lock '" + name + "')");
+            throw new LockException(name, "this LocalLockProvider is closed");
         }
     }
 

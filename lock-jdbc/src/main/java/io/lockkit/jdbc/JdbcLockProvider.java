@@ -44,7 +44,8 @@ import javax.sql.DataSource;
  *
  * <p>Failures: a database that cannot be reached or does not answer within {@link Builder#timeout}
  * gives a {@link io.lockkit.BackendUnavailableException}; a missing lock table a
- * {@link LockSchemaException}; bad builder arguments an {@link IllegalArgumentException} naming them.
+ * {@link LockSchemaException}; any call after {@link #close()} a {@link LockException}; bad builder
+ * arguments an {@link IllegalArgumentException} naming them.
  */
 // Design notes.
 // - A row per lock (lock_key = SHA-256 of the name, owner, hold count, token, lease deadline), not
@@ -219,6 +220,7 @@ public final class JdbcLockProvider implements LockProvider {
 
     @Override
     public void abandon(String name, String owner, long waitId) {
+        checkOpen(name);
         if (table.queues()) {
             String key = Keys.of(name);
             call(name, "leaving the wait queue", c -> {
@@ -230,6 +232,7 @@ public final class JdbcLockProvider implements LockProvider {
 
     @Override
     public List<Renewal> renew(List<Renewal> renewals) {
+        checkOpen(renewals.isEmpty() ? null : renewals.get(0).name());
         List<Renewal> lost = new ArrayList<>();
         for (int from = 0; from < renewals.size(); from += RENEW_BATCH) {
             List<Renewal> chunk = renewals.subList(from, Math.min(renewals.size(), from + RENEW_BATCH));

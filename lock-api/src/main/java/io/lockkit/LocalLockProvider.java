@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,13 +22,19 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>{@link #newClient()} gives further providers over the same lock table, each playing a
  * separate process; {@link #stopBackend()} and {@link #startBackend()} simulate an outage and a
- * restart that forgets every hold. Thread-safe.
+ * restart that forgets every hold. It has every {@linkplain LockProvider.Capability capability}
+ * and none of the optional direct hand-over: a release frees the lock and wakes one waiter per
+ * client. After {@link #close()}, every call of this client but {@code close()},
+ * {@code capabilities()} and {@code abandon} (which does nothing) throws {@link LockException}.
+ * Thread-safe.
  *
  * <p>Design: one table of entries (owner, hold count, token, lease deadline) under one lock;
  * leases lapse lazily when an entry is next looked at. Tokens come from one counter shared by all
  * names, so they increase per name across expiry and restarts and cost no memory per name.
  */
 public final class LocalLockProvider implements LockProvider {
+
+    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
 
     private final Table table;
     private final ConcurrentHashMap<String, CopyOnWriteArrayList<WakeUpListener>> listeners = new ConcurrentHashMap<>();
@@ -122,6 +129,7 @@ public final class LocalLockProvider implements LockProvider {
 
     @Override
     public List<Renewal> renew(List<Renewal> renewals) {
+        checkOpen(renewals.isEmpty() ? null : renewals.get(0).name());
         List<Renewal> gone = new ArrayList<>();
         table.lock.lock();
         try {
@@ -181,6 +189,11 @@ public final class LocalLockProvider implements LockProvider {
     }
 
     @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
     public void close() {
         closed = true;
         table.clients.remove(this);
@@ -199,7 +212,7 @@ public final class LocalLockProvider implements LockProvider {
 
     private void checkOpen(String name) {
         if (closed) {
-            throw new IllegalStateException("this LocalLockProvider is closed (lock '" + name + "')");
+            throw new LockException(name, "this LocalLockProvider is closed");
         }
     }
 

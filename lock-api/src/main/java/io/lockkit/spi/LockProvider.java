@@ -8,15 +8,60 @@ import java.util.Set;
 /**
  * A lock backend. The lock-api core owns waiting, the watchdog, hold bookkeeping and loss
  * reporting; a provider only answers these calls, each in at most one round trip to its backend.
+ * The words used here (holder, owner, client, hold count, lease, fencing token, wait id, grant)
+ * are defined in the {@linkplain io.lockkit.spi package glossary}.
  *
- * <p>Owner ids have the form {@code <client id>:<owner within the client>}; owners that share the
- * client part live in one process (one factory), which a backend may use to hand a lock over
- * within a process first. Implementations are thread-safe. Backend failures are reported as
+ * <p>To implement: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #forceRelease},
+ * {@link #inspect} and {@link #subscribe} against the backend, {@link #capabilities} as a
+ * constant, and {@link #close}. Run {@code io.lockkit.testkit.LockContractTest} (lock-testkit)
+ * against it. Implementations are thread-safe. Backend failures are reported as
  * {@link io.lockkit.BackendUnavailableException} within the provider's configured timeout; no
  * call blocks waiting for a lock to become free. An interrupt of the calling thread is the
  * caller's business: no call fails because of it or clears it (a call may return early, as
  * {@link #subscribe} may), and the core then ends an interruptible wait with
  * {@code InterruptedException} or, in {@code lock()}, keeps waiting with the interrupt set.
+ *
+ * <p><b>After {@link #close()}</b> every call but {@code close()} itself (idempotent) and
+ * {@link #capabilities()} (a constant) throws a {@link io.lockkit.LockException} naming the lock
+ * (not a {@code BackendUnavailableException}: the backend is not down, this client is gone), at
+ * once and without touching the backend; an {@link #abandon} the provider does not implement
+ * may keep doing nothing. Subscriptions made before stay closeable. A call already running when
+ * {@code close()} is called may fail as a backend failure instead.
+ *
+ * <h2 id="direct-hand-over">Optional: direct hand-over</h2>
+ *
+ * A provider may ignore all of this; {@link io.lockkit.LocalLockProvider} does (it answers
+ * releases with {@link Release#RELEASED}, wakes with a {@code null} grantee and keeps the default
+ * {@code abandon}). A backend that queues its waiters can
+ * instead hand a released lock to one of them, so that a waiting owner is not overtaken by a
+ * newcomer and only the grantee is woken:
+ * <ul>
+ *   <li><b>Owner ids</b> have the form {@code <client id>:<owner within the client>}: owners that
+ *       share the client part live in one process (one factory), which a backend may use to hand
+ *       a lock over within a process first. Owner ids contain no spaces.</li>
+ *   <li><b>Wait ids</b> ({@link LockRequest#waitId()}) tell the attempts of one wait from those of
+ *       the next wait of the same owner: one id per wait (a {@code lock()}, a timed
+ *       {@code tryLock}, a waiting {@code acquire}), never reused by the client, 0 outside a
+ *       wait. A {@linkplain LockRequest#waiting() waiting} request may queue its owner.</li>
+ *   <li><b>A hand-over</b>: the release that frees the lock gives it to a queued waiter, and
+ *       answers {@code new Release(RELEASED, grantee)}; the grantee claims it with its next
+ *       attempt, and if it never does, the lock lapses after a claim timeout of the backend's
+ *       choosing.</li>
+ *   <li><b>A direct grant</b>, only to a waiter of the releasing client (same client part): the
+ *       release makes the grantee the holder at once, with the lease of its waiting request, and
+ *       answers {@link Release#grantedTo Release.grantedTo(grantee, token, waitId)}; the core
+ *       passes the token to that wait without a call. A later attempt of the same wait takes the
+ *       grant without raising the hold count and sets its lease anew.</li>
+ *   <li><b>The grantee wake-up</b>: the releasing client's core wakes its own grantee from the
+ *       {@code Release} answer; the backend tells the other clients with
+ *       {@link WakeUpListener#released released(grantee)}, on which the grantee's client wakes
+ *       the grantee only and the rest wake nobody (telling the releasing client too costs it an
+ *       extra attempt at most). A lock freed with nobody to hand it to is announced with
+ *       {@code released(null)}, which wakes one waiter per client.</li>
+ *   <li><b>{@link #abandon}</b>: a wait that ends without the lock (timeout, interrupt, close) is
+ *       abandoned; the backend drops its queue entry and gives back a hand-over or grant made to
+ *       it and not yet taken, passing it on to the next waiter.</li>
+ * </ul>
  */
 public interface LockProvider extends AutoCloseable {
 
@@ -38,11 +83,11 @@ public interface LockProvider extends AutoCloseable {
     List<Renewal> renew(List<Renewal> renewals);
 
     /**
-     * The owner stopped waiting ({@code waitId} as in its requests) without the lock: forget its
-     * place in any queue, and decline a hand-over it has not claimed, including one the backend
-     * granted to this very wait directly ({@link Release#grantToken()}) that the owner has not
-     * learned of. A backend may also give back a hold an attempt of this wait took whose answer
-     * the owner never got (a timeout). A hold the owner took in another wait stays.
+     * Optional (see "Optional: direct hand-over" above); the default does nothing. The owner stopped waiting ({@code waitId} as in its requests) without the
+     * lock: forget its place in any queue, and decline a hand-over it has not claimed, including
+     * one the backend granted to this very wait directly ({@link Release#grantToken()}) that the
+     * owner has not learned of. A backend may also give back a hold an attempt of this wait took
+     * whose answer the owner never got (a timeout). A hold the owner took in another wait stays.
      */
     default void abandon(String name, String owner, long waitId) {
     }
@@ -61,12 +106,17 @@ public interface LockProvider extends AutoCloseable {
      */
     Subscription subscribe(String name, WakeUpListener listener);
 
-    /** What this backend can do beyond the required calls. */
-    default Set<Capability> capabilities() {
-        return Set.of(Capability.values());
-    }
+    /**
+     * What this backend can do beyond the required calls: a constant, the same on every call, also
+     * after {@link #close()}. The caller API refuses loudly what is not declared here, and the
+     * contract kit skips its tests; declare only what the backend does.
+     */
+    Set<Capability> capabilities();
 
-    /** Frees the backend's connections and threads; holds are not released here. */
+    /**
+     * Frees the backend's connections and threads; holds are not released here. Idempotent; every
+     * later call but {@link #capabilities()} throws {@link io.lockkit.LockException}.
+     */
     @Override
     void close();
 

@@ -15,6 +15,12 @@ package io.lockkit.spi;
  * counts as lost, a release on close); a backend whose release is retried after a lost reply
  * answers the retry with the same grant where it can.
  *
+ * <p>Invariants, checked by the canonical constructor (an {@link IllegalArgumentException} names
+ * the argument that breaks one): {@code outcome} is not null; a {@code grantee} is an owner id
+ * (not empty) and comes only with {@link Outcome#RELEASED}, since only a freed lock can be handed
+ * over; {@code grantToken} and {@code grantWaitId} are both 0 (no direct grant) or both positive,
+ * and then a {@code grantee} is named.
+ *
  * @param outcome what happened to the owner's hold
  * @param grantee the owner the lock was handed to, or {@code null}
  * @param grantToken the grantee's fencing token when the lock was granted to it outright, else 0
@@ -26,16 +32,59 @@ public record Release(Outcome outcome, String grantee, long grantToken, long gra
     public static final Release STILL_HELD = new Release(Outcome.STILL_HELD, null);
     public static final Release NOT_HELD = new Release(Outcome.NOT_HELD, null);
 
-    /** A release that handed nothing over ({@code grantee} null) or a hand-over the grantee claims. */
+    /** @throws IllegalArgumentException when the arguments break an invariant (see the class comment) */
+    public Release {
+        if (outcome == null) {
+            throw new IllegalArgumentException("outcome must not be null");
+        }
+        if (grantee != null && grantee.isEmpty()) {
+            throw new IllegalArgumentException("grantee must be an owner id or null, was empty");
+        }
+        if (grantee != null && outcome != Outcome.RELEASED) {
+            throw new IllegalArgumentException("grantee must be null unless the outcome is RELEASED (only a freed lock is handed over);"
+                    + " was '" + grantee + "' with " + outcome);
+        }
+        if (grantToken < 0) {
+            throw new IllegalArgumentException("grantToken must not be negative, was " + grantToken);
+        }
+        if (grantWaitId < 0) {
+            throw new IllegalArgumentException("grantWaitId must not be negative, was " + grantWaitId);
+        }
+        if ((grantToken > 0) != (grantWaitId > 0)) {
+            throw new IllegalArgumentException("grantToken and grantWaitId must be both positive (a direct grant) or both 0;"
+                    + " were " + grantToken + " and " + grantWaitId);
+        }
+        if (grantToken > 0 && grantee == null) {
+            throw new IllegalArgumentException("grantee must be named for a direct grant (grantToken " + grantToken
+                    + ", grantWaitId " + grantWaitId + ")");
+        }
+    }
+
+    /**
+     * A release that handed nothing over ({@code grantee} null) or a hand-over the grantee claims.
+     *
+     * @throws IllegalArgumentException when {@code outcome} is null, or a {@code grantee} is empty
+     *     or comes with another outcome than {@link Outcome#RELEASED}
+     */
     public Release(Outcome outcome, String grantee) {
         this(outcome, grantee, 0, 0);
     }
 
-    /** The lock went to {@code grantee}'s wait {@code waitId} outright, with {@code token}. */
+    /**
+     * The lock went to {@code grantee}'s wait {@code waitId} outright, with {@code token}.
+     *
+     * @throws IllegalArgumentException when {@code grantee} is null or empty, or {@code token} or
+     *     {@code waitId} is not positive
+     */
     public static Release grantedTo(String grantee, long token, long waitId) {
-        if (grantee == null || token <= 0 || waitId <= 0) {
-            throw new IllegalArgumentException("a direct grant needs a grantee, a token > 0 and a waitId > 0; got "
-                    + grantee + ", " + token + ", " + waitId);
+        if (grantee == null) {
+            throw new IllegalArgumentException("grantee of a direct grant must not be null");
+        }
+        if (token <= 0) {
+            throw new IllegalArgumentException("token of a direct grant must be positive, was " + token);
+        }
+        if (waitId <= 0) {
+            throw new IllegalArgumentException("waitId of a direct grant must be positive, was " + waitId);
         }
         return new Release(Outcome.RELEASED, grantee, token, waitId);
     }

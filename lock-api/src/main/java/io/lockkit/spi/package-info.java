@@ -1,5 +1,67 @@
 /**
  * The provider SPI: what a lock backend implements. Waiting, lease renewal, hold bookkeeping and
- * loss reporting live in the caller API's core, so a backend is a few hundred lines.
+ * loss reporting live in the caller API's core, so a backend is a few hundred lines. Start at
+ * {@link io.lockkit.spi.LockProvider}.
+ *
+ * <h2>Glossary</h2>
+ * <dl>
+ *   <dt>client</dt>
+ *   <dd>One {@code DistributedLockFactory} over one provider instance, as one process would have:
+ *       its id is random, and it is the part of an owner id before the first colon.</dd>
+ *   <dt>owner</dt>
+ *   <dd>Who a hold belongs to, as an owner id {@code <client id>:<owner within the client>} (a
+ *       thread, {@code :t<thread id>}, or a handle, {@code :h<sequence>}; no spaces). Every call
+ *       about a hold names its owner; only the owner can release or renew it.</dd>
+ *   <dt>holder</dt>
+ *   <dd>The owner that holds a lock now. A lock has at most one holder.</dd>
+ *   <dt>hold count</dt>
+ *   <dd>How many times the holder has acquired the lock without releasing it (reentrancy):
+ *       {@link io.lockkit.spi.LockProvider#tryAcquire tryAcquire} by the holder raises it,
+ *       {@link io.lockkit.spi.LockProvider#release release} lowers it, and at zero the lock is
+ *       free ({@link io.lockkit.spi.Release.Outcome#RELEASED}; above zero
+ *       {@link io.lockkit.spi.Release.Outcome#STILL_HELD}).</dd>
+ *   <dt>lease</dt>
+ *   <dd>How long the backend keeps a hold without hearing from its owner, counted by the
+ *       backend from when it handles the request. A lease that runs out frees the lock whatever
+ *       its hold count; the core learns of it at the next
+ *       {@link io.lockkit.spi.LockProvider#renew renew} or release. The watchdog lease is the one
+ *       the core renews by itself.</dd>
+ *   <dt>fencing token</dt>
+ *   <dd>A number that comes with each acquisition that is not reentrant and is greater than the
+ *       token of every earlier holder of that name (across expiry, force release and restarts),
+ *       so a resource can refuse a stale holder. A reentrant acquisition returns the current
+ *       token. Meaningful only with {@link io.lockkit.spi.LockProvider.Capability#FENCING_TOKENS}.</dd>
+ *   <dt>retryAfter</dt>
+ *   <dd>The hint that comes with a busy {@link io.lockkit.spi.Acquisition}: try again after this
+ *       at the latest (normally the time left on the holder's lease), unless a wake-up comes
+ *       first.</dd>
+ *   <dt>wake-up</dt>
+ *   <dd>A release notification to a {@link io.lockkit.spi.LockProvider.WakeUpListener}, so
+ *       waiters try again before their retryAfter; {@code missedNotifications} when some may have
+ *       been lost.</dd>
+ *   <dt>wait, wait id</dt>
+ *   <dd>One call of the caller API that may wait ({@code lock()}, a timed {@code tryLock}, a
+ *       waiting {@code acquire}), made of several attempts; the wait id, the same in all of them
+ *       and never reused by the client, is {@link io.lockkit.spi.LockProvider.LockRequest#waitId()}
+ *       (0 outside a wait).</dd>
+ *   <dt>hand-over, grantee</dt>
+ *   <dd>Optional: a release that gives the freed lock to a queued waiter, the grantee, which
+ *       claims it with its next attempt ({@link io.lockkit.spi.Release#grantee()}).</dd>
+ *   <dt>grant (direct grant)</dt>
+ *   <dd>Optional: a hand-over to a waiter of the releasing client that makes it the holder at
+ *       once, tied to its wait id ({@link io.lockkit.spi.Release#grantedTo}); the core passes the
+ *       token to the wait, and {@link io.lockkit.spi.LockProvider#abandon abandon} of a wait that
+ *       ended gives it back.</dd>
+ *   <dt>abandon</dt>
+ *   <dd>Optional: the end of a wait without the lock; the backend forgets the waiter's queue
+ *       entry and any hand-over or grant it did not take.</dd>
+ *   <dt>capability</dt>
+ *   <dd>An ability beyond the required calls that a provider declares in
+ *       {@link io.lockkit.spi.LockProvider#capabilities()}; the caller API refuses loudly what is
+ *       not declared.</dd>
+ *   <dt>closed</dt>
+ *   <dd>A provider after {@link io.lockkit.spi.LockProvider#close()}: every call but
+ *       {@code close()} and {@code capabilities()} throws {@code io.lockkit.LockException}.</dd>
+ * </dl>
  */
 package io.lockkit.spi;

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
@@ -43,7 +44,8 @@ import javax.sql.DataSource;
  *
  * <p>Failures: a database that cannot be reached or does not answer within {@link Builder#timeout}
  * gives a {@link io.lockkit.BackendUnavailableException}; a missing lock table a
- * {@link LockSchemaException}; bad builder arguments an {@link IllegalArgumentException} naming them.
+ * {@link LockSchemaException}; any call after {@link #close()} a {@link LockException}; bad builder
+ * arguments an {@link IllegalArgumentException} naming them.
  */
 // Design notes.
 // - A row per lock (lock_key = SHA-256 of the name, owner, hold count, token, lease deadline), not
@@ -94,6 +96,8 @@ import javax.sql.DataSource;
 //   JDBC URL, at most maxConnections pooled connections (plus the LISTEN one); with a DataSource,
 //   one borrowed per call and returned at once (plus the LISTEN one, held while the provider lives).
 public final class JdbcLockProvider implements LockProvider {
+
+    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
 
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";
@@ -216,6 +220,7 @@ public final class JdbcLockProvider implements LockProvider {
 
     @Override
     public void abandon(String name, String owner, long waitId) {
+        checkOpen(name);
         if (table.queues()) {
             String key = Keys.of(name);
             call(name, "leaving the wait queue", c -> {
@@ -227,6 +232,7 @@ public final class JdbcLockProvider implements LockProvider {
 
     @Override
     public List<Renewal> renew(List<Renewal> renewals) {
+        checkOpen(renewals.isEmpty() ? null : renewals.get(0).name());
         List<Renewal> lost = new ArrayList<>();
         for (int from = 0; from < renewals.size(); from += RENEW_BATCH) {
             List<Renewal> chunk = renewals.subList(from, Math.min(renewals.size(), from + RENEW_BATCH));
@@ -275,6 +281,12 @@ public final class JdbcLockProvider implements LockProvider {
             list.remove(listener);
             return list.isEmpty() ? null : list;
         });
+    }
+
+    /** Every capability: fencing tokens, force release, explicit leases, inspection. */
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
     }
 
     @Override

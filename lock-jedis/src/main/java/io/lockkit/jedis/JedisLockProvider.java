@@ -539,6 +539,12 @@ public final class JedisLockProvider implements LockProvider {
         return w;
     }
 
+    /** Every capability: fencing tokens, force release, explicit leases, inspection. */
+    @Override
+    public java.util.Set<Capability> capabilities() {
+        return java.util.Set.of(Capability.values());
+    }
+
     @Override
     public void close() {
         if (closed) {

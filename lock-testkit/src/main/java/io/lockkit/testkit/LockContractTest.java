@@ -10,6 +10,7 @@ import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,6 +45,7 @@ import java.util.concurrent.locks.LockSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -60,15 +64,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * }
  * }</pre>
  *
- * <p>Optional hooks: {@link #capabilities()} (tests of an absent capability are skipped, and the
- * API is checked to refuse it loudly), {@link #timeScale()} for slow backends, and
- * {@link #stopBackend()}/{@link #startBackend()} for the outage tests.
+ * <p>Optional hooks: {@link #capabilities()} (by default what the providers declare; tests of an
+ * absent capability are skipped, and the API is checked to refuse it loudly), {@link #timeScale()}
+ * for slow backends, and {@link #stopBackend()}/{@link #startBackend()} for the outage tests.
+ * Every provider the kit makes is closed after the test, never during it (a test that closes one
+ * says so).
  */
 // A separate thread, so a test stuck in an uninterruptible lock() still ends.
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class LockContractTest {
 
     private final List<DistributedLockFactory> clients = new CopyOnWriteArrayList<>();
+    /** Providers the kit made outside a client, closed after the clients. */
+    private final List<LockProvider> providers = new CopyOnWriteArrayList<>();
+    /** What the first provider made in this test declared. */
+    private volatile Set<Capability> declared;
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private Set<Capability> capabilities;
     private String testName = "test";
@@ -78,11 +88,15 @@ public abstract class LockContractTest {
     /** A new, independent client of the backend under test (a new connection, as another process would have). */
     protected abstract LockProvider newProvider();
 
-    /** What the backend can do; by default what its providers declare. */
+    /**
+     * What the backend can do; by default what its providers declare, read from the first
+     * provider the test made (or, before any, from one made for it and closed after the test).
+     */
     protected Set<Capability> capabilities() {
-        try (LockProvider p = newProvider()) {
-            return p.capabilities();
+        if (declared == null) {
+            providers.add(provider());
         }
+        return declared;
     }
 
     /** Multiplies every time bound of the kit, for backends slower than a local Redis. */
@@ -124,10 +138,18 @@ public abstract class LockContractTest {
                 // a client closed by the test itself, or a backend stopped by it
             }
         }
+        for (LockProvider p : providers) {
+            try {
+                p.close();
+            } catch (RuntimeException e) {
+                // a backend stopped by the test
+            }
+        }
         for (Thread t : threads) {
             t.join(scaled(Duration.ofSeconds(10)).toMillis());
         }
         clients.clear();
+        providers.clear();
         threads.clear();
     }
 
@@ -148,13 +170,25 @@ public abstract class LockContractTest {
 
     /** A client with its own watchdog lease and loss listener. */
     protected final DistributedLockFactory client(Duration watchdogLease, java.util.function.Consumer<LockLostException> onLost) {
-        DistributedLockFactory f = DistributedLockFactory.builder(newProvider())
+        DistributedLockFactory f = DistributedLockFactory.builder(provider())
                 .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease).build())
                 .onLockLost(onLost)
                 .subscriptionLinger(Duration.ZERO)
                 .build();
         clients.add(f);
         return f;
+    }
+
+    /**
+     * A new provider from {@link #newProvider()}, noting what the first one declares; the caller
+     * closes it (or hands it to a client that does).
+     */
+    private LockProvider provider() {
+        LockProvider p = newProvider();
+        if (declared == null) {
+            declared = Set.copyOf(p.capabilities());
+        }
+        return p;
     }
 
     /** A lock name unique to this test run. */
@@ -768,7 +802,7 @@ public abstract class LockContractTest {
         @DisplayName("release stops renewal: the backend sees no renewal of a released hold")
         void releaseStopsRenewal() throws Exception {
             String name = name();
-            RecordingProvider recording = new RecordingProvider(newProvider());
+            RecordingProvider recording = new RecordingProvider(provider());
             DistributedLockFactory client = DistributedLockFactory.builder(recording)
                     .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build()).build();
             clients.add(client);
@@ -1613,6 +1647,63 @@ public abstract class LockContractTest {
     }
 
     @Nested
+    @DisplayName("A closed provider")
+    class ClosedProvider {
+
+        @Test
+        @DisplayName("after close, every call of the provider throws LockException naming the lock; closing again is harmless")
+        void everyCallAfterCloseThrowsLockException() {
+            String name = name();
+            String owner = "kitclosed:h1";
+            Duration lease = watchdogLease();
+            LockProvider p = provider();
+            providers.add(p);
+            LockProvider.WakeUpListener listener = new LockProvider.WakeUpListener() {
+                @Override
+                public void released(String grantee) {
+                }
+
+                @Override
+                public void missedNotifications() {
+                }
+            };
+            assertThat(p.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO)).isAcquired())
+                    .as("an attempt before close").isTrue();
+            LockProvider.Subscription subscription = p.subscribe(name, listener);
+            Set<Capability> declaredBefore = p.capabilities();
+            p.close();
+            assertThatCode(p::close).as("closing the provider again").doesNotThrowAnyException();
+            assertThatCode(subscription::close).as("closing a subscription made before").doesNotThrowAnyException();
+            assertThat(p.capabilities()).as("capabilities after close").isEqualTo(declaredBefore);
+
+            Map<String, ThrowingCallable> calls = new LinkedHashMap<>();
+            calls.put("tryAcquire", () -> p.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO)));
+            calls.put("tryAcquire in a wait", () -> p.tryAcquire(new LockProvider.LockRequest(name, "kitclosed:t2", lease, lease, 1)));
+            calls.put("release", () -> p.release(name, owner));
+            calls.put("renew", () -> p.renew(List.of(new LockProvider.Renewal(name, owner, lease))));
+            calls.put("subscribe", () -> p.subscribe(name, listener));
+            if (has(Capability.FORCE_RELEASE)) {
+                calls.put("forceRelease", () -> p.forceRelease(name));
+            }
+            if (has(Capability.INSPECTION)) {
+                calls.put("inspect", () -> p.inspect(name));
+            }
+            calls.forEach((call, body) -> assertClosedFailure(call, name, catchThrowable(body)));
+            // abandon is optional: one a provider does not implement may still do nothing.
+            Throwable abandon = catchThrowable(() -> p.abandon(name, "kitclosed:t2", 1));
+            if (abandon != null) {
+                assertClosedFailure("abandon", name, abandon);
+            }
+        }
+
+        private void assertClosedFailure(String call, String name, Throwable failure) {
+            assertThat(failure).as("what %s of a closed provider threw", call)
+                    .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class);
+            assertThat(((LockException) failure).lockName()).as("the lock named by %s's exception", call).isEqualTo(name);
+        }
+    }
+
+    @Nested
     @DisplayName("Inspection")
     class Inspection {
 
@@ -1623,7 +1714,7 @@ public abstract class LockContractTest {
 
         /** A provider of its own for raw inspect calls, closed after the test. */
         private LockProvider inspector() {
-            LockProvider p = newProvider();
+            LockProvider p = provider();
             clients.add(DistributedLockFactory.create(p));
             return p;
         }
@@ -1673,7 +1764,7 @@ public abstract class LockContractTest {
         void inspectionDoesNotBlockTheClient() throws Exception {
             String held = name();
             client().acquire(held, LockOptions.noWait());
-            LockProvider p = newProvider();
+            LockProvider p = provider();
             DistributedLockFactory client = DistributedLockFactory.builder(p)
                     .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build()).build();
             clients.add(client);

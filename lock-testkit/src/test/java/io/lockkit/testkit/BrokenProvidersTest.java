@@ -5,7 +5,6 @@ import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
-import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
 import org.junit.jupiter.api.DisplayName;
@@ -14,7 +13,6 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -140,9 +138,21 @@ class BrokenProvidersTest {
     }
 
     @Test
-    @DisplayName("a provider whose close frees every client's holds fails the closing test, with its own capabilities declared")
+    @DisplayName("a provider whose close frees every client's holds fails the closing test (the kit reads capabilities without closing a provider mid-test)")
     void providerFreeingAllHoldsOnCloseIsRejected() {
         assertRejectedBy(CloseFreesEveryoneKit.class, LockContractTest.Closing.class, "closingOneClientLeavesAnotherClientsHoldsAlone");
+    }
+
+    @Test
+    @DisplayName("a provider that throws IllegalStateException once closed fails the closed-provider test")
+    void providerThrowingIllegalStateWhenClosedIsRejected() {
+        assertRejectedBy(IllegalStateWhenClosedKit.class, LockContractTest.ClosedProvider.class, "everyCallAfterCloseThrowsLockException");
+    }
+
+    @Test
+    @DisplayName("a provider that keeps answering once closed fails the closed-provider test")
+    void providerAnsweringWhenClosedIsRejected() {
+        assertRejectedBy(AnswersWhenClosedKit.class, LockContractTest.ClosedProvider.class, "everyCallAfterCloseThrowsLockException");
     }
 
     @Test
@@ -156,7 +166,7 @@ class BrokenProvidersTest {
     void honestProviderPassesTheSameGroups() {
         for (Class<?> group : List.of(LockContractTest.MutualExclusion.class, LockContractTest.Reentrancy.class,
                 LockContractTest.Expiry.class, LockContractTest.Fencing.class, LockContractTest.HandOver.class,
-                LockContractTest.Interrupts.class, LockContractTest.Inspection.class)) {
+                LockContractTest.Interrupts.class, LockContractTest.Inspection.class, LockContractTest.ClosedProvider.class)) {
             Events tests = run(HonestKit.class, group);
             assertThat(tests.failed().count()).as("failures of the honest provider in %s", group.getSimpleName()).isZero();
             assertThat(tests.succeeded().count()).isPositive();
@@ -623,14 +633,13 @@ class BrokenProvidersTest {
         }
     }
 
-    /** Closing any client frees every lock any client of the backend took; it declares its capabilities itself. */
+    /**
+     * Closing any client frees every lock any client of the backend took. (The kit once opened and
+     * closed a provider mid-test to read its capabilities, which this provider turned into a
+     * failure of its own; it now reads them from a provider it keeps until the test ends.)
+     */
     static class CloseFreesEveryoneKit extends BrokenKit {
         private final Set<String> names = ConcurrentHashMap.newKeySet();
-
-        @Override
-        protected Set<Capability> capabilities() {
-            return EnumSet.allOf(Capability.class);
-        }
 
         @Override
         LockProvider wrap(LockProvider honest) {
@@ -688,6 +697,97 @@ class BrokenProvidersTest {
                     // the fault: the queue entry stays
                 }
             };
+        }
+    }
+
+    /** Once closed, every call throws IllegalStateException, as the in-JVM provider once did. */
+    static class IllegalStateWhenClosedKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ClosedGate(honest) {
+                @Override
+                RuntimeException closedFailure(String name) {
+                    return new IllegalStateException("closed (lock '" + name + "')");
+                }
+            };
+        }
+    }
+
+    /** Close is ignored: the provider keeps answering, as one whose pool reconnects on demand would. */
+    static class AnswersWhenClosedKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public void close() {
+                    // the fault: nothing is closed
+                }
+            };
+        }
+    }
+
+    /** Fails every call after close with {@link #closedFailure}, before the delegate sees it. */
+    abstract static class ClosedGate extends ForwardingLockProvider {
+        private volatile boolean closed;
+
+        ClosedGate(LockProvider delegate) {
+            super(delegate);
+        }
+
+        abstract RuntimeException closedFailure(String name);
+
+        private void check(String name) {
+            if (closed) {
+                throw closedFailure(name);
+            }
+        }
+
+        @Override
+        public Acquisition tryAcquire(LockRequest r) {
+            check(r.name());
+            return super.tryAcquire(r);
+        }
+
+        @Override
+        public Release release(String name, String owner) {
+            check(name);
+            return super.release(name, owner);
+        }
+
+        @Override
+        public List<Renewal> renew(List<Renewal> renewals) {
+            check(renewals.isEmpty() ? null : renewals.get(0).name());
+            return super.renew(renewals);
+        }
+
+        @Override
+        public void abandon(String name, String owner, long waitId) {
+            check(name);
+            super.abandon(name, owner, waitId);
+        }
+
+        @Override
+        public boolean forceRelease(String name) {
+            check(name);
+            return super.forceRelease(name);
+        }
+
+        @Override
+        public Optional<LockState> inspect(String name) {
+            check(name);
+            return super.inspect(name);
+        }
+
+        @Override
+        public Subscription subscribe(String name, WakeUpListener listener) {
+            check(name);
+            return super.subscribe(name, listener);
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            super.close();
         }
     }
 }

@@ -446,8 +446,6 @@ class BadInputTest {
                             "timeout must be positive"),
                     arguments("a negative replica count", (FactoryCall) f -> JedisLockProvider.builder().replicaAcknowledgement(-1, Duration.ofSeconds(1)),
                             "replicas must not be negative, was -1"),
-                    arguments("a watchdog lease too short", (FactoryCall) f -> JedisLockProvider.builder().watchdogLease(Duration.ofMillis(1)),
-                            "watchdogLease must be at least"),
                     arguments("zero connections", (FactoryCall) f -> JedisLockProvider.builder().maxConnections(0), "maxConnections must be at least 1, was 0"),
                     arguments("negative local hand-offs", (FactoryCall) f -> JedisLockProvider.builder().localHandOffs(-1), "localHandOffs must not be negative"),
                     arguments("a key prefix with braces", (FactoryCall) f -> JedisLockProvider.builder().keyPrefix("app{1}"), "keyPrefix must be 1 to 128 printable ASCII"),

@@ -75,7 +75,7 @@ class ProducerConfigTest {
         app.shutdown();
         assertThat(leftBehind.lost()).as("its holder is told, after the drain time").isCompleted();
         assertThatThrownBy(() -> own.tryAcquire("other")).isInstanceOf(LockException.class).hasMessageContaining("closed");
-        try (DistributedLockFactory elsewhere = JedisLockProvider.create(redis.uri()).newFactory()) {
+        try (DistributedLockFactory elsewhere = DistributedLockFactory.create(JedisLockProvider.create(redis.uri()))) {
             Optional<LockHandle> free = elsewhere.tryAcquire("left-behind");
             assertThat(free).as("released at shutdown, not left to expire").isPresent();
             free.get().close();

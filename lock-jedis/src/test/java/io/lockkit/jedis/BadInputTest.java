@@ -446,8 +446,6 @@ class BadInputTest {
                             "timeout must be positive"),
                     arguments("a negative replica count", (FactoryCall) f -> JedisLockProvider.builder().replicaAcknowledgement(-1, Duration.ofSeconds(1)),
                             "replicas must not be negative, was -1"),
-                    arguments("a watchdog lease too short", (FactoryCall) f -> JedisLockProvider.builder().watchdogLease(Duration.ofMillis(1)),
-                            "watchdogLease must be at least"),
                     arguments("zero connections", (FactoryCall) f -> JedisLockProvider.builder().maxConnections(0), "maxConnections must be at least 1, was 0"),
                     arguments("negative local hand-offs", (FactoryCall) f -> JedisLockProvider.builder().localHandOffs(-1), "localHandOffs must not be negative"),
                     arguments("a key prefix with braces", (FactoryCall) f -> JedisLockProvider.builder().keyPrefix("app{1}"), "keyPrefix must be 1 to 128 printable ASCII"),
@@ -794,7 +792,7 @@ class BadInputTest {
 
     /** A Redis that cannot be used, as a URI; may start something that the test closes. */
     enum Unusable {
-        NOTHING_LISTENS("Failed to connect") {
+        NOTHING_LISTENS("Failed to connect", false) {
             @Override
             String uri(RedisServer redis, Closer closeables) throws IOException {
                 try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -802,7 +800,7 @@ class BadInputTest {
                 }
             }
         },
-        HTTP_SERVER("Unknown reply") {
+        HTTP_SERVER("Unknown reply", false) {
             @Override
             String uri(RedisServer redis, Closer closeables) {
                 FakeServer http = new FakeServer(FakeServer.Behaviour.HTTP);
@@ -810,7 +808,7 @@ class BadInputTest {
                 return http.uri();
             }
         },
-        SILENT_SERVER("Read timed out") {
+        SILENT_SERVER("Read timed out", false) {
             @Override
             String uri(RedisServer redis, Closer closeables) {
                 FakeServer silent = new FakeServer(FakeServer.Behaviour.SILENT);
@@ -818,20 +816,20 @@ class BadInputTest {
                 return silent.uri();
             }
         },
-        WRONG_PASSWORD("WRONGPASS") {
+        WRONG_PASSWORD("WRONGPASS", true) {
             @Override
             String uri(RedisServer redis, Closer closeables) {
                 redis.command("ACL", "SETUSER", "bad-input-user", "on", ">the-right-password", "~*", "&*", "+@all");
                 return "redis://bad-input-user:" + BAD_PASSWORD + "@127.0.0.1:" + redis.port();
             }
         },
-        UNKNOWN_USER("WRONGPASS") {
+        UNKNOWN_USER("WRONGPASS", true) {
             @Override
             String uri(RedisServer redis, Closer closeables) {
                 return "redis://nobody-of-that-name:" + BAD_PASSWORD + "@127.0.0.1:" + redis.port();
             }
         },
-        DATABASE_OUT_OF_RANGE("DB index is out of range") {
+        DATABASE_OUT_OF_RANGE("DB index is out of range", true) {
             @Override
             String uri(RedisServer redis, Closer closeables) {
                 return "redis://127.0.0.1:" + redis.port() + "/99";
@@ -839,9 +837,12 @@ class BadInputTest {
         };
 
         final String reason;
+        /** Redis answers but refuses the configuration: a plain LockException, since trying again will not help. */
+        final boolean refused;
 
-        Unusable(String reason) {
+        Unusable(String reason, boolean refused) {
             this.reason = reason;
+            this.refused = refused;
         }
 
         abstract String uri(RedisServer redis, Closer closeables) throws IOException;
@@ -886,7 +887,7 @@ class BadInputTest {
 
         @ParameterizedTest(name = "{0}, {1}")
         @MethodSource("io.lockkit.jedis.BadInputTest#unusableRedis")
-        @DisplayName("fails with BackendUnavailableException naming the lock and the reason within 3 s at a 500 ms timeout")
+        @DisplayName("fails naming the lock and the reason within 3 s at a 500 ms timeout: BackendUnavailableException when Redis cannot be reached, a plain LockException when it refuses")
         void failsPromptlyWithATypedException(Unusable target, Waiting call) throws Exception {
             String uri = target.uri(redis, closeables);
             JedisLockProvider p = closeLater(JedisLockProvider.builder().uri(uri)
@@ -894,8 +895,12 @@ class BadInputTest {
             DistributedLockFactory f = factory(p);
             String name = name();
             Throwable thrown = failureWithin(FAILS_WITHIN, () -> call.call(f, name));
-            assertThat(thrown).isInstanceOf(BackendUnavailableException.class)
-                    .hasMessageContaining("'" + name + "'").hasMessageContaining(target.reason);
+            assertThat(thrown).isInstanceOf(LockException.class).hasMessageContaining("'" + name + "'").hasMessageContaining(target.reason);
+            if (target.refused) {
+                assertThat(thrown).isNotInstanceOf(BackendUnavailableException.class);
+            } else {
+                assertThat(thrown).isInstanceOf(BackendUnavailableException.class);
+            }
             assertThat(thrown.getMessage()).as("no password in messages").doesNotContain(BAD_PASSWORD);
             assertThat(p.toString()).doesNotContain(BAD_PASSWORD);
         }

@@ -319,8 +319,8 @@ class SecurityTest {
             aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), minimalCommands()));
             String uri = userUri("lockapp", PASSWORD, redis) + "/1";
             DistributedLockFactory refused = factory(providerFor(uri).build());
-            assertThat(catchThrowable(() -> refused.getLock(name()).tryLock())).isInstanceOf(BackendUnavailableException.class)
-                    .hasMessageContaining("select");
+            assertThat(catchThrowable(() -> refused.getLock(name()).tryLock())).isInstanceOf(LockException.class)
+                    .isNotInstanceOf(BackendUnavailableException.class).hasMessageContaining("select");
             List<String> commands = new ArrayList<>(minimalCommands());
             commands.add("select");
             aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), commands));
@@ -347,7 +347,8 @@ class SecurityTest {
                     () -> f.getLock(n).forceUnlock(),
                     () -> f.getLock(n).isLocked(),
                     () -> intruder.release(n, "b:holder"))) {
-                assertThat(catchThrowable(attempt)).isInstanceOf(BackendUnavailableException.class).hasMessageContaining("NOPERM");
+                assertThat(catchThrowable(attempt)).isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class)
+                        .hasMessageContaining("NOPERM");
             }
             assertThat(bAdmin.inspect(n)).get().satisfies(s -> assertThat(s.holdCounts()).containsOnlyKeys("b:holder"));
 
@@ -367,7 +368,7 @@ class SecurityTest {
             aclUser("app", PASSWORD, rules);
             JedisLockProvider intruder = closeLater(providerFor(userUri("app", PASSWORD, redis)).keyPrefix("app:x").build());
             assertThat(catchThrowable(() -> intruder.tryAcquire(new LockRequest(name(), "c:o", Duration.ofSeconds(5), Duration.ZERO))))
-                    .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("NOPERM");
+                    .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class).hasMessageContaining("NOPERM");
         }
         @Test
         @DisplayName("a refused pub/sub command fails waits with LockException and never corrupts later replies")
@@ -419,7 +420,7 @@ class SecurityTest {
                     .replicaAcknowledgement(1, Duration.ofMillis(50)).build());
             String n = name();
             assertThat(catchThrowable(() -> p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(30), Duration.ZERO))))
-                    .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("wait");
+                    .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class).hasMessageContaining("wait");
             JedisLockProvider admin = closeLater(providerFor(redis.uri()).build());
             assertThat(admin.inspect(n)).isEmpty();
         }
@@ -596,7 +597,7 @@ class SecurityTest {
         }
 
         @Test
-        @DisplayName("no password or a wrong one fails with BackendUnavailableException within 3 s, without showing the password")
+        @DisplayName("no password or a wrong one fails with LockException (not BackendUnavailableException: retrying will not help) within 3 s, without showing the password")
         void missingOrWrongPasswordFails() {
             for (String uri : List.of("redis://127.0.0.1:" + own.port(), "redis://:wrong-" + PASSWORD + "@127.0.0.1:" + own.port())) {
                 JedisLockProvider p = closeLater(providerFor(uri).build());
@@ -604,7 +605,8 @@ class SecurityTest {
                 long start = System.nanoTime();
                 Throwable t = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> catchThrowable(() -> f.getLock(name()).lock()));
                 assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
-                assertThat(t).isInstanceOf(BackendUnavailableException.class).hasMessageMatching("(?s).*(NOAUTH|WRONGPASS).*");
+                assertThat(t).isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class)
+                        .hasMessageMatching("(?s).*(NOAUTH|WRONGPASS).*");
                 assertThat(t.getMessage()).doesNotContain(PASSWORD);
                 assertThat(p.toString()).doesNotContain(PASSWORD);
             }

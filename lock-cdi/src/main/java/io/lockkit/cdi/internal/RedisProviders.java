@@ -24,8 +24,6 @@ final class RedisProviders {
                 .ifPresent(v -> set(config, LockkitConfig.CONNECT_TIMEOUT, () -> b.connectTimeout(v)));
         config.integer(LockkitConfig.MAX_CONNECTIONS)
                 .ifPresent(v -> set(config, LockkitConfig.MAX_CONNECTIONS, () -> b.maxConnections(v)));
-        config.duration(LockkitConfig.WATCHDOG_LEASE)
-                .ifPresent(v -> set(config, LockkitConfig.WATCHDOG_LEASE, () -> b.watchdogLease(v)));
         if (threadFactory != null) {
             b.threadFactory(threadFactory);
         }

@@ -98,7 +98,7 @@ public final class CounterWorker {
         BufferedReader coordinator = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         // The factory owns the provider and closes it with itself.
         try (DistributedLockFactory locks = jdbc ? DistributedLockFactory.create(JdbcLockProvider.create(uri))
-                     : JedisLockProvider.create(uri).newFactory();
+                     : DistributedLockFactory.create(JedisLockProvider.create(uri));
              Counters counters = jdbc ? new JdbcCounters(uri, counterKey) : new RedisCounters(uri, counterKey)) {
             System.out.println(READY);
             System.out.flush();

@@ -20,7 +20,9 @@ import java.util.List;
  * The provider's Lua scripts, read from {@code .lua} resources and called by SHA. A server that
  * has not seen a script (a restart, {@code SCRIPT FLUSH}, a promoted replica: script caches are
  * not replicated) answers NOSCRIPT, and the call is repeated with EVAL, which also caches it.
- * Keys and values travel only as script arguments.
+ * Keys and values travel only as script arguments; each script's keys, arguments and reply are
+ * named in its own class ({@link AcquireScript}, {@link ReleaseScript}, {@link RenewScript},
+ * {@link InspectScript}), which {@code ScriptContractTest} holds to the script's header.
  */
 public enum Scripts {
     ACQUIRE("acquire.lua"),

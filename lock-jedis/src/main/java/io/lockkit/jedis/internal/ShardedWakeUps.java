@@ -1,6 +1,6 @@
 package io.lockkit.jedis.internal;
 
-import io.lockkit.BackendUnavailableException;
+import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import redis.clients.jedis.Connection;
@@ -57,7 +57,7 @@ public final class ShardedWakeUps implements WakeUps {
     @Override
     public Subscription subscribe(String channel, String lockName, WakeUpListener listener) {
         if (closed) {
-            throw new BackendUnavailableException(lockName, "the lock provider is closed", null);
+            throw new LockException(lockName, "the Redis lock provider is closed");
         }
         listeners.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>()).add(listener);
         Subscription subscription = () -> unsubscribe(channel, listener);
@@ -67,7 +67,7 @@ public final class ShardedWakeUps implements WakeUps {
             WakeUps.awaitConfirmation(confirmed, timeout, listener);
         } catch (ExecutionException | RuntimeException e) {
             subscription.close();
-            throw new BackendUnavailableException(lockName, "the sharded wake-up subscription failed", e);
+            throw RedisErrors.subscriptionFailed(lockName, "the sharded wake-up subscription failed", e);
         }
         return subscription;
     }

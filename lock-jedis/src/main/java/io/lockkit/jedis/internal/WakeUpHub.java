@@ -1,6 +1,6 @@
 package io.lockkit.jedis.internal;
 
-import io.lockkit.BackendUnavailableException;
+import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import redis.clients.jedis.JedisPubSub;
@@ -74,7 +74,7 @@ public final class WakeUpHub implements WakeUps {
         lock.lock();
         try {
             if (closed) {
-                throw new BackendUnavailableException(lockName, "the lock provider is closed", null);
+                throw new LockException(lockName, "the Redis lock provider is closed");
             }
             List<WakeUpListener> list = listeners.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>());
             list.add(listener);
@@ -92,7 +92,7 @@ public final class WakeUpHub implements WakeUps {
             WakeUps.awaitConfirmation(confirmed, timeout, listener);
         } catch (ExecutionException e) {
             subscription.close();
-            throw new BackendUnavailableException(lockName, "the wake-up subscription failed", e);
+            throw RedisErrors.subscriptionFailed(lockName, "the wake-up subscription failed", e);
         }
         return subscription;
     }

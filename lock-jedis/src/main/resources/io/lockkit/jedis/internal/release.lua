@@ -1,50 +1,71 @@
 -- Releases one hold of an owner, declines a hand-over it no longer wants, or frees the lock
 -- whoever holds it; a lock that becomes free goes to the first live waiter in the queue.
 --
--- KEYS[1] lock hash, KEYS[2] wait queue, KEYS[3] queue deadlines (as acquire.lua)
+-- KEYS[1] lockKey: the lock hash (as acquire.lua)
+-- KEYS[2] queueKey: the wait queue (as acquire.lua)
+-- KEYS[3] deadlinesKey: the queue deadlines (as acquire.lua)
 -- ARGV[1] owner ('' for force)
 -- ARGV[2] mode: 'release' | 'abandon' (the owner stopped waiting) | 'force'
--- ARGV[3] claim timeout (ms): how long a waiter has to claim a hand-over
--- ARGV[4] fence retention (ms): how long a free lock's hash keeps its last token
--- ARGV[5] wake-up channel
--- ARGV[6] publish command: 'PUBLISH' or 'SPUBLISH'
--- ARGV[7] the releasing client's owner prefix ('<client id>:'), or '' when the caller will not wake
---         a waiter of its own client itself (abandon, force): every hand-over is then published
--- ARGV[8] how many hand-overs in a row may go to that client ahead of older waiters of others
--- ARGV[9] a nonce of this release call, the same when the call is retried ('' for none)
--- ARGV[10] abandon: the id of the wait that ended ('0' for none)
+-- ARGV[3] claimTimeout: how long (ms) a waiter has to claim a hand-over
+-- ARGV[4] fenceRetention: how long (ms) a free lock's hash keeps its last token
+-- ARGV[5] channel: the lock's wake-up channel
+-- ARGV[6] publishCommand: 'PUBLISH' or 'SPUBLISH'
+-- ARGV[7] localPrefix: the releasing client's owner prefix ('<client id>:'), or '' when the
+--         caller will not wake a waiter of its own client itself (abandon, force): every
+--         hand-over is then published
+-- ARGV[8] localHandOffs: how many hand-overs in a row may go to that client ahead of older
+--         waiters of others
+-- ARGV[9] nonce: a nonce of this release call, the same when the call is retried ('' for none)
+-- ARGV[10] waitId: abandon: the id of the wait that ended ('0' for none)
+-- (The names after KEYS[n] and ARGV[n] are the locals below and the names in ReleaseScript; a
+-- unit test holds them together.)
 -- Returns -1 when the owner held nothing (force: the lock was free), 0 when a reentrant hold
 -- remains, 1 when the lock is now free, the grantee's owner id when it was handed to a waiter
 -- that must claim it, {grantee, token, wait id} when it was granted to a waiter outright.
 --
 -- Retries: a call whose reply was lost is sent again. Lowering a count is not idempotent, so a
--- call that lowers one records its nonce in "~r", and a retry that finds it there lowers nothing:
--- otherwise the retry would release the owner's outer hold too while the owner still uses it.
--- A call that granted the lock outright records its nonce in "~x" (until the grantee releases),
--- and a retry that finds it answers the same grant, so that the grantee still hears of it.
+-- call that lowers one records its nonce in F_RETRY_NONCE, and a retry that finds it there
+-- lowers nothing: otherwise the retry would release the owner's outer hold too while the owner
+-- still uses it. A call that granted the lock outright records its nonce in F_GRANT_NONCE (until
+-- the grantee releases), and a retry that finds it answers the same grant, so that the grantee
+-- still hears of it.
 --
 -- Hand-over order: the first live waiter in arrival order; but when that one is of another
--- client, the first live waiter of the releasing client goes ahead of it, for at most ARGV[8]
--- hand-overs in a row ("~n" counts them), since its own process wakes it without a pub/sub hop. Only a waiter of another client is told by
--- a published message.
+-- client, the first live waiter of the releasing client (among the next LOCAL_SCAN) goes ahead
+-- of it, for at most localHandOffs hand-overs in a row (F_STREAK counts them), since its own
+-- process wakes it without a pub/sub hop. Only a waiter of another client is told by a published
+-- message. One call drops at most STALE_SCAN stale entries.
 --
 -- Hand-over kinds: a waiter of the releasing client (alive: its process is releasing) gets the
--- lock outright, held once with the lease of its latest request and "~g" set to that request's
+-- lock outright, held once with the lease of its latest request and F_GRANT_WAIT set to that request's
 -- wait id; the releasing process passes the token to it, so the waiter needs no call of its own.
 -- Any other waiter gets it to claim (count "0", the claim timeout as TTL), so that a waiter that
 -- is gone costs only the claim timeout. An attempt of the granted wait that meets the grant takes
 -- it as it is; the wait's abandon gives it back (a grant the waiter never learned of), while an
 -- abandon of another wait leaves the owner's hold alone.
 --
--- Cost, nobody waiting: HMGET, HDEL, PEXPIRE.
-local owner = ARGV[1]
-local mode = ARGV[2]
-local state = redis.call('HMGET', KEYS[1], '~o', owner, '~w', '~r', '~g', '~x', '~t')
-local holder = state[1]
-if mode == 'release' and ARGV[9] ~= '' and state[6] == ARGV[9] and holder and state[5] then
+local lockKey, queueKey, deadlinesKey = KEYS[1], KEYS[2], KEYS[3]
+local owner, mode, claimTimeout, fenceRetention, channel, publishCommand, localPrefix, localHandOffs, nonce, waitId =
+  ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
+
+-- Lock hash fields: those of acquire.lua, and the nonce of the last count-lowering release
+-- (F_RETRY_NONCE), the hand-overs in a row to the releasing client (F_STREAK) and the nonce of
+-- the release that granted the lock outright (F_GRANT_NONCE).
+local F_HOLDER, F_TOKEN, F_WAITERS, F_GRANT_WAIT = '~o', '~t', '~w', '~g'
+local F_RETRY_NONCE, F_STREAK, F_GRANT_NONCE = '~r', '~n', '~x'
+-- Suffix of an owner's field in the queue deadlines that holds its latest request.
+local REQUEST = '\0g'
+-- How far past the oldest waiter a waiter of the releasing client is looked for.
+local LOCAL_SCAN = 63
+-- How many stale queue entries one call drops before it gives up looking for a live one.
+local STALE_SCAN = 1000
+
+local holder, count, waiters, retryNonce, grantWait, grantNonce, token =
+  unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_WAITERS, F_RETRY_NONCE, F_GRANT_WAIT, F_GRANT_NONCE, F_TOKEN))
+if mode == 'release' and nonce ~= '' and grantNonce == nonce and holder and grantWait then
   -- A retry of a release that ran and granted the lock outright: answer the grant again, so that
   -- the releasing client still passes it on to its waiter.
-  return {holder, tonumber(state[7]), tonumber(state[5])}
+  return {holder, tonumber(token), tonumber(grantWait)}
 end
 if mode == 'force' then
   if not holder then
@@ -53,102 +74,100 @@ if mode == 'force' then
   owner = holder
 else
   if mode == 'abandon' then
-    redis.call('ZREM', KEYS[2], owner)
-    redis.call('HDEL', KEYS[3], owner, owner .. '\0g')
+    redis.call('ZREM', queueKey, owner)
+    redis.call('HDEL', deadlinesKey, owner, owner .. REQUEST)
   end
-  local count = state[2]
-  if holder ~= owner or not count or (mode == 'abandon' and count ~= '0' and (ARGV[10] == '0' or state[5] ~= ARGV[10])) then
+  if holder ~= owner or not count or (mode == 'abandon' and count ~= '0' and (waitId == '0' or grantWait ~= waitId)) then
     return -1
   end
-  local nonce = ARGV[9]
-  if mode == 'release' and nonce ~= '' and state[4] == nonce then
+  if mode == 'release' and nonce ~= '' and retryNonce == nonce then
     return 0
   end
   if count ~= '1' and count ~= '0' then
-    redis.call('HINCRBY', KEYS[1], owner, -1)
+    redis.call('HINCRBY', lockKey, owner, -1)
     if mode == 'release' and nonce ~= '' then
-      redis.call('HSET', KEYS[1], '~r', nonce)
+      redis.call('HSET', lockKey, F_RETRY_NONCE, nonce)
     end
     return 0
   end
 end
-if not state[3] then
+if not waiters then
   -- Nobody waits, the common case: the lock is free, and its hash keeps the last token.
-  redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g', '~x')
-  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('HDEL', lockKey, F_HOLDER, owner, F_RETRY_NONCE, F_STREAK, F_GRANT_WAIT, F_GRANT_NONCE)
+  redis.call('PEXPIRE', lockKey, fenceRetention)
   return 1
 end
-local more = redis.call('HMGET', KEYS[1], '~t', '~n')
-redis.call('HDEL', KEYS[1], '~o', owner, '~r', '~n', '~g', '~x')
-if redis.call('EXISTS', KEYS[2]) == 0 then
-  redis.call('HDEL', KEYS[1], '~w')
-  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+local last, streak = unpack(redis.call('HMGET', lockKey, F_TOKEN, F_STREAK))
+redis.call('HDEL', lockKey, F_HOLDER, owner, F_RETRY_NONCE, F_STREAK, F_GRANT_WAIT, F_GRANT_NONCE)
+if redis.call('EXISTS', queueKey) == 0 then
+  redis.call('HDEL', lockKey, F_WAITERS)
+  redis.call('PEXPIRE', lockKey, fenceRetention)
   return 1
 end
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
-local last = tonumber(more[1] or '0')
-local prefix = ARGV[7]
-local streak = tonumber(more[2] or '0')
+last = tonumber(last or '0')
+streak = tonumber(streak or '0')
 
 -- The waiter's lease and wait id ("<lease>:<wait id>") when its entry is live, else nil; false
 -- for a live entry written without them (by an earlier version: it claims its hand-over).
 local function live(head)
-  local entry = redis.call('HMGET', KEYS[3], head, head .. '\0g')
-  local deadline = tonumber(entry[1] or '0')
+  local deadline, request = unpack(redis.call('HMGET', deadlinesKey, head, head .. REQUEST))
+  deadline = tonumber(deadline or '0')
   if deadline and deadline > now then
-    return entry[2] or false
+    return request or false
   end
   return nil
 end
 
-local function grant(head, entry, nextStreak)
-  local token = math.max(last + 1, time[1] * 1000000 + time[2])
-  redis.call('ZREM', KEYS[2], head)
-  redis.call('HDEL', KEYS[3], head, head .. '\0g')
-  local local_ = prefix ~= '' and string.sub(head, 1, #prefix) == prefix
-  if local_ and entry then
-    local lease, wait = string.match(entry, '^(%d+):(%d+)$')
+local function grant(head, request, nextStreak)
+  local granted = math.max(last + 1, time[1] * 1000000 + time[2])
+  redis.call('ZREM', queueKey, head)
+  redis.call('HDEL', deadlinesKey, head, head .. REQUEST)
+  local local_ = localPrefix ~= '' and string.sub(head, 1, #localPrefix) == localPrefix
+  if local_ and request then
+    local lease, wait = string.match(request, '^(%d+):(%d+)$')
     if wait and wait ~= '0' then
-      redis.call('HSET', KEYS[1], '~o', head, head, 1, '~t', token, '~n', nextStreak, '~g', wait, '~x', ARGV[9])
-      redis.call('PEXPIRE', KEYS[1], lease)
-      return {head, token, tonumber(wait)}
+      redis.call('HSET', lockKey, F_HOLDER, head, head, 1, F_TOKEN, granted, F_STREAK, nextStreak,
+        F_GRANT_WAIT, wait, F_GRANT_NONCE, nonce)
+      redis.call('PEXPIRE', lockKey, lease)
+      return {head, granted, tonumber(wait)}
     end
   end
-  redis.call('HSET', KEYS[1], '~o', head, head, 0, '~t', token, '~n', nextStreak)
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  redis.call('HSET', lockKey, F_HOLDER, head, head, 0, F_TOKEN, granted, F_STREAK, nextStreak)
+  redis.call('PEXPIRE', lockKey, claimTimeout)
   if not local_ then
-    redis.call(ARGV[6], ARGV[5], head)
+    redis.call(publishCommand, channel, head)
   end
   return head
 end
 
-local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
-if head and prefix ~= '' and string.sub(head, 1, #prefix) ~= prefix and streak < tonumber(ARGV[8]) then
+local head = redis.call('ZRANGE', queueKey, 0, 0)[1]
+if head and localPrefix ~= '' and string.sub(head, 1, #localPrefix) ~= localPrefix and streak < tonumber(localHandOffs) then
   -- The oldest waiter is elsewhere: a live waiter of the releasing client may go first, boundedly.
-  local entries = redis.call('ZRANGE', KEYS[2], 1, 63)
+  local entries = redis.call('ZRANGE', queueKey, 1, LOCAL_SCAN)
   for i = 1, #entries do
     local e = entries[i]
-    if string.sub(e, 1, #prefix) == prefix then
-      local entry = live(e)
-      if entry ~= nil then
-        return grant(e, entry, streak + 1)
+    if string.sub(e, 1, #localPrefix) == localPrefix then
+      local request = live(e)
+      if request ~= nil then
+        return grant(e, request, streak + 1)
       end
     end
   end
 end
-for _ = 1, 1000 do
+for _ = 1, STALE_SCAN do
   if not head then
     break
   end
-  local entry = live(head)
-  if entry ~= nil then
-    return grant(head, entry, 0)
+  local request = live(head)
+  if request ~= nil then
+    return grant(head, request, 0)
   end
-  redis.call('ZREM', KEYS[2], head)
-  redis.call('HDEL', KEYS[3], head, head .. '\0g')
-  head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+  redis.call('ZREM', queueKey, head)
+  redis.call('HDEL', deadlinesKey, head, head .. REQUEST)
+  head = redis.call('ZRANGE', queueKey, 0, 0)[1]
 end
-redis.call('HDEL', KEYS[1], '~w')
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('HDEL', lockKey, F_WAITERS)
+redis.call('PEXPIRE', lockKey, fenceRetention)
 return 1

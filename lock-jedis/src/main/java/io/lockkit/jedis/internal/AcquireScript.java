@@ -1,0 +1,61 @@
+package io.lockkit.jedis.internal;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The Java side of {@code acquire.lua}: its keys and arguments by name, and its reply decoded.
+ * The names are those of the script's header and locals; {@code ScriptContractTest} fails the
+ * build when the two sides disagree on them. Values are immutable and thread-safe.
+ */
+public final class AcquireScript {
+
+    /** The script's {@code KEYS}, in order. */
+    public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey");
+
+    private AcquireScript() {
+    }
+
+    /**
+     * The script's {@code ARGV}, in order.
+     *
+     * @param owner the owner id
+     * @param lease the lease to set
+     * @param maxWait how long the owner will wait if the lock is busy (zero: it is not queued)
+     * @param queueSlack how long a queue entry outlives the owner's next retry
+     * @param mayBeQueued whether the owner may have a queue entry from an earlier call (else the
+     *        uncontended path runs no queue command at all)
+     * @param waitId the wait the attempt belongs to, 0 for none
+     */
+    public record Args(String owner, Duration lease, Duration maxWait, Duration queueSlack, boolean mayBeQueued, long waitId) {
+
+        /** The names of the arguments, in {@code ARGV} order. */
+        public static List<String> names() {
+            return Contracts.names(Args.class);
+        }
+
+        /** The arguments as the script takes them. */
+        public List<String> encode() {
+            return List.of(owner, Long.toString(lease.toMillis()), Long.toString(maxWait.toMillis()),
+                    Long.toString(queueSlack.toMillis()), mayBeQueued ? "1" : "0", Long.toString(waitId));
+        }
+    }
+
+    /** What the script answered: the lock is the owner's now, or busy. */
+    public sealed interface Reply permits Acquired, Busy {
+    }
+
+    /** The owner holds the lock, with fencing token {@code token}. */
+    public record Acquired(long token) implements Reply {
+    }
+
+    /** Someone else holds the lock, for {@code remainingLease} more at most. */
+    public record Busy(Duration remainingLease) implements Reply {
+    }
+
+    /** Reads the script's reply: a token (> 0), or -1 minus the ms left on the holder's lease. */
+    public static Reply decode(Object reply) {
+        long value = (Long) reply;
+        return value > 0 ? new Acquired(value) : new Busy(Duration.ofMillis(-1 - value));
+    }
+}

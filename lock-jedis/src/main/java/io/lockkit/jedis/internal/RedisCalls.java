@@ -1,0 +1,97 @@
+package io.lockkit.jedis.internal;
+
+import io.lockkit.BackendUnavailableException;
+import io.lockkit.LockException;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * How a provider's calls reach Redis: refused once the provider is closed, retried once on a
+ * fresh connection, failures translated by {@link RedisErrors}; script calls pipelined with
+ * other threads' calls on a single node.
+ *
+ * <p>Design notes. On a single node ({@link RedisClient}) the lock and unlock calls of all threads
+ * share {@value #BATCH_CONNECTIONS} pooled connections through a {@link CommandBatcher}; elsewhere
+ * Jedis routes each call. A retry whose first attempt did run is harmless: scripts check the
+ * owner, the core evens out a doubled hold count on release, and a release carries a nonce so
+ * that it never lowers a count twice. Thread-safe.
+ */
+public final class RedisCalls {
+
+    /**
+     * Connections that lock and unlock calls share on a single node, pipelining the calls that
+     * arrive together: two keep Redis and the client busy at once (one batch is written while the
+     * other's replies are read), more only spread the same calls thinner.
+     */
+    static final int BATCH_CONNECTIONS = 2;
+
+    private final UnifiedJedis jedis;
+    /** Lock and unlock calls of all threads over at most two connections, on a single node; else null. */
+    private final CommandBatcher batcher;
+    private volatile boolean closed;
+
+    public RedisCalls(UnifiedJedis jedis, int maxConnections, Duration timeout) {
+        this.jedis = jedis;
+        this.batcher = jedis instanceof RedisClient single
+                ? new CommandBatcher(single.getPool(), Math.min(BATCH_CONNECTIONS, maxConnections), timeout)
+                : null;
+    }
+
+    /** One script call, without {@link #run}'s checks: pipelined with other threads' calls on a single node, routed by Jedis elsewhere. */
+    public Object script(Scripts script, List<String> keys, List<String> args) {
+        return batcher != null ? script.call(batcher, keys, args) : script.call(jedis, keys, args);
+    }
+
+    /**
+     * Runs a Redis call for lock {@code name}.
+     *
+     * @throws LockException once {@link #close()} ran (also when the close came while the call ran);
+     *         {@link BackendUnavailableException} when Redis could not serve it, else a plain
+     *         {@link LockException} for a command Redis refused
+     */
+    public <T> T run(String name, Supplier<T> call) {
+        checkOpen(name);
+        try {
+            try {
+                return Interrupts.setAside(call);
+            } catch (JedisConnectionException first) {
+                // Pooled connections go stale when Redis restarts or fails over; one retry on a
+                // fresh connection hides that.
+                if (closed) {
+                    throw first;
+                }
+                return Interrupts.setAside(call);
+            }
+        } catch (JedisException | IllegalStateException e) {
+            throw closed ? closedException(name, e) : RedisErrors.translate(name, e);
+        } catch (BackendUnavailableException e) {
+            throw closed ? closedException(name, e) : e;
+        }
+    }
+
+    /** @throws LockException naming {@code name} (null: none) once {@link #close()} ran */
+    public void checkOpen(String name) {
+        if (closed) {
+            throw closedException(name, null);
+        }
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+
+    /** From now on every call is refused. */
+    public void close() {
+        closed = true;
+    }
+
+    private static LockException closedException(String name, Throwable cause) {
+        return new LockException(name, "the Redis lock provider is closed", cause);
+    }
+}

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An in-JVM lock backend with every guarantee of a distributed one (leases that lapse, fencing
@@ -229,7 +230,7 @@ public final class LocalLockProvider implements LockProvider {
         }
 
         /** The entry of a held lock, dropping it if its lease has run out; call with the lock held. */
-        Entry live(String name, LocalLockProvider caller) {
+        @Nullable Entry live(String name, LocalLockProvider caller) {
             caller.checkOpen(name);
             if (down) {
                 throw new BackendUnavailableException(name, "the local lock backend is stopped", null);

@@ -1,5 +1,7 @@
 package io.lockkit.spi;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The answer to a release: whether the owner held the lock, whether the lock is now free of it,
  * and the waiting owner the backend handed it to, if any.
@@ -20,14 +22,14 @@ package io.lockkit.spi;
  * @param grantToken the grantee's fencing token when the lock was granted to it outright, else 0
  * @param grantWaitId the {@link LockProvider.LockRequest#waitId() wait} granted outright, else 0
  */
-public record Release(Outcome outcome, String grantee, long grantToken, long grantWaitId) {
+public record Release(Outcome outcome, @Nullable String grantee, long grantToken, long grantWaitId) {
 
     public static final Release RELEASED = new Release(Outcome.RELEASED, null);
     public static final Release STILL_HELD = new Release(Outcome.STILL_HELD, null);
     public static final Release NOT_HELD = new Release(Outcome.NOT_HELD, null);
 
     /** A release that handed nothing over ({@code grantee} null) or a hand-over the grantee claims. */
-    public Release(Outcome outcome, String grantee) {
+    public Release(Outcome outcome, @Nullable String grantee) {
         this(outcome, grantee, 0, 0);
     }
 

@@ -217,12 +217,12 @@ public final class JedisLockProvider implements LockProvider {
                 // single call does, and refreshes the client's slot map): acquire and WAIT one by one.
                 reply = Scripts.ACQUIRE.call(jedis, Keys.all(base), args);
                 acknowledged = undoIfFailing(name, args.get(0), reply, () -> jedis.waitReplicas(base, replicas, replicaTimeout.toMillis()));
-                return checkAcknowledged(name, base, args.get(0), reply, acknowledged);
+                return checkAcknowledged(name, args.get(0), reply, acknowledged);
             }
             Object acquiredReply = reply;
-            acknowledged = undoIfFailing(name, args.get(0), acquiredReply, waited::get);
+            acknowledged = undoIfFailing(name, args.get(0), acquiredReply, waited);
         }
-        return checkAcknowledged(name, base, args.get(0), reply, acknowledged);
+        return checkAcknowledged(name, args.get(0), reply, acknowledged);
     }
 
     /** Runs the WAIT; if it fails after the script acquired, the acquisition is undone before the failure surfaces. */
@@ -241,7 +241,7 @@ public final class JedisLockProvider implements LockProvider {
         }
     }
 
-    private Object checkAcknowledged(String name, String base, String owner, Object reply, long acknowledged) {
+    private Object checkAcknowledged(String name, String owner, Object reply, long acknowledged) {
         if ((Long) reply > 0 && acknowledged < replicas) {
             release(name, owner);
             throw new ReplicaAcknowledgementException(name, replicas, acknowledged, replicaTimeout);
@@ -267,6 +267,7 @@ public final class JedisLockProvider implements LockProvider {
      * its beans (Payara Micro on redeploy) refuses to load them at close, and the pool's connections
      * would stay open.
      */
+    @SuppressWarnings("UnusedVariable") // loading the classes is the point; nothing reads the list
     private static final List<Class<?>> CLOSE_PATH = preload("redis.clients.jedis.util.IOUtils",
             "org.apache.commons.pool2.DestroyMode");
 
@@ -508,9 +509,9 @@ public final class JedisLockProvider implements LockProvider {
         }
         try (Connection c = cluster.getConnectionFromSlot(0)) {
             String info = c.executeCommand(new CommandObject<>(new CommandArguments(Protocol.Command.INFO).add("server"), BuilderFactory.STRING));
-            for (String line : info.split("\r?\n")) {
+            for (String line : info.split("\r?\n", -1)) {
                 if (line.startsWith("redis_version:")) {
-                    return Integer.parseInt(line.substring("redis_version:".length()).split("\\.")[0]) >= 7;
+                    return Integer.parseInt(line.substring("redis_version:".length()).split("\\.", -1)[0]) >= 7;
                 }
             }
             return false;

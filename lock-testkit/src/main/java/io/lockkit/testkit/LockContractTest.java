@@ -696,7 +696,7 @@ public abstract class LockContractTest {
             DistributedLock lock = client().getLock(name);
             lock.lock(scaled(Duration.ofSeconds(20)));
             lock.lock(scaled(Duration.ofMillis(300)));
-            Thread.sleep(scaled(Duration.ofMillis(1000)).toMillis()); // past the shorter lease, on the backend's clock
+            Thread.sleep(scaled(Duration.ofSeconds(1)).toMillis()); // past the shorter lease, on the backend's clock
             assertThat(client().getLock(name).tryLock()).as("another client, past the shorter lease").isFalse();
             assertThat(lock.isHeldByCurrentThread()).isTrue();
             assertThatCode(() -> {
@@ -1188,7 +1188,7 @@ public abstract class LockContractTest {
             // client thinks it holds a lock that the backend has already given to someone else.
             assume(Capability.EXPLICIT_LEASE);
             String name = name();
-            Duration lease = scaled(Duration.ofMillis(1000));
+            Duration lease = scaled(Duration.ofSeconds(1));
             DistributedLockFactory releasing = client();
             DistributedLockFactory other = client();
             LockHandle first = releasing.acquire(name, leaseOf(lease));

@@ -83,6 +83,7 @@ final class JdbcProviders {
         return Transactions.suspending(provider, beans);
     }
 
+    @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
     private static DataSource lookup(LockkitConfig config, String name) {
         Object found;
         try {

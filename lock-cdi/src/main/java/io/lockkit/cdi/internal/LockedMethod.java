@@ -41,11 +41,11 @@ public final class LockedMethod {
     /** A holdAtLeast remainder shorter than this is not worth a deferred release: released at once. */
     private static final Duration MIN_DEFERRED_RELEASE = Duration.ofMillis(1);
 
-    private final LockedDeclaration<Class<?>> declaration;
+    private final LockedDeclaration declaration;
     private final String constantName;
     private final boolean declaresInterruption;
 
-    private LockedMethod(LockedDeclaration<Class<?>> declaration, boolean declaresInterruption) {
+    private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption) {
         this.declaration = declaration;
         this.declaresInterruption = declaresInterruption;
         List<Object> parts = declaration.nameParts();
@@ -60,7 +60,7 @@ public final class LockedMethod {
      */
     public static LockedMethod of(Method method, Locked binding) {
         try {
-            LockedDeclaration<Class<?>> declaration = LockedDeclaration.check(new ReflectionSignature(method),
+            LockedDeclaration declaration = LockedDeclaration.check(new ReflectionSignature(method),
                     LockedValues.of(binding), defaultName(method.getDeclaringClass().getName(), method.getName()));
             boolean interruptible = false;
             for (Class<?> thrown : method.getExceptionTypes()) {
@@ -146,6 +146,7 @@ public final class LockedMethod {
      * {@code proceed}, and releases the lock when the call returns, or when the transaction active
      * at that moment completes, or, for asynchronous methods, when its stage completes.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
     public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
             TransactionCompletion transactions) throws Exception {
         ReturnKind kind = declaration.returnKind();
@@ -231,8 +232,8 @@ public final class LockedMethod {
      * (reentrant, no round trip) instead of waiting for ourselves as a different owner.
      */
     private static Object joinThreadHold(DistributedLock lock, Proceed proceed) throws Exception {
-        lock.lock();
         Object result;
+        lock.lock();
         try {
             result = proceed.proceed();
         } catch (Throwable failure) {
@@ -271,6 +272,7 @@ public final class LockedMethod {
         };
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the dependent that cancels the original needs no handle
     private static Object releaseOnCompletion(CompletionStage<?> stage, Runnable release) {
         CompletableFuture<Object> result = new CompletableFuture<>();
         // The release hangs on a dependent nobody else can see: a dependent the caller could cancel

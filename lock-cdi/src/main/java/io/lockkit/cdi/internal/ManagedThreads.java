@@ -24,6 +24,7 @@ final class ManagedThreads {
     }
 
     /** The managed thread factory, or null when there is none (Java SE, Quarkus). */
+    @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
     static ThreadFactory find(Instance<ThreadFactory> threadFactories) {
         for (Instance.Handle<ThreadFactory> handle : threadFactories.handles()) {
             boolean managed = handle.getBean().getTypes().stream()

@@ -25,7 +25,7 @@ public final class SqlFile {
         Map<String, String> out = new LinkedHashMap<>();
         String current = null;
         StringBuilder body = new StringBuilder();
-        for (String line : read(resource).split("\n")) {
+        for (String line : read(resource).split("\n", -1)) {
             String trimmed = line.trim();
             if (trimmed.startsWith("-- :name ")) {
                 put(out, current, body, placeholders);
@@ -42,7 +42,7 @@ public final class SqlFile {
     /** The statements of a DDL file, in order, without comments; {@code replacements} are literal. */
     public static List<String> ddl(String resource, Map<String, String> replacements) {
         StringBuilder text = new StringBuilder();
-        for (String line : read(resource).split("\n")) {
+        for (String line : read(resource).split("\n", -1)) {
             if (!line.trim().startsWith("--")) {
                 text.append(line).append('\n');
             }
@@ -53,7 +53,7 @@ public final class SqlFile {
                     java.util.regex.Matcher.quoteReplacement(r.getValue()));
         }
         List<String> statements = new ArrayList<>();
-        for (String s : all.split(";\\s*\n")) {
+        for (String s : all.split(";\\s*\n", -1)) {
             if (!s.isBlank()) {
                 statements.add(s.trim());
             }

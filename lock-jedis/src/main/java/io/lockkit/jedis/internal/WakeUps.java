@@ -40,10 +40,10 @@ public interface WakeUps {
         try {
             confirmed.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            confirmed.thenRun(listener::missedNotifications);
+            var unused = confirmed.thenRun(listener::missedNotifications);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            confirmed.thenRun(listener::missedNotifications);
+            var unused = confirmed.thenRun(listener::missedNotifications);
         }
     }
 

@@ -69,7 +69,7 @@ final class Readiness {
             return null;
         }
         String prefix = field + ":";
-        for (String line : ((String) infoReply).split("\r?\n")) {
+        for (String line : ((String) infoReply).split("\r?\n", -1)) {
             if (line.startsWith(prefix)) {
                 return line.substring(prefix.length()).trim();
             }

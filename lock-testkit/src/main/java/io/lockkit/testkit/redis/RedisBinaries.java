@@ -43,7 +43,7 @@ final class RedisBinaries {
     /** The first executable {@code redis-server} in the directories of {@code searchPath}, if any. */
     static Optional<Path> onPath(String searchPath) {
         boolean windows = isWindows();
-        for (String dir : searchPath.split(Pattern.quote(File.pathSeparator))) {
+        for (String dir : searchPath.split(Pattern.quote(File.pathSeparator), -1)) {
             // An empty entry means "the current directory" to a shell; a test fixture should not guess that.
             if (dir.isBlank()) {
                 continue;

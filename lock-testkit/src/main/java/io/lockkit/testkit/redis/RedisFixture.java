@@ -246,7 +246,7 @@ public final class RedisFixture {
                 try (java.io.BufferedReader in = Files.newBufferedReader(file)) {
                     line = in.readLine();
                 }
-                String[] fields = line.trim().split("\\s+");
+                String[] fields = line.trim().split("\\s+", -1);
                 int low = Integer.parseInt(fields[0]);
                 int high = Integer.parseInt(fields[1]);
                 // Leave room for ports below the range; a range that leaves none is ignored.

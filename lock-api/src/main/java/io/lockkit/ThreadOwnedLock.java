@@ -69,7 +69,7 @@ final class ThreadOwnedLock implements DistributedLock {
     }
 
     @Override
-    public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
+    public boolean tryLock(Duration wait, @Nullable Duration lease) throws InterruptedException {
         LockOptions.Builder b = LockOptions.builder().waitAtMost(wait); // validates both arguments
         if (lease != null) {
             b.lease(lease);

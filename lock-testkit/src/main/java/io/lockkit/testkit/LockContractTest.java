@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -70,7 +71,7 @@ public abstract class LockContractTest {
 
     private final List<DistributedLockFactory> clients = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
-    private Set<Capability> capabilities;
+    private @Nullable Set<Capability> capabilities;
     private String testName = "test";
 
     // ---- hooks ----
@@ -1511,6 +1512,7 @@ public abstract class LockContractTest {
 
         @Test
         @DisplayName("a negative or null wait is rejected naming the argument")
+        @SuppressWarnings("NullAway") // passes null on purpose
         void badWaitsAreRejected() {
             DistributedLock lock = client().getLock(name());
             assertThatThrownBy(() -> lock.tryLock(Duration.ofSeconds(-1), null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
@@ -1520,6 +1522,7 @@ public abstract class LockContractTest {
 
         @Test
         @DisplayName("contradictory or missing options are rejected")
+        @SuppressWarnings("NullAway") // passes null on purpose
         void badOptionsAreRejected() {
             assertThatThrownBy(() -> LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofSeconds(3)).build())
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewalInterval");

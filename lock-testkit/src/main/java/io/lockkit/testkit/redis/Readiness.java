@@ -3,6 +3,7 @@ package io.lockkit.testkit.redis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Polls a server until it answers PING (and, optionally, a further check passes). A server that is
@@ -64,7 +65,7 @@ final class Readiness {
     }
 
     /** The value of one field of an INFO reply, e.g. {@code redis_version}, or null. */
-    static String infoField(Object infoReply, String field) {
+    static @Nullable String infoField(@Nullable Object infoReply, String field) {
         if (!(infoReply instanceof String)) {
             return null;
         }

@@ -47,6 +47,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Redis lock backend, over one Jedis {@link UnifiedJedis} client: standalone
@@ -102,7 +103,7 @@ public final class JedisLockProvider implements LockProvider {
 
     private final UnifiedJedis jedis;
     /** Lock and unlock calls of all threads over at most two connections, on a single node; else null. */
-    private final CommandBatcher batcher;
+    private final @Nullable CommandBatcher batcher;
     /** Whether the client talks to a cluster; learned from a CROSSSLOT answer if the type did not tell. */
     private volatile boolean cluster;
     private final boolean ownsClient;
@@ -116,8 +117,8 @@ public final class JedisLockProvider implements LockProvider {
     private final String controlChannel;
     private final Duration timeout;
     private final java.util.concurrent.locks.ReentrantLock setup = new java.util.concurrent.locks.ReentrantLock();
-    private volatile WakeUps wakeUps;
-    private volatile String publishCommand;
+    private volatile @Nullable WakeUps wakeUps;
+    private volatile @Nullable String publishCommand;
     /** Waits this provider queued in Redis and has not seen end, with the id of the latest such wait. */
     private final Map<QueueEntry, Long> queued = new java.util.concurrent.ConcurrentHashMap<>();
     private final String description;
@@ -626,8 +627,8 @@ public final class JedisLockProvider implements LockProvider {
 
     /** Configures a {@link JedisLockProvider}. Setters validate their argument. Not thread-safe. */
     public static final class Builder {
-        private URI uri;
-        private UnifiedJedis client;
+        private @Nullable URI uri;
+        private @Nullable UnifiedJedis client;
         private String target = "redis://localhost:6379";
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private String clientName = "lockkit";
@@ -640,8 +641,8 @@ public final class JedisLockProvider implements LockProvider {
         private Duration replicaTimeout = Duration.ofMillis(100);
         private int maxConnections = 16;
         private int localHandOffs = DEFAULT_LOCAL_HAND_OFFS;
-        private ThreadFactory threadFactory;
-        private SslOptions sslOptions;
+        private @Nullable ThreadFactory threadFactory;
+        private @Nullable SslOptions sslOptions;
 
         private Builder() {
         }

@@ -13,9 +13,11 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one {@code @Locked} method under its lock; built once per method and binding, thread-safe.
@@ -42,7 +44,7 @@ public final class LockedMethod {
     private static final Duration MIN_DEFERRED_RELEASE = Duration.ofMillis(1);
 
     private final LockedDeclaration declaration;
-    private final String constantName;
+    private final @Nullable String constantName;
     private final boolean declaresInterruption;
 
     private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption) {
@@ -102,7 +104,7 @@ public final class LockedMethod {
                 if (value == null) {
                     break;
                 }
-                value = read((Method) property.accessor(), value);
+                value = read((Method) Objects.requireNonNull(property.accessor(), "accessor"), value); // reflection models carry one
             }
             if (value == null) {
                 throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
@@ -133,11 +135,11 @@ public final class LockedMethod {
     /** The method call to run under the lock. */
     @FunctionalInterface
     public interface Proceed {
-        Object proceed() throws Exception;
+        @Nullable Object proceed() throws Exception;
     }
 
     /** Like {@link #invoke(DistributedLockFactory, Object[], Proceed, TransactionCompletion)} without transactions. */
-    public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
+    public @Nullable Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
         return invoke(factory, args, proceed, TransactionCompletion.NONE);
     }
 
@@ -147,7 +149,7 @@ public final class LockedMethod {
      * at that moment completes, or, for asynchronous methods, when its stage completes.
      */
     @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
-    public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
+    public @Nullable Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
             TransactionCompletion transactions) throws Exception {
         ReturnKind kind = declaration.returnKind();
         String name;
@@ -231,7 +233,7 @@ public final class LockedMethod {
      * The calling thread holds the lock through {@link DistributedLock}: take it once more
      * (reentrant, no round trip) instead of waiting for ourselves as a different owner.
      */
-    private static Object joinThreadHold(DistributedLock lock, Proceed proceed) throws Exception {
+    private static @Nullable Object joinThreadHold(DistributedLock lock, Proceed proceed) throws Exception {
         Object result;
         lock.lock();
         try {
@@ -263,7 +265,7 @@ public final class LockedMethod {
         }
     }
 
-    private static Object skipped(ReturnKind kind) {
+    private static @Nullable Object skipped(ReturnKind kind) {
         return switch (kind) {
             case OPTIONAL -> Optional.empty();
             case STAGE, FUTURE -> CompletableFuture.completedFuture(null);

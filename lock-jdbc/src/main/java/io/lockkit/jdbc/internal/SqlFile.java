@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SQL kept in resource files: a statements file is split into sections that start with a
@@ -73,7 +74,7 @@ public final class SqlFile {
         }
     }
 
-    private static void put(Map<String, String> out, String name, StringBuilder body, Map<String, String> placeholders) {
+    private static void put(Map<String, String> out, @Nullable String name, StringBuilder body, Map<String, String> placeholders) {
         if (name == null) {
             return;
         }

@@ -2,6 +2,7 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
+import org.jspecify.annotations.Nullable;
 
 /** Where a provider's waiters hear of releases: classic pub/sub, or sharded pub/sub per cluster shard. */
 public interface WakeUps {
@@ -48,7 +49,7 @@ public interface WakeUps {
     }
 
     /** Hands one release message (the grantee's owner id, or empty when the lock is free) to a channel's listeners. */
-    static void deliver(java.util.List<WakeUpListener> listeners, String message) {
+    static void deliver(java.util.@Nullable List<WakeUpListener> listeners, String message) {
         if (listeners != null) {
             String grantee = message.isEmpty() ? null : message;
             for (WakeUpListener l : listeners) {

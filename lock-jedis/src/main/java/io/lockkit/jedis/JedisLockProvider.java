@@ -261,7 +261,6 @@ public final class JedisLockProvider implements LockProvider {
         queued.remove(new QueueEntry(name, owner));
     }
 
-    /** A wait this provider queued in Redis and has not seen end yet. */
     /**
      * Classes that closing the client loads for the first time (found with -verbose:class): loaded
      * with this class, because a server that stops an application's class loader before destroying

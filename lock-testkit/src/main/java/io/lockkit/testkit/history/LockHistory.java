@@ -111,7 +111,7 @@ public final class LockHistory {
     private final AtomicInteger longHolds = new AtomicInteger();
     private final Map<String, AtomicInteger> injected = new LinkedHashMap<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
     private volatile boolean stop;
     private boolean ran;
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A named lock shared across threads, processes and machines, owned by the calling thread and
@@ -40,7 +41,7 @@ public interface DistributedLock extends Lock {
      * Waits at most {@code wait} for the lock, then holds it for {@code lease}, or under the
      * watchdog when {@code lease} is null.
      */
-    boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
+    boolean tryLock(Duration wait, @Nullable Duration lease) throws InterruptedException;
 
     /**
      * Releases one hold of the calling thread.

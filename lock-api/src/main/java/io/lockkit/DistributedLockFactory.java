@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The entry point: hands out locks by name over one {@link LockProvider}, and owns that provider.
@@ -66,7 +67,7 @@ public interface DistributedLockFactory extends AutoCloseable {
      * @throws LockLostException when the hold was lost while {@code action} ran
      */
     @SuppressWarnings("try") // the handle is only there to be closed
-    default <T, X extends Throwable> T callWithLock(String name, LockOptions options, LockedCallable<T, X> action)
+    default <T extends @Nullable Object, X extends Throwable> T callWithLock(String name, LockOptions options, LockedCallable<T, X> action)
             throws X, InterruptedException {
         Objects.requireNonNull(action, "action");
         try (LockHandle ignored = acquire(name, options)) {
@@ -79,7 +80,7 @@ public interface DistributedLockFactory extends AutoCloseable {
         Objects.requireNonNull(action, "action");
         callWithLock(name, options, () -> {
             action.run();
-            return null;
+            return Boolean.TRUE; // a result nobody reads
         });
     }
 
@@ -117,8 +118,8 @@ public interface DistributedLockFactory extends AutoCloseable {
 
         final LockProvider provider;
         Ticker ticker = Ticker.system();
-        ScheduledExecutorService scheduler;
-        ThreadFactory threadFactory;
+        @Nullable ScheduledExecutorService scheduler;
+        @Nullable ThreadFactory threadFactory;
         LockOptions defaultOptions = LockOptions.DEFAULTS;
         Consumer<LockLostException> lossListener = e -> { };
         Duration subscriptionLinger = DEFAULT_SUBSCRIPTION_LINGER;
@@ -176,6 +177,8 @@ public interface DistributedLockFactory extends AutoCloseable {
         }
 
         /**
+         * Builds the factory.
+         *
          * @throws IllegalArgumentException when both a scheduler and a thread factory were set: the
          *         thread factory only makes the factory's own scheduler threads, so one would be ignored
          */

@@ -2,6 +2,7 @@ package io.lockkit;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One owner's hold of one lock as this client knows it: token, hold count, and the lease deadline
@@ -16,12 +17,12 @@ final class Hold {
     final String owner;
     final long token;
     /** Older, lost hold of the same thread, still owed its unlocks. Only the owning thread touches it. */
-    Hold previous;
+    @Nullable Hold previous;
 
     private int count = 1;
     private State state = State.HELD;
     private boolean releasedByClose;
-    private LockLostException loss;
+    private @Nullable LockLostException loss;
     private boolean lossThrown;
 
     private volatile boolean watchdog;
@@ -115,7 +116,7 @@ final class Hold {
     }
 
     /** HELD → LOST; returns the loss to report, or null if the hold was not held. */
-    synchronized LockLostException markLost(String reason) {
+    synchronized @Nullable LockLostException markLost(String reason) {
         if (state != State.HELD) {
             return null;
         }
@@ -140,7 +141,7 @@ final class Hold {
     }
 
     /** The loss to throw for this hold, if it was lost; the first call marks it as reported. */
-    synchronized LockLostException lossToThrow() {
+    synchronized @Nullable LockLostException lossToThrow() {
         if (loss != null) {
             lossThrown = true;
         }

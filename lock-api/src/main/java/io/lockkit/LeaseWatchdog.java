@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Renews watchdog holds and notices lapsed leases, for every hold of one factory, on one
@@ -49,7 +50,7 @@ final class LeaseWatchdog {
     /** Holds whose renewal is in flight: not renewed again, and only their deadline is scheduled. */
     private final Set<Hold> renewing = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
-    private ScheduledFuture<?> tick;
+    private @Nullable ScheduledFuture<?> tick;
     private long tickAt;
     private boolean stopped;
 
@@ -112,6 +113,7 @@ final class LeaseWatchdog {
         }
     }
 
+    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // holds is a concurrent set: removing while iterating is defined
     private void tick() {
         lock.lock();
         try {

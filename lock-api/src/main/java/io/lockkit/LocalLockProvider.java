@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An in-JVM lock backend with every guarantee of a distributed one (leases that lapse, fencing
@@ -210,7 +211,7 @@ public final class LocalLockProvider implements LockProvider {
         return "LocalLockProvider";
     }
 
-    private void checkOpen(String name) {
+    private void checkOpen(@Nullable String name) {
         if (closed) {
             throw new LockException(name, "this LocalLockProvider is closed");
         }
@@ -242,7 +243,7 @@ public final class LocalLockProvider implements LockProvider {
         }
 
         /** The entry of a held lock, dropping it if its lease has run out; call with the lock held. */
-        Entry live(String name, LocalLockProvider caller) {
+        @Nullable Entry live(String name, LocalLockProvider caller) {
             caller.checkOpen(name);
             if (down) {
                 throw new BackendUnavailableException(name, "the local lock backend is stopped", null);

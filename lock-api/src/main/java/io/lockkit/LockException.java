@@ -1,22 +1,24 @@
 package io.lockkit;
 
+import org.jspecify.annotations.Nullable;
+
 /** The root of lockkit's exceptions; each names the lock it concerns. */
 public class LockException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    private final String lockName;
+    private final @Nullable String lockName;
 
-    public LockException(String lockName, String message) {
+    public LockException(@Nullable String lockName, String message) {
         this(lockName, message, null);
     }
 
-    public LockException(String lockName, String message, Throwable cause) {
+    public LockException(@Nullable String lockName, String message, @Nullable Throwable cause) {
         super(lockName == null ? message : message + " (lock '" + abbreviate(lockName) + "')", cause);
         this.lockName = lockName;
     }
 
     /** The lock's name, or {@code null} when the failure concerns no single lock. */
-    public String lockName() {
+    public @Nullable String lockName() {
         return lockName;
     }
 

@@ -3,6 +3,7 @@ package io.lockkit;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How to take a lock: how long to wait for it and how long to lease it. Immutable; built by
@@ -26,10 +27,10 @@ public final class LockOptions {
     /** Wait as long as it takes; lease kept by the watchdog. */
     public static final LockOptions DEFAULTS = builder().build();
 
-    private final Duration wait;            // null: wait forever
-    private final Duration lease;           // null: watchdog
-    private final Duration watchdogLease;   // null: the factory's
-    private final Duration renewalInterval; // null: a third of watchdogLease, or the factory's
+    private final @Nullable Duration wait;            // null: wait forever
+    private final @Nullable Duration lease;           // null: watchdog
+    private final @Nullable Duration watchdogLease;   // null: the factory's
+    private final @Nullable Duration renewalInterval; // null: a third of watchdogLease, or the factory's
 
     private LockOptions(Builder b) {
         this.wait = b.wait;
@@ -125,10 +126,10 @@ public final class LockOptions {
 
     /** Builds {@link LockOptions}; each setter validates its argument. Not thread-safe. */
     public static final class Builder {
-        private Duration wait;
-        private Duration lease;
-        private Duration watchdogLease;
-        private Duration renewalInterval;
+        private @Nullable Duration wait;
+        private @Nullable Duration lease;
+        private @Nullable Duration watchdogLease;
+        private @Nullable Duration renewalInterval;
 
         private Builder() {
         }
@@ -176,6 +177,8 @@ public final class LockOptions {
         }
 
         /**
+         * Builds the options.
+         *
          * @throws IllegalArgumentException when the renewal interval is not shorter than the watchdog lease
          */
         public LockOptions build() {

@@ -1,5 +1,7 @@
 package io.lockkit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Work to run while holding a lock, like {@link java.util.concurrent.Callable} but letting the
  * caller's own checked exception type through.
@@ -8,6 +10,6 @@ package io.lockkit;
  * @param <X> the exception the work may throw
  */
 @FunctionalInterface
-public interface LockedCallable<T, X extends Throwable> {
+public interface LockedCallable<T extends @Nullable Object, X extends Throwable> {
     T call() throws X;
 }

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The core behind {@link DistributedLockFactory}: turns a provider's single attempts into waits,
@@ -238,11 +239,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return clientId + ":t" + Thread.currentThread().getId();
     }
 
-    Hold currentThreadHold(String name) {
+    @Nullable Hold currentThreadHold(String name) {
         return threadHolds.get(new HoldKey(name, threadOwner()));
     }
 
-    boolean lockForThread(String name, Duration lease, Duration wait, boolean interruptible) throws InterruptedException {
+    boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible) throws InterruptedException {
         String owner = threadOwner();
         HoldKey key = new HoldKey(name, owner);
         Grant g = take(name, owner, lease, defaults, wait, interruptible);
@@ -306,7 +307,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
      * @param wait the longest wait, or null to wait as long as it takes
      * @return the grant, or null when the wait ran out
      */
-    private Grant take(String name, String owner, Duration lease, LockOptions options, Duration wait, boolean interruptible)
+    private @Nullable Grant take(String name, String owner, @Nullable Duration lease, LockOptions options, @Nullable Duration wait,
+            boolean interruptible)
             throws InterruptedException {
         ensureOpen(name, owner);
         if (lease != null) {
@@ -403,7 +405,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         }
     }
 
-    private static Duration remaining(Duration wait, long deadline, long now) {
+    private static Duration remaining(@Nullable Duration wait, long deadline, long now) {
         return wait == null ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
     }
 
@@ -431,9 +433,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return new Grant(token, sent);
     }
 
-    private Hold register(String name, String owner, Grant g, Duration lease, LockOptions options) {
-        boolean watched = lease == null;
-        Hold h = watched
+    private Hold register(String name, String owner, Grant g, @Nullable Duration lease, LockOptions options) {
+        Hold h = lease == null
                 ? new Hold(name, owner, g.token(), options.effectiveWatchdogLease(defaults), true,
                         options.effectiveRenewalInterval(defaults), g.sentNanos())
                 : new Hold(name, owner, g.token(), lease, false, lease, g.sentNanos());
@@ -643,14 +644,15 @@ final class ProviderLockFactory implements DistributedLockFactory {
      * to claim a hand-over. Every release that may free a lock ends here, whatever became of the
      * releasing hold.
      */
-    private void passOn(String name, Release r, long sent) {
-        if (r == null) {
+    private void passOn(String name, @Nullable Release r, long sent) {
+        if (r == null || r.grantee() == null) {
             return;
         }
+        String grantee = r.grantee();
         if (r.granted()) {
-            waits.grantedTo(name, r.grantee(), r.grantWaitId(), r.grantToken(), sent);
-        } else if (r.grantee() != null) {
-            waits.handedTo(name, r.grantee());
+            waits.grantedTo(name, grantee, r.grantWaitId(), r.grantToken(), sent);
+        } else {
+            waits.handedTo(name, grantee);
         }
     }
 

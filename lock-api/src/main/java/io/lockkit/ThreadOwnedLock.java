@@ -4,6 +4,7 @@ import io.lockkit.spi.LockProvider.Capability;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** {@link DistributedLock} over the factory's core; each thread is its own owner. */
 final class ThreadOwnedLock implements DistributedLock {
@@ -31,7 +32,7 @@ final class ThreadOwnedLock implements DistributedLock {
         lockUninterruptibly(checkLease(lease));
     }
 
-    private void lockUninterruptibly(Duration lease) {
+    private void lockUninterruptibly(@Nullable Duration lease) {
         try {
             factory.lockForThread(name, lease, null, false);
         } catch (InterruptedException e) {
@@ -68,7 +69,7 @@ final class ThreadOwnedLock implements DistributedLock {
     }
 
     @Override
-    public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
+    public boolean tryLock(Duration wait, @Nullable Duration lease) throws InterruptedException {
         LockOptions.Builder b = LockOptions.builder().waitAtMost(wait); // validates both arguments
         if (lease != null) {
             b.lease(lease);

@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This client's waiting threads, per lock name, and the one backend subscription each name needs.
@@ -53,7 +54,7 @@ final class WaitQueues {
         final Room room;
         private volatile boolean signalled;
         private volatile boolean cancelled;
-        private volatile DirectGrant grant;
+        private volatile @Nullable DirectGrant grant;
 
         Waiter(String owner, long waitId, Room room) {
             this.owner = owner;
@@ -85,7 +86,7 @@ final class WaitQueues {
         }
 
         /** The lock granted to this wait outright by a release of this client, or null. */
-        DirectGrant grant() {
+        @Nullable DirectGrant grant() {
             return grant;
         }
 
@@ -101,13 +102,13 @@ final class WaitQueues {
     }
 
     /** The waiters of one name. */
-    final class Room implements WakeUpListener {
+    static final class Room implements WakeUpListener {
         final String name;
         private final ReentrantLock lock = new ReentrantLock();
         private final ReentrantLock subscribing = new ReentrantLock();
         private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-        private volatile Subscription subscription;
-        private ScheduledFuture<?> linger;
+        private volatile @Nullable Subscription subscription;
+        private @Nullable ScheduledFuture<?> linger;
         private boolean retired;
 
         Room(String name) {
@@ -115,7 +116,7 @@ final class WaitQueues {
         }
 
         @Override
-        public void released(String grantee) {
+        public void released(@Nullable String grantee) {
             lock.lock();
             try {
                 if (grantee != null) {
@@ -228,7 +229,7 @@ final class WaitQueues {
     }
 
     /** A release of {@code name} by this client handed the lock to {@code grantee}. */
-    void handedTo(String name, String grantee) {
+    void handedTo(String name, @Nullable String grantee) {
         Room room = rooms.get(name);
         if (room != null) {
             room.released(grantee);

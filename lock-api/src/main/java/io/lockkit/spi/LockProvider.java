@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock backend. The lock-api core owns waiting, the watchdog, hold bookkeeping and loss
@@ -164,7 +165,7 @@ public interface LockProvider extends AutoCloseable {
     /** Receives release notifications; called on a backend thread, so implementations only signal. */
     interface WakeUpListener {
         /** The lock was released; {@code grantee} is the owner it was handed to, or null when it is free. */
-        void released(String grantee);
+        void released(@Nullable String grantee);
 
         /** Notifications may have been missed (reconnect): every waiter should check again. */
         void missedNotifications();

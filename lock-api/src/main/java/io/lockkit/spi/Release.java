@@ -1,5 +1,7 @@
 package io.lockkit.spi;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The answer to a release: whether the owner held the lock, whether the lock is now free of it,
  * and the waiting owner the backend handed it to, if any.
@@ -26,7 +28,7 @@ package io.lockkit.spi;
  * @param grantToken the grantee's fencing token when the lock was granted to it outright, else 0
  * @param grantWaitId the {@link LockProvider.LockRequest#waitId() wait} granted outright, else 0
  */
-public record Release(Outcome outcome, String grantee, long grantToken, long grantWaitId) {
+public record Release(Outcome outcome, @Nullable String grantee, long grantToken, long grantWaitId) {
 
     public static final Release RELEASED = new Release(Outcome.RELEASED, null);
     public static final Release STILL_HELD = new Release(Outcome.STILL_HELD, null);
@@ -66,7 +68,7 @@ public record Release(Outcome outcome, String grantee, long grantToken, long gra
      * @throws IllegalArgumentException when {@code outcome} is null, or a {@code grantee} is empty
      *     or comes with another outcome than {@link Outcome#RELEASED}
      */
-    public Release(Outcome outcome, String grantee) {
+    public Release(Outcome outcome, @Nullable String grantee) {
         this(outcome, grantee, 0, 0);
     }
 

@@ -64,4 +64,7 @@
  *       {@code close()} and {@code capabilities()} throws {@code io.lockkit.LockException}.</dd>
  * </dl>
  */
+@NullMarked
 package io.lockkit.spi;
+
+import org.jspecify.annotations.NullMarked;

@@ -62,4 +62,7 @@
  * {@code ManagedThreadFactory} (as a bean or at {@code java:comp/DefaultManagedThreadFactory}), the
  * factory's and the Redis provider's threads come from it.
  */
+@NullMarked
 package io.lockkit.cdi;
+
+import org.jspecify.annotations.NullMarked;

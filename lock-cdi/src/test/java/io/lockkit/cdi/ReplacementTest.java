@@ -81,8 +81,8 @@ class ReplacementTest {
         }
     }
 
-    @SuppressWarnings("all")
     static final class ReportingLiteral extends jakarta.enterprise.util.AnnotationLiteral<Replacements.Reporting>
             implements Replacements.Reporting {
+        private static final long serialVersionUID = 1L;
     }
 }

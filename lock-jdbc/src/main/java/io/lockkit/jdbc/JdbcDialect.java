@@ -1,5 +1,7 @@
 package io.lockkit.jdbc;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The SQL dialects {@link JdbcLockProvider} speaks; each has its own schema and statements files in
  * the jar ({@code io/lockkit/jdbc/<dialect>/V1__lockkit_locks.sql} and {@code statements.sql}).
@@ -32,7 +34,7 @@ public enum JdbcDialect {
     }
 
     /** The dialect of a JDBC URL or database product name, or null when none fits. */
-    static JdbcDialect detect(String urlOrProduct) {
+    static @Nullable JdbcDialect detect(String urlOrProduct) {
         String s = urlOrProduct.toLowerCase(java.util.Locale.ROOT);
         if (s.startsWith("jdbc:postgresql:") || s.equals("postgresql")) {
             return POSTGRESQL;

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JDBC lock backend: locks are rows of a lock table in PostgreSQL or H2, reached through the
@@ -133,7 +134,7 @@ public final class JdbcLockProvider implements LockProvider {
     private final String description;
     private final ConcurrentHashMap<String, CopyOnWriteArrayList<WakeUpListener>> listeners = new ConcurrentHashMap<>();
     private final ReentrantLock setup = new ReentrantLock();
-    private volatile PgListener pgListener;
+    private volatile @Nullable PgListener pgListener;
     private volatile boolean closed;
 
     private JdbcLockProvider(Builder b, ConnectionSource connections, JdbcDialect dialect) {
@@ -225,7 +226,7 @@ public final class JdbcLockProvider implements LockProvider {
             String key = Keys.of(name);
             call(name, "leaving the wait queue", c -> {
                 table.abandon(c, key, owner, channel);
-                return null;
+                return Boolean.TRUE; // no result
             });
         }
     }
@@ -341,7 +342,7 @@ public final class JdbcLockProvider implements LockProvider {
         T apply(Connection c) throws SQLException;
     }
 
-    private <T> T call(String name, String what, Call<T> call) {
+    private <T> T call(@Nullable String name, String what, Call<T> call) {
         checkOpen(name);
         for (int attempt = 0; ; attempt++) {
             Connection c;
@@ -417,7 +418,7 @@ public final class JdbcLockProvider implements LockProvider {
         return l != null && l.listening();
     }
 
-    private void wakeLocal(String key, String grantee) {
+    private void wakeLocal(String key, @Nullable String grantee) {
         List<WakeUpListener> list = listeners.get(key);
         if (list != null) {
             for (WakeUpListener w : list) {
@@ -426,7 +427,7 @@ public final class JdbcLockProvider implements LockProvider {
         }
     }
 
-    private void checkOpen(String name) {
+    private void checkOpen(@Nullable String name) {
         if (closed) {
             throw new LockException(name, "the JdbcLockProvider is closed");
         }
@@ -462,7 +463,7 @@ public final class JdbcLockProvider implements LockProvider {
                     }
                 }
             }
-            return null;
+            return Boolean.TRUE; // no result
         });
         LOG.log(System.Logger.Level.DEBUG, "lock table {0} is in place", qualified);
     }
@@ -470,12 +471,12 @@ public final class JdbcLockProvider implements LockProvider {
     /** Options for a {@link JdbcLockProvider}; every setter validates its argument. Not thread-safe. */
     public static final class Builder {
 
-        private DataSource dataSource;
-        private String jdbcUrl;
-        private String user;
-        private String password;
-        private JdbcDialect dialect;
-        private String schema;
+        private @Nullable DataSource dataSource;
+        private @Nullable String jdbcUrl;
+        private @Nullable String user;
+        private @Nullable String password;
+        private @Nullable JdbcDialect dialect;
+        private @Nullable String schema;
         private String table = DEFAULT_TABLE;
         private boolean createSchema;
         private Duration timeout = DEFAULT_TIMEOUT;
@@ -483,7 +484,7 @@ public final class JdbcLockProvider implements LockProvider {
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private Duration claimTimeout = DEFAULT_CLAIM_TIMEOUT;
         private boolean listen = true;
-        private ThreadFactory threadFactory;
+        private @Nullable ThreadFactory threadFactory;
 
         private Builder() {
         }
@@ -508,7 +509,7 @@ public final class JdbcLockProvider implements LockProvider {
         }
 
         /** The user and password for {@link #jdbcUrl(String)}, when the URL does not carry them. */
-        public Builder credentials(String user, String password) {
+        public Builder credentials(String user, @Nullable String password) {
             if (user == null || user.isEmpty()) {
                 throw new IllegalArgumentException("user must not be null or empty");
             }
@@ -639,7 +640,7 @@ public final class JdbcLockProvider implements LockProvider {
                 // altogether (a query timeout's cancel request is not answered either).
                 connections = ConnectionSource.of(jdbcUrl, props, maxConnections, timeout, timeout.plusSeconds(seconds));
             } else {
-                connections = ConnectionSource.of(dataSource);
+                connections = ConnectionSource.of(Objects.requireNonNull(dataSource, "dataSource")); // exactly one is set
                 if (d == null) {
                     d = detect(connections);
                 }

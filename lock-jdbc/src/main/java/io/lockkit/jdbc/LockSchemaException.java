@@ -1,6 +1,7 @@
 package io.lockkit.jdbc;
 
 import io.lockkit.LockException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock table or its token sequence is missing or does not have the expected columns: create it
@@ -10,7 +11,7 @@ import io.lockkit.LockException;
 public class LockSchemaException extends LockException {
     private static final long serialVersionUID = 1L;
 
-    public LockSchemaException(String lockName, String message, Throwable cause) {
+    public LockSchemaException(@Nullable String lockName, String message, Throwable cause) {
         super(lockName, message, cause);
     }
 }

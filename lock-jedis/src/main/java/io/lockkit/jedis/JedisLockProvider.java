@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Redis lock backend, over one Jedis {@link UnifiedJedis} client: standalone
@@ -83,7 +84,7 @@ public final class JedisLockProvider implements LockProvider {
     private final Duration fenceRetention;
     private final int localHandOffs;
     /** Acquisitions wait for replicas when configured; else null. */
-    private final ReplicaAcknowledgement replicaAcknowledgement;
+    private final @Nullable ReplicaAcknowledgement replicaAcknowledgement;
     private final Topology topology;
     private final Renewals renewals;
     private final QueuedWaits queued = new QueuedWaits();
@@ -284,8 +285,8 @@ public final class JedisLockProvider implements LockProvider {
 
     /** Configures a {@link JedisLockProvider}. Setters validate their argument. Not thread-safe. */
     public static final class Builder {
-        private URI uri;
-        private UnifiedJedis client;
+        private @Nullable URI uri;
+        private @Nullable UnifiedJedis client;
         private String target = "redis://localhost:6379";
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private String clientName = "lockkit";
@@ -297,8 +298,8 @@ public final class JedisLockProvider implements LockProvider {
         private Duration replicaTimeout = Duration.ofMillis(100);
         private int maxConnections = 16;
         private int localHandOffs = DEFAULT_LOCAL_HAND_OFFS;
-        private ThreadFactory threadFactory;
-        private SslOptions sslOptions;
+        private @Nullable ThreadFactory threadFactory;
+        private @Nullable SslOptions sslOptions;
 
         private Builder() {
         }

@@ -428,7 +428,7 @@ class JedisLockProviderTest {
         Object first = redis.command(call);
         Object retried = redis.command(call);
 
-        assertThat(first).asList().hasSize(3).first().asString().isEqualTo("c1:waiter");
+        assertThat(first).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST).hasSize(3).first().asString().isEqualTo("c1:waiter");
         assertThat(retried).as("the same call again").isEqualTo(first);
         assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(1);
         assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);

@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -78,9 +79,9 @@ public abstract class LockContractTest {
     /** Providers the kit made outside a client, closed after the clients. */
     private final List<LockProvider> providers = new CopyOnWriteArrayList<>();
     /** What the first provider made in this test declared. */
-    private volatile Set<Capability> declared;
+    private volatile @Nullable Set<Capability> declared;
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
-    private Set<Capability> capabilities;
+    private @Nullable Set<Capability> capabilities;
     private String testName = "test";
 
     // ---- hooks ----
@@ -96,7 +97,7 @@ public abstract class LockContractTest {
         if (declared == null) {
             providers.add(provider());
         }
-        return declared;
+        return java.util.Objects.requireNonNull(declared, "declared"); // provider() records what it declares
     }
 
     /** Multiplies every time bound of the kit, for backends slower than a local Redis. */
@@ -730,7 +731,7 @@ public abstract class LockContractTest {
             DistributedLock lock = client().getLock(name);
             lock.lock(scaled(Duration.ofSeconds(20)));
             lock.lock(scaled(Duration.ofMillis(300)));
-            Thread.sleep(scaled(Duration.ofMillis(1000)).toMillis()); // past the shorter lease, on the backend's clock
+            Thread.sleep(scaled(Duration.ofSeconds(1)).toMillis()); // past the shorter lease, on the backend's clock
             assertThat(client().getLock(name).tryLock()).as("another client, past the shorter lease").isFalse();
             assertThat(lock.isHeldByCurrentThread()).isTrue();
             assertThatCode(() -> {
@@ -1222,7 +1223,7 @@ public abstract class LockContractTest {
             // client thinks it holds a lock that the backend has already given to someone else.
             assume(Capability.EXPLICIT_LEASE);
             String name = name();
-            Duration lease = scaled(Duration.ofMillis(1000));
+            Duration lease = scaled(Duration.ofSeconds(1));
             DistributedLockFactory releasing = client();
             DistributedLockFactory other = client();
             LockHandle first = releasing.acquire(name, leaseOf(lease));
@@ -1545,6 +1546,7 @@ public abstract class LockContractTest {
 
         @Test
         @DisplayName("a negative or null wait is rejected naming the argument")
+        @SuppressWarnings("NullAway") // passes null on purpose
         void badWaitsAreRejected() {
             DistributedLock lock = client().getLock(name());
             assertThatThrownBy(() -> lock.tryLock(Duration.ofSeconds(-1), null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
@@ -1554,6 +1556,7 @@ public abstract class LockContractTest {
 
         @Test
         @DisplayName("contradictory or missing options are rejected")
+        @SuppressWarnings("NullAway") // passes null on purpose
         void badOptionsAreRejected() {
             assertThatThrownBy(() -> LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofSeconds(3)).build())
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewalInterval");
@@ -1660,7 +1663,7 @@ public abstract class LockContractTest {
             providers.add(p);
             LockProvider.WakeUpListener listener = new LockProvider.WakeUpListener() {
                 @Override
-                public void released(String grantee) {
+                public void released(@Nullable String grantee) {
                 }
 
                 @Override

@@ -1,5 +1,7 @@
 package io.lockkit.cdi.internal;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@code @Locked} declaration that cannot work (bad template, wait, lease or return type). The
  * message says why without naming the method; {@link LockedMethods} adds that.
@@ -7,7 +9,7 @@ package io.lockkit.cdi.internal;
 final class DeclarationException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    DeclarationException(String message) {
+    DeclarationException(@Nullable String message) {
         super(message);
     }
 }

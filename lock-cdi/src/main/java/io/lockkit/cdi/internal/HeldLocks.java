@@ -6,6 +6,7 @@ import io.lockkit.LockHandle;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The holds of the {@code @Locked} methods running on each thread, innermost last, so a nested
@@ -30,7 +31,7 @@ public final class HeldLocks {
     }
 
     /** The hold this thread's running {@code @Locked} methods have of {@code name} from {@code factory}, or null. */
-    static LockHandle find(DistributedLockFactory factory, String name) {
+    static @Nullable LockHandle find(DistributedLockFactory factory, String name) {
         for (Iterator<Entry> it = HELD.get().descendingIterator(); it.hasNext(); ) {
             Entry e = it.next();
             if (e.factory() == factory && e.name().equals(name)) {

@@ -11,6 +11,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.HashSet;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads an interceptor binding through Interceptors 2.2's {@code InvocationContext.getInterceptorBinding}
@@ -33,12 +34,12 @@ final class InterceptorBindings {
     private static final System.Logger LOG = System.getLogger(InterceptorBindings.class.getName());
 
     /** {@code InvocationContext.getInterceptorBinding(Class)}, or null on Interceptors 2.1 (Jakarta EE 10). */
-    private static final MethodHandle GET_BINDING = lookUpGetBinding();
+    private static final @Nullable MethodHandle GET_BINDING = lookUpGetBinding();
 
     /** Set once the container's implementation turned out not to support the method. */
     private static volatile boolean unsupported;
 
-    private static MethodHandle lookUpGetBinding() {
+    private static @Nullable MethodHandle lookUpGetBinding() {
         try {
             return MethodHandles.publicLookup().findVirtual(InvocationContext.class, "getInterceptorBinding",
                     MethodType.methodType(Annotation.class, Class.class));
@@ -51,7 +52,7 @@ final class InterceptorBindings {
     }
 
     /** The binding of {@code type} in force for this invocation, or null when the container cannot say. */
-    static <A extends Annotation> A find(InvocationContext context, Class<A> type) {
+    static <A extends Annotation> @Nullable A find(InvocationContext context, Class<A> type) {
         if (GET_BINDING == null || unsupported) {
             return null;
         }
@@ -73,12 +74,12 @@ final class InterceptorBindings {
      * The binding of {@code type} declared on {@code element}: directly, or carried by a stereotype
      * on it (stereotypes may carry stereotypes); null when there is none.
      */
-    static <A extends Annotation> A declared(AnnotatedElement element, Class<A> type) {
+    static <A extends Annotation> @Nullable A declared(AnnotatedElement element, Class<A> type) {
         A direct = element.getAnnotation(type);
         return direct != null ? direct : throughStereotypes(element.getAnnotations(), type, new HashSet<>());
     }
 
-    private static <A extends Annotation> A throughStereotypes(Annotation[] annotations, Class<A> type,
+    private static <A extends Annotation> @Nullable A throughStereotypes(Annotation[] annotations, Class<A> type,
             Set<Class<?>> seen) {
         for (Annotation annotation : annotations) {
             Class<? extends Annotation> stereotype = annotation.annotationType();

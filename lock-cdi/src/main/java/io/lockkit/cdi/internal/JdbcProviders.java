@@ -7,6 +7,7 @@ import jakarta.enterprise.inject.Instance;
 
 import java.util.concurrent.ThreadFactory;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The only class touching lock-jdbc (an optional dependency); loaded only for
@@ -38,7 +39,7 @@ final class JdbcProviders {
                 + LockkitConfig.JDBC_URL + ")";
     }
 
-    static LockProvider create(LockkitConfig config, Instance<Object> beans, ThreadFactory threadFactory) {
+    static LockProvider create(LockkitConfig config, Instance<Object> beans, @Nullable ThreadFactory threadFactory) {
         JdbcLockProvider.Builder b = JdbcLockProvider.builder();
         String url = config.string(LockkitConfig.JDBC_URL).orElse(null);
         String jndi = config.string(LockkitConfig.JDBC_DATASOURCE).orElse(null);
@@ -83,6 +84,7 @@ final class JdbcProviders {
         return Transactions.suspending(provider, beans);
     }
 
+    @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
     private static DataSource lookup(LockkitConfig config, String name) {
         Object found;
         try {

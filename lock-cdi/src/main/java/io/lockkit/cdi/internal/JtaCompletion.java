@@ -9,6 +9,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link TransactionCompletion} over Jakarta Transactions: releases run in an interposed
@@ -44,7 +45,7 @@ final class JtaCompletion implements TransactionCompletion {
     }
 
     @Override
-    public LockHandle heldUntilCompletion(DistributedLockFactory factory, String name) {
+    public @Nullable LockHandle heldUntilCompletion(DistributedLockFactory factory, String name) {
         Holds holds = active() ? (Holds) registry.getResource(RESOURCE_KEY) : null;
         return holds == null ? null : holds.find(factory, name);
     }
@@ -92,7 +93,7 @@ final class JtaCompletion implements TransactionCompletion {
             entries.add(new Entry(factory, name, hold, release));
         }
 
-        synchronized LockHandle find(DistributedLockFactory factory, String name) {
+        synchronized @Nullable LockHandle find(DistributedLockFactory factory, String name) {
             for (Entry e : entries) {
                 if (e.factory() == factory && e.name().equals(name)) {
                     return e.hold();

@@ -13,6 +13,7 @@ import jakarta.transaction.TransactionManager;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A provider whose calls run outside the caller's JTA transaction: the transaction active on the
@@ -76,7 +77,7 @@ final class JtaSuspension extends ForwardingLockProvider {
         return delegate() + " (outside the caller's JTA transaction)";
     }
 
-    private <T> T outside(String name, Supplier<T> call) {
+    private <T> T outside(@Nullable String name, Supplier<T> call) {
         Transaction suspended;
         try {
             suspended = transactions.getTransaction() == null ? null : transactions.suspend();

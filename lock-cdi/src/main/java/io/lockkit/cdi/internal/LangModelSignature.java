@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link SignatureModel} over the CDI language model, for checks at deployment: in Quarkus these run
@@ -77,7 +78,7 @@ final class LangModelSignature implements SignatureModel<Type> {
     }
 
     @Override
-    public Property<Type> property(Type type, String name) {
+    public @Nullable Property<Type> property(Type type, String name) {
         ClassInfo c = classOf(type);
         if (c == null) {
             return null;
@@ -142,7 +143,7 @@ final class LangModelSignature implements SignatureModel<Type> {
     }
 
     @Override
-    public String returnTypeArgumentName() {
+    public @Nullable String returnTypeArgumentName() {
         Type r = method.returnType();
         if (r.isParameterizedType() && r.asParameterizedType().typeArguments().size() == 1) {
             return className(r.asParameterizedType().typeArguments().get(0));
@@ -194,7 +195,7 @@ final class LangModelSignature implements SignatureModel<Type> {
         return names;
     }
 
-    static ClassInfo classOf(Type type) {
+    static @Nullable ClassInfo classOf(Type type) {
         if (type.isClass()) {
             return type.asClass().declaration();
         }
@@ -207,7 +208,7 @@ final class LangModelSignature implements SignatureModel<Type> {
         return null;
     }
 
-    private static String className(Type type) {
+    private static @Nullable String className(Type type) {
         if (type.isClass()) {
             return type.asClass().declaration().name();
         }

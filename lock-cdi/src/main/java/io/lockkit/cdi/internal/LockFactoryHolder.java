@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The application's lock machinery: the factory {@code @Locked} uses, the library's own factory
@@ -67,14 +68,14 @@ public class LockFactoryHolder {
     Instance<Object> beans;
 
     private final ConcurrentHashMap<MethodKey, Object> methods = new ConcurrentHashMap<>();
-    private volatile DistributedLockFactory resolved;
-    private volatile DistributedLockFactory own;
-    private volatile TransactionCompletion transactions;
-    private LockProvider ownProvider;
-    private ManagedThreads.ContextFreeThreads threadMaker;
-    private LockkitConfig ownConfig;
+    private volatile @Nullable DistributedLockFactory resolved;
+    private volatile @Nullable DistributedLockFactory own;
+    private volatile @Nullable TransactionCompletion transactions;
+    private @Nullable LockProvider ownProvider;
+    private ManagedThreads.@Nullable ContextFreeThreads threadMaker;
+    private @Nullable LockkitConfig ownConfig;
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
-    private ClassLoader registeredFor;
+    private @Nullable ClassLoader registeredFor;
     private volatile boolean startAtStartup;
     private boolean closed;
 
@@ -111,7 +112,7 @@ public class LockFactoryHolder {
     }
 
     /** The holder of the application whose context class loader is current, or null. */
-    static LockFactoryHolder forCurrentApplication() {
+    static @Nullable LockFactoryHolder forCurrentApplication() {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         return loader == null ? null : BY_LOADER.get(loader);
     }
@@ -181,7 +182,7 @@ public class LockFactoryHolder {
         LockProvider provider;
         LockkitConfig config;
         synchronized (this) {
-            if (own == null || ownProvider == null) {
+            if (own == null || ownProvider == null || ownConfig == null) {
                 return; // the application's factory: its own business
             }
             provider = ownProvider;
@@ -287,7 +288,7 @@ public class LockFactoryHolder {
         }
     }
 
-    private DistributedLockFactory build(LockkitConfig config, ThreadFactory container) {
+    private DistributedLockFactory build(LockkitConfig config, @Nullable ThreadFactory container) {
         LockProvider provider;
         if (providers.isAmbiguous()) {
             throw new IllegalStateException("lockkit: several LockProvider beans with the @Default qualifier: "

@@ -14,10 +14,8 @@ import java.util.Set;
  * A checked {@code @Locked} method: its name template bound to the parameters, its options, what to
  * do when busy, and how its return value is treated. {@link #check} applies every rule, whether the
  * model is reflection or the CDI language model, so deployment and first call reject the same things.
- *
- * @param <T> the model's type handle
  */
-record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions options, WhenBusy whenBusy,
+record LockedDeclaration(String describe, List<Object> nameParts, LockOptions options, WhenBusy whenBusy,
                             ReturnKind returnKind, Duration holdAtLeast) {
 
     /** Return types the lock cannot follow: their work starts after the method has returned. */
@@ -47,7 +45,7 @@ record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions
      * @param defaultName the name used for an empty template (declaring class and method)
      * @throws DeclarationException when the declaration cannot work; the message does not name the method
      */
-    static <T> LockedDeclaration<T> check(SignatureModel<T> model, LockedValues values, String defaultName) {
+    static <T> LockedDeclaration check(SignatureModel<T> model, LockedValues values, String defaultName) {
         LockOptions options = options(values);
         if (values.whenBusy() == WhenBusy.SKIP && values.waitTime() == Locked.FOREVER) {
             throw new DeclarationException("whenBusy = SKIP never applies with waitTime = FOREVER; give a finite waitTime");
@@ -60,7 +58,7 @@ record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions
         }
         String template = values.template();
         if (template.isEmpty()) {
-            return new LockedDeclaration<>(model.describe(), List.of(defaultName), options, values.whenBusy(), kind,
+            return new LockedDeclaration(model.describe(), List.of(defaultName), options, values.whenBusy(), kind,
                     holdAtLeast);
         }
         NameTemplate parsed;
@@ -77,7 +75,7 @@ record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions
                 parts.add(bind(model, (NameTemplate.Placeholder) part, template));
             }
         }
-        return new LockedDeclaration<>(model.describe(), List.copyOf(parts), options, values.whenBusy(), kind,
+        return new LockedDeclaration(model.describe(), List.copyOf(parts), options, values.whenBusy(), kind,
                 holdAtLeast);
     }
 
@@ -185,23 +183,19 @@ record LockedDeclaration<T>(String describe, List<Object> nameParts, LockOptions
                     + " could not be held until it is done; return CompletionStage or CompletableFuture");
         }
         boolean optionalResult = "java.util.Optional".equals(model.returnTypeArgumentName());
-        switch (type) {
-            case "void":
-                return ReturnKind.VOID;
-            case "boolean", "byte", "char", "short", "int", "long", "float", "double":
-                return ReturnKind.PRIMITIVE;
-            case "java.util.Optional":
-                return ReturnKind.OPTIONAL;
-            case "java.util.concurrent.CompletionStage":
-                return optionalResult ? ReturnKind.STAGE_OF_OPTIONAL : ReturnKind.STAGE;
-            case "java.util.concurrent.CompletableFuture":
-                return optionalResult ? ReturnKind.FUTURE_OF_OPTIONAL : ReturnKind.FUTURE;
-            default:
+        return switch (type) {
+            case "void" -> ReturnKind.VOID;
+            case "boolean", "byte", "char", "short", "int", "long", "float", "double" -> ReturnKind.PRIMITIVE;
+            case "java.util.Optional" -> ReturnKind.OPTIONAL;
+            case "java.util.concurrent.CompletionStage" -> optionalResult ? ReturnKind.STAGE_OF_OPTIONAL : ReturnKind.STAGE;
+            case "java.util.concurrent.CompletableFuture" -> optionalResult ? ReturnKind.FUTURE_OF_OPTIONAL : ReturnKind.FUTURE;
+            default -> {
                 if (model.returnsCompletionStage()) {
                     throw new DeclarationException("returns " + type + "; only CompletionStage and CompletableFuture"
                             + " themselves are supported as asynchronous results");
                 }
-                return ReturnKind.REFERENCE;
-        }
+                yield ReturnKind.REFERENCE;
+            }
+        };
     }
 }

@@ -11,6 +11,7 @@ import jakarta.interceptor.InvocationContext;
 import java.io.Serial;
 import java.io.Serializable;
 import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link Locked} interceptor: finds the method's cached {@link LockedMethod} and the factory,
@@ -31,7 +32,7 @@ public class LockedInterceptor implements Serializable {
     LockFactoryHolder holder;
 
     @AroundInvoke
-    public Object lock(InvocationContext context) throws Exception {
+    public @Nullable Object lock(InvocationContext context) throws Exception {
         Method method = context.getMethod();
         LockedMethod locked = holder.method(method, binding(context, method));
         return locked.invoke(holder.factory(), context.getParameters(), context::proceed, holder.transactions());

@@ -13,9 +13,11 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one {@code @Locked} method under its lock; built once per method and binding, thread-safe.
@@ -41,11 +43,11 @@ public final class LockedMethod {
     /** A holdAtLeast remainder shorter than this is not worth a deferred release: released at once. */
     private static final Duration MIN_DEFERRED_RELEASE = Duration.ofMillis(1);
 
-    private final LockedDeclaration<Class<?>> declaration;
-    private final String constantName;
+    private final LockedDeclaration declaration;
+    private final @Nullable String constantName;
     private final boolean declaresInterruption;
 
-    private LockedMethod(LockedDeclaration<Class<?>> declaration, boolean declaresInterruption) {
+    private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption) {
         this.declaration = declaration;
         this.declaresInterruption = declaresInterruption;
         List<Object> parts = declaration.nameParts();
@@ -60,7 +62,7 @@ public final class LockedMethod {
      */
     public static LockedMethod of(Method method, Locked binding) {
         try {
-            LockedDeclaration<Class<?>> declaration = LockedDeclaration.check(new ReflectionSignature(method),
+            LockedDeclaration declaration = LockedDeclaration.check(new ReflectionSignature(method),
                     LockedValues.of(binding), defaultName(method.getDeclaringClass().getName(), method.getName()));
             boolean interruptible = false;
             for (Class<?> thrown : method.getExceptionTypes()) {
@@ -102,7 +104,7 @@ public final class LockedMethod {
                 if (value == null) {
                     break;
                 }
-                value = read((Method) property.accessor(), value);
+                value = read((Method) Objects.requireNonNull(property.accessor(), "accessor"), value); // reflection models carry one
             }
             if (value == null) {
                 throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
@@ -133,11 +135,11 @@ public final class LockedMethod {
     /** The method call to run under the lock. */
     @FunctionalInterface
     public interface Proceed {
-        Object proceed() throws Exception;
+        @Nullable Object proceed() throws Exception;
     }
 
     /** Like {@link #invoke(DistributedLockFactory, Object[], Proceed, TransactionCompletion)} without transactions. */
-    public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
+    public @Nullable Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
         return invoke(factory, args, proceed, TransactionCompletion.NONE);
     }
 
@@ -146,7 +148,8 @@ public final class LockedMethod {
      * {@code proceed}, and releases the lock when the call returns, or when the transaction active
      * at that moment completes, or, for asynchronous methods, when its stage completes.
      */
-    public Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
+    @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
+    public @Nullable Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
             TransactionCompletion transactions) throws Exception {
         ReturnKind kind = declaration.returnKind();
         String name;
@@ -230,9 +233,9 @@ public final class LockedMethod {
      * The calling thread holds the lock through {@link DistributedLock}: take it once more
      * (reentrant, no round trip) instead of waiting for ourselves as a different owner.
      */
-    private static Object joinThreadHold(DistributedLock lock, Proceed proceed) throws Exception {
-        lock.lock();
+    private static @Nullable Object joinThreadHold(DistributedLock lock, Proceed proceed) throws Exception {
         Object result;
+        lock.lock();
         try {
             result = proceed.proceed();
         } catch (Throwable failure) {
@@ -262,7 +265,7 @@ public final class LockedMethod {
         }
     }
 
-    private static Object skipped(ReturnKind kind) {
+    private static @Nullable Object skipped(ReturnKind kind) {
         return switch (kind) {
             case OPTIONAL -> Optional.empty();
             case STAGE, FUTURE -> CompletableFuture.completedFuture(null);
@@ -271,6 +274,7 @@ public final class LockedMethod {
         };
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the dependent that cancels the original needs no handle
     private static Object releaseOnCompletion(CompletionStage<?> stage, Runnable release) {
         CompletableFuture<Object> result = new CompletableFuture<>();
         // The release hangs on a dependent nobody else can see: a dependent the caller could cancel

@@ -118,7 +118,7 @@ final class LockkitConfig {
         for (String name : names.get()) {
             boolean property = name.startsWith("lockkit.");
             boolean variable = name.startsWith("LOCKKIT_");
-            if (property && !known.contains(name) || variable && !byVariable.containsKey(name)) {
+            if ((property && !known.contains(name)) || (variable && !byVariable.containsKey(name))) {
                 unknown.put(name, closest(property ? name : name.toLowerCase(Locale.ROOT).replace('_', '.')));
             }
         }

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Build compatible extension, run by Quarkus ArC at build time (CDI Full containers run
@@ -130,7 +131,7 @@ public class LockkitExtension implements BuildCompatibleExtension {
     }
 
     /** The error message for {@code method}, or null when its declaration is sound. */
-    static String check(MethodInfo method, AnnotationInfo binding) {
+    static @Nullable String check(MethodInfo method, AnnotationInfo binding) {
         String describe = LangModelSignature.describe(method);
         if (method.isStatic() || Modifier.isPrivate(method.modifiers())) {
             return "@Locked on " + describe + ": " + (method.isStatic() ? "static" : "private")
@@ -166,7 +167,7 @@ public class LockkitExtension implements BuildCompatibleExtension {
     }
 
     /** The class-level {@code @Locked} in force: the bean class's or the nearest superclass's ({@code @Inherited}). */
-    private static AnnotationInfo classBinding(ClassInfo beanClass) {
+    private static @Nullable AnnotationInfo classBinding(ClassInfo beanClass) {
         for (ClassInfo c = beanClass; c != null && !c.name().equals("java.lang.Object"); c = c.superClassDeclaration()) {
             AnnotationInfo binding = c.annotation(Locked.class);
             if (binding != null) {
@@ -204,7 +205,7 @@ public class LockkitExtension implements BuildCompatibleExtension {
                 signature = m.declaringClass().name() + "#" + signature; // not overridable: report each
             }
             MethodInfo seen = bySignature.get(signature);
-            if (seen == null || depth.get(seen.declaringClass().name()) > at) {
+            if (seen == null || depth.getOrDefault(seen.declaringClass().name(), 0) > at) {
                 bySignature.put(signature, m);
             }
         }

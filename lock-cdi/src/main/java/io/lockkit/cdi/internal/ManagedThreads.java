@@ -8,6 +8,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the container's Jakarta Concurrency {@code ManagedThreadFactory}: a bean of that type, else
@@ -24,7 +25,8 @@ final class ManagedThreads {
     }
 
     /** The managed thread factory, or null when there is none (Java SE, Quarkus). */
-    static ThreadFactory find(Instance<ThreadFactory> threadFactories) {
+    @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
+    static @Nullable ThreadFactory find(Instance<ThreadFactory> threadFactories) {
         for (Instance.Handle<ThreadFactory> handle : threadFactories.handles()) {
             boolean managed = handle.getBean().getTypes().stream()
                     .anyMatch(t -> t instanceof Class<?> c && c.getName().equals(MANAGED_THREAD_FACTORY));

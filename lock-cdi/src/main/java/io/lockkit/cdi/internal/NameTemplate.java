@@ -2,6 +2,7 @@ package io.lockkit.cdi.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed {@code @Locked} name template: literal text and placeholders ({@code {name}},
@@ -22,7 +23,7 @@ record NameTemplate(String source, List<Part> parts) {
      * A value taken from the arguments: a parameter by position ({@code index >= 0}) or by name,
      * then a chain of properties.
      */
-    record Placeholder(String text, int index, String parameterName, List<String> path) implements Part {
+    record Placeholder(String text, int index, @Nullable String parameterName, List<String> path) implements Part {
         boolean positional() {
             return index >= 0;
         }

@@ -4,6 +4,7 @@ import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.spi.LockProvider;
 
 import java.util.concurrent.ThreadFactory;
+import org.jspecify.annotations.Nullable;
 
 /** The only class touching lock-jedis (an optional dependency); loaded only for {@code lockkit.provider=redis}. */
 final class RedisProviders {
@@ -13,7 +14,7 @@ final class RedisProviders {
     private RedisProviders() {
     }
 
-    static LockProvider create(LockkitConfig config, ThreadFactory threadFactory) {
+    static LockProvider create(LockkitConfig config, @Nullable ThreadFactory threadFactory) {
         JedisLockProvider.Builder b = JedisLockProvider.builder();
         set(config, LockkitConfig.REDIS_URI, () -> b.uri(config.string(LockkitConfig.REDIS_URI).orElse(DEFAULT_URI)));
         config.string(LockkitConfig.KEY_PREFIX).ifPresent(v -> set(config, LockkitConfig.KEY_PREFIX, () -> b.keyPrefix(v)));

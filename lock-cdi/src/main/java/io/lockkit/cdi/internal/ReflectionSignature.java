@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** {@link SignatureModel} over reflection; properties carry the {@link Method} to call. */
 final class ReflectionSignature implements SignatureModel<Class<?>> {
@@ -54,7 +55,7 @@ final class ReflectionSignature implements SignatureModel<Class<?>> {
     }
 
     @Override
-    public Property<Class<?>> property(Class<?> type, String name) {
+    public @Nullable Property<Class<?>> property(Class<?> type, String name) {
         if (type.isPrimitive() || type.isArray()) {
             return null;
         }
@@ -84,7 +85,7 @@ final class ReflectionSignature implements SignatureModel<Class<?>> {
     }
 
     /** A public no-argument instance method of that name, else a declared one up the superclasses. */
-    private static Method accessor(Class<?> type, String name) {
+    private static @Nullable Method accessor(Class<?> type, String name) {
         try {
             Method m = type.getMethod(name);
             if (usable(m)) {
@@ -124,7 +125,7 @@ final class ReflectionSignature implements SignatureModel<Class<?>> {
     }
 
     @Override
-    public String returnTypeArgumentName() {
+    public @Nullable String returnTypeArgumentName() {
         Type generic = method.getGenericReturnType();
         if (generic instanceof ParameterizedType p && p.getActualTypeArguments().length == 1) {
             Type argument = p.getActualTypeArguments()[0];

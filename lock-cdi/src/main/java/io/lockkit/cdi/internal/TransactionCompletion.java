@@ -2,6 +2,7 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps holds until the caller's transaction completes, so a lock covers the commit of the work it
@@ -17,7 +18,7 @@ public interface TransactionCompletion {
         }
 
         @Override
-        public LockHandle heldUntilCompletion(DistributedLockFactory factory, String name) {
+        public @Nullable LockHandle heldUntilCompletion(DistributedLockFactory factory, String name) {
             return null;
         }
 
@@ -41,7 +42,7 @@ public interface TransactionCompletion {
      * no transaction is active): a later call in the same transaction joins it rather than waiting
      * for it.
      */
-    LockHandle heldUntilCompletion(DistributedLockFactory factory, String name);
+    @Nullable LockHandle heldUntilCompletion(DistributedLockFactory factory, String name);
 
     /**
      * Runs {@code release} (the release of {@code hold}) when the current transaction completes,

@@ -20,6 +20,7 @@ final class Transactions {
     }
 
     /** Transaction completion over the registry found, or {@link TransactionCompletion#NONE}. */
+    @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
     static TransactionCompletion find(Instance<Object> beans) {
         Class<?> registryType;
         try {
@@ -55,6 +56,7 @@ final class Transactions {
      * {@code provider}, its calls made outside the caller's JTA transaction when the container has a
      * TransactionManager (a bean, else one of {@link #MANAGER_JNDI_NAMES}); else {@code provider}.
      */
+    @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
     static io.lockkit.spi.LockProvider suspending(io.lockkit.spi.LockProvider provider, Instance<Object> beans) {
         Class<?> managerType;
         try {

@@ -57,7 +57,7 @@ final class WorkerClassPath {
 
     private static boolean holdsProbes(String classPath) {
         List<Path> entries = new ArrayList<>();
-        for (String e : classPath.split(File.pathSeparator)) {
+        for (String e : classPath.split(File.pathSeparator, -1)) {
             if (!e.isBlank()) {
                 try {
                     entries.add(Path.of(e).toAbsolutePath().normalize());

@@ -92,7 +92,7 @@ final class WorkerResult {
         int t = 0;
         try {
             for (String line : lines.subList(1, lines.size())) {
-                String[] f = line.split(" ");
+                String[] f = line.split(" ", -1);
                 switch (f[0]) {
                     case "worker":
                         worker = Integer.parseInt(f[1]);

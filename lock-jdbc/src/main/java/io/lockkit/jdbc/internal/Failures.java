@@ -10,6 +10,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns {@link SQLException}s into lockkit's exceptions: the database unreachable, gone or too slow
@@ -46,7 +47,7 @@ public final class Failures {
     }
 
     /** The lockkit exception for a failed call on lock {@code name} (null: no single lock). */
-    public static LockException map(String name, String what, SQLException e) {
+    public static LockException map(@Nullable String name, String what, SQLException e) {
         String state = e.getSQLState();
         String detail = what + " failed: " + e.getMessage() + (state == null ? "" : " [SQLState " + state + "]");
         if (connectionLost(e) || e instanceof SQLTimeoutException || (state != null && UNAVAILABLE.contains(state))) {

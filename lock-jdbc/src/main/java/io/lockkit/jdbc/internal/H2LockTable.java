@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock table on H2 2.x: acquisition, release and force release are each one short transaction
@@ -48,7 +49,7 @@ public final class H2LockTable extends LockTable {
         }
     }
 
-    private Row lockRow(Connection c, String key) throws SQLException {
+    private @Nullable Row lockRow(Connection c, String key) throws SQLException {
         try (PreparedStatement ps = prepare(c, "lockRow")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {

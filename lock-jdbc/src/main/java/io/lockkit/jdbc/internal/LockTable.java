@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock table's operations in one SQL dialect, each on a connection the caller borrowed (in
@@ -32,7 +33,7 @@ public abstract class LockTable {
     }
 
     /** A release's answer: {@link #NOT_HELD}, {@link #LAPSED}, {@link #RELEASED} or the holds left; the owner it was handed to, or null. */
-    public record Released(int left, String grantee) {
+    public record Released(int left, @Nullable String grantee) {
     }
 
     /** Release outcomes. */

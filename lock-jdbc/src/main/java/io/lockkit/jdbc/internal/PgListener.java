@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One LISTEN connection and its thread for a provider on PostgreSQL: it receives the release
@@ -47,7 +48,7 @@ public final class PgListener implements AutoCloseable {
     private final CountDownLatch firstListen = new CountDownLatch(1);
     private volatile boolean listening;
     private volatile boolean closed;
-    private volatile Connection current;
+    private volatile @Nullable Connection current;
 
     /** Whether the PostgreSQL driver (and so this class) can be used. */
     public static boolean driverPresent() {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SQL kept in resource files: a statements file is split into sections that start with a
@@ -25,7 +26,7 @@ public final class SqlFile {
         Map<String, String> out = new LinkedHashMap<>();
         String current = null;
         StringBuilder body = new StringBuilder();
-        for (String line : read(resource).split("\n")) {
+        for (String line : read(resource).split("\n", -1)) {
             String trimmed = line.trim();
             if (trimmed.startsWith("-- :name ")) {
                 put(out, current, body, placeholders);
@@ -42,7 +43,7 @@ public final class SqlFile {
     /** The statements of a DDL file, in order, without comments; {@code replacements} are literal. */
     public static List<String> ddl(String resource, Map<String, String> replacements) {
         StringBuilder text = new StringBuilder();
-        for (String line : read(resource).split("\n")) {
+        for (String line : read(resource).split("\n", -1)) {
             if (!line.trim().startsWith("--")) {
                 text.append(line).append('\n');
             }
@@ -53,7 +54,7 @@ public final class SqlFile {
                     java.util.regex.Matcher.quoteReplacement(r.getValue()));
         }
         List<String> statements = new ArrayList<>();
-        for (String s : all.split(";\\s*\n")) {
+        for (String s : all.split(";\\s*\n", -1)) {
             if (!s.isBlank()) {
                 statements.add(s.trim());
             }
@@ -73,7 +74,7 @@ public final class SqlFile {
         }
     }
 
-    private static void put(Map<String, String> out, String name, StringBuilder body, Map<String, String> placeholders) {
+    private static void put(Map<String, String> out, @Nullable String name, StringBuilder body, Map<String, String> placeholders) {
         if (name == null) {
             return;
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the commands of many threads over at most a few connections of one Redis node, pipelining
@@ -89,7 +90,7 @@ public final class CommandBatcher {
                     // This call's batch went out on that connection, sent by the thread that read
                     // the batch before it: reading its replies falls to this thread.
                     call.turn = null;
-                    carry(turn, call.batch);
+                    carry(turn, java.util.Objects.requireNonNull(call.batch, "batch")); // set with turn
                     continue;
                 }
                 if (occupy()) {
@@ -274,10 +275,10 @@ public final class CommandBatcher {
         final CommandArguments command;
         final Thread thread;
         /** Set, with {@link #turn}, when this call heads a batch another thread sent. */
-        List<Call> batch;
-        volatile Connection turn;
-        Object reply;
-        RuntimeException failure;
+        @Nullable List<Call> batch;
+        volatile @Nullable Connection turn;
+        @Nullable Object reply;
+        @Nullable RuntimeException failure;
         volatile boolean done;
 
         Call(CommandArguments command, Thread thread) {
@@ -294,7 +295,7 @@ public final class CommandBatcher {
             }
         }
 
-        void complete(Object reply, RuntimeException failure) {
+        void complete(@Nullable Object reply, @Nullable RuntimeException failure) {
             this.reply = reply;
             this.failure = failure;
             done = true;

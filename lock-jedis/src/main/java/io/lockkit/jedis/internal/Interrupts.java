@@ -27,7 +27,8 @@ public final class Interrupts {
                 try {
                     return call.get();
                 } catch (RuntimeException e) {
-                    boolean byInterrupt = Thread.interrupted() | causedByInterrupt(e);
+                    boolean cleared = Thread.interrupted(); // always, so a retry runs with the flag set aside
+                    boolean byInterrupt = cleared || causedByInterrupt(e);
                     interrupted |= byInterrupt;
                     if (!byInterrupt || attempt >= ATTEMPTS) {
                         throw e;

@@ -10,6 +10,7 @@ import redis.clients.jedis.exceptions.JedisException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a provider's calls reach Redis: refused once the provider is closed, retried once on a
@@ -33,7 +34,7 @@ public final class RedisCalls {
 
     private final UnifiedJedis jedis;
     /** Lock and unlock calls of all threads over at most two connections, on a single node; else null. */
-    private final CommandBatcher batcher;
+    private final @Nullable CommandBatcher batcher;
     private volatile boolean closed;
 
     public RedisCalls(UnifiedJedis jedis, int maxConnections, Duration timeout) {
@@ -75,8 +76,12 @@ public final class RedisCalls {
         }
     }
 
-    /** @throws LockException naming {@code name} (null: none) once {@link #close()} ran */
-    public void checkOpen(String name) {
+    /**
+     * Fails once {@link #close()} ran.
+     *
+     * @throws LockException naming {@code name} (null: none) once {@link #close()} ran
+     */
+    public void checkOpen(@Nullable String name) {
         if (closed) {
             throw closedException(name, null);
         }
@@ -91,7 +96,7 @@ public final class RedisCalls {
         closed = true;
     }
 
-    private static LockException closedException(String name, Throwable cause) {
+    private static LockException closedException(@Nullable String name, @Nullable Throwable cause) {
         return new LockException(name, "the Redis lock provider is closed", cause);
     }
 }

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * From a {@code redis://} or {@code rediss://} URI and the builder's options to a Jedis client
@@ -34,7 +35,7 @@ public final class RedisClients {
     }
 
     /** What a client is made from. */
-    public record Options(String clientName, Duration timeout, Duration connectTimeout, int maxConnections, SslOptions sslOptions) {
+    public record Options(String clientName, Duration timeout, Duration connectTimeout, int maxConnections, @Nullable SslOptions sslOptions) {
     }
 
     private static List<Class<?>> preload(String... names) {

@@ -57,7 +57,7 @@ public final class ReplicaAcknowledgement {
                         () -> jedis.waitReplicas(base, replicas, timeout.toMillis()));
                 return checked(name, args.owner(), reply, acknowledged, undo);
             }
-            acknowledged = undoIfFailing(name, args.owner(), reply, undo, waited::get);
+            acknowledged = undoIfFailing(name, args.owner(), reply, undo, waited);
         }
         return checked(name, args.owner(), reply, acknowledged, undo);
     }

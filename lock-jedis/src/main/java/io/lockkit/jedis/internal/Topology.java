@@ -12,6 +12,7 @@ import redis.clients.jedis.UnifiedJedis;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What kind of Redis a provider talks to, and the wake-ups that fit it: whether the client is a
@@ -31,8 +32,8 @@ public final class Topology {
     private final Duration timeout;
     private final ReentrantLock setup = new ReentrantLock();
     private volatile boolean cluster;
-    private volatile String publishCommand;
-    private volatile WakeUps wakeUps;
+    private volatile @Nullable String publishCommand;
+    private volatile @Nullable WakeUps wakeUps;
     private boolean closed;
 
     public Topology(UnifiedJedis jedis, String controlChannel, ThreadFactory threadFactory, Duration timeout) {
@@ -79,9 +80,9 @@ public final class Topology {
         }
         try (Connection c = clusterClient.getConnectionFromSlot(0)) {
             String info = c.executeCommand(new CommandObject<>(new CommandArguments(Protocol.Command.INFO).add("server"), BuilderFactory.STRING));
-            for (String line : info.split("\r?\n")) {
+            for (String line : info.split("\r?\n", -1)) {
                 if (line.startsWith("redis_version:")) {
-                    return Integer.parseInt(line.substring("redis_version:".length()).split("\\.")[0]) >= 7;
+                    return Integer.parseInt(line.substring("redis_version:".length()).split("\\.", -1)[0]) >= 7;
                 }
             }
             return false;
@@ -89,7 +90,7 @@ public final class Topology {
     }
 
     /** The wake-ups if made already, else null. */
-    public WakeUps existingWakeUps() {
+    public @Nullable WakeUps existingWakeUps() {
         return wakeUps;
     }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One pub/sub connection and one thread per provider, shared by every waiting thread.
@@ -54,7 +55,7 @@ public final class WakeUpHub implements WakeUps {
     private final Set<String> requested = new HashSet<>();
     private final Set<String> toResync = ConcurrentHashMap.newKeySet();
     private final PubSub pubSub = new PubSub();
-    private Thread thread;
+    private @Nullable Thread thread;
     private long outageSince;
     private boolean outageReported;
     private int failedAttempts;

@@ -2,6 +2,7 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
+import org.jspecify.annotations.Nullable;
 
 /** Where a provider's waiters hear of releases: classic pub/sub, or sharded pub/sub per cluster shard. */
 public interface WakeUps {
@@ -40,15 +41,15 @@ public interface WakeUps {
         try {
             confirmed.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            confirmed.thenRun(listener::missedNotifications);
+            var unused = confirmed.thenRun(listener::missedNotifications);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            confirmed.thenRun(listener::missedNotifications);
+            var unused = confirmed.thenRun(listener::missedNotifications);
         }
     }
 
     /** Hands one release message (the grantee's owner id, or empty when the lock is free) to a channel's listeners. */
-    static void deliver(java.util.List<WakeUpListener> listeners, String message) {
+    static void deliver(java.util.@Nullable List<WakeUpListener> listeners, String message) {
         if (listeners != null) {
             String grantee = message.isEmpty() ? null : message;
             for (WakeUpListener l : listeners) {

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -110,14 +111,14 @@ public final class LockHistory {
     private final AtomicInteger longHolds = new AtomicInteger();
     private final Map<String, AtomicInteger> injected = new LinkedHashMap<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
     private volatile boolean stop;
     private boolean ran;
 
     private LockHistory(Builder b) {
         this.clients = b.clients;
         this.threadsPerClient = b.threadsPerClient;
-        this.clientFactory = b.clientFactory;
+        this.clientFactory = Objects.requireNonNull(b.clientFactory, "clientFactory"); // build() checked it
         this.lockName = b.lockName;
         this.faults = List.copyOf(b.faults);
         this.cleanUp = b.cleanUp;
@@ -284,7 +285,7 @@ public final class LockHistory {
                         }
                     }
                     fault.action().inject();
-                    injected.get(fault.name()).incrementAndGet();
+                    java.util.Objects.requireNonNull(injected.get(fault.name())).incrementAndGet();
                     Thread.sleep(faultSpacing.toMillis());
                 }
             }
@@ -301,8 +302,9 @@ public final class LockHistory {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
         t.setUncaughtExceptionHandler((thread, e) -> {
-            if (!failure.compareAndSet(null, new AssertionError("thread " + thread.getName() + " failed", e))) {
-                failure.get().addSuppressed(e);
+            Throwable first = failure.compareAndExchange(null, new AssertionError("thread " + thread.getName() + " failed", e));
+            if (first != null) {
+                first.addSuppressed(e);
             }
         });
         threads.add(t);
@@ -440,7 +442,7 @@ public final class LockHistory {
     public static final class Builder {
         private int clients = 4;
         private int threadsPerClient = 4;
-        private ClientFactory clientFactory;
+        private @Nullable ClientFactory clientFactory;
         private String lockName = "history:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         private final List<Fault> faults = new ArrayList<>();
         private FaultAction cleanUp = () -> { };

@@ -4,4 +4,7 @@
  * {@link io.lockkit.testkit.history.HoldHistory} checks what they recorded for mutual exclusion
  * among clean holds and the order of fencing tokens in time.
  */
+@NullMarked
 package io.lockkit.testkit.history;
+
+import org.jspecify.annotations.NullMarked;

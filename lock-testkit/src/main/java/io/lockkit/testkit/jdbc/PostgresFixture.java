@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands out running PostgreSQL servers for tests and demos, from the first source that is
@@ -44,12 +45,12 @@ public final class PostgresFixture {
     private static final System.Logger LOG = System.getLogger(PostgresFixture.class.getName());
 
     private final List<Source> sources;
-    private final String explicitUrl;
-    private final String explicitUrlOrigin;
+    private final @Nullable String explicitUrl;
+    private final @Nullable String explicitUrlOrigin;
     private final Duration startupTimeout;
     private final String dockerImage;
 
-    private PostgresFixture(Builder b, String explicitUrl, String explicitUrlOrigin) {
+    private PostgresFixture(Builder b, @Nullable String explicitUrl, @Nullable String explicitUrlOrigin) {
         this.sources = b.sources;
         this.startupTimeout = b.startupTimeout;
         this.dockerImage = b.dockerImage;
@@ -156,7 +157,7 @@ public final class PostgresFixture {
     public static final class Builder {
 
         private List<Source> sources = List.of(Source.values());
-        private String explicitUrl;
+        private @Nullable String explicitUrl;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private String dockerImage = DEFAULT_DOCKER_IMAGE;
 
@@ -234,7 +235,7 @@ public final class PostgresFixture {
             return new PostgresFixture(this, url, url == null ? null : origin);
         }
 
-        private static String blankToNull(String s) {
+        private static @Nullable String blankToNull(@Nullable String s) {
             return s == null || s.isBlank() ? null : s.trim();
         }
     }

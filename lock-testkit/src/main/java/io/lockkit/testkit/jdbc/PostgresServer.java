@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A running PostgreSQL server handed out by {@link PostgresFixture}, with helpers for setting it up
@@ -75,7 +76,7 @@ public final class PostgresServer implements AutoCloseable {
      *
      * @throws IllegalStateException when the statement fails
      */
-    public Object query(String sql) {
+    public @Nullable Object query(String sql) {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.setQueryTimeout(30);
             if (s.execute(sql)) {

@@ -4,4 +4,7 @@
  * {@link io.lockkit.testkit.jdbc.PostgresExtension} does the same for JUnit Jupiter test classes.
  * Everything else in the package is internal.
  */
+@NullMarked
 package io.lockkit.testkit.jdbc;
+
+import org.jspecify.annotations.NullMarked;

@@ -5,13 +5,14 @@ import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a Redis server answers and how to log in: host, port, optional user and password, database.
  * Parsed from {@code redis://[[user]:password@]host[:port][/database]}; TLS ({@code rediss://}) is
  * out of reach of the fixture's plain-socket client and is rejected.
  */
-record Endpoint(String host, int port, String user, String password, int database) {
+record Endpoint(String host, int port, @Nullable String user, @Nullable String password, int database) {
 
     static final int DEFAULT_PORT = 6379;
 

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code redis-server} process started by the fixture on 127.0.0.1.
@@ -57,7 +58,7 @@ final class ProcessServerControl implements ServerControl {
     private final Path workDir;
     private final Path logFile;
     private final List<String> command;
-    private volatile Process process;
+    private volatile @Nullable Process process;
     private boolean stopped;
 
     private ProcessServerControl(Path binary, int majorVersion, int port, Path workDir, List<String> args) {

@@ -3,6 +3,7 @@ package io.lockkit.testkit.redis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Polls a server until it answers PING (and, optionally, a further check passes). A server that is
@@ -64,12 +65,12 @@ final class Readiness {
     }
 
     /** The value of one field of an INFO reply, e.g. {@code redis_version}, or null. */
-    static String infoField(Object infoReply, String field) {
+    static @Nullable String infoField(@Nullable Object infoReply, String field) {
         if (!(infoReply instanceof String)) {
             return null;
         }
         String prefix = field + ":";
-        for (String line : ((String) infoReply).split("\r?\n")) {
+        for (String line : ((String) infoReply).split("\r?\n", -1)) {
             if (line.startsWith(prefix)) {
                 return line.substring(prefix.length()).trim();
             }

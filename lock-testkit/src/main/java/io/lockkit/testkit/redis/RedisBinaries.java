@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 
 import redis.embedded.core.ExecutableProvider;
 import redis.embedded.model.OsArchitecture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds {@code redis-server} executables: on a search path, or bundled in the embedded-redis jar.
@@ -35,7 +36,7 @@ final class RedisBinaries {
     private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)");
     private static final Map<Path, int[]> VERSIONS = new ConcurrentHashMap<>();
     private static final Object EXTRACTION_LOCK = new Object();
-    private static volatile Path extracted;
+    private static volatile @Nullable Path extracted;
 
     private RedisBinaries() {
     }
@@ -43,7 +44,7 @@ final class RedisBinaries {
     /** The first executable {@code redis-server} in the directories of {@code searchPath}, if any. */
     static Optional<Path> onPath(String searchPath) {
         boolean windows = isWindows();
-        for (String dir : searchPath.split(Pattern.quote(File.pathSeparator))) {
+        for (String dir : searchPath.split(Pattern.quote(File.pathSeparator), -1)) {
             // An empty entry means "the current directory" to a shell; a test fixture should not guess that.
             if (dir.isBlank()) {
                 continue;
@@ -65,7 +66,7 @@ final class RedisBinaries {
      * The class-path resource holding the embedded binary for this platform, or null when the jar
      * has none for it (or is not on the class path).
      */
-    static String embeddedResource() {
+    static @Nullable String embeddedResource() {
         try {
             OsArchitecture platform = platform();
             return platform == null ? null : ExecutableProvider.newProvidedVersionsMap().get(platform);
@@ -155,7 +156,7 @@ final class RedisBinaries {
         return new int[] {-1, -1};
     }
 
-    private static OsArchitecture platform() {
+    private static @Nullable OsArchitecture platform() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         boolean x64 = arch.equals("amd64") || arch.equals("x86_64");

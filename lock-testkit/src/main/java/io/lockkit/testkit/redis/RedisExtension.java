@@ -7,6 +7,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * JUnit Jupiter extension that gives a test class one {@link RedisServer}, started before
@@ -35,16 +36,16 @@ public final class RedisExtension implements BeforeAllCallback, ParameterResolve
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisExtension.class);
 
-    private final RedisFixture fixture;
+    private final @Nullable RedisFixture fixture;
     private final List<String> serverArgs;
-    private volatile RedisServer server;
+    private volatile @Nullable RedisServer server;
 
     /** An extension using {@code RedisFixture.builder().build()} and no extra server arguments. */
     public RedisExtension() {
         this(null, List.of());
     }
 
-    private RedisExtension(RedisFixture fixture, List<String> serverArgs) {
+    private RedisExtension(@Nullable RedisFixture fixture, List<String> serverArgs) {
         this.fixture = fixture;
         this.serverArgs = serverArgs;
     }
@@ -106,7 +107,7 @@ public final class RedisExtension implements BeforeAllCallback, ParameterResolve
     /** Options for a {@link RedisExtension}. Not thread-safe. */
     public static final class Builder {
 
-        private RedisFixture fixture;
+        private @Nullable RedisFixture fixture;
         private List<String> serverArgs = List.of();
 
         private Builder() {

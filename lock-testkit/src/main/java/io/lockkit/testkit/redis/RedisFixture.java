@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands out running Redis servers for tests and demos, from the first source that is available:
@@ -63,14 +64,15 @@ public final class RedisFixture {
 
     private final List<Source> sources;
     private final String searchPath;
-    private final String explicitUri;
-    private final String explicitUriOrigin;
-    private final Endpoint explicitEndpoint;
+    private final @Nullable String explicitUri;
+    private final @Nullable String explicitUriOrigin;
+    private final @Nullable Endpoint explicitEndpoint;
     private final Duration startupTimeout;
     private final Duration commandTimeout;
     private final String dockerImage;
 
-    private RedisFixture(Builder builder, String explicitUri, String explicitUriOrigin, Endpoint explicitEndpoint) {
+    private RedisFixture(Builder builder, @Nullable String explicitUri, @Nullable String explicitUriOrigin,
+            @Nullable Endpoint explicitEndpoint) {
         this.sources = builder.sources;
         this.searchPath = builder.searchPath;
         this.startupTimeout = builder.startupTimeout;
@@ -246,7 +248,7 @@ public final class RedisFixture {
                 try (java.io.BufferedReader in = Files.newBufferedReader(file)) {
                     line = in.readLine();
                 }
-                String[] fields = line.trim().split("\\s+");
+                String[] fields = line.trim().split("\\s+", -1);
                 int low = Integer.parseInt(fields[0]);
                 int high = Integer.parseInt(fields[1]);
                 // Leave room for ports below the range; a range that leaves none is ignored.
@@ -294,22 +296,23 @@ public final class RedisFixture {
     }
 
     private RedisServer connectExplicit() {
-        ServerControl control = ServerControl.unowned(explicitEndpoint);
-        if (!Readiness.await(explicitEndpoint, startupTimeout, connection -> true, () -> true)) {
+        Endpoint endpoint = Objects.requireNonNull(explicitEndpoint, "explicitEndpoint"); // set with the URI
+        ServerControl control = ServerControl.unowned(endpoint);
+        if (!Readiness.await(endpoint, startupTimeout, connection -> true, () -> true)) {
             String reason;
-            try (RespConnection connection = RespConnection.open(explicitEndpoint, commandTimeout)) {
+            try (RespConnection connection = RespConnection.open(endpoint, commandTimeout)) {
                 reason = "PING answered " + connection.call("PING");
             } catch (IOException | RedisCommandException e) {
                 reason = e.toString();
             }
             throw new IllegalStateException("the Redis server given by " + explicitUriOrigin + " ("
-                    + explicitEndpoint.redactedUri() + ") did not answer PING within " + startupTimeout.toMillis()
+                    + endpoint.redactedUri() + ") did not answer PING within " + startupTimeout.toMillis()
                     + " ms: " + reason);
         }
         return handOut(Source.EXPLICIT_URI, control, explicitUri);
     }
 
-    private RedisServer handOut(Source source, ServerControl control, String uri) {
+    private RedisServer handOut(Source source, ServerControl control, @Nullable String uri) {
         RedisServer server;
         try {
             server = new RedisServer(source, control, uri != null ? uri : control.endpoint().redactedUri(),
@@ -348,7 +351,7 @@ public final class RedisFixture {
 
         private List<Source> sources = List.of(Source.values());
         private String searchPath = Objects.requireNonNullElse(System.getenv("PATH"), "");
-        private String explicitUri;
+        private @Nullable String explicitUri;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private String dockerImage = DEFAULT_DOCKER_IMAGE;

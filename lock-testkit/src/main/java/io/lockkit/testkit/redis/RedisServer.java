@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A running Redis server handed out by {@link RedisFixture}, with a tiny built-in client for
@@ -84,7 +85,7 @@ public final class RedisServer implements AutoCloseable {
      *     fixture's command timeout
      * @throws IllegalStateException when this handle was stopped
      */
-    public Object command(String... args) {
+    public @Nullable Object command(String... args) {
         Objects.requireNonNull(args, "args");
         if (args.length == 0) {
             throw new IllegalArgumentException("args must hold at least the command name");

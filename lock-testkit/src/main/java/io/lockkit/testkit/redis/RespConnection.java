@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The fixture's own minimal Redis client: one socket, commands sent as RESP arrays of bulk strings,
@@ -84,11 +85,11 @@ final class RespConnection implements Closeable {
      * @throws RedisCommandException when the server answers with an error
      * @throws IOException when the connection fails or the reply does not arrive in time
      */
-    Object call(String... args) throws IOException {
+    @Nullable Object call(String... args) throws IOException {
         send(args);
         Object reply = read();
         if (reply instanceof RedisCommandException) {
-            throw new RedisCommandException(((RedisCommandException) reply).getMessage());
+            throw new RedisCommandException(String.valueOf(((RedisCommandException) reply).getMessage()));
         }
         return reply;
     }
@@ -109,7 +110,7 @@ final class RespConnection implements Closeable {
     }
 
     /** Reads one reply; error replies come back as {@link RedisCommandException} values, not thrown. */
-    Object read() throws IOException {
+    @Nullable Object read() throws IOException {
         int type = in.read();
         if (type == -1) {
             throw new EOFException("the server closed the connection");
@@ -160,7 +161,7 @@ final class RespConnection implements Closeable {
         }
     }
 
-    private List<Object> readList(int count) throws IOException {
+    private @Nullable List<@Nullable Object> readList(int count) throws IOException {
         if (count < 0) {
             return null;
         }
@@ -171,7 +172,7 @@ final class RespConnection implements Closeable {
         return Collections.unmodifiableList(list);
     }
 
-    private Map<Object, Object> readMap(int count) throws IOException {
+    private @Nullable Map<@Nullable Object, @Nullable Object> readMap(int count) throws IOException {
         if (count < 0) {
             return null;
         }
@@ -183,7 +184,7 @@ final class RespConnection implements Closeable {
         return Collections.unmodifiableMap(map);
     }
 
-    private byte[] readBulk(int length) throws IOException {
+    private byte @Nullable [] readBulk(int length) throws IOException {
         if (length < 0) {
             return null;
         }

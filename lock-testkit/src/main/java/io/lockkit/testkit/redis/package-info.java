@@ -4,4 +4,7 @@
  * embedded-redis; {@link io.lockkit.testkit.redis.RedisExtension} does the same for JUnit Jupiter
  * test classes. Everything else in the package is internal.
  */
+@NullMarked
 package io.lockkit.testkit.redis;
+
+import org.jspecify.annotations.NullMarked;

@@ -174,7 +174,7 @@ public final class JdbcLockProvider implements LockProvider {
         String name = request.name();
         String key = Keys.of(name);
         LockTable.Ask ask = new LockTable.Ask(key, name, request.owner(), micros(request.lease()), request.waiting(),
-                micros(request.maxWait()));
+                micros(request.maxWait()), request.waitId());
         LockTable.Attempt a = call(name, "acquiring", c -> table.acquire(c, ask));
         if (a.acquired()) {
             return Acquisition.acquired(a.token());
@@ -206,10 +206,15 @@ public final class JdbcLockProvider implements LockProvider {
         if (r.grantee() == null) {
             return Release.RELEASED;
         }
-        // Handed to a waiter: wake it here if it is one of ours (every release path, also the
-        // core's quiet ones), and skip our own notification of it when it comes back, which would
-        // wake it again late (an extra attempt if it waits anew by then). Other processes learn of
-        // the grantee from the notification and wake nobody else.
+        if (r.grantToken() > 0) {
+            // Granted outright to a wait of the releasing client (ours): the core passes the token
+            // to that wait; nobody was notified.
+            return Release.grantedTo(r.grantee(), r.grantToken(), r.grantWaitId());
+        }
+        // Handed to a waiter to claim: wake it here if it is one of ours (every release path, also
+        // the core's quiet ones), and skip our own notification of it when it comes back, which
+        // would wake it again late (an extra attempt if it waits anew by then). Other processes
+        // learn of the grantee from the notification and wake nobody else.
         wakeLocal(key, r.grantee());
         return new Release(Release.Outcome.RELEASED, r.grantee());
     }
@@ -219,7 +224,7 @@ public final class JdbcLockProvider implements LockProvider {
         if (table.queues()) {
             String key = Keys.of(name);
             call(name, "leaving the wait queue", c -> {
-                table.abandon(c, key, owner, channel);
+                table.abandon(c, key, owner, waitId, channel);
                 return null;
             });
         }

@@ -267,6 +267,8 @@ class JdbcLockProviderPostgresTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> missed.get() >= 2 && p.listening());
         JdbcLockProvider other = provider();
         other.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ZERO));
+        // Someone waits (a release nobody waits for notifies nobody), so the release notifies.
+        assertThat(p.tryAcquire(new LockRequest(n, "w:1", Duration.ofSeconds(30), Duration.ofSeconds(30), 1)).isAcquired()).isFalse();
         other.release(n, "c:x");
         await().atMost(Duration.ofSeconds(5)).until(() -> released.get() == 1);
     }

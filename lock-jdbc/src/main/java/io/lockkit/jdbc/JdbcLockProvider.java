@@ -440,17 +440,28 @@ public final class JdbcLockProvider implements LockProvider {
         Map<String, String> replacements = new java.util.LinkedHashMap<>();
         replacements.put(DEFAULT_TABLE + SEQUENCE_SUFFIX, qualified + SEQUENCE_SUFFIX);
         replacements.put(DEFAULT_TABLE + WAITERS_SUFFIX, qualified + WAITERS_SUFFIX);
+        for (String function : List.of("_acquire", "_release", "_abandon")) {
+            replacements.put(DEFAULT_TABLE + function, qualified + function);
+        }
         replacements.put(DEFAULT_TABLE, qualified);
         List<String> ddl = SqlFile.ddl(dialect.schemaResource(), replacements);
         call(null, "creating the lock table " + qualified, c -> {
             for (String sql : ddl) {
-                try (Statement s = c.createStatement()) {
-                    s.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
-                    s.execute(sql);
-                } catch (SQLException e) {
-                    // Two providers creating the table at once: PostgreSQL's IF NOT EXISTS can still
-                    // collide on the catalog (unique_violation / duplicate_table); what exists is fine.
-                    if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+                for (int attempt = 0; ; attempt++) {
+                    try (Statement s = c.createStatement()) {
+                        s.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+                        s.execute(sql);
+                        break;
+                    } catch (SQLException e) {
+                        // Two providers creating the table at once: PostgreSQL's IF NOT EXISTS can still
+                        // collide on the catalog (unique_violation / duplicate_table); what exists is fine.
+                        if ("23505".equals(e.getSQLState()) || "42P07".equals(e.getSQLState())) {
+                            break;
+                        }
+                        // CREATE OR REPLACE FUNCTION racing another: "tuple concurrently updated"; once more.
+                        if (attempt == 0 && "XX000".equals(e.getSQLState())) {
+                            continue;
+                        }
                         throw e;
                     }
                 }

@@ -71,8 +71,9 @@ CREATE TABLE IF NOT EXISTS lockkit_locks_waiters (
 -- createSchema(true) replaces the names below by the configured ones, function names included
 -- (<table>_acquire, <table>_release, <table>_abandon); from Flyway or Liquibase, replace them alike.
 CREATE OR REPLACE FUNCTION lockkit_locks_acquire(p_ns INTEGER, p_key TEXT, p_name TEXT, p_owner TEXT, p_lease BIGINT,
-        p_wait BIGINT, p_max_wait BIGINT, p_claim BIGINT, p_waiting BOOLEAN)
-RETURNS TABLE (token BIGINT, remaining_us BIGINT) LANGUAGE plpgsql AS $$
+        p_wait BIGINT, p_max_wait BIGINT, p_claim BIGINT, p_waiting BOOLEAN,
+        OUT o_token BIGINT, OUT o_remaining_us BIGINT)
+LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     v_now TIMESTAMPTZ;
@@ -111,7 +112,7 @@ BEGIN
             -- Someone queued for this name (maybe this owner): leave the queue.
             DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = p_owner;
         END IF;
-        RETURN QUERY SELECT v_token, NULL::BIGINT;
+        o_token := v_token;
         RETURN;
     END IF;
     -- Busy; the row is locked by the INSERT ... ON CONFLICT above.
@@ -127,13 +128,14 @@ BEGIN
         RETURNING w.expires INTO v_expires;
         UPDATE lockkit_locks l SET wait_until = GREATEST(l.wait_until, v_expires) WHERE l.lock_key = p_key;
     END IF;
-    RETURN QUERY SELECT NULL::BIGINT, (extract(epoch FROM v_lease - v_now) * 1000000)::BIGINT;
+    o_remaining_us := (extract(epoch FROM v_lease - v_now) * 1000000)::BIGINT;
 END
 $$;
 
 CREATE OR REPLACE FUNCTION lockkit_locks_release(p_key TEXT, p_owner TEXT, p_client TEXT, p_max_streak INTEGER,
-        p_claim BIGINT, p_channel TEXT, p_origin TEXT)
-RETURNS TABLE (left_count INTEGER, grantee TEXT, token BIGINT, wait_id BIGINT) LANGUAGE plpgsql AS $$
+        p_claim BIGINT, p_channel TEXT, p_origin TEXT,
+        OUT o_left INTEGER, OUT o_grantee TEXT, OUT o_token BIGINT, OUT o_wait_id BIGINT)
+LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     v_now TIMESTAMPTZ;
@@ -148,6 +150,8 @@ DECLARE
     v_token BIGINT;
 BEGIN
     v_now := clock_timestamp();
+    o_token := 0;
+    o_wait_id := 0;
     -- Nobody waits (or the lease lapsed): one DELETE, and no notification when nobody waits.
     DELETE FROM lockkit_locks l WHERE l.lock_key = p_key AND l.owner = p_owner
         AND (l.lease_until <= v_now OR (l.hold_count = 1 AND (l.wait_until IS NULL OR l.wait_until <= v_now)))
@@ -156,18 +160,18 @@ BEGIN
         IF v_waited THEN
             PERFORM pg_notify(p_channel, p_key);
         END IF;
-        RETURN QUERY SELECT CASE WHEN v_held THEN 0 ELSE -1 END, NULL::TEXT, 0::BIGINT, 0::BIGINT;
+        o_left := CASE WHEN v_held THEN 0 ELSE -1 END;
         RETURN;
     END IF;
     SELECT l.hold_count, l.streak INTO v_count, v_streak FROM lockkit_locks l
     WHERE l.lock_key = p_key AND l.owner = p_owner AND l.lease_until > v_now AND l.hold_count > 0
     FOR UPDATE;
     IF NOT FOUND THEN
-        RETURN; -- not held
+        o_left := -2; -- not held
+        RETURN;
     END IF;
     IF v_count > 1 THEN
-        UPDATE lockkit_locks l SET hold_count = l.hold_count - 1 WHERE l.lock_key = p_key RETURNING l.hold_count INTO v_count;
-        RETURN QUERY SELECT v_count, NULL::TEXT, 0::BIGINT, 0::BIGINT;
+        UPDATE lockkit_locks l SET hold_count = l.hold_count - 1 WHERE l.lock_key = p_key RETURNING l.hold_count INTO o_left;
         RETURN;
     END IF;
     -- Someone was queued: the next live waiter, oldest first, but a waiter of the releasing client
@@ -180,7 +184,7 @@ BEGIN
         DELETE FROM lockkit_locks l WHERE l.lock_key = p_key;
         DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.expires <= v_now;
         PERFORM pg_notify(p_channel, p_key);
-        RETURN QUERY SELECT 0, NULL::TEXT, 0::BIGINT, 0::BIGINT;
+        o_left := 0;
         RETURN;
     END IF;
     v_next_streak := 0;
@@ -205,18 +209,20 @@ BEGIN
     WHERE l.lock_key = p_key
     RETURNING l.token INTO v_token;
     DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND (w.owner = v_next.owner OR w.expires <= v_now);
+    o_left := 0;
+    o_grantee := v_next.owner;
     IF v_direct THEN
         -- Granted outright: the releasing process passes the token to its waiter; nobody is notified.
-        RETURN QUERY SELECT 0, v_next.owner::TEXT, v_token, v_next.wait_id;
+        o_token := v_token;
+        o_wait_id := v_next.wait_id;
     ELSE
         PERFORM pg_notify(p_channel, p_key || ':' || v_next.owner || ' ' || p_origin);
-        RETURN QUERY SELECT 0, v_next.owner::TEXT, 0::BIGINT, 0::BIGINT;
     END IF;
 END
 $$;
 
 CREATE OR REPLACE FUNCTION lockkit_locks_abandon(p_key TEXT, p_owner TEXT, p_wait BIGINT, p_claim BIGINT, p_channel TEXT)
-RETURNS TABLE (grantee TEXT) LANGUAGE plpgsql AS $$
+RETURNS TEXT LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     v_now TIMESTAMPTZ;
@@ -229,7 +235,7 @@ BEGIN
       AND (l.hold_count = 0 OR (l.hold_count = 1 AND p_wait > 0 AND l.grant_wait = p_wait))
     FOR UPDATE;
     IF NOT FOUND THEN
-        RETURN;
+        RETURN NULL;
     END IF;
     SELECT w.owner INTO v_next FROM lockkit_locks_waiters w
     WHERE w.lock_key = p_key AND w.expires > v_now AND w.owner <> p_owner
@@ -241,11 +247,11 @@ BEGIN
         WHERE l.lock_key = p_key;
         DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = v_next;
         PERFORM pg_notify(p_channel, p_key || ':' || v_next);
-        RETURN QUERY SELECT v_next;
+        RETURN v_next;
     ELSE
         DELETE FROM lockkit_locks l WHERE l.lock_key = p_key;
         PERFORM pg_notify(p_channel, p_key);
-        RETURN QUERY SELECT NULL::TEXT;
+        RETURN NULL;
     END IF;
 END
 $$;

@@ -48,7 +48,7 @@
 -- INSERT ... ON CONFLICT already), so a release, which re-reads the latest row before it deletes it,
 -- cannot miss a waiter that queued before it. A new row starts with the latest expiry of the entries
 -- already queued for the name (waiters from before a take-over or a deletion).
-SELECT token, remaining_us FROM {table}_acquire(:ns::int, :key::text, :name::text, :owner::text, :lease::bigint,
+SELECT o_token, o_remaining_us FROM {table}_acquire(:ns::int, :key::text, :name::text, :owner::text, :lease::bigint,
     :wait::bigint, :max_wait::bigint, :claim::bigint, :waiting::boolean);
 
 -- :name release
@@ -76,7 +76,7 @@ SELECT token, remaining_us FROM {table}_acquire(:ns::int, :key::text, :name::tex
 -- Returns no row (not held), or one row (left_count, grantee, token, wait_id): (0, NULL, 0, 0)
 -- released, (-1, ...) lapsed (deleted, not held), (n > 0, ...) still held n times, (0, grantee, 0, 0)
 -- handed over to claim, (0, grantee, token, wait id) granted outright.
-SELECT left_count, grantee, token, wait_id FROM {table}_release(:key::text, :owner::text, :client::text,
+SELECT o_left, o_grantee, o_token, o_wait_id FROM {table}_release(:key::text, :owner::text, :client::text,
     :max_streak::int, :claim::bigint, :channel::text, :origin::text);
 
 -- :name abandon
@@ -86,7 +86,7 @@ SELECT left_count, grantee, token, wait_id FROM {table}_release(:key::text, :own
 -- with a notification as a release makes (also to a waiter of this client: abandon is not a
 -- release, nobody here passes a grant on). A hold the owner took in another wait stays.
 -- Returns the grantee (or NULL) when a hand-over was passed on, else no row.
-SELECT grantee FROM {table}_abandon(:key::text, :owner::text, :wait::bigint, :claim::bigint, :channel::text);
+SELECT {table}_abandon(:key::text, :owner::text, :wait::bigint, :claim::bigint, :channel::text);
 
 -- :name renew
 -- Sets the lease of every given hold to its length from now, in one statement for all holds due.

@@ -66,8 +66,10 @@ import javax.sql.DataSource;
 //   advisory lock on the key's hash, released at commit: a mutex around one statement, not the
 //   lock): no other acquisition of the name can take and release it in between (it happened under
 //   load without the gate). H2 inserts first and draws the token after, in its transaction.
-// - Every operation is one statement on PostgreSQL (INSERT ... ON CONFLICT / UPDATE / DELETE with
-//   RETURNING, in writable CTEs; see postgresql/statements.sql) and one short transaction on H2, on a connection of
+// - Every operation is one statement on PostgreSQL (renew, force release, inspect plain SQL;
+//   acquire, release, abandon a call of the lock table's PL/pgSQL function, which runs only the
+//   SQL of the case at hand: the uncontended pair is one INSERT and one DELETE, as the raw-SQL
+//   floor; see postgresql/statements.sql) and one short transaction on H2, on a connection of
 //   the provider's own in autocommit: a lock is never part of, nor rolled back with, the caller's
 //   transaction. A connection found broken (a database restart) is dropped with the idle ones and
 //   the call is made once more on a fresh connection; the statement that failed cannot have
@@ -77,18 +79,27 @@ import javax.sql.DataSource;
 // - Renewal: all holds the watchdog finds due go out as one statement (PostgreSQL: unnest of three
 //   arrays; H2: one JDBC batch), which returns the holds it renewed; the others are lost.
 // - Wake-ups and hand-over, PostgreSQL: an attempt that finds the lock busy and will wait also
-//   queues its owner (<table>_waiters, oldest first, in the same statement). The release statement
-//   hands the lock to the oldest live waiter (row owner = grantee, hold count 0, a new token, the
-//   claim timeout as lease) and calls pg_notify('<channel>', '<key>:<grantee>'), delivered at
-//   commit; when nobody waits it deletes the row and notifies '<key>'. One LISTEN connection and
-//   thread per provider (started by the first wait) receives every release of the table and wakes
-//   only the grantee, if it is ours, or one waiter of ours for a free lock. The grantee claims with
-//   one acquire; a grantee that died costs the claim timeout, after which the lease lapses and
-//   anyone may take the lock; a wait that ends without claiming passes the lock on (abandon). So a
+//   queues its owner (<table>_waiters, oldest first, with its wait id and lease) and raises the
+//   lock row's wait_until, in the same statement. A release that finds wait_until empty or past
+//   (nobody waits) deletes the row and notifies nobody. Otherwise it hands the lock to the next
+//   live waiter: the oldest, except that the oldest waiter of the releasing client goes ahead of
+//   an older one of another client for at most 8 hand-overs in a row (the Redis provider's rule;
+//   no starvation). A waiter of the releasing client is granted the lock outright
+//   (Release.grantedTo: held once, the lease of its request, grant_wait = its wait id): the core
+//   passes the token to the waiting thread, no notification, no claim. A waiter of another client
+//   gets it to claim (owner = grantee, hold count 0, a new token, the claim timeout as lease) with
+//   pg_notify('<channel>', '<key>:<grantee> <origin>'), delivered at commit. One LISTEN connection
+//   and thread per provider (started by the first wait) receives every notification of the table
+//   and wakes only the grantee, if it is ours, or one waiter of ours for a free lock. A grantee
+//   that died costs the claim timeout, after which the lease lapses and anyone may take the lock;
+//   a wait that ends without claiming or taking its grant passes the lock on (abandon). So a
 //   contended acquisition costs at most three statements however many processes wait: the first
-//   attempt, the attempt after subscribing, the claim. While the LISTEN connection is down (and
-//   after it returns) waiters are told to look again and get retry hints no longer than the poll
-//   interval. H2: no queue; waiters of this provider are woken by its own releases, and others
+//   attempt, the attempt after subscribing, the claim (none when granted outright). While the
+//   LISTEN connection is down (and after it returns) waiters are told to look again and get
+//   retry hints no longer than the poll interval. A release retried after its reply was lost
+//   finds the lock granted already and answers "not held": the grantee's wait then takes its
+//   grant at its next attempt (its retry hint), within the lease the grant carries, or the grant
+//   lapses; either way no two hold it. H2: no queue; waiters of this provider are woken by its own releases, and others
 //   poll, at most every poll interval, at the latest when the lease they were told of ends.
 // - Threads and connections: no thread of its own on H2; one LISTEN thread on PostgreSQL. With a
 //   JDBC URL, at most maxConnections pooled connections (plus the LISTEN one); with a DataSource,

@@ -361,6 +361,30 @@ class JdbcLockProviderPostgresTest {
         assertThat(p.release(n, "c:a")).as("the hold taken before the stall").isEqualTo(Release.RELEASED);
     }
 
+    @Test
+    void aLockRowHeldByAnotherSessionFailsAcquireAndReleaseWithBackendUnavailableWithinTheTimeout() throws Exception {
+        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).timeout(Duration.ofSeconds(1)).build();
+        toClose.add(p);
+        String n = name("row-locked");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        try (java.sql.Connection other = pg.connect()) {
+            other.setAutoCommit(false);
+            try (java.sql.Statement s = other.createStatement()) {
+                s.execute("SELECT 1 FROM lockkit_locks WHERE name = '" + n + "' FOR UPDATE");
+            }
+            // acquire and release run without a JDBC query timeout: their functions bound their lock waits.
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ofSeconds(30), 1)))
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class).hasMessageContaining("55P03");
+            assertThatThrownBy(() -> p.release(n, "c:a"))
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class).hasMessageContaining("55P03");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("two calls, each bounded by the 1 s timeout")
+                    .isBetween(1_500L, 8_000L);
+            other.rollback();
+        }
+        assertThat(p.release(n, "c:a")).as("once the other session let go").isEqualTo(Release.RELEASED);
+    }
+
     /** Sends a signal to the server's processes; one that exited meanwhile (a backend ending) is skipped. */
     private static void signal(String signal, List<Long> pids) throws Exception {
         for (long pid : pids) {

@@ -57,6 +57,11 @@ public abstract class LockTable {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
     }
 
+    /** The statement timeout, in whole seconds. */
+    protected final int queryTimeoutSeconds() {
+        return queryTimeoutSeconds;
+    }
+
     public abstract Attempt acquire(Connection c, Ask ask) throws SQLException;
 
     /** Releases one hold; {@link #LAPSED} means the owner's row had lapsed and is gone. */
@@ -103,8 +108,19 @@ public abstract class LockTable {
 
     /** {@code text} (the statement called {@code name}), ready to run once and counted as one round trip. */
     protected final PreparedStatement prepare(Connection c, String name, String text) throws SQLException {
+        return prepare(c, name, text, true);
+    }
+
+    /**
+     * {@code text} (the statement called {@code name}), ready to run once and counted as one round
+     * trip; with {@code timed} false without a JDBC query timeout, for a statement that bounds its
+     * own waits on the server.
+     */
+    protected final PreparedStatement prepare(Connection c, String name, String text, boolean timed) throws SQLException {
         PreparedStatement ps = c.prepareStatement(text);
-        ps.setQueryTimeout(queryTimeoutSeconds);
+        if (timed) {
+            ps.setQueryTimeout(queryTimeoutSeconds);
+        }
         statements.increment();
         byStatement.computeIfAbsent(name, k -> new LongAdder()).increment();
         return ps;

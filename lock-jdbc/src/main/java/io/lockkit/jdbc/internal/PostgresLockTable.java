@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  */
 // Design notes: the statements name their parameters (:key, :owner, ...), since several appear in
 // more than one place; each is turned into JDBC '?' once, at construction, with the list of names
-// in order, and bound by name on every call. '::' casts and string literals are left alone.
+// in order, and bound by name on every call. '::' casts and string literals are left alone. A
+// statement with a :lock_timeout_ms parameter (a call of the table's functions) bounds its own lock
+// waits on the server and runs without a JDBC query timeout (see V1__lockkit_locks.sql).
 public final class PostgresLockTable extends LockTable {
 
     /**
@@ -76,10 +78,15 @@ public final class PostgresLockTable extends LockTable {
     /** The statement {@code name} with {@code values} bound by parameter name. */
     private PreparedStatement bound(Connection c, String name, Map<String, Object> values) throws SQLException {
         Named n = named.get(name);
-        PreparedStatement ps = prepare(c, name, n.sql());
+        boolean bounded = n.names().contains("lock_timeout_ms");
+        PreparedStatement ps = prepare(c, name, n.sql(), !bounded);
         try {
             for (int i = 0; i < n.names().size(); i++) {
                 String p = n.names().get(i);
+                if (p.equals("lock_timeout_ms")) {
+                    ps.setInt(i + 1, queryTimeoutSeconds() * 1000);
+                    continue;
+                }
                 if (!values.containsKey(p)) {
                     throw new IllegalStateException("statement " + name + " needs :" + p);
                 }

@@ -55,7 +55,8 @@
 -- cannot miss a waiter that queued before it. A new row starts with the latest expiry of the entries
 -- already queued for the name (waiters from before a take-over or a deletion).
 SELECT o_token, o_remaining_us FROM {table}_acquire(:ns::int, :key::text, :name::text, :owner::text, :lease::bigint,
-    :wait::bigint, :max_wait::bigint, :claim::bigint, :waiting::boolean);
+    :wait::bigint, :max_wait::bigint, :claim::bigint, :waiting::boolean,
+    :lock_timeout_ms::int);
 
 -- :name release
 -- Lowers the owner's hold count; at zero:
@@ -83,7 +84,7 @@ SELECT o_token, o_remaining_us FROM {table}_acquire(:ns::int, :key::text, :name:
 -- (-1, ...) lapsed (deleted, not held), (n > 0, ...) still held n times, (0, grantee, 0, 0) handed
 -- over to claim, (0, grantee, token, wait id) granted outright.
 SELECT o_left, o_grantee, o_token, o_wait_id FROM {table}_release(:key::text, :owner::text, :client::text,
-    :max_streak::int, :claim::bigint, :channel::text, :origin::text);
+    :max_streak::int, :claim::bigint, :channel::text, :origin::text, :lock_timeout_ms::int);
 
 -- :name abandon
 -- The owner stopped waiting (wait :wait): its queue entry goes, and a lock handed to it that it has
@@ -92,7 +93,7 @@ SELECT o_left, o_grantee, o_token, o_wait_id FROM {table}_release(:key::text, :o
 -- with a notification as a release makes (also to a waiter of this client: abandon is not a
 -- release, nobody here passes a grant on). A hold the owner took in another wait stays.
 -- Returns the grantee when a hand-over was passed on, else NULL.
-SELECT {table}_abandon(:key::text, :owner::text, :wait::bigint, :claim::bigint, :channel::text);
+SELECT {table}_abandon(:key::text, :owner::text, :wait::bigint, :claim::bigint, :channel::text, :lock_timeout_ms::int);
 
 -- :name renew
 -- Sets the lease of every given hold to its length from now, in one statement for all holds due.

@@ -42,6 +42,11 @@ CREATE TABLE IF NOT EXISTS lockkit_locks (
     grant_wait  BIGINT       NOT NULL DEFAULT 0
 );
 
+-- A table created by an earlier snapshot of this file lacks the last three columns.
+ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS wait_until TIMESTAMPTZ;
+ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS streak INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS grant_wait BIGINT NOT NULL DEFAULT 0;
+
 CREATE SEQUENCE IF NOT EXISTS lockkit_locks_token_seq AS BIGINT START WITH 1 CACHE 1 NO CYCLE;
 
 -- Waiting owners per lock, oldest first: since (arrival, database clock) orders them; an entry whose
@@ -58,6 +63,8 @@ CREATE TABLE IF NOT EXISTS lockkit_locks_waiters (
     lease_us    BIGINT       NOT NULL DEFAULT 0,
     PRIMARY KEY (lock_key, owner)
 );
+ALTER TABLE lockkit_locks_waiters ADD COLUMN IF NOT EXISTS wait_id BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE lockkit_locks_waiters ADD COLUMN IF NOT EXISTS lease_us BIGINT NOT NULL DEFAULT 0;
 
 -- The operations, one function each, called as one statement by JdbcLockProvider (see
 -- statements.sql for what each does and why). Functions rather than one SQL statement with a

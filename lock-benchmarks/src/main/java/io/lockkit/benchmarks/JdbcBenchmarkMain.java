@@ -55,7 +55,9 @@ public final class JdbcBenchmarkMain {
     enum Peer { FLOOR, LOCKKIT, SPRING }
 
     private static final Duration P1_WARMUP = Duration.ofSeconds(2);
-    private static final Duration P1_MEASURE = Duration.ofSeconds(5);
+    /** P1 runs the libraries in turns of this length, so that load from elsewhere falls on all alike. */
+    private static final Duration P1_TURN = Duration.ofMillis(500);
+    private static final int P1_TURNS = 10;
     private static final Duration P3_WARMUP = Duration.ofSeconds(2);
     private static final Duration P3_MEASURE = Duration.ofSeconds(6);
     private static final int P3_CLIENTS = 4;
@@ -88,14 +90,20 @@ public final class JdbcBenchmarkMain {
             log("PostgreSQL %s at %s; %s", pg.version(), PostgresFixture.class.getSimpleName(), pinning);
 
             List<String[]> rows = new ArrayList<>();
+            double[][] p1 = p1(pg.jdbcUrl());
             for (Peer peer : Peer.values()) {
-                double[] p1 = p1(peer, pg.jdbcUrl());
-                log("P1 %s: p50 %.0f us, p99 %.0f us (%d pairs)", peer, p1[0], p1[1], (long) p1[2]);
+                double[] one = p1[peer.ordinal()];
+                log("P1 %s: p50 %.0f us, p99 %.0f us (%d pairs), median of the turns' p50 ratios to the floor %.2f", peer, one[0], one[1],
+                        (long) one[2], one[3]);
+            }
+            for (Peer peer : Peer.values()) {
                 double[] p3 = p3(peer, pg.jdbcUrl());
-                log("P3 %s: %.0f acquisitions/s, hand-off p50 %.0f us p99 %.0f us, lost updates %d", peer, p3[0], p3[1], p3[2],
-                        (long) p3[3]);
-                rows.add(new String[] {peer.name().toLowerCase(Locale.ROOT), fmt(p1[0]), fmt(p1[1]), fmt(p3[0]), fmt(p3[1]),
-                        fmt(p3[2]), Long.toString((long) p3[3])});
+                log("P3 %s: %.0f acquisitions/s, hand-off p50 %.0f us p99 %.0f us (same client p50 %.0f us, other client p50 %.0f us,"
+                        + " %.0f%% same client), lost updates %d", peer, p3[0], p3[1], p3[2], p3[4], p3[5], p3[6], (long) p3[3]);
+                double[] one = p1[peer.ordinal()];
+                rows.add(new String[] {peer.name().toLowerCase(Locale.ROOT), fmt(one[0]), fmt(one[1]), String.format(Locale.ROOT, "%.2f", one[3]),
+                        fmt(p3[0]), fmt(p3[1]), fmt(p3[2]), fmt(p3[4]), fmt(p3[5]), String.format(Locale.ROOT, "%.0f%%", p3[6]),
+                        Long.toString((long) p3[3])});
             }
             String report = report(rows, pg.version(), pinning, cpus);
             Files.createDirectories(out);
@@ -107,23 +115,64 @@ public final class JdbcBenchmarkMain {
 
     // ---- scenarios ----
 
-    private static double[] p1(Peer peer, String url) throws Exception {
-        try (Client c = open(peer, url, 1)) {
-            Lock lock = c.lock("p1-" + peer);
-            long end = System.nanoTime() + P1_WARMUP.toNanos();
-            while (System.nanoTime() - end < 0) {
-                lock.lock();
-                lock.unlock();
+    /**
+     * P1 for every library, in turns: each library's client (own pool) runs {@link #P1_TURN}, then
+     * the next, {@link #P1_TURNS} times. Per library: p50, p99, pairs, and the median over turns of
+     * (this library's p50 in the turn / the floor's p50 in the same round).
+     */
+    private static double[][] p1(String url) throws Exception {
+        Peer[] peers = Peer.values();
+        List<Client> clients = new ArrayList<>();
+        try {
+            List<Lock> locks = new ArrayList<>();
+            for (Peer peer : peers) {
+                Client c = open(peer, url, 1);
+                clients.add(c);
+                locks.add(c.lock("p1-" + peer));
             }
-            Samples s = new Samples();
-            end = System.nanoTime() + P1_MEASURE.toNanos();
-            while (System.nanoTime() - end < 0) {
-                long t0 = System.nanoTime();
-                lock.lock();
-                lock.unlock();
-                s.add(System.nanoTime() - t0);
+            for (Lock lock : locks) {
+                long end = System.nanoTime() + P1_WARMUP.toNanos();
+                while (System.nanoTime() - end < 0) {
+                    lock.lock();
+                    lock.unlock();
+                }
             }
-            return new double[] {s.percentile(50) / 1000, s.percentile(99) / 1000, s.count};
+            List<Samples> all = new ArrayList<>();
+            List<List<Double>> ratios = new ArrayList<>();
+            for (int i = 0; i < peers.length; i++) {
+                all.add(new Samples());
+                ratios.add(new ArrayList<>());
+            }
+            for (int turn = 0; turn < P1_TURNS; turn++) {
+                double floorP50 = 0;
+                for (int i = 0; i < peers.length; i++) {
+                    Lock lock = locks.get(i);
+                    Samples s = new Samples();
+                    long end = System.nanoTime() + P1_TURN.toNanos();
+                    while (System.nanoTime() - end < 0) {
+                        long t0 = System.nanoTime();
+                        lock.lock();
+                        lock.unlock();
+                        s.add(System.nanoTime() - t0);
+                    }
+                    double p50 = s.percentile(50);
+                    if (peers[i] == Peer.FLOOR) {
+                        floorP50 = p50;
+                    }
+                    ratios.get(i).add(p50 / floorP50);
+                    all.set(i, Samples.merge(List.of(all.get(i), s)));
+                }
+            }
+            double[][] out = new double[peers.length][];
+            for (int i = 0; i < peers.length; i++) {
+                List<Double> r = new ArrayList<>(ratios.get(i));
+                java.util.Collections.sort(r);
+                Samples s = all.get(i);
+                out[i] = new double[] {s.percentile(50) / 1000, s.percentile(99) / 1000, s.count, r.get(r.size() / 2)};
+            }
+            return out;
+        } finally {
+            clients.forEach(Client::close);
         }
     }
 
@@ -135,32 +184,44 @@ public final class JdbcBenchmarkMain {
             }
             String name = "p3-" + peer;
             AtomicLong releasedAt = new AtomicLong();
+            java.util.concurrent.atomic.AtomicInteger releasedBy = new java.util.concurrent.atomic.AtomicInteger(-1);
             AtomicLong acquisitions = new AtomicLong();
             long[] plain = new long[1];
             AtomicLong atomic = new AtomicLong();
             List<Samples> handoffs = new ArrayList<>();
+            List<Samples> sameClient = new ArrayList<>();
+            List<Samples> otherClient = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
             long start = System.nanoTime();
             long measureFrom = start + P3_WARMUP.toNanos();
             long measureTo = measureFrom + P3_MEASURE.toNanos();
-            for (Client c : clients) {
+            for (int ci = 0; ci < clients.size(); ci++) {
+                Client c = clients.get(ci);
+                int clientIndex = ci;
                 for (int t = 0; t < P3_THREADS; t++) {
                     Samples mine = new Samples();
+                    Samples mineSame = new Samples();
+                    Samples mineOther = new Samples();
                     handoffs.add(mine);
+                    sameClient.add(mineSame);
+                    otherClient.add(mineOther);
                     Lock lock = c.lock(name);
                     Thread th = new Thread(() -> {
                         while (System.nanoTime() - measureTo < 0) {
                             lock.lock();
                             long now = System.nanoTime();
                             long released = releasedAt.get();
+                            int by = releasedBy.get();
                             if (now - measureFrom >= 0 && now - measureTo < 0) {
                                 acquisitions.incrementAndGet();
                                 if (released != 0) {
                                     mine.add(now - released);
+                                    (by == clientIndex ? mineSame : mineOther).add(now - released);
                                 }
                             }
                             plain[0]++;
                             atomic.incrementAndGet();
+                            releasedBy.set(clientIndex);
                             releasedAt.set(System.nanoTime());
                             lock.unlock();
                         }
@@ -174,8 +235,12 @@ public final class JdbcBenchmarkMain {
                 th.join(TimeUnit.SECONDS.toMillis(120));
             }
             Samples all = Samples.merge(handoffs);
+            Samples same = Samples.merge(sameClient);
+            Samples other = Samples.merge(otherClient);
             double perSecond = acquisitions.get() / (P3_MEASURE.toNanos() / 1e9);
-            return new double[] {perSecond, all.percentile(50) / 1000, all.percentile(99) / 1000, atomic.get() - plain[0]};
+            return new double[] {perSecond, all.percentile(50) / 1000, all.percentile(99) / 1000, atomic.get() - plain[0],
+                    same.count == 0 ? Double.NaN : same.percentile(50) / 1000, other.count == 0 ? Double.NaN : other.percentile(50) / 1000,
+                    all.count == 0 ? 0 : 100.0 * same.count / all.count};
         } finally {
             clients.forEach(Client::close);
         }
@@ -197,7 +262,8 @@ public final class JdbcBenchmarkMain {
     }
 
     private static Client lockkit(HikariDataSource pool) {
-        DistributedLockFactory f = DistributedLockFactory.create(JdbcLockProvider.create(pool));
+        JdbcLockProvider provider = JdbcLockProvider.create(pool);
+        DistributedLockFactory f = DistributedLockFactory.create(provider);
         return new Client() {
             @Override
             public Lock lock(String name) {
@@ -208,6 +274,7 @@ public final class JdbcBenchmarkMain {
             @Override
             public void close() {
                 f.close();
+                provider.close();
                 pool.close();
             }
         };
@@ -351,13 +418,16 @@ public final class JdbcBenchmarkMain {
                 .append("  java -cp target/classes:'target/lib/*' io.lockkit.benchmarks.JdbcBenchmarkMain results/jdbc\n```\n\n");
         b.append(String.format(Locale.ROOT, "PostgreSQL %s (embedded binaries, loopback), JDK %s, %d CPUs, %s. One run.%n%n",
                 version, System.getProperty("java.version"), cpus, pinning));
-        b.append("P1: one thread, lock + unlock of an uncontended name (the pair's latency). P3: 4 clients (own pools) × 8 threads,\n"
-                + "one hot name, no pause; hand-off = from the releasing thread's unlock call to the next holder's lock return.\n"
+        b.append("P1: one thread, lock + unlock of an uncontended name (the pair's latency); the libraries take turns of 0.5 s, 10 turns each,\n"
+                + "so that load from elsewhere falls on all alike; \"P1 × floor\" is the median over turns of the p50 against the floor's in the same round.\n"
+                + "P3: 4 clients (own pools) × 8 threads, one hot name, no pause; hand-off = from the releasing thread's unlock call to the next\n"
+                + "holder's lock return, also split by whether the next holder is of the releasing client (same) or of another (other).\n"
                 + "floor = one INSERT … ON CONFLICT DO UPDATE … WHERE expired to acquire, one DELETE to release, waiters poll every 1 ms;\n"
                 + "spring = Spring Integration 7.1.2 `JdbcLockRegistry` over `DefaultLockRepository` (polls every 100 ms, its default).\n"
                 + "Every library on HikariCP pools of the same size.\n\n");
-        b.append("| library | P1 p50 µs | P1 p99 µs | P3 acquisitions/s | P3 hand-off p50 µs | P3 hand-off p99 µs | P3 lost updates |\n");
-        b.append("|---|---|---|---|---|---|---|\n");
+        b.append("| library | P1 p50 µs | P1 p99 µs | P1 × floor | P3 acquisitions/s | P3 hand-off p50 µs | P3 hand-off p99 µs"
+                + " | same client p50 µs | other client p50 µs | same client share | P3 lost updates |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (String[] r : rows) {
             b.append("| ").append(String.join(" | ", r)).append(" |\n");
         }
@@ -365,7 +435,7 @@ public final class JdbcBenchmarkMain {
     }
 
     private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%,.0f", v);
+        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%,.0f", v);
     }
 
     private static void log(String format, Object... args) {

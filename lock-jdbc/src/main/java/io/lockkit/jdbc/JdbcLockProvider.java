@@ -69,8 +69,10 @@ import org.jspecify.annotations.Nullable;
 //   advisory lock on the key's hash, released at commit: a mutex around one statement, not the
 //   lock): no other acquisition of the name can take and release it in between (it happened under
 //   load without the gate). H2 inserts first and draws the token after, in its transaction.
-// - Every operation is one statement on PostgreSQL (INSERT ... ON CONFLICT / UPDATE / DELETE with
-//   RETURNING, in writable CTEs; see postgresql/statements.sql) and one short transaction on H2, on a connection of
+// - Every operation is one statement on PostgreSQL (renew, force release, inspect plain SQL;
+//   acquire, release, abandon a call of the lock table's PL/pgSQL function, which runs only the
+//   SQL of the case at hand: the uncontended pair is one INSERT and one DELETE, as the raw-SQL
+//   floor; see postgresql/statements.sql) and one short transaction on H2, on a connection of
 //   the provider's own in autocommit: a lock is never part of, nor rolled back with, the caller's
 //   transaction. A connection found broken (a database restart) is dropped with the idle ones and
 //   the call is made once more on a fresh connection; the statement that failed cannot have
@@ -80,18 +82,27 @@ import org.jspecify.annotations.Nullable;
 // - Renewal: all holds the watchdog finds due go out as one statement (PostgreSQL: unnest of three
 //   arrays; H2: one JDBC batch), which returns the holds it renewed; the others are lost.
 // - Wake-ups and hand-over, PostgreSQL: an attempt that finds the lock busy and will wait also
-//   queues its owner (<table>_waiters, oldest first, in the same statement). The release statement
-//   hands the lock to the oldest live waiter (row owner = grantee, hold count 0, a new token, the
-//   claim timeout as lease) and calls pg_notify('<channel>', '<key>:<grantee>'), delivered at
-//   commit; when nobody waits it deletes the row and notifies '<key>'. One LISTEN connection and
-//   thread per provider (started by the first wait) receives every release of the table and wakes
-//   only the grantee, if it is ours, or one waiter of ours for a free lock. The grantee claims with
-//   one acquire; a grantee that died costs the claim timeout, after which the lease lapses and
-//   anyone may take the lock; a wait that ends without claiming passes the lock on (abandon). So a
+//   queues its owner (<table>_waiters, oldest first, with its wait id and lease) and raises the
+//   lock row's wait_until, in the same statement. A release that finds wait_until empty or past
+//   (nobody waits) deletes the row and notifies nobody. Otherwise it hands the lock to the next
+//   live waiter: the oldest, except that the oldest waiter of the releasing client goes ahead of
+//   an older one of another client for at most 8 hand-overs in a row (the Redis provider's rule;
+//   no starvation). A waiter of the releasing client is granted the lock outright
+//   (Release.grantedTo: held once, the lease of its request, grant_wait = its wait id): the core
+//   passes the token to the waiting thread, no notification, no claim. A waiter of another client
+//   gets it to claim (owner = grantee, hold count 0, a new token, the claim timeout as lease) with
+//   pg_notify('<channel>', '<key>:<grantee> <origin>'), delivered at commit. One LISTEN connection
+//   and thread per provider (started by the first wait) receives every notification of the table
+//   and wakes only the grantee, if it is ours, or one waiter of ours for a free lock. A grantee
+//   that died costs the claim timeout, after which the lease lapses and anyone may take the lock;
+//   a wait that ends without claiming or taking its grant passes the lock on (abandon). So a
 //   contended acquisition costs at most three statements however many processes wait: the first
-//   attempt, the attempt after subscribing, the claim. While the LISTEN connection is down (and
-//   after it returns) waiters are told to look again and get retry hints no longer than the poll
-//   interval. H2: no queue; waiters of this provider are woken by its own releases, and others
+//   attempt, the attempt after subscribing, the claim (none when granted outright). While the
+//   LISTEN connection is down (and after it returns) waiters are told to look again and get
+//   retry hints no longer than the poll interval. A release retried after its reply was lost
+//   finds the lock granted already and answers "not held": the grantee's wait then takes its
+//   grant at its next attempt (its retry hint), within the lease the grant carries, or the grant
+//   lapses; either way no two hold it. H2: no queue; waiters of this provider are woken by its own releases, and others
 //   poll, at most every poll interval, at the latest when the lease they were told of ends.
 // - Threads and connections: no thread of its own on H2; one LISTEN thread on PostgreSQL. With a
 //   JDBC URL, at most maxConnections pooled connections (plus the LISTEN one); with a DataSource,
@@ -179,7 +190,7 @@ public final class JdbcLockProvider implements LockProvider {
         String name = request.name();
         String key = Keys.of(name);
         LockTable.Ask ask = new LockTable.Ask(key, name, request.owner(), micros(request.lease()), request.waiting(),
-                micros(request.maxWait()));
+                micros(request.maxWait()), request.waitId());
         LockTable.Attempt a = call(name, "acquiring", c -> table.acquire(c, ask));
         if (a.acquired()) {
             return Acquisition.acquired(a.token());
@@ -211,10 +222,15 @@ public final class JdbcLockProvider implements LockProvider {
         if (r.grantee() == null) {
             return Release.RELEASED;
         }
-        // Handed to a waiter: wake it here if it is one of ours (every release path, also the
-        // core's quiet ones), and skip our own notification of it when it comes back, which would
-        // wake it again late (an extra attempt if it waits anew by then). Other processes learn of
-        // the grantee from the notification and wake nobody else.
+        if (r.grantToken() > 0) {
+            // Granted outright to a wait of the releasing client (ours): the core passes the token
+            // to that wait; nobody was notified.
+            return Release.grantedTo(r.grantee(), r.grantToken(), r.grantWaitId());
+        }
+        // Handed to a waiter to claim: wake it here if it is one of ours (every release path, also
+        // the core's quiet ones), and skip our own notification of it when it comes back, which
+        // would wake it again late (an extra attempt if it waits anew by then). Other processes
+        // learn of the grantee from the notification and wake nobody else.
         wakeLocal(key, r.grantee());
         return new Release(Release.Outcome.RELEASED, r.grantee());
     }
@@ -225,7 +241,7 @@ public final class JdbcLockProvider implements LockProvider {
         if (table.queues()) {
             String key = Keys.of(name);
             call(name, "leaving the wait queue", c -> {
-                table.abandon(c, key, owner, channel);
+                table.abandon(c, key, owner, waitId, channel);
                 return Boolean.TRUE; // no result
             });
         }
@@ -448,17 +464,28 @@ public final class JdbcLockProvider implements LockProvider {
         Map<String, String> replacements = new java.util.LinkedHashMap<>();
         replacements.put(DEFAULT_TABLE + SEQUENCE_SUFFIX, qualified + SEQUENCE_SUFFIX);
         replacements.put(DEFAULT_TABLE + WAITERS_SUFFIX, qualified + WAITERS_SUFFIX);
+        for (String function : List.of("_acquire", "_release", "_abandon")) {
+            replacements.put(DEFAULT_TABLE + function, qualified + function);
+        }
         replacements.put(DEFAULT_TABLE, qualified);
         List<String> ddl = SqlFile.ddl(dialect.schemaResource(), replacements);
         call(null, "creating the lock table " + qualified, c -> {
             for (String sql : ddl) {
-                try (Statement s = c.createStatement()) {
-                    s.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
-                    s.execute(sql);
-                } catch (SQLException e) {
-                    // Two providers creating the table at once: PostgreSQL's IF NOT EXISTS can still
-                    // collide on the catalog (unique_violation / duplicate_table); what exists is fine.
-                    if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+                for (int attempt = 0; ; attempt++) {
+                    try (Statement s = c.createStatement()) {
+                        s.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+                        s.execute(sql);
+                        break;
+                    } catch (SQLException e) {
+                        // Two providers creating the table at once: PostgreSQL's IF NOT EXISTS can still
+                        // collide on the catalog (unique_violation / duplicate_table); what exists is fine.
+                        if ("23505".equals(e.getSQLState()) || "42P07".equals(e.getSQLState())) {
+                            break;
+                        }
+                        // CREATE OR REPLACE FUNCTION racing another: "tuple concurrently updated"; once more.
+                        if (attempt == 0 && "XX000".equals(e.getSQLState())) {
+                            continue;
+                        }
                         throw e;
                     }
                 }

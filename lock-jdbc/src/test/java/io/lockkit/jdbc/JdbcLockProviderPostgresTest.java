@@ -267,6 +267,8 @@ class JdbcLockProviderPostgresTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> missed.get() >= 2 && p.listening());
         JdbcLockProvider other = provider();
         other.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ZERO));
+        // Someone waits (a release nobody waits for notifies nobody), so the release notifies.
+        assertThat(p.tryAcquire(new LockRequest(n, "w:1", Duration.ofSeconds(30), Duration.ofSeconds(30), 1)).isAcquired()).isFalse();
         other.release(n, "c:x");
         await().atMost(Duration.ofSeconds(5)).until(() -> released.get() == 1);
     }
@@ -357,6 +359,30 @@ class JdbcLockProviderPostgresTest {
         System.out.printf("stalled PostgreSQL: the provider answered again %d ms after the server resumed%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumed));
         assertThat(p.release(n, "c:a")).as("the hold taken before the stall").isEqualTo(Release.RELEASED);
+    }
+
+    @Test
+    void aLockRowHeldByAnotherSessionFailsAcquireAndReleaseWithBackendUnavailableWithinTheTimeout() throws Exception {
+        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).timeout(Duration.ofSeconds(1)).build();
+        toClose.add(p);
+        String n = name("row-locked");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        try (java.sql.Connection other = pg.connect()) {
+            other.setAutoCommit(false);
+            try (java.sql.Statement s = other.createStatement()) {
+                s.execute("SELECT 1 FROM lockkit_locks WHERE name = '" + n + "' FOR UPDATE");
+            }
+            // acquire and release run without a JDBC query timeout: their functions bound their lock waits.
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ofSeconds(30), 1)))
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class).hasMessageContaining("55P03");
+            assertThatThrownBy(() -> p.release(n, "c:a"))
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class).hasMessageContaining("55P03");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("two calls, each bounded by the 1 s timeout")
+                    .isBetween(1_500L, 8_000L);
+            other.rollback();
+        }
+        assertThat(p.release(n, "c:a")).as("once the other session let go").isEqualTo(Release.RELEASED);
     }
 
     /** Sends a signal to the server's processes; one that exited meanwhile (a backend ending) is skipped. */

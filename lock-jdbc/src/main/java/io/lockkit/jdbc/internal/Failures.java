@@ -31,6 +31,7 @@ public final class Failures {
     /** SQLStates of a missing table or sequence. */
     private static final Set<String> SCHEMA = Set.of(
             "42P01", // PostgreSQL undefined_table (also a missing sequence)
+            "42883", // PostgreSQL undefined_function (the lock table's functions, schema from before they existed)
             "42S02", "42102", "42S01", // H2 / standard: table not found
             "90036", "42S22", "42122", "42703"); // sequence or column not found
 

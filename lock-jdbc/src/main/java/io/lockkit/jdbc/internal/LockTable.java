@@ -29,11 +29,18 @@ public abstract class LockTable {
     }
 
     /** What an acquisition asks for: the lease, and whether (and how long) the owner will wait. */
-    public record Ask(String key, String name, String owner, long leaseMicros, boolean waiting, long maxWaitMicros) {
+    public record Ask(String key, String name, String owner, long leaseMicros, boolean waiting, long maxWaitMicros, long waitId) {
     }
 
-    /** A release's answer: {@link #NOT_HELD}, {@link #LAPSED}, {@link #RELEASED} or the holds left; the owner it was handed to, or null. */
-    public record Released(int left, @Nullable String grantee) {
+    /**
+     * A release's answer: {@link #NOT_HELD}, {@link #LAPSED}, {@link #RELEASED} or the holds left;
+     * the owner it was handed to, or null; when it was granted to that owner's wait outright, the
+     * grantee's token and wait id (else 0).
+     */
+    public record Released(int left, @Nullable String grantee, long grantToken, long grantWaitId) {
+        public Released(int left, @Nullable String grantee) {
+            this(left, grantee, 0, 0);
+        }
     }
 
     /** Release outcomes. */
@@ -51,13 +58,21 @@ public abstract class LockTable {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
     }
 
+    /** The statement timeout, in whole seconds. */
+    protected final int queryTimeoutSeconds() {
+        return queryTimeoutSeconds;
+    }
+
     public abstract Attempt acquire(Connection c, Ask ask) throws SQLException;
 
     /** Releases one hold; {@link #LAPSED} means the owner's row had lapsed and is gone. */
     public abstract Released release(Connection c, String key, String owner, String channel) throws SQLException;
 
-    /** The owner stopped waiting: leave the queue and pass on a hand-over not claimed. Nothing where there is no queue. */
-    public void abandon(Connection c, String key, String owner, String channel) throws SQLException {
+    /**
+     * The owner stopped waiting (wait {@code waitId}): leave the queue and pass on a hand-over not
+     * claimed, or a grant to that wait not taken. Nothing where there is no queue.
+     */
+    public void abandon(Connection c, String key, String owner, long waitId, String channel) throws SQLException {
     }
 
     /** Whether this dialect queues waiters, so that {@link #abandon} is needed. */
@@ -89,8 +104,24 @@ public abstract class LockTable {
 
     /** The named statement, ready to run once (one round trip: a batch counts once). */
     protected final PreparedStatement prepare(Connection c, String name) throws SQLException {
-        PreparedStatement ps = c.prepareStatement(sql.get(name));
-        ps.setQueryTimeout(queryTimeoutSeconds);
+        return prepare(c, name, java.util.Objects.requireNonNull(sql.get(name), () -> "no statement named " + name));
+    }
+
+    /** {@code text} (the statement called {@code name}), ready to run once and counted as one round trip. */
+    protected final PreparedStatement prepare(Connection c, String name, String text) throws SQLException {
+        return prepare(c, name, text, true);
+    }
+
+    /**
+     * {@code text} (the statement called {@code name}), ready to run once and counted as one round
+     * trip; with {@code timed} false without a JDBC query timeout, for a statement that bounds its
+     * own waits on the server.
+     */
+    protected final PreparedStatement prepare(Connection c, String name, String text, boolean timed) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(text);
+        if (timed) {
+            ps.setQueryTimeout(queryTimeoutSeconds);
+        }
         statements.increment();
         byStatement.computeIfAbsent(name, k -> new LongAdder()).increment();
         return ps;

@@ -5,17 +5,36 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock table on PostgreSQL: every operation is one statement (see
  * {@code postgresql/statements.sql} for what each does and why). Thread-safe.
  */
+// Design notes: the statements name their parameters (:key, :owner, ...), since several appear in
+// more than one place; each is turned into JDBC '?' once, at construction, with the list of names
+// in order, and bound by name on every call. '::' casts and string literals are left alone. A
+// statement with a :lock_timeout_ms parameter (a call of the table's functions) bounds its own lock
+// waits on the server and runs without a JDBC query timeout (see V1__lockkit_locks.sql).
 public final class PostgresLockTable extends LockTable {
+
+    /**
+     * How many hand-overs in a row may go to a waiter of the releasing client ahead of an older
+     * waiter of another client (as the Redis provider): 8.
+     */
+    public static final int MAX_LOCAL_STREAK = 8;
+
+    private static final Pattern PARAMETER = Pattern.compile("'[^']*'|(?<![:\\w]):([a-z][a-z_]*)");
 
     /** The first key of the acquisitions' advisory gate: one namespace per lock table. */
     private final int gateNamespace;
@@ -26,32 +45,87 @@ public final class PostgresLockTable extends LockTable {
     /** This provider's id in its hand-over notifications, so that it skips those it acted on already. */
     private final String origin;
 
+    private final Map<String, Named> named = new HashMap<>();
+
+    /** A statement with its parameters turned into '?', and their names in order. */
+    private record Named(String sql, List<String> names) {
+        static Named of(String text) {
+            Matcher m = PARAMETER.matcher(text);
+            StringBuilder out = new StringBuilder();
+            List<String> names = new ArrayList<>();
+            while (m.find()) {
+                if (m.group(1) == null) {
+                    m.appendReplacement(out, Matcher.quoteReplacement(m.group()));
+                } else {
+                    names.add(m.group(1));
+                    m.appendReplacement(out, "?");
+                }
+            }
+            m.appendTail(out);
+            return new Named(out.toString(), List.copyOf(names));
+        }
+    }
+
     public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds, long claimMicros, String origin) {
         super(SqlFile.statements("/io/lockkit/jdbc/postgresql/statements.sql", placeholders), queryTimeoutSeconds);
         this.gateNamespace = ("lockkit:" + placeholders.get("table")).hashCode();
         this.claimMicros = claimMicros;
         this.origin = origin;
+        for (Map.Entry<String, String> e : sql.entrySet()) {
+            named.put(e.getKey(), Named.of(e.getValue()));
+        }
+    }
+
+    /** The statement {@code name} with {@code values} bound by parameter name. */
+    private PreparedStatement bound(Connection c, String name, Map<String, Object> values) throws SQLException {
+        Named n = java.util.Objects.requireNonNull(named.get(name), () -> "no statement named " + name);
+        boolean bounded = n.names().contains("lock_timeout_ms");
+        PreparedStatement ps = prepare(c, name, n.sql(), !bounded);
+        try {
+            for (int i = 0; i < n.names().size(); i++) {
+                String p = n.names().get(i);
+                if (p.equals("lock_timeout_ms")) {
+                    ps.setInt(i + 1, queryTimeoutSeconds() * 1000);
+                    continue;
+                }
+                if (!values.containsKey(p)) {
+                    throw new IllegalStateException("statement " + name + " needs :" + p);
+                }
+                Object v = values.get(p);
+                if (v == null) {
+                    ps.setNull(i + 1, Types.VARCHAR);
+                } else if (v instanceof Array a) {
+                    ps.setArray(i + 1, a);
+                } else {
+                    ps.setObject(i + 1, v);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+        return ps;
+    }
+
+    /** The client part of an owner id, "<client id>:", or null when the id has none. */
+    static @Nullable String client(String owner) {
+        int colon = owner.indexOf(':');
+        return colon <= 0 ? null : owner.substring(0, colon + 1);
     }
 
     @Override
     public Attempt acquire(Connection c, Ask ask) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "acquire")) {
-            String key = ask.key();
-            ps.setInt(1, gateNamespace);
-            ps.setString(2, key);
-            ps.setString(3, key);
-            ps.setString(4, ask.name());
-            ps.setString(5, ask.owner());
-            ps.setLong(6, ask.leaseMicros());
-            ps.setString(7, key);
-            ps.setString(8, ask.owner());
-            ps.setString(9, key);
-            ps.setString(10, ask.owner());
-            ps.setLong(11, ask.maxWaitMicros());
-            ps.setString(12, key);
-            ps.setLong(13, claimMicros);
-            ps.setBoolean(14, ask.waiting());
-            ps.setString(15, key);
+        Map<String, Object> v = new HashMap<>();
+        v.put("ns", gateNamespace);
+        v.put("key", ask.key());
+        v.put("name", ask.name());
+        v.put("owner", ask.owner());
+        v.put("lease", ask.leaseMicros());
+        v.put("wait", ask.waitId());
+        v.put("max_wait", ask.maxWaitMicros());
+        v.put("claim", claimMicros);
+        v.put("waiting", ask.waiting());
+        try (PreparedStatement ps = bound(c, "acquire", v)) {
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return new Attempt(false, 0, -1);
@@ -67,47 +141,31 @@ public final class PostgresLockTable extends LockTable {
 
     @Override
     public Released release(Connection c, String key, String owner, String channel) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "release")) {
-            int i = 0;
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setLong(++i, claimMicros);
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setString(++i, key);
-            ps.setString(++i, channel);
-            ps.setString(++i, key);
-            ps.setString(++i, origin);
-            ps.setString(++i, channel);
-            ps.setString(++i, key);
+        Map<String, Object> v = new HashMap<>();
+        v.put("key", key);
+        v.put("owner", owner);
+        v.put("client", client(owner));
+        v.put("max_streak", MAX_LOCAL_STREAK);
+        v.put("claim", claimMicros);
+        v.put("channel", channel);
+        v.put("origin", origin);
+        try (PreparedStatement ps = bound(c, "release", v)) {
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new Released(rs.getInt(1), rs.getString(2)) : new Released(NOT_HELD, null);
+                return rs.next() ? new Released(rs.getInt(1), rs.getString(2), rs.getLong(3), rs.getLong(4))
+                        : new Released(NOT_HELD, null);
             }
         }
     }
 
     @Override
-    public void abandon(Connection c, String key, String owner, String channel) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "abandon")) {
-            int i = 0;
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setLong(++i, claimMicros);
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setString(++i, key);
-            ps.setString(++i, owner);
-            ps.setString(++i, key);
-            ps.setString(++i, channel);
-            ps.setString(++i, key);
-            ps.setString(++i, channel);
-            ps.setString(++i, key);
+    public void abandon(Connection c, String key, String owner, long waitId, String channel) throws SQLException {
+        Map<String, Object> v = new HashMap<>();
+        v.put("key", key);
+        v.put("owner", owner);
+        v.put("wait", waitId);
+        v.put("claim", claimMicros);
+        v.put("channel", channel);
+        try (PreparedStatement ps = bound(c, "abandon", v)) {
             ps.executeQuery().close();
         }
     }
@@ -128,13 +186,11 @@ public final class PostgresLockTable extends LockTable {
             leases[i] = holds.get(i).leaseMicros();
         }
         Set<String> renewed = new HashSet<>();
-        try (PreparedStatement ps = prepare(c, "renew")) {
-            Array k = c.createArrayOf("text", keys);
-            Array o = c.createArrayOf("text", owners);
-            Array l = c.createArrayOf("bigint", leases);
-            ps.setArray(1, k);
-            ps.setArray(2, o);
-            ps.setArray(3, l);
+        Map<String, Object> v = new HashMap<>();
+        v.put("keys", c.createArrayOf("text", keys));
+        v.put("owners", c.createArrayOf("text", owners));
+        v.put("leases", c.createArrayOf("bigint", leases));
+        try (PreparedStatement ps = bound(c, "renew", v)) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     renewed.add(rs.getString(1) + '\0' + rs.getString(2));
@@ -150,10 +206,10 @@ public final class PostgresLockTable extends LockTable {
 
     @Override
     public int forceRelease(Connection c, String key, String channel) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "forceRelease")) {
-            ps.setString(1, key);
-            ps.setString(2, channel);
-            ps.setString(3, key);
+        Map<String, Object> v = new HashMap<>();
+        v.put("key", key);
+        v.put("channel", channel);
+        try (PreparedStatement ps = bound(c, "forceRelease", v)) {
             try (ResultSet rs = ps.executeQuery()) {
                 return !rs.next() ? -1 : rs.getBoolean(1) ? 1 : 0;
             }
@@ -162,8 +218,7 @@ public final class PostgresLockTable extends LockTable {
 
     @Override
     public Optional<Held> inspect(Connection c, String key) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "inspect")) {
-            ps.setString(1, key);
+        try (PreparedStatement ps = bound(c, "inspect", Map.of("key", key))) {
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3))) : Optional.empty();
             }

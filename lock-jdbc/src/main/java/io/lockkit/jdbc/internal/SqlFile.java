@@ -53,11 +53,24 @@ public final class SqlFile {
             all = all.replaceAll("\\b" + java.util.regex.Pattern.quote(r.getKey()) + "\\b",
                     java.util.regex.Matcher.quoteReplacement(r.getValue()));
         }
+        // Statements end with ';' at a line's end, except inside a dollar-quoted function body.
         List<String> statements = new ArrayList<>();
-        for (String s : all.split(";\\s*\n", -1)) {
-            if (!s.isBlank()) {
-                statements.add(s.trim());
+        StringBuilder current = new StringBuilder();
+        boolean inBody = false;
+        for (String line : all.split("\n", -1)) {
+            current.append(line).append('\n');
+            int quotes = line.split("\\$\\$", -1).length - 1;
+            if (quotes % 2 == 1) {
+                inBody = !inBody;
             }
+            if (!inBody && line.stripTrailing().endsWith(";")) {
+                String sql = current.toString().trim();
+                statements.add(sql.substring(0, sql.length() - 1).trim());
+                current.setLength(0);
+            }
+        }
+        if (!current.toString().isBlank()) {
+            statements.add(current.toString().trim());
         }
         return statements;
     }

@@ -16,6 +16,13 @@
 --   token        the fencing token of this hold (unchanged by reentrant acquisition and renewal)
 --   lease_until  the lease deadline on the database clock (clock_timestamp()), never a client's
 --   acquired_at  when the hold began, on the database clock
+--   wait_until   NULL, or until when an owner may wait for this lock (the latest queue entry's expiry,
+--                set by the attempt that queued it): a release that finds it past (or NULL) knows
+--                that nobody waits and frees the lock with one DELETE, without a notification
+--   streak       hand-overs in a row that went to a waiter of the releasing client ahead of an
+--                older waiter of another client (bounded; see statements.sql, release)
+--   grant_wait   the wait id a release granted this lock to outright (0: none), so that an attempt
+--                of that wait takes the grant and its abandon gives it back
 --
 -- Fencing tokens come from lockkit_locks_token_seq, never from the row alone: a sequence hands out
 -- each value once and in increasing order, survives restarts (it may skip ahead after a crash, never
@@ -29,18 +36,239 @@ CREATE TABLE IF NOT EXISTS lockkit_locks (
     hold_count  INTEGER      NOT NULL,
     token       BIGINT       NOT NULL,
     lease_until TIMESTAMPTZ  NOT NULL,
-    acquired_at TIMESTAMPTZ  NOT NULL
+    acquired_at TIMESTAMPTZ  NOT NULL,
+    wait_until  TIMESTAMPTZ,
+    streak      INTEGER      NOT NULL DEFAULT 0,
+    grant_wait  BIGINT       NOT NULL DEFAULT 0
 );
+
+-- A table created by an earlier snapshot of this file lacks the last three columns.
+ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS wait_until TIMESTAMPTZ;
+ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS streak INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS grant_wait BIGINT NOT NULL DEFAULT 0;
 
 CREATE SEQUENCE IF NOT EXISTS lockkit_locks_token_seq AS BIGINT START WITH 1 CACHE 1 NO CYCLE;
 
 -- Waiting owners per lock, oldest first: since (arrival, database clock) orders them; an entry whose
 -- expires passed (its waiter stopped asking: crashed, or gave up without saying) is skipped and
--- removed by the next release. Waiters refresh expires with every attempt.
+-- removed by the next release. Waiters refresh expires with every attempt. wait_id and lease_us are
+-- those of the waiter's latest request: a release by the waiter's own client grants the lock to
+-- that wait outright, with that lease.
 CREATE TABLE IF NOT EXISTS lockkit_locks_waiters (
     lock_key    VARCHAR(64)  NOT NULL,
     owner       VARCHAR(200) NOT NULL,
     since       TIMESTAMPTZ  NOT NULL,
     expires     TIMESTAMPTZ  NOT NULL,
+    wait_id     BIGINT       NOT NULL DEFAULT 0,
+    lease_us    BIGINT       NOT NULL DEFAULT 0,
     PRIMARY KEY (lock_key, owner)
 );
+ALTER TABLE lockkit_locks_waiters ADD COLUMN IF NOT EXISTS wait_id BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE lockkit_locks_waiters ADD COLUMN IF NOT EXISTS lease_us BIGINT NOT NULL DEFAULT 0;
+
+-- The operations, one function each, called as one statement by JdbcLockProvider (see
+-- statements.sql for what each does and why). Functions rather than one SQL statement with a
+-- writable CTE per case: PostgreSQL sets up every INSERT/UPDATE/DELETE of a statement (relations,
+-- indexes, RETURNING) whether or not it touches a row, and that set-up, not the work, was most of
+-- an uncontended acquire + release (measured: one statement with six writable CTEs took 4x the time
+-- of one DELETE). A function runs only the statements of the case at hand: the uncontended acquire
+-- is one INSERT, the uncontended release one DELETE, as in the raw-SQL floor. Each statement in a
+-- function sees the rows committed when it starts (READ COMMITTED), and the lock row is locked
+-- (INSERT ... ON CONFLICT, DELETE, SELECT ... FOR UPDATE) before anything is decided from it.
+-- Timeouts: a function's waits are for locks only (the advisory gate, the lock row), so each one
+-- bounds them itself with lock_timeout (p_lock_timeout_ms, SET LOCAL: this statement's transaction
+-- only) and fails with lock_not_available; the client sets no query timeout on these calls. (A
+-- JDBC query timeout costs a wake-up of the driver's timer thread per statement: measured about
+-- 70 us a statement on the shared, pinned benchmark machine.) A server that stops answering
+-- altogether is the socket timeout's business, as for every statement.
+-- createSchema(true) replaces the names below by the configured ones, function names included
+-- (<table>_acquire, <table>_release, <table>_abandon); from Flyway or Liquibase, replace them alike.
+CREATE OR REPLACE FUNCTION lockkit_locks_acquire(p_ns INTEGER, p_key TEXT, p_name TEXT, p_owner TEXT, p_lease BIGINT,
+        p_wait BIGINT, p_max_wait BIGINT, p_claim BIGINT, p_waiting BOOLEAN, p_lock_timeout_ms INTEGER,
+        OUT o_token BIGINT, OUT o_remaining_us BIGINT)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    v_now TIMESTAMPTZ;
+    v_token BIGINT;
+    v_waited TIMESTAMPTZ;
+    v_lease TIMESTAMPTZ;
+    v_expires TIMESTAMPTZ;
+BEGIN
+    PERFORM set_config('lock_timeout', p_lock_timeout_ms || 'ms', TRUE);
+    -- The gate: acquisitions of one name one at a time, so that a new row's token (drawn before the
+    -- INSERT finds the key free) cannot be lower than one another client took and released meanwhile.
+    PERFORM pg_advisory_xact_lock(p_ns, hashtext(p_key));
+    v_now := clock_timestamp();
+    INSERT INTO lockkit_locks AS l (lock_key, name, owner, hold_count, token, lease_until, acquired_at, wait_until, streak, grant_wait)
+    VALUES (p_key, p_name, p_owner, 1, nextval('lockkit_locks_token_seq'), v_now + p_lease * INTERVAL '1 microsecond', v_now,
+            (SELECT max(q.expires) FROM lockkit_locks_waiters q WHERE q.lock_key = p_key), 0, 0)
+    ON CONFLICT (lock_key) DO UPDATE SET
+        hold_count  = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.hold_count > 0
+                           THEN l.hold_count + CASE WHEN l.grant_wait = p_wait AND l.grant_wait > 0 THEN 0 ELSE 1 END
+                           ELSE 1 END,
+        token       = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at
+                           THEN l.token ELSE GREATEST(nextval('lockkit_locks_token_seq'), l.token + 1) END,
+        lease_until = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.hold_count > 0
+                                AND NOT (l.grant_wait = p_wait AND l.grant_wait > 0)
+                           THEN GREATEST(l.lease_until, EXCLUDED.lease_until) ELSE EXCLUDED.lease_until END,
+        acquired_at = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.hold_count > 0
+                           THEN l.acquired_at ELSE EXCLUDED.acquired_at END,
+        grant_wait  = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.grant_wait <> p_wait
+                           THEN l.grant_wait ELSE 0 END,
+        streak      = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at THEN l.streak ELSE 0 END,
+        owner       = EXCLUDED.owner,
+        name        = EXCLUDED.name
+    WHERE l.owner = EXCLUDED.owner OR l.lease_until <= EXCLUDED.acquired_at
+    RETURNING l.token, l.wait_until INTO v_token, v_waited;
+    IF FOUND THEN
+        IF v_waited IS NOT NULL THEN
+            -- Someone queued for this name (maybe this owner): leave the queue.
+            DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = p_owner;
+        END IF;
+        o_token := v_token;
+        RETURN;
+    END IF;
+    -- Busy; the row is locked by the INSERT ... ON CONFLICT above.
+    SELECT l.lease_until INTO v_lease FROM lockkit_locks l WHERE l.lock_key = p_key;
+    IF p_waiting THEN
+        -- Queue (or refresh the place) until the holder's lease or the wait ends, plus the claim
+        -- timeout; mark the row, so that the release knows someone waits.
+        v_expires := LEAST(v_now + p_max_wait * INTERVAL '1 microsecond', v_lease) + p_claim * INTERVAL '1 microsecond';
+        INSERT INTO lockkit_locks_waiters AS w (lock_key, owner, since, expires, wait_id, lease_us)
+        VALUES (p_key, p_owner, v_now, v_expires, p_wait, p_lease)
+        ON CONFLICT (lock_key, owner) DO UPDATE SET expires = GREATEST(w.expires, EXCLUDED.expires),
+            wait_id = EXCLUDED.wait_id, lease_us = EXCLUDED.lease_us
+        RETURNING w.expires INTO v_expires;
+        UPDATE lockkit_locks l SET wait_until = GREATEST(l.wait_until, v_expires) WHERE l.lock_key = p_key;
+    END IF;
+    o_remaining_us := (extract(epoch FROM v_lease - v_now) * 1000000)::BIGINT;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION lockkit_locks_release(p_key TEXT, p_owner TEXT, p_client TEXT, p_max_streak INTEGER,
+        p_claim BIGINT, p_channel TEXT, p_origin TEXT, p_lock_timeout_ms INTEGER,
+        OUT o_left INTEGER, OUT o_grantee TEXT, OUT o_token BIGINT, OUT o_wait_id BIGINT)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    v_now TIMESTAMPTZ;
+    v_held BOOLEAN;
+    v_waited BOOLEAN;
+    v_count INTEGER;
+    v_streak INTEGER;
+    v_next RECORD;
+    v_mate RECORD;
+    v_next_streak INTEGER;
+    v_direct BOOLEAN;
+    v_token BIGINT;
+BEGIN
+    PERFORM set_config('lock_timeout', p_lock_timeout_ms || 'ms', TRUE);
+    v_now := clock_timestamp();
+    o_token := 0;
+    o_wait_id := 0;
+    -- Nobody waits (or the lease lapsed): one DELETE, and no notification when nobody waits.
+    DELETE FROM lockkit_locks l WHERE l.lock_key = p_key AND l.owner = p_owner
+        AND (l.lease_until <= v_now OR (l.hold_count = 1 AND (l.wait_until IS NULL OR l.wait_until <= v_now)))
+    RETURNING l.lease_until > v_now, COALESCE(l.wait_until > v_now, FALSE) INTO v_held, v_waited;
+    IF FOUND THEN
+        IF v_waited THEN
+            PERFORM pg_notify(p_channel, p_key);
+        END IF;
+        o_left := CASE WHEN v_held THEN 0 ELSE -1 END;
+        RETURN;
+    END IF;
+    SELECT l.hold_count, l.streak INTO v_count, v_streak FROM lockkit_locks l
+    WHERE l.lock_key = p_key AND l.owner = p_owner AND l.lease_until > v_now AND l.hold_count > 0
+    FOR UPDATE;
+    IF NOT FOUND THEN
+        o_left := -2; -- not held
+        RETURN;
+    END IF;
+    IF v_count > 1 THEN
+        UPDATE lockkit_locks l SET hold_count = l.hold_count - 1 WHERE l.lock_key = p_key RETURNING l.hold_count INTO o_left;
+        RETURN;
+    END IF;
+    -- Someone was queued: the next live waiter, oldest first, but a waiter of the releasing client
+    -- ahead of an older one of another client for at most p_max_streak hand-overs in a row.
+    SELECT w.owner, w.wait_id, w.lease_us INTO v_next FROM lockkit_locks_waiters w
+    WHERE w.lock_key = p_key AND w.expires > v_now AND w.owner <> p_owner
+    ORDER BY w.since, w.owner LIMIT 1;
+    IF NOT FOUND THEN
+        -- Marked as waited for, but no live entry: free, and the waiters look again.
+        DELETE FROM lockkit_locks l WHERE l.lock_key = p_key;
+        DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.expires <= v_now;
+        PERFORM pg_notify(p_channel, p_key);
+        o_left := 0;
+        RETURN;
+    END IF;
+    v_next_streak := 0;
+    IF p_client IS NOT NULL AND NOT starts_with(v_next.owner, p_client) AND v_streak < p_max_streak THEN
+        SELECT w.owner, w.wait_id, w.lease_us INTO v_mate FROM lockkit_locks_waiters w
+        WHERE w.lock_key = p_key AND w.expires > v_now AND w.owner <> p_owner AND starts_with(w.owner, p_client)
+          AND w.wait_id > 0 AND w.lease_us > 0
+        ORDER BY w.since, w.owner LIMIT 1;
+        IF FOUND THEN
+            v_next := v_mate;
+            v_next_streak := v_streak + 1;
+        END IF;
+    END IF;
+    v_direct := p_client IS NOT NULL AND starts_with(v_next.owner, p_client) AND v_next.wait_id > 0 AND v_next.lease_us > 0;
+    UPDATE lockkit_locks l SET owner = v_next.owner,
+        hold_count  = CASE WHEN v_direct THEN 1 ELSE 0 END,
+        token       = GREATEST(nextval('lockkit_locks_token_seq'), l.token + 1),
+        lease_until = v_now + (CASE WHEN v_direct THEN v_next.lease_us ELSE p_claim END) * INTERVAL '1 microsecond',
+        acquired_at = v_now,
+        streak      = v_next_streak,
+        grant_wait  = CASE WHEN v_direct THEN v_next.wait_id ELSE 0 END
+    WHERE l.lock_key = p_key
+    RETURNING l.token INTO v_token;
+    DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND (w.owner = v_next.owner OR w.expires <= v_now);
+    o_left := 0;
+    o_grantee := v_next.owner;
+    IF v_direct THEN
+        -- Granted outright: the releasing process passes the token to its waiter; nobody is notified.
+        o_token := v_token;
+        o_wait_id := v_next.wait_id;
+    ELSE
+        PERFORM pg_notify(p_channel, p_key || ':' || v_next.owner || ' ' || p_origin);
+    END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION lockkit_locks_abandon(p_key TEXT, p_owner TEXT, p_wait BIGINT, p_claim BIGINT, p_channel TEXT,
+        p_lock_timeout_ms INTEGER)
+RETURNS TEXT LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    v_now TIMESTAMPTZ;
+    v_next TEXT;
+BEGIN
+    PERFORM set_config('lock_timeout', p_lock_timeout_ms || 'ms', TRUE);
+    v_now := clock_timestamp();
+    DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = p_owner;
+    PERFORM 1 FROM lockkit_locks l
+    WHERE l.lock_key = p_key AND l.owner = p_owner
+      AND (l.hold_count = 0 OR (l.hold_count = 1 AND p_wait > 0 AND l.grant_wait = p_wait))
+    FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    SELECT w.owner INTO v_next FROM lockkit_locks_waiters w
+    WHERE w.lock_key = p_key AND w.expires > v_now AND w.owner <> p_owner
+    ORDER BY w.since, w.owner LIMIT 1;
+    IF FOUND THEN
+        UPDATE lockkit_locks l SET owner = v_next, hold_count = 0, streak = 0, grant_wait = 0,
+            token = GREATEST(nextval('lockkit_locks_token_seq'), l.token + 1),
+            lease_until = v_now + p_claim * INTERVAL '1 microsecond', acquired_at = v_now
+        WHERE l.lock_key = p_key;
+        DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = v_next;
+        PERFORM pg_notify(p_channel, p_key || ':' || v_next);
+        RETURN v_next;
+    ELSE
+        DELETE FROM lockkit_locks l WHERE l.lock_key = p_key;
+        PERFORM pg_notify(p_channel, p_key);
+        RETURN NULL;
+    END IF;
+END
+$$;

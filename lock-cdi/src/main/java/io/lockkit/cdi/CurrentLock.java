@@ -1,7 +1,7 @@
 package io.lockkit.cdi;
 
 import io.lockkit.LockHandle;
-import io.lockkit.cdi.internal.HeldLocks;
+import io.lockkit.cdi.internal.engine.HeldLocks;
 
 import java.util.Optional;
 

@@ -4,7 +4,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.internal.LockFactoryHolder;
-import io.lockkit.cdi.internal.TransactionCompletion;
+import io.lockkit.cdi.internal.engine.TransactionCompletion;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package io.lockkit.cdi;
 
-import io.lockkit.cdi.internal.LockedMethod;
+import io.lockkit.cdi.internal.engine.LockedMethod;
 
 import jakarta.enterprise.inject.spi.DeploymentException;
 import org.jboss.weld.environment.se.WeldContainer;

@@ -1,5 +1,6 @@
 package io.lockkit.cdi.internal;
 
+import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.spi.LockProvider;
 

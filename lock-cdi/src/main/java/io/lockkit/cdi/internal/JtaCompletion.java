@@ -2,6 +2,7 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
+import io.lockkit.cdi.internal.engine.TransactionCompletion;
 
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;

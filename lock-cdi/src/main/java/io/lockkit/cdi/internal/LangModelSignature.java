@@ -1,5 +1,8 @@
 package io.lockkit.cdi.internal;
 
+import io.lockkit.cdi.internal.engine.ClassFiles;
+import io.lockkit.cdi.internal.engine.SignatureModel;
+
 import jakarta.enterprise.lang.model.declarations.ClassInfo;
 import jakarta.enterprise.lang.model.declarations.MethodInfo;
 import jakarta.enterprise.lang.model.declarations.ParameterInfo;

@@ -4,6 +4,10 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
+import io.lockkit.cdi.internal.engine.LockedMethod;
+import io.lockkit.cdi.internal.engine.LockkitConfig;
+import io.lockkit.cdi.internal.engine.RedisProviders;
+import io.lockkit.cdi.internal.engine.TransactionCompletion;
 import io.lockkit.spi.LockProvider;
 
 import jakarta.annotation.PreDestroy;

@@ -1,6 +1,8 @@
 package io.lockkit.cdi.internal;
 
 import io.lockkit.cdi.Locked;
+import io.lockkit.cdi.internal.engine.LockedMethod;
+import io.lockkit.cdi.internal.engine.ReflectionSignature;
 
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;

@@ -3,6 +3,10 @@ package io.lockkit.cdi.internal;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
+import io.lockkit.cdi.internal.engine.DeclarationException;
+import io.lockkit.cdi.internal.engine.LockedDeclaration;
+import io.lockkit.cdi.internal.engine.LockedMethod;
+import io.lockkit.cdi.internal.engine.LockedValues;
 import io.lockkit.spi.LockProvider;
 
 import jakarta.enterprise.context.ApplicationScoped;

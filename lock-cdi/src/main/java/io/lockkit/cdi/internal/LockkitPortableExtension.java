@@ -2,6 +2,8 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.cdi.Locked;
+import io.lockkit.cdi.internal.engine.LockedMethod;
+import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import io.lockkit.spi.LockProvider;
 
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,5 +1,7 @@
 package io.lockkit.cdi.internal;
 
+import io.lockkit.cdi.internal.engine.TransactionCompletion;
+
 import jakarta.enterprise.inject.Instance;
 
 import java.util.List;

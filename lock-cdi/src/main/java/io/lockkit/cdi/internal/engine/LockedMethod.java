@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
@@ -7,7 +7,7 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
-import io.lockkit.cdi.internal.LockedDeclaration.ReturnKind;
+import io.lockkit.cdi.internal.engine.LockedDeclaration.ReturnKind;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -74,11 +74,11 @@ public final class LockedMethod {
         }
     }
 
-    static String defaultName(String className, String methodName) {
+    public static String defaultName(String className, String methodName) {
         return className + "." + methodName;
     }
 
-    static String message(String method, DeclarationException e) {
+    public static String message(String method, DeclarationException e) {
         return "@Locked on " + method + ": " + e.getMessage();
     }
 

@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import java.util.Optional;
 //   fails every call; with it, build and run time agree, as in Weld.
 // - An attribute's name is a constant-pool string, so a class with no "MethodParameters" in its
 //   constant pool has the attribute on none of its methods. Only the constant pool is read.
-final class ClassFiles {
+public final class ClassFiles {
 
     private static final String METHOD_PARAMETERS = "MethodParameters";
 
@@ -27,7 +27,7 @@ final class ClassFiles {
      * Whether the class file of {@code className}, found through {@code loader}, carries
      * {@code MethodParameters}; empty when the file cannot be found or read.
      */
-    static Optional<Boolean> hasMethodParameters(String className, ClassLoader loader) {
+    public static Optional<Boolean> hasMethodParameters(String className, ClassLoader loader) {
         if (loader == null) {
             return Optional.empty();
         }

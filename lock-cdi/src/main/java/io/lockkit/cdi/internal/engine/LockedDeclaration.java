@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
@@ -15,7 +15,7 @@ import java.util.Set;
  * do when busy, and how its return value is treated. {@link #check} applies every rule, whether the
  * model is reflection or the CDI language model, so deployment and first call reject the same things.
  */
-record LockedDeclaration(String describe, List<Object> nameParts, LockOptions options, WhenBusy whenBusy,
+public record LockedDeclaration(String describe, List<Object> nameParts, LockOptions options, WhenBusy whenBusy,
                             ReturnKind returnKind, Duration holdAtLeast) {
 
     /** Return types the lock cannot follow: their work starts after the method has returned. */
@@ -42,10 +42,12 @@ record LockedDeclaration(String describe, List<Object> nameParts, LockOptions op
     }
 
     /**
+     * Applies every rule to the declaration {@code model} describes with the members {@code values}.
+     *
      * @param defaultName the name used for an empty template (declaring class and method)
      * @throws DeclarationException when the declaration cannot work; the message does not name the method
      */
-    static <T> LockedDeclaration check(SignatureModel<T> model, LockedValues values, String defaultName) {
+    public static <T> LockedDeclaration check(SignatureModel<T> model, LockedValues values, String defaultName) {
         LockOptions options = options(values);
         if (values.whenBusy() == WhenBusy.SKIP && values.waitTime() == Locked.FOREVER) {
             throw new DeclarationException("whenBusy = SKIP never applies with waitTime = FOREVER; give a finite waitTime");

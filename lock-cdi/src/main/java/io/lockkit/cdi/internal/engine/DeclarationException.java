@@ -1,12 +1,12 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code @Locked} declaration that cannot work (bad template, wait, lease or return type). The
- * message says why without naming the method; {@link LockedMethods} adds that.
+ * message says why without naming the method; {@link LockedMethod#message} adds that.
  */
-final class DeclarationException extends RuntimeException {
+public final class DeclarationException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     DeclarationException(@Nullable String message) {

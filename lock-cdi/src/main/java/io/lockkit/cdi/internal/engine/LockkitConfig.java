@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -21,27 +21,27 @@ import java.util.regex.Pattern;
  * from system properties, else from environment variables ({@code lockkit.redis.uri} →
  * {@code LOCKKIT_REDIS_URI}). Values are read once, when the factory is built.
  */
-final class LockkitConfig {
+public final class LockkitConfig {
 
-    static final String PROVIDER = "lockkit.provider";
-    static final String REDIS_URI = "lockkit.redis.uri";
+    public static final String PROVIDER = "lockkit.provider";
+    public static final String REDIS_URI = "lockkit.redis.uri";
     static final String KEY_PREFIX = "lockkit.redis.key-prefix";
     static final String TIMEOUT = "lockkit.redis.timeout";
     static final String CONNECT_TIMEOUT = "lockkit.redis.connect-timeout";
     static final String MAX_CONNECTIONS = "lockkit.redis.max-connections";
     static final String CLIENT_NAME = "lockkit.redis.client-name";
-    static final String WATCHDOG_LEASE = "lockkit.watchdog-lease";
-    static final String STARTUP = "lockkit.startup";
-    static final String DRAIN_TIMEOUT = "lockkit.drain-timeout";
-    static final String JDBC_DATASOURCE = "lockkit.jdbc.datasource";
-    static final String JDBC_URL = "lockkit.jdbc.url";
-    static final String JDBC_USER = "lockkit.jdbc.user";
-    static final String JDBC_PASSWORD = "lockkit.jdbc.password";
-    static final String JDBC_SCHEMA = "lockkit.jdbc.schema";
-    static final String JDBC_TABLE = "lockkit.jdbc.table";
-    static final String JDBC_CREATE_SCHEMA = "lockkit.jdbc.create-schema";
-    static final String JDBC_TIMEOUT = "lockkit.jdbc.timeout";
-    static final String JDBC_LISTEN = "lockkit.jdbc.listen";
+    public static final String WATCHDOG_LEASE = "lockkit.watchdog-lease";
+    public static final String STARTUP = "lockkit.startup";
+    public static final String DRAIN_TIMEOUT = "lockkit.drain-timeout";
+    public static final String JDBC_DATASOURCE = "lockkit.jdbc.datasource";
+    public static final String JDBC_URL = "lockkit.jdbc.url";
+    public static final String JDBC_USER = "lockkit.jdbc.user";
+    public static final String JDBC_PASSWORD = "lockkit.jdbc.password";
+    public static final String JDBC_SCHEMA = "lockkit.jdbc.schema";
+    public static final String JDBC_TABLE = "lockkit.jdbc.table";
+    public static final String JDBC_CREATE_SCHEMA = "lockkit.jdbc.create-schema";
+    public static final String JDBC_TIMEOUT = "lockkit.jdbc.timeout";
+    public static final String JDBC_LISTEN = "lockkit.jdbc.listen";
 
     /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
     static final List<String> KEYS = List.of(PROVIDER, REDIS_URI, KEY_PREFIX, TIMEOUT, CONNECT_TIMEOUT,
@@ -66,7 +66,7 @@ final class LockkitConfig {
     }
 
     /** MicroProfile Config if its API and an implementation are present, else system properties and environment. */
-    static LockkitConfig load() {
+    public static LockkitConfig load() {
         if (present("org.eclipse.microprofile.config.ConfigProvider")) {
             try {
                 return new LockkitConfig(MicroProfileConfig.source(), "MicroProfile Config", MicroProfileConfig::names);
@@ -108,7 +108,7 @@ final class LockkitConfig {
      * The {@code lockkit.*} keys (or {@code LOCKKIT_*} variables) the configuration defines that
      * this library does not read, each with the known key it most likely means.
      */
-    Map<String, String> unknownKeys() {
+    public Map<String, String> unknownKeys() {
         Map<String, String> unknown = new TreeMap<>();
         Set<String> known = new HashSet<>(KEYS);
         Map<String, String> byVariable = new HashMap<>();
@@ -168,7 +168,7 @@ final class LockkitConfig {
     }
 
     /** {@code key = 'value' (from origin)}, or {@code key (not set, default value)}, for messages. */
-    String describe(String key, String defaultValue) {
+    public String describe(String key, String defaultValue) {
         return string(key).map(v -> key + " = '" + redact(v) + "' (from " + origin + ")")
                 .orElse(key + " (not set in " + origin + "; default '" + defaultValue + "')");
     }
@@ -179,15 +179,15 @@ final class LockkitConfig {
     }
 
     /** Where the values come from, for messages. */
-    String origin() {
+    public String origin() {
         return origin;
     }
 
-    Optional<String> string(String key) {
+    public Optional<String> string(String key) {
         return source.apply(key);
     }
 
-    Optional<Duration> duration(String key) {
+    public Optional<Duration> duration(String key) {
         return string(key).map(value -> {
             try {
                 return parseDuration(value);
@@ -207,7 +207,7 @@ final class LockkitConfig {
         });
     }
 
-    Optional<Boolean> bool(String key) {
+    public Optional<Boolean> bool(String key) {
         return string(key).map(value -> switch (value.toLowerCase(Locale.ROOT)) {
             case "true" -> Boolean.TRUE;
             case "false" -> Boolean.FALSE;
@@ -215,7 +215,7 @@ final class LockkitConfig {
         });
     }
 
-    IllegalArgumentException invalid(String key, String value, String why) {
+    public IllegalArgumentException invalid(String key, String value, String why) {
         return new IllegalArgumentException(key + " = '" + value + "' (from " + origin + "): " + why);
     }
 

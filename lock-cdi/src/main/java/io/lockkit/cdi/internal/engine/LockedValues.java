@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
@@ -6,7 +6,7 @@ import io.lockkit.cdi.WhenBusy;
 import java.time.temporal.ChronoUnit;
 
 /** The members of one {@code @Locked}, read from the annotation or from the CDI language model. */
-record LockedValues(String template, long waitTime, ChronoUnit waitUnit, long leaseTime, ChronoUnit leaseUnit,
+public record LockedValues(String template, long waitTime, ChronoUnit waitUnit, long leaseTime, ChronoUnit leaseUnit,
                     WhenBusy whenBusy, long holdAtLeast, ChronoUnit holdAtLeastUnit) {
 
     static LockedValues of(Locked locked) {

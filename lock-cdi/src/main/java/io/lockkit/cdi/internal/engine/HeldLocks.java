@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;

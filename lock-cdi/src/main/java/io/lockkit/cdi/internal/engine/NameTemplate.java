@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A parsed {@code @Locked} name template: literal text and placeholders ({@code {name}},
  * {@code {0}}, {@code {order.id}}), with <code>{{</code> and <code>}}</code> as escaped braces. Parsing
- * knows nothing of the method; {@link TemplateBinder} resolves the placeholders against it.
+ * knows nothing of the method; {@link LockedDeclaration} resolves the placeholders against it.
  */
 record NameTemplate(String source, List<Part> parts) {
 

@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

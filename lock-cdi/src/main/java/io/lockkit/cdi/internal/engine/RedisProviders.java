@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.spi.LockProvider;
@@ -7,14 +7,14 @@ import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 /** The only class touching lock-jedis (an optional dependency); loaded only for {@code lockkit.provider=redis}. */
-final class RedisProviders {
+public final class RedisProviders {
 
-    static final String DEFAULT_URI = "redis://localhost:6379";
+    public static final String DEFAULT_URI = "redis://localhost:6379";
 
     private RedisProviders() {
     }
 
-    static LockProvider create(LockkitConfig config, @Nullable ThreadFactory threadFactory) {
+    public static LockProvider create(LockkitConfig config, @Nullable ThreadFactory threadFactory) {
         JedisLockProvider.Builder b = JedisLockProvider.builder();
         set(config, LockkitConfig.REDIS_URI, () -> b.uri(config.string(LockkitConfig.REDIS_URI).orElse(DEFAULT_URI)));
         config.string(LockkitConfig.KEY_PREFIX).ifPresent(v -> set(config, LockkitConfig.KEY_PREFIX, () -> b.keyPrefix(v)));

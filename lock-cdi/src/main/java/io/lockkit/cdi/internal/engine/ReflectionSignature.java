@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /** {@link SignatureModel} over reflection; properties carry the {@link Method} to call. */
-final class ReflectionSignature implements SignatureModel<Class<?>> {
+public final class ReflectionSignature implements SignatureModel<Class<?>> {
 
     private final Method method;
     private final Parameter[] parameters;
@@ -24,7 +24,7 @@ final class ReflectionSignature implements SignatureModel<Class<?>> {
         this.parameters = method.getParameters();
     }
 
-    static String describe(Method method) {
+    public static String describe(Method method) {
         return method.getDeclaringClass().getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
                 .map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
     }

@@ -1,4 +1,4 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the model's type handle
  */
-interface SignatureModel<T> {
+public interface SignatureModel<T> {
 
     /** {@code com.acme.OrderService.ship(Order, int)}, for messages. */
     String describe();

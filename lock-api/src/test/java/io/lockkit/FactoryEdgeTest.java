@@ -471,4 +471,48 @@ class FactoryEdgeTest {
 
     private record WakeUpListenerRef(LockProvider.WakeUpListener listener) {
     }
+
+    @Test
+    void forceUnlockReportsThisClientsHoldOfTheNameLostAndWakesItsWaiter() throws Exception {
+        Scripted silent = new Scripted(backend) {
+            @Override
+            public Subscription subscribe(String name, WakeUpListener listener) {
+                return () -> { }; // no wake-ups from the backend: only the force release's own can wake the waiter
+            }
+        };
+        ProviderLockFactory locks = factory(silent);
+        LockHandle h = locks.acquire("edge:force", lease(Duration.ofHours(1)));
+        LockHandle other = locks.acquire("edge:force-other", lease(Duration.ofHours(1)));
+        CompletableFuture<Boolean> took = new CompletableFuture<>();
+        Thread waiter = start(() -> {
+            DistributedLock lock = locks.getLock("edge:force");
+            lock.lock();
+            took.complete(lock.isHeldByCurrentThread());
+            lock.unlock();
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && silent.attempts.get() >= 2);
+        assertThat(locks.getLock("edge:force").forceUnlock()).isTrue();
+        assertThat(losses).extracting(LockLostException::lockName).containsExactly("edge:force");
+        assertThat(h.lost().toCompletableFuture()).isCompleted();
+        assertThat(other.isValid()).isTrue();
+        assertThat(took.get(3, TimeUnit.SECONDS)).isTrue();
+        assertThat(locks.getLock("edge:force").forceUnlock()).as("nothing held").isFalse();
+    }
+
+    @Test
+    void aClosedFactoryRefusesForceUnlockAndInspection() {
+        ProviderLockFactory locks = factory(backend.newClient());
+        locks.close();
+        assertThatThrownBy(() -> locks.getLock("edge:closed").forceUnlock()).isInstanceOf(LockException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> locks.getLock("edge:closed").isLocked()).isInstanceOf(LockException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> locks.tryAcquire("edge:closed")).isInstanceOf(LockException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void isLockedAsksTheBackend() throws Exception {
+        ProviderLockFactory locks = factory(backend);
+        assertThat(locks.getLock("edge:inspect").isLocked()).isFalse();
+        heldElsewhere("edge:inspect");
+        assertThat(locks.getLock("edge:inspect").isLocked()).isTrue();
+    }
 }

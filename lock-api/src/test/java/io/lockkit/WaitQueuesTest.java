@@ -296,4 +296,20 @@ class WaitQueuesTest {
         w.await(TimeUnit.HOURS.toNanos(1));
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1000);
     }
+
+    @Test
+    void aLateWakeUpToARoomDroppedAfterItsLingerDoesNotBlockItsSender() throws Exception {
+        WaitQueues.Waiter w = waits.join("q:late", "o1", 1);
+        waits.subscribe(w);
+        WakeUpListener dropped = provider.listeners.get("q:late");
+        waits.leave(w, true);
+        scheduler.advance(Duration.ofNanos(LINGER));
+        assertThat(waits.subscriptions()).isZero();
+        // A notification already on its way when the subscription closed arrives on the backend's thread.
+        java.util.concurrent.CompletableFuture<Void> delivered = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            dropped.released(null);
+            dropped.missedNotifications();
+        });
+        delivered.get(5, TimeUnit.SECONDS);
+    }
 }

@@ -515,4 +515,89 @@ class FactoryEdgeTest {
         heldElsewhere("edge:inspect");
         assertThat(locks.getLock("edge:inspect").isLocked()).isTrue();
     }
+
+    @Test
+    void aThreadWhoseLastReleaseTheBackendRefusedNoLongerHoldsTheLock() {
+        java.util.concurrent.atomic.AtomicBoolean refuse = new java.util.concurrent.atomic.AtomicBoolean();
+        ProviderLockFactory locks = factory(new Scripted(backend) {
+            @Override
+            public Release release(String name, String owner) {
+                if (refuse.get()) {
+                    throw new BackendUnavailableException(name, "release refused by the test", null);
+                }
+                return super.release(name, owner);
+            }
+        });
+        DistributedLock lock = locks.getLock("edge:refused-thread");
+        lock.lock();
+        refuse.set(true);
+        assertThatThrownBy(lock::unlock).isInstanceOf(BackendUnavailableException.class);
+        refuse.set(false);
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThatThrownBy(lock::unlock).isExactlyInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @Test
+    void aBackendThatKeepsAnsweringStillHeldIsAskedAFewDozenTimesThenTheThreadIsDone() {
+        Scripted stuck = new Scripted(backend) {
+            @Override
+            public Release release(String name, String owner) {
+                super.release(name, owner);
+                return Release.STILL_HELD;
+            }
+        };
+        ProviderLockFactory locks = factory(stuck);
+        DistributedLock lock = locks.getLock("edge:stuck");
+        lock.lock();
+        lock.unlock();
+        assertThat(stuck.releases.get()).as("the first release and 64 more").isEqualTo(65);
+        assertThat(lock.getHoldCount()).isZero();
+        assertThatThrownBy(lock::unlock).isExactlyInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @Test
+    void locksWhoseNamesCollideInTheirHashAreStillDifferentLocksForAThread() {
+        ProviderLockFactory locks = factory(backend);
+        assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+        DistributedLock aa = locks.getLock("Aa");
+        DistributedLock bb = locks.getLock("BB");
+        aa.lock();
+        assertThat(bb.isHeldByCurrentThread()).isFalse();
+        assertThat(bb.getHoldCount()).isZero();
+        bb.lock();
+        assertThat(bb.fencingToken()).isNotEqualTo(aa.fencingToken());
+        bb.unlock();
+        assertThat(aa.isHeldByCurrentThread()).isTrue();
+        aa.unlock();
+    }
+
+    @Test
+    void aHandleCannotBeTakenAgainOnceCloseHasBegun() throws Exception {
+        java.util.concurrent.CountDownLatch abandoning = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+        Scripted slowToLeave = new Scripted(backend.newClient()) {
+            @Override
+            public void abandon(String name, String owner, long waitId) {
+                abandoning.countDown();
+                try {
+                    letGo.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                super.abandon(name, owner, waitId);
+            }
+        };
+        ProviderLockFactory locks = factory(slowToLeave);
+        LockHandle h = locks.acquire("edge:closing", lease(Duration.ofHours(1)));
+        Thread waiter = start(() -> locks.getLock("edge:closing").lock());
+        await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && locks.liveSubscriptions() == 1);
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(locks::close);
+        assertThat(abandoning.await(5, TimeUnit.SECONDS)).isTrue();
+        // close() now waits for the woken waiter to leave; the handle is still held but the factory is closed.
+        assertThatThrownBy(h::acquireAgain).isInstanceOf(LockException.class).hasMessageContaining("closed");
+        assertThat(h.holdCount()).isEqualTo(1);
+        letGo.countDown();
+        closing.get(5, TimeUnit.SECONDS);
+        assertThat(backend.inspect("edge:closing")).isEmpty();
+    }
 }

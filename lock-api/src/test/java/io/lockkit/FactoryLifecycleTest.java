@@ -292,6 +292,8 @@ class FactoryLifecycleTest {
         rooms.get("life:timed").missedNotifications();
         assertThat(outcome.get(5, TimeUnit.SECONDS)).isFalse();
         assertThat(abandons.get()).isEqualTo(1);
+        // The look at the deadline asks not to wait: the backend must not queue a wait that is over.
+        assertThat(requests.get(requests.size() - 1).maxWait()).isEqualTo(Duration.ZERO);
 
         // A wait without a limit asks for the longest wait there is.
         Thread forever = start(() -> locks.getLock("life:timed").lock());

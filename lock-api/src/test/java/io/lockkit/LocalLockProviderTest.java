@@ -212,4 +212,14 @@ class LocalLockProviderTest {
     void aNullTickerIsRefusedNamingTheArgument() {
         assertThatThrownBy(() -> new LocalLockProvider(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ticker");
     }
+
+    @Test
+    void stoppingAndStartingTheBackendLeavesTheTableUsableFromOtherThreads() throws Exception {
+        a.stopBackend();
+        java.util.concurrent.CompletableFuture.runAsync(() -> assertThatThrownBy(() -> b.inspect("l:threads"))
+                .isInstanceOf(BackendUnavailableException.class)).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        a.startBackend();
+        assertThat(java.util.concurrent.CompletableFuture.supplyAsync(() -> b.tryAcquire(request("l:threads", "p", LEASE)).isAcquired())
+                .get(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
 }

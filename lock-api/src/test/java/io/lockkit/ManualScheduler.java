@@ -30,6 +30,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     private final List<Task> tasks = new ArrayList<>();
     private long sequence;
     private boolean shutdown;
+    private int refuseExecutes;
 
     ManualScheduler(FakeTicker ticker) {
         this.ticker = ticker;
@@ -170,9 +171,20 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
         throw new UnsupportedOperationException("not used by the core");
     }
 
+    /** The next {@code n} calls of {@link #execute} are refused, as by an executor that is shutting down. */
+    synchronized void refuseNextExecutes(int n) {
+        refuseExecutes = n;
+    }
+
     /** Queued to run at the current time, on the next {@link #runDue()} or {@link #advance}. */
     @Override
     public void execute(Runnable command) {
+        synchronized (this) {
+            if (refuseExecutes > 0) {
+                refuseExecutes--;
+                throw new RejectedExecutionException("refused by the test");
+            }
+        }
         add(() -> {
             command.run();
             return null;

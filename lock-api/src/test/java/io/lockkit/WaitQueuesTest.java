@@ -312,4 +312,52 @@ class WaitQueuesTest {
         });
         delivered.get(5, TimeUnit.SECONDS);
     }
+
+    @Test
+    void twoWaitersSubscribingAtOnceMakeOneSubscriptionAndOnlyTheFirstTriesAgain() throws Exception {
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch proceed = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        WaitQueues slow = new WaitQueues(new ForwardingLockProvider(backend) {
+            @Override
+            public Subscription subscribe(String name, WakeUpListener listener) {
+                calls.incrementAndGet();
+                entered.countDown();
+                try {
+                    proceed.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.subscribe(name, listener);
+            }
+        }, scheduler, 0);
+        WaitQueues.Waiter first = slow.join("q:race", "o1", 1);
+        WaitQueues.Waiter second = slow.join("q:race", "o2", 2);
+        java.util.concurrent.CompletableFuture<Boolean> firstMade = java.util.concurrent.CompletableFuture.supplyAsync(() -> slow.subscribe(first));
+        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+        java.util.concurrent.atomic.AtomicReference<Thread> secondThread = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CompletableFuture<Boolean> secondMade = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            secondThread.set(Thread.currentThread());
+            return slow.subscribe(second);
+        });
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> secondThread.get() != null
+                && secondThread.get().getState() == Thread.State.WAITING);
+        proceed.countDown();
+        assertThat(firstMade.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(secondMade.get(5, TimeUnit.SECONDS)).as("subscribed meanwhile by the first: no need to try again").isFalse();
+        assertThat(calls.get()).isEqualTo(1);
+        slow.close();
+    }
+
+    @Test
+    void closingFromOneThreadLeavesTheRoomsUsableFromAnother() throws Exception {
+        WaitQueues.Waiter w = waits.join("q:closed-elsewhere", "o1", 1);
+        waits.subscribe(w);
+        waits.close();
+        // A waiter thread that had joined before close still subscribes and leaves without hanging.
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+            waits.subscribe(w);
+            waits.leave(w, false);
+        }).get(5, TimeUnit.SECONDS);
+    }
 }

@@ -297,4 +297,23 @@ class WatchdogScheduleTest {
         assertThat(losses).isEmpty();
         assertThat(scheduler.pending()).as("tasks left on the caller's scheduler").isZero();
     }
+
+    @Test
+    void aRenewalTheSchedulerRefusedIsTriedAgainAtTheNextLook() throws Exception {
+        LockHandle h = locks.acquire("wd:refused", LockOptions.noWait());
+        scheduler.refuseNextExecutes(1);
+        scheduler.advance(INTERVAL);
+        assertThat(provider.calls).as("the refused renewal was not left marked in flight").hasSize(1);
+        assertThat(h.remainingLease()).isEqualTo(LEASE);
+        scheduler.advance(LEASE);
+        assertThat(losses).isEmpty();
+    }
+
+    @Test
+    void aReleasedHoldIsForgottenByTheWatchdogAtOnce() throws Exception {
+        LockHandle h = locks.acquire("wd:forgotten", LockOptions.noWait());
+        assertThat(((ProviderLockFactory) locks).watchedHolds()).isEqualTo(1);
+        h.release();
+        assertThat(((ProviderLockFactory) locks).watchedHolds()).isZero();
+    }
 }

@@ -333,15 +333,17 @@ class WaitQueuesTest {
         }, scheduler, 0);
         WaitQueues.Waiter first = slow.join("q:race", "o1", 1);
         WaitQueues.Waiter second = slow.join("q:race", "o2", 2);
-        java.util.concurrent.CompletableFuture<Boolean> firstMade = java.util.concurrent.CompletableFuture.supplyAsync(() -> slow.subscribe(first));
+        // Threads of their own: the common pool may have a single thread on a small machine.
+        java.util.concurrent.CompletableFuture<Boolean> firstMade = new java.util.concurrent.CompletableFuture<>();
+        Thread firstThread = new Thread(() -> firstMade.complete(slow.subscribe(first)), "subscriber-1");
+        firstThread.setDaemon(true);
+        firstThread.start();
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-        java.util.concurrent.atomic.AtomicReference<Thread> secondThread = new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.concurrent.CompletableFuture<Boolean> secondMade = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            secondThread.set(Thread.currentThread());
-            return slow.subscribe(second);
-        });
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> secondThread.get() != null
-                && secondThread.get().getState() == Thread.State.WAITING);
+        java.util.concurrent.CompletableFuture<Boolean> secondMade = new java.util.concurrent.CompletableFuture<>();
+        Thread secondThread = new Thread(() -> secondMade.complete(slow.subscribe(second)), "subscriber-2");
+        secondThread.setDaemon(true);
+        secondThread.start();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> secondThread.getState() == Thread.State.WAITING);
         proceed.countDown();
         assertThat(firstMade.get(5, TimeUnit.SECONDS)).isTrue();
         assertThat(secondMade.get(5, TimeUnit.SECONDS)).as("subscribed meanwhile by the first: no need to try again").isFalse();

@@ -152,7 +152,7 @@ class FactoryLifecycleTest {
         assertThat(backend.inspect("life:thread")).isEmpty();
         assertThat(locks.watchedHolds()).isZero();
         assertThat(scheduler.pending()).as("nothing left scheduled").isZero();
-        assertThatThrownBy(() -> client.inspect("life:handle")).as("the provider is closed").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> client.inspect("life:handle")).as("the provider is closed").isInstanceOf(LockException.class);
 
         // A thread's unlock after close hears of it once, then the hold is gone for the thread.
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("closed");

@@ -198,10 +198,10 @@ class LocalLockProviderTest {
         b.tryAcquire(request("l:closed", "p", LEASE));
         a.close();
         assertThat(a.subscriptions()).isZero();
-        assertThatThrownBy(() -> a.tryAcquire(request("l:closed", "o", LEASE))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> a.tryAcquire(request("l:closed", "o", LEASE))).isInstanceOf(LockException.class)
                 .hasMessageContaining("closed").hasMessageContaining("l:closed");
-        assertThatThrownBy(() -> a.subscribe("l:closed", new Heard())).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> a.inspect("l:closed")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> a.subscribe("l:closed", new Heard())).isInstanceOf(LockException.class);
+        assertThatThrownBy(() -> a.inspect("l:closed")).isInstanceOf(LockException.class);
         assertThat(b.inspect("l:closed")).map(LockState::holdCounts).contains(Map.of("p", 1));
         assertThat(b.release("l:closed", "p")).isEqualTo(Release.RELEASED);
         assertThat(onA.events).as("a closed client's listeners hear nothing").isEmpty();

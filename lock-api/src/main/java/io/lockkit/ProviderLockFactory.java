@@ -83,11 +83,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         }
     }
 
-    /**
-     * The answer of a successful wait: the token, when the request that won it was sent, and when
-     * the call started.
-     */
-    private record Grant(long token, long sentNanos, long startNanos) {
+    /** The answer of a successful wait: the token and when the request that won it was sent. */
+    private record Grant(long token, long sentNanos) {
     }
 
     ProviderLockFactory(Builder b) {
@@ -145,12 +142,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
         LockOptions o = requireOptions(options);
         String owner = clientId + ":h" + handleSequence.incrementAndGet();
         Duration lease = o.lease().orElse(null);
-        Grant g = take(name, owner, lease, o, o.waitTime().orElse(null), true);
+        long start = now();
+        Grant g = take(name, owner, lease, o, o.waitTime().orElse(null), true, start);
         if (g == null) {
             return Optional.empty();
         }
         Hold h = register(name, owner, g, lease, o);
-        events.acquired(name, g.startNanos(), g.token(), false);
+        events.acquired(name, start, g.token(), false);
         return Optional.of(new OwnedLockHandle(this, h));
     }
 
@@ -255,7 +253,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible) throws InterruptedException {
         String owner = threadOwner();
         HoldKey key = new HoldKey(name, owner);
-        Grant g = take(name, owner, lease, defaults, wait, interruptible);
+        long start = now();
+        Grant g = take(name, owner, lease, defaults, wait, interruptible, start);
         if (g == null) {
             return false;
         }
@@ -267,7 +266,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                     top.extended(lease, g.sentNanos());
                     watchdog.rescheduled(top);
                 }
-                events.acquired(name, g.startNanos(), g.token(), true);
+                events.acquired(name, start, g.token(), true);
                 return true;
             }
             // The backend granted a new hold, so the one we knew of had ended there: report it.
@@ -276,7 +275,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         Hold h = register(name, owner, g, lease, defaults);
         h.previous = top;
         threadHolds.put(key, h);
-        events.acquired(name, g.startNanos(), g.token(), false);
+        events.acquired(name, start, g.token(), false);
         return true;
     }
 
@@ -316,10 +315,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
      *
      * @param lease the explicit lease, or null for the watchdog
      * @param wait the longest wait, or null to wait as long as it takes
+     * @param start when the call started, on the ticker (the wait runs from here)
      * @return the grant, or null when the wait ran out
      */
     private @Nullable Grant take(String name, String owner, @Nullable Duration lease, LockOptions options, @Nullable Duration wait,
-            boolean interruptible)
+            boolean interruptible, long start)
             throws InterruptedException {
         ensureOpen(name, owner);
         if (lease != null) {
@@ -330,7 +330,6 @@ final class ProviderLockFactory implements DistributedLockFactory {
             throw new IllegalArgumentException("renewalInterval (" + options.effectiveRenewalInterval(defaults)
                     + ") must be shorter than the watchdog lease (" + effectiveLease + ")");
         }
-        long start = now();
         if (wait != null && wait.isZero()) {
             long sent = now();
             Acquisition a = attempt(name, owner, effectiveLease, Duration.ZERO, 0);
@@ -338,7 +337,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 events.notAcquired(name, start, Outcome.BUSY);
                 return null;
             }
-            return granted(name, owner, a.fencingToken(), sent, start);
+            return granted(name, owner, a.fencingToken(), sent);
         }
         if (interruptible && Thread.interrupted()) {
             throw events.interrupted(name, start);
@@ -388,7 +387,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 direct = waiter.grant();
                 if (direct != null) {
                     acquired = true;
-                    return granted(name, owner, direct.token(), direct.sentNanos(), start);
+                    return granted(name, owner, direct.token(), direct.sentNanos());
                 }
                 waiter.consumeSignal();
                 sent = now();
@@ -404,7 +403,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 }
             }
             acquired = true;
-            return granted(name, owner, a.fencingToken(), sent, start);
+            return granted(name, owner, a.fencingToken(), sent);
         } finally {
             waits.leave(waiter, acquired);
             if (!acquired) {
@@ -448,12 +447,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return a;
     }
 
-    private Grant granted(String name, String owner, long token, long sent, long start) {
+    private Grant granted(String name, String owner, long token, long sent) {
         if (refuses(name, owner)) {
             releaseQuietly(name, owner, 1);
             throw new LockException(name, "the lock factory was closed while acquiring");
         }
-        return new Grant(token, sent, start);
+        return new Grant(token, sent);
     }
 
     private Hold register(String name, String owner, Grant g, @Nullable Duration lease, LockOptions options) {

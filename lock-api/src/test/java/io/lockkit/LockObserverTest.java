@@ -2,6 +2,7 @@ package io.lockkit;
 
 import io.lockkit.LockObserver.LossCause;
 import io.lockkit.LockObserver.Outcome;
+import io.lockkit.spi.LockProvider;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -237,6 +239,32 @@ class LockObserverTest {
         assertThat(logged).extracting(r -> r.getThrown().getMessage())
                 .containsExactlyInAnyOrder("acquired", "released", "notAcquired", "waitingChanged");
         assertThat(logged).extracting(LogRecord::getMessage).allMatch(m -> m.startsWith("lock observer Failing failed in "));
+    }
+
+    @Test
+    void aCountingObserverAsTheReadmeShowsIt() throws InterruptedException {
+        LockProvider provider = backend;
+        // README: Operating lockkit
+        LongAdder acquisitions = new LongAdder();
+        LongAdder losses = new LongAdder();
+        DistributedLockFactory locks = DistributedLockFactory.builder(provider)
+                .observer(new LockObserver() {
+                    @Override
+                    public void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
+                        acquisitions.increment();
+                    }
+
+                    @Override
+                    public void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {
+                        losses.increment();
+                    }
+                })
+                .build();
+        // end README
+        try (locks; LockHandle ignored = locks.acquire(NAME, LockOptions.noWait())) {
+            assertThat(acquisitions.sum()).isEqualTo(1);
+        }
+        assertThat(losses.sum()).isZero();
     }
 
     @Test

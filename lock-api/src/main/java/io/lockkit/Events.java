@@ -5,6 +5,7 @@ import io.lockkit.LockObserver.Outcome;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import jdk.jfr.FlightRecorder;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,16 +13,26 @@ import org.jspecify.annotations.Nullable;
  * one call per fact, so the lock code says what happened in one line and knows nothing of either.
  *
  * <p>Design: observers sit in an array that is empty when none is registered, so each report is a
- * length check plus, for JFR, an event that is dropped unallocated while disabled; no report
- * allocates. An observer's exception is caught here and logged once per observer and method (a
+ * length check plus, for JFR, a check that JFR was started and then an event that is dropped
+ * while disabled; no report allocates. An observer's exception is caught here and logged once per observer and method (a
  * bit per method in a flag word): a broken metrics registry must not fill the log, nor ever fail
- * the lock call. JFR classes are touched only when the {@code jdk.jfr} module is in the runtime.
+ * the lock call. JFR event classes are loaded only once JFR has been started in this JVM (and never
+ * without the {@code jdk.jfr} module), so an application that never records pays nothing for them.
  */
 final class Events {
 
     private static final System.Logger LOG = System.getLogger(Events.class.getName());
     /** Whether this runtime has JFR (a jlink image may not); JfrEvents is never loaded without it. */
     private static final boolean JFR = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
+
+    /**
+     * Whether JFR events can be recorded: JFR is present and has been started (a recording, now or
+     * earlier). Until then JfrEvents is not loaded: loading an event class makes the JDK load its
+     * event instrumentation, which added about 200 ms to the first lock call on JDK 17 and 25.
+     */
+    private static boolean jfr() {
+        return JFR && FlightRecorder.isInitialized();
+    }
 
     /** The observer methods, for logging a failure once per observer and method. */
     private enum Kind {
@@ -80,7 +91,7 @@ final class Events {
                 }
             }
         }
-        if (JFR) {
+        if (jfr()) {
             JfrEvents.acquire(name, ticker, startNanos, reentrant ? "REENTERED" : "ACQUIRED", token);
         }
     }
@@ -97,7 +108,7 @@ final class Events {
                 }
             }
         }
-        if (JFR) {
+        if (jfr()) {
             JfrEvents.acquire(name, ticker, startNanos, outcome.name(), 0);
         }
     }
@@ -120,7 +131,7 @@ final class Events {
                 }
             }
         }
-        if (JFR) {
+        if (jfr()) {
             JfrEvents.hold(h.name, ticker, h.acquiredNanos, h.token);
         }
     }
@@ -133,14 +144,14 @@ final class Events {
                 g.failed(Kind.LOST, t);
             }
         }
-        if (JFR) {
+        if (jfr()) {
             JfrEvents.loss(h.name, h.token, cause.name(), loss.getMessage());
         }
     }
 
     /** A renewal of {@code holds} leases sent at {@code sentNanos} was answered. */
     void renewed(int holds, long sentNanos) {
-        if (JFR) {
+        if (jfr()) {
             JfrEvents.renewal(holds, 1, ticker, sentNanos, false);
         }
     }
@@ -155,7 +166,7 @@ final class Events {
             }
         }
         failed(null, failure);
-        if (JFR) {
+        if (jfr()) {
             JfrEvents.renewal(holds, 1, ticker, sentNanos, true);
         }
     }

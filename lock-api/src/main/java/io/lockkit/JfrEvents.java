@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * lockkit's JDK Flight Recorder events, category "lockkit". Only {@link Events} touches this class,
- * and only when the {@code jdk.jfr} module is present, so a runtime without it never loads it.
+ * and only once JFR has been started in this JVM, so a runtime without JFR, or an application that
+ * never records, never loads it (nor the JDK's event instrumentation it would bring in).
  *
  * <p>Design: each method makes its event and checks {@code shouldCommit()} before setting a field:
  * with the event disabled (the default outside a recording) the JIT removes the allocation, so a

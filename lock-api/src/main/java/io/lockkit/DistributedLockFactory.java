@@ -3,6 +3,8 @@ package io.lockkit;
 import io.lockkit.spi.LockProvider;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
@@ -123,6 +125,7 @@ public interface DistributedLockFactory extends AutoCloseable {
         LockOptions defaultOptions = LockOptions.DEFAULTS;
         Consumer<LockLostException> lossListener = e -> { };
         Duration subscriptionLinger = DEFAULT_SUBSCRIPTION_LINGER;
+        final List<LockObserver> observers = new ArrayList<>();
 
         private Builder(LockProvider provider) {
             if (provider == null) {
@@ -163,6 +166,16 @@ public interface DistributedLockFactory extends AutoCloseable {
         /** Called (on a scheduler thread) for every hold of this factory that is lost. */
         public Builder onLockLost(Consumer<LockLostException> lossListener) {
             this.lossListener = require(lossListener, "lossListener");
+            return this;
+        }
+
+        /**
+         * Adds an observer of this factory's acquisitions, releases, losses and renewals (see
+         * {@link LockObserver} for the threads it is called on); each call adds one more, called
+         * in the order added. None by default, which costs nothing.
+         */
+        public Builder observer(LockObserver observer) {
+            observers.add(require(observer, "observer"));
             return this;
         }
 

@@ -16,6 +16,8 @@ final class Hold {
     final String name;
     final String owner;
     final long token;
+    /** When the request that won the hold was sent, on the factory's ticker (for hold times). */
+    final long acquiredNanos;
     /** Older, lost hold of the same thread, still owed its unlocks. Only the owning thread touches it. */
     @Nullable Hold previous;
 
@@ -37,6 +39,7 @@ final class Hold {
         this.name = name;
         this.owner = owner;
         this.token = token;
+        this.acquiredNanos = sentNanos;
         this.lease = lease;
         this.watchdog = watchdog;
         this.renewalIntervalNanos = renewalInterval.toNanos();

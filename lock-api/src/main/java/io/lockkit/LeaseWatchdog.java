@@ -46,6 +46,7 @@ final class LeaseWatchdog {
     private final Ticker ticker;
     private final ScheduledExecutorService scheduler;
     private final BiConsumer<Hold, String> onLost;
+    private final Events events;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     /** Holds whose renewal is in flight: not renewed again, and only their deadline is scheduled. */
     private final Set<Hold> renewing = ConcurrentHashMap.newKeySet();
@@ -55,10 +56,16 @@ final class LeaseWatchdog {
     private boolean stopped;
 
     LeaseWatchdog(LockProvider provider, Ticker ticker, ScheduledExecutorService scheduler, BiConsumer<Hold, String> onLost) {
+        this(provider, ticker, scheduler, onLost, new Events(ticker, List.of()));
+    }
+
+    LeaseWatchdog(LockProvider provider, Ticker ticker, ScheduledExecutorService scheduler, BiConsumer<Hold, String> onLost,
+            Events events) {
         this.provider = provider;
         this.ticker = ticker;
         this.scheduler = scheduler;
         this.onLost = onLost;
+        this.events = events;
     }
 
     void watch(Hold hold) {
@@ -191,12 +198,14 @@ final class LeaseWatchdog {
             gone = provider.renew(renewals);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "renewing " + due.size() + " lock lease(s) failed; retrying until their deadlines", e);
+            events.renewalFailed(due.size(), sent, e);
             long now = ticker.nanoTime();
             for (Hold h : due) {
                 h.renewalFailed(now, Math.max(MIN_RETRY_NANOS, h.renewalIntervalNanos() / 4));
             }
             return;
         }
+        events.renewed(due.size(), sent);
         Set<Renewal> goneSet = gone.isEmpty() ? Set.of() : new HashSet<>(gone);
         for (int i = 0; i < due.size(); i++) {
             Hold h = due.get(i);

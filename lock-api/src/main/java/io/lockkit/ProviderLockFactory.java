@@ -1,5 +1,7 @@
 package io.lockkit;
 
+import io.lockkit.LockObserver.LossCause;
+import io.lockkit.LockObserver.Outcome;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
@@ -53,6 +55,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final boolean ownsScheduler;
     private final LeaseWatchdog watchdog;
     private final WaitQueues waits;
+    private final Events events;
     private final String clientId;
     private final AtomicLong handleSequence = new AtomicLong();
     /** Numbers this client's waits (see {@link LockRequest#waitId()}). */
@@ -114,7 +117,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
             this.scheduler = executor;
             this.ownsScheduler = true;
         }
-        this.watchdog = new LeaseWatchdog(provider, ticker, scheduler, this::lost);
+        this.events = new Events(ticker, b.observers);
+        this.watchdog = new LeaseWatchdog(provider, ticker, scheduler, this::lostByWatchdog, events);
         this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos());
     }
 
@@ -138,11 +142,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
         LockOptions o = requireOptions(options);
         String owner = clientId + ":h" + handleSequence.incrementAndGet();
         Duration lease = o.lease().orElse(null);
-        Grant g = take(name, owner, lease, o, o.waitTime().orElse(null), true);
+        long start = now();
+        Grant g = take(name, owner, lease, o, o.waitTime().orElse(null), true, start);
         if (g == null) {
             return Optional.empty();
         }
         Hold h = register(name, owner, g, lease, o);
+        events.acquired(name, start, g.token(), false);
         return Optional.of(new OwnedLockHandle(this, h));
     }
 
@@ -220,6 +226,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         LockLostException loss = new LockLostException(h.name, h.token, "released when the lock factory closed"
                 + (drainTime.isZero() ? "" : " after waiting " + drainTime + " for its holder"));
         LOG.log(System.Logger.Level.WARNING, loss.getMessage());
+        events.lost(h, LossCause.FACTORY_CLOSED, loss);
         try {
             lossListener.accept(loss);
         } catch (RuntimeException e) {
@@ -246,7 +253,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible) throws InterruptedException {
         String owner = threadOwner();
         HoldKey key = new HoldKey(name, owner);
-        Grant g = take(name, owner, lease, defaults, wait, interruptible);
+        long start = now();
+        Grant g = take(name, owner, lease, defaults, wait, interruptible, start);
         if (g == null) {
             return false;
         }
@@ -258,14 +266,16 @@ final class ProviderLockFactory implements DistributedLockFactory {
                     top.extended(lease, g.sentNanos());
                     watchdog.rescheduled(top);
                 }
+                events.acquired(name, start, g.token(), true);
                 return true;
             }
             // The backend granted a new hold, so the one we knew of had ended there: report it.
-            lost(top, "the backend no longer had this hold when the thread locked again");
+            lost(top, LossCause.NOT_HELD, "the backend no longer had this hold when the thread locked again");
         }
         Hold h = register(name, owner, g, lease, defaults);
         h.previous = top;
         threadHolds.put(key, h);
+        events.acquired(name, start, g.token(), false);
         return true;
     }
 
@@ -305,10 +315,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
      *
      * @param lease the explicit lease, or null for the watchdog
      * @param wait the longest wait, or null to wait as long as it takes
+     * @param start when the call started, on the ticker (the wait runs from here)
      * @return the grant, or null when the wait ran out
      */
     private @Nullable Grant take(String name, String owner, @Nullable Duration lease, LockOptions options, @Nullable Duration wait,
-            boolean interruptible)
+            boolean interruptible, long start)
             throws InterruptedException {
         ensureOpen(name, owner);
         if (lease != null) {
@@ -319,14 +330,17 @@ final class ProviderLockFactory implements DistributedLockFactory {
             throw new IllegalArgumentException("renewalInterval (" + options.effectiveRenewalInterval(defaults)
                     + ") must be shorter than the watchdog lease (" + effectiveLease + ")");
         }
-        long start = now();
         if (wait != null && wait.isZero()) {
             long sent = now();
             Acquisition a = attempt(name, owner, effectiveLease, Duration.ZERO, 0);
-            return a.isAcquired() ? granted(name, owner, a.fencingToken(), sent) : null;
+            if (!a.isAcquired()) {
+                events.notAcquired(name, start, Outcome.BUSY);
+                return null;
+            }
+            return granted(name, owner, a.fencingToken(), sent);
         }
         if (interruptible && Thread.interrupted()) {
-            throw new InterruptedException();
+            throw events.interrupted(name, start);
         }
         long deadline = wait == null ? 0 : start + wait.toNanos();
         long waitId = waitSequence.incrementAndGet();
@@ -340,6 +354,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         }
         boolean acquired = false;
         boolean interrupted = false;
+        boolean waiting = false;
         try {
             long sent = now();
             Acquisition a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
@@ -347,6 +362,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 sent = now();
                 a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
             }
+            waiting = !a.isAcquired() && events.waitStarted(name);
             while (!a.isAcquired()) {
                 // A release by this client may have granted the lock to this wait outright: the
                 // releasing thread passed the token on, and no call is needed to take it.
@@ -354,6 +370,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 if (direct == null) {
                     long left = wait == null ? Long.MAX_VALUE : deadline - now();
                     if (left <= 0) {
+                        events.notAcquired(name, start, Outcome.TIMED_OUT);
                         return null; // abandon (below) gives back a grant that raced the deadline
                     }
                     waiter.await(Math.min(left, Math.max(MIN_RETRY_NANOS, a.retryAfter().toNanos())));
@@ -363,7 +380,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 }
                 if (Thread.interrupted()) {
                     if (interruptible) {
-                        throw new InterruptedException();
+                        throw events.interrupted(name, start);
                     }
                     interrupted = true;
                 }
@@ -378,6 +395,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                     // One last look, so a lock freed exactly at the deadline is not missed.
                     a = attempt(name, owner, effectiveLease, Duration.ZERO, waitId);
                     if (!a.isAcquired()) {
+                        events.notAcquired(name, start, Outcome.TIMED_OUT);
                         return null;
                     }
                 } else {
@@ -399,6 +417,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 }
             }
             activeWaits.decrementAndGet();
+            if (waiting) {
+                events.waitEnded(name);
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -417,6 +438,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
             if (closed.get()) {
                 throw new LockException(name, "the lock factory was closed while acquiring", e);
             }
+            events.failed(name, e);
             throw e;
         }
         if (a == null) {
@@ -485,6 +507,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 }
             }
         } catch (RuntimeException e) {
+            events.failed(h.name, e);
             if (last && h.markReleased(false)) {
                 // Stop renewing: the backend lets the lease lapse even though we could not tell it.
                 live.remove(h);
@@ -501,6 +524,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 if (h.markReleased(false)) {
                     live.remove(h);
                     watchdog.unwatch(h);
+                    events.released(h);
                 }
                 whenEmpty.run();
                 passOn(h.name, r, sent);
@@ -511,7 +535,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 }
             }
             case NOT_HELD -> {
-                lost(h, "the lease had lapsed on the backend before the release");
+                lost(h, LossCause.NOT_HELD, "the lease had lapsed on the backend before the release");
                 if (h.decrement() <= 0) {
                     whenEmpty.run();
                 }
@@ -529,15 +553,17 @@ final class ProviderLockFactory implements DistributedLockFactory {
             throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this handle");
         }
         ensureOpen(h.name, h.owner);
+        long start = now();
         Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
         if (!a.isAcquired() || a.fencingToken() != h.token) {
             if (a.isAcquired()) {
                 releaseQuietly(h.name, h.owner, 1);
             }
-            lost(h, "the backend no longer had this hold when it was acquired again");
+            lost(h, LossCause.NOT_HELD, "the backend no longer had this hold when it was acquired again");
             throw h.lossToThrow();
         }
         h.increment();
+        events.acquired(h.name, start, h.token, true);
     }
 
     /**
@@ -553,6 +579,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (h.markReleased(false)) {
             live.remove(h);
             watchdog.unwatch(h);
+            events.released(h);
             whenEmpty.run();
         }
     }
@@ -568,13 +595,19 @@ final class ProviderLockFactory implements DistributedLockFactory {
         }
         long sent = now();
         if (!h.isValid(sent)) {
-            lost(h, "the lease ran out before it was extended");
+            lost(h, LossCause.LEASE_EXPIRED, "the lease ran out before it was extended");
             throw h.lossToThrow();
         }
         Renewal renewal = new Renewal(h.name, h.owner, lease);
-        List<Renewal> gone = provider.renew(List.of(renewal));
+        List<Renewal> gone;
+        try {
+            gone = provider.renew(List.of(renewal));
+        } catch (RuntimeException e) {
+            events.failed(h.name, e);
+            throw e;
+        }
         if (!gone.isEmpty()) {
-            lost(h, "the backend no longer had this hold when it was extended");
+            lost(h, LossCause.NOT_HELD, "the backend no longer had this hold when it was extended");
             throw h.lossToThrow();
         }
         h.extended(lease, sent);
@@ -587,7 +620,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         boolean wasHeld = provider.forceRelease(name);
         for (Hold h : live) {
             if (h.name.equals(name)) {
-                lost(h, "the lock was force-released");
+                lost(h, LossCause.FORCE_RELEASED, "the lock was force-released");
             }
         }
         waits.handedTo(name, null);
@@ -600,8 +633,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return provider.inspect(name).isPresent();
     }
 
+    /** A loss the watchdog found: past the client-side deadline, or a renewal found the hold gone. */
+    private void lostByWatchdog(Hold h, String reason) {
+        lost(h, h.deadlineNanos() - now() <= 0 ? LossCause.LEASE_EXPIRED : LossCause.NOT_HELD, reason);
+    }
+
     /** Reports a hold as lost, once. */
-    void lost(Hold h, String reason) {
+    void lost(Hold h, LossCause cause, String reason) {
         LockLostException loss = h.markLost(reason);
         if (loss == null) {
             return;
@@ -609,6 +647,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         live.remove(h);
         watchdog.unwatch(h);
         LOG.log(System.Logger.Level.WARNING, loss.getMessage());
+        events.lost(h, cause, loss);
         try {
             lossListener.accept(loss);
         } catch (RuntimeException e) {

@@ -1,0 +1,211 @@
+package io.lockkit;
+
+import io.lockkit.LockObserver.LossCause;
+import io.lockkit.LockObserver.Outcome;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import jdk.jfr.FlightRecorder;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reports what the factory does to its {@link LockObserver}s and as JFR events ({@link JfrEvents}),
+ * one call per fact, so the lock code says what happened in one line and knows nothing of either.
+ *
+ * <p>Design: observers sit in an array that is empty when none is registered, so each report is a
+ * length check plus, for JFR, a check that JFR was started and then an event that is dropped
+ * while disabled; no report allocates. An observer's exception is caught here and logged once per observer and method (a
+ * bit per method in a flag word): a broken metrics registry must not fill the log, nor ever fail
+ * the lock call. JFR event classes are loaded only once JFR has been started in this JVM (and never
+ * without the {@code jdk.jfr} module), so an application that never records pays nothing for them.
+ */
+final class Events {
+
+    private static final System.Logger LOG = System.getLogger(Events.class.getName());
+    /** Whether this runtime has JFR (a jlink image may not); JfrEvents is never loaded without it. */
+    private static final boolean JFR = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
+
+    /**
+     * Whether JFR events can be recorded: JFR is present and has been started (a recording, now or
+     * earlier). Until then JfrEvents is not loaded: loading an event class makes the JDK load its
+     * event instrumentation, which added about 200 ms to the first lock call on JDK 17 and 25.
+     */
+    private static boolean jfr() {
+        return JFR && FlightRecorder.isInitialized();
+    }
+
+    /** The observer methods, for logging a failure once per observer and method. */
+    private enum Kind {
+        ACQUIRED(1), NOT_ACQUIRED(2), RELEASED(4), LOST(8), RENEWAL_FAILED(16), BACKEND_UNAVAILABLE(32), WAITING_CHANGED(64);
+
+        final int bit;
+
+        Kind(int bit) {
+            this.bit = bit;
+        }
+    }
+
+    /** An observer with the methods whose failure has been logged. */
+    private static final class Guarded {
+        final LockObserver observer;
+        final AtomicInteger logged = new AtomicInteger();
+
+        Guarded(LockObserver observer) {
+            this.observer = observer;
+        }
+
+        void failed(Kind kind, Throwable t) {
+            if (t instanceof VirtualMachineError) {
+                throw (VirtualMachineError) t;
+            }
+            int bit = kind.bit;
+            if ((logged.getAndUpdate(b -> b | bit) & bit) == 0) {
+                LOG.log(System.Logger.Level.WARNING, "lock observer " + observer + " failed in "
+                        + kind.name().toLowerCase(java.util.Locale.ROOT) + "; its further failures there are not logged", t);
+            }
+        }
+    }
+
+    private final Ticker ticker;
+    private final Guarded[] observers;
+    /** Threads of this factory waiting for a busy lock; counted only for observers. */
+    private final AtomicInteger waiting = new AtomicInteger();
+
+    Events(Ticker ticker, List<LockObserver> observers) {
+        this.ticker = ticker;
+        this.observers = new Guarded[observers.size()];
+        for (int i = 0; i < this.observers.length; i++) {
+            this.observers[i] = new Guarded(observers.get(i));
+        }
+    }
+
+    /** The lock was taken (or taken again, {@code reentrant}) by a call that started at {@code startNanos}. */
+    void acquired(String name, long startNanos, long token, boolean reentrant) {
+        if (observers.length > 0) {
+            long waited = ticker.nanoTime() - startNanos;
+            for (Guarded g : observers) {
+                try {
+                    g.observer.acquired(name, waited, token, reentrant);
+                } catch (Throwable t) {
+                    g.failed(Kind.ACQUIRED, t);
+                }
+            }
+        }
+        if (jfr()) {
+            JfrEvents.acquire(name, ticker, startNanos, reentrant ? "REENTERED" : "ACQUIRED", token);
+        }
+    }
+
+    /** A call that started at {@code startNanos} ended without the lock. */
+    void notAcquired(String name, long startNanos, Outcome outcome) {
+        if (observers.length > 0) {
+            long waited = ticker.nanoTime() - startNanos;
+            for (Guarded g : observers) {
+                try {
+                    g.observer.notAcquired(name, waited, outcome);
+                } catch (Throwable t) {
+                    g.failed(Kind.NOT_ACQUIRED, t);
+                }
+            }
+        }
+        if (jfr()) {
+            JfrEvents.acquire(name, ticker, startNanos, outcome.name(), 0);
+        }
+    }
+
+    /** Returns a new InterruptedException after reporting the interrupted wait, for {@code throw}. */
+    InterruptedException interrupted(String name, long startNanos) {
+        notAcquired(name, startNanos, Outcome.INTERRUPTED);
+        return new InterruptedException();
+    }
+
+    /** The owner's release ended {@code h}. */
+    void released(Hold h) {
+        if (observers.length > 0) {
+            long held = ticker.nanoTime() - h.acquiredNanos;
+            for (Guarded g : observers) {
+                try {
+                    g.observer.released(h.name, h.token, held);
+                } catch (Throwable t) {
+                    g.failed(Kind.RELEASED, t);
+                }
+            }
+        }
+        if (jfr()) {
+            JfrEvents.hold(h.name, ticker, h.acquiredNanos, h.token);
+        }
+    }
+
+    void lost(Hold h, LossCause cause, LockLostException loss) {
+        for (Guarded g : observers) {
+            try {
+                g.observer.lost(h.name, h.token, cause, loss);
+            } catch (Throwable t) {
+                g.failed(Kind.LOST, t);
+            }
+        }
+        if (jfr()) {
+            JfrEvents.loss(h.name, h.token, cause.name(), loss.getMessage());
+        }
+    }
+
+    /** A renewal of {@code holds} leases sent at {@code sentNanos} was answered. */
+    void renewed(int holds, long sentNanos) {
+        if (jfr()) {
+            JfrEvents.renewal(holds, 1, ticker, sentNanos, false);
+        }
+    }
+
+    /** A renewal of {@code holds} leases sent at {@code sentNanos} failed with {@code failure}. */
+    void renewalFailed(int holds, long sentNanos, RuntimeException failure) {
+        for (Guarded g : observers) {
+            try {
+                g.observer.renewalFailed(holds, failure);
+            } catch (Throwable t) {
+                g.failed(Kind.RENEWAL_FAILED, t);
+            }
+        }
+        failed(null, failure);
+        if (jfr()) {
+            JfrEvents.renewal(holds, 1, ticker, sentNanos, true);
+        }
+    }
+
+    /** A call to the backend about {@code name} (null: several locks) threw {@code failure}. */
+    void failed(@Nullable String name, RuntimeException failure) {
+        if (failure instanceof BackendUnavailableException) {
+            for (Guarded g : observers) {
+                try {
+                    g.observer.backendUnavailable(name, (BackendUnavailableException) failure);
+                } catch (Throwable t) {
+                    g.failed(Kind.BACKEND_UNAVAILABLE, t);
+                }
+            }
+        }
+    }
+
+    /** The calling thread found {@code name} busy and waits for it; returns true (for a flag). */
+    boolean waitStarted(String name) {
+        if (observers.length > 0) {
+            waitingChanged(name, waiting.incrementAndGet());
+        }
+        return true;
+    }
+
+    /** The calling thread, which had {@linkplain #waitStarted started} waiting, stopped. */
+    void waitEnded(String name) {
+        if (observers.length > 0) {
+            waitingChanged(name, waiting.decrementAndGet());
+        }
+    }
+
+    private void waitingChanged(String name, int waiting) {
+        for (Guarded g : observers) {
+            try {
+                g.observer.waitingChanged(name, waiting);
+            } catch (Throwable t) {
+                g.failed(Kind.WAITING_CHANGED, t);
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.lockkit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Told what a {@link DistributedLockFactory} does with its locks, for metrics, logs and tracing;
+ * registered with {@link DistributedLockFactory.Builder#observer(LockObserver)}. Every method does
+ * nothing by default, so an observer overrides only what it needs.
+ *
+ * <p>Threading: methods are called synchronously, on the thread that made the lock call
+ * (acquisition, release, extension) or on the factory's scheduler thread (renewals, losses found
+ * by the watchdog), possibly on many threads at once. They must be thread-safe, fast and must not
+ * block or call back into the factory: a slow observer slows the lock call that reports to it.
+ *
+ * <p>Failure: an exception thrown by an observer is logged (once per observer and method, through
+ * {@link System.Logger}) and otherwise ignored: it never fails a lock call or changes its outcome.
+ *
+ * <p>Arguments are plain values (times in nanoseconds of the factory's {@link Ticker}) so that
+ * reporting allocates nothing; with no observer registered nothing is called at all.
+ */
+public interface LockObserver {
+
+    /** Why an acquisition ended without the lock. */
+    enum Outcome {
+        /** The lock was busy and the caller did not wait ({@code tryLock()}, a zero wait). */
+        BUSY,
+        /** The wait ran out while the lock stayed busy. */
+        TIMED_OUT,
+        /** The waiting thread was interrupted. */
+        INTERRUPTED
+    }
+
+    /** Why a hold ended without its owner releasing it (a small, fixed set: fit for a metric tag). */
+    enum LossCause {
+        /** The lease ran out on this client's clock before it could be renewed or extended. */
+        LEASE_EXPIRED,
+        /** The backend no longer had the hold (a renewal, release or reacquisition found it gone). */
+        NOT_HELD,
+        /** Someone force-released the lock. */
+        FORCE_RELEASED,
+        /** The factory was closed while the hold was held. */
+        FACTORY_CLOSED
+    }
+
+    /**
+     * The lock was acquired.
+     *
+     * @param name the lock name
+     * @param waitedNanos how long the call took from its start to the grant
+     * @param fencingToken the hold's fencing token (0 when the provider has no fencing tokens)
+     * @param reentrant whether the owner already held it (its hold count went up)
+     */
+    default void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
+    }
+
+    /**
+     * An acquisition ended without the lock (an exception from the backend is reported through
+     * {@link #backendUnavailable} instead, when it is a {@link BackendUnavailableException}).
+     */
+    default void notAcquired(String name, long waitedNanos, Outcome outcome) {
+    }
+
+    /**
+     * A hold ended by its owner's last release (or a deferred release took it over).
+     *
+     * @param heldNanos time from the request that won the lock to the release
+     */
+    default void released(String name, long fencingToken, long heldNanos) {
+    }
+
+    /** A hold was lost; {@code loss} is the exception its owner sees (also given to loss listeners). */
+    default void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {
+    }
+
+    /**
+     * A watchdog renewal of {@code holds} leases failed; it is retried until their deadlines, after
+     * which each is reported {@linkplain #lost lost}.
+     */
+    default void renewalFailed(int holds, RuntimeException failure) {
+    }
+
+    /**
+     * The backend could not be reached or did not answer in time.
+     *
+     * @param name the lock the call was about, or null for a call about several (a renewal batch)
+     */
+    default void backendUnavailable(@Nullable String name, BackendUnavailableException failure) {
+    }
+
+    /**
+     * A thread started or stopped waiting for a busy lock.
+     *
+     * @param name the lock the thread waits, or waited, for
+     * @param waiting the number of threads of this factory now waiting, for any lock
+     */
+    default void waitingChanged(String name, int waiting) {
+    }
+}

@@ -31,11 +31,11 @@ class ApiArchitectureTest {
                     && c.getAllRawInterfaces().stream().anyMatch(i -> i.getPackageName().startsWith("io.lockkit")))));
 
     @Test
-    @DisplayName("lock-api uses only java.* and JSpecify's annotations besides its own two packages")
-    void usesOnlyJavaAndJSpecifyAnnotations() {
+    @DisplayName("lock-api uses only the JDK (java.*, and jdk.jfr for its flight-recorder events) and JSpecify's annotations besides its own two packages")
+    void usesOnlyTheJdkAndJSpecifyAnnotations() {
         classes().should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "org.jspecify.annotations..", "io.lockkit", "io.lockkit.spi")
-                .because("at run time lock-api needs the JDK only (JSpecify's annotations are optional)")
+                .resideInAnyPackage("java..", "jdk.jfr..", "org.jspecify.annotations..", "io.lockkit", "io.lockkit.spi")
+                .because("at run time lock-api needs the JDK only (JSpecify's annotations are optional; jdk.jfr is in every JDK 17+)")
                 .check(MAIN);
     }
 

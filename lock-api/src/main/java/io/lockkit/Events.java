@@ -22,11 +22,26 @@ import org.jspecify.annotations.Nullable;
 final class Events {
 
     private static final System.Logger LOG = System.getLogger(Events.class.getName());
-    /** Whether this runtime has JFR (a jlink image may not); JfrEvents is never loaded without it. */
-    private static final boolean JFR = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
+    /**
+     * Whether lockkit's own class loader can see JFR: a jlink image may lack the module, and an
+     * application server's modular class loader may not let a deployment see it even when the JVM
+     * has it (WildFly: {@code NoClassDefFoundError: jdk/jfr/FlightRecorder} on every lock call until
+     * this check). Without it neither FlightRecorder nor JfrEvents is ever touched.
+     */
+    private static final boolean JFR = jfrVisible();
+
+    private static boolean jfrVisible() {
+        try {
+            Class.forName("jdk.jfr.FlightRecorder", false, Events.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            LOG.log(System.Logger.Level.DEBUG, "lockkit: JFR is not visible to lockkit's class loader; no JFR events", e);
+            return false;
+        }
+    }
 
     /**
-     * Whether JFR events can be recorded: JFR is present and has been started (a recording, now or
+     * Whether JFR events can be recorded: JFR is visible and has been started (a recording, now or
      * earlier). Until then JfrEvents is not loaded: loading an event class makes the JDK load its
      * event instrumentation, which added about 200 ms to the first lock call on JDK 17 and 25.
      */

@@ -15,6 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.lockkit.CoreTestSupport.parked;
+import static io.lockkit.CoreTestSupport.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -63,20 +65,7 @@ class FactoryEdgeTest {
     }
 
     private Thread start(Runnable body) {
-        Thread t = new Thread(body, "factory-edge-test");
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-        return t;
-    }
-
-    private static boolean parked(Thread t) {
-        Thread.State s = t.getState();
-        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
-    }
-
-    private static LockOptions lease(Duration d) {
-        return LockOptions.builder().noWait().lease(d).build();
+        return CoreTestSupport.startDaemon(threads, "factory-edge-test", body);
     }
 
     /** Holds the lock for another client for an hour (the fake clock never gets there). */

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
+import static io.lockkit.CoreTestSupport.parked;
+import static io.lockkit.CoreTestSupport.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -59,20 +61,7 @@ class FactoryLifecycleTest {
     }
 
     private Thread start(Runnable body) {
-        Thread t = new Thread(body, "factory-lifecycle-test");
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-        return t;
-    }
-
-    private static boolean parked(Thread t) {
-        Thread.State s = t.getState();
-        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
-    }
-
-    private static LockOptions lease(Duration d) {
-        return LockOptions.builder().noWait().lease(d).build();
+        return CoreTestSupport.startDaemon(threads, "factory-lifecycle-test", body);
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.lockkit.CoreTestSupport.parked;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -49,16 +50,7 @@ class WaitAndWatchdogEdgeTest {
     }
 
     private Thread start(Runnable body) {
-        Thread t = new Thread(body, "edge-test");
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-        return t;
-    }
-
-    private static boolean parked(Thread t) {
-        Thread.State s = t.getState();
-        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+        return CoreTestSupport.startDaemon(threads, "edge-test", body);
     }
 
     /** Counts attempts; renewals fail while {@link #failRenewals} is above zero (counting down). */

@@ -67,6 +67,11 @@ class UnsettledHoldTest {
         }
 
         @Override
+        public void close() {
+            // The backend outlives the factories, so that the test can look at it after a close.
+        }
+
+        @Override
         public Release release(String name, String owner) {
             releases.incrementAndGet();
             if (failRelease.compareAndSet(true, false)) {

@@ -43,6 +43,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
     /** A provider that answers "try again now" is not retried in a tighter loop than this. */
     private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * Releases sent at most to free what the backend holds for an owner: a request retried after
+     * its answer was lost can leave the backend a count or more ahead of this client.
+     */
+    private static final int MAX_RELEASES = 64;
     /** How long close() gives woken waiters to leave the backend's queues. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -61,6 +66,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
     /** Numbers this client's waits (see {@link LockRequest#waitId()}). */
     private final AtomicLong waitSequence = new AtomicLong();
     private final ConcurrentHashMap<HoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
+    /**
+     * Thread owners whose backend state for a name is unknown: a release or acquisition failed, or
+     * the hold's lease ran out here, so the backend may still hold it for that owner. The thread's
+     * next lock of the name releases that first, or the backend would count the new hold into the
+     * old one and hand back the old one's fencing token. (Handle owners are never used twice.)
+     */
+    private final Set<HoldKey> unsettled = ConcurrentHashMap.newKeySet();
     private final Set<Hold> live = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** While close(Duration) waits for holds to end: their owners may still take them again. */
@@ -192,10 +204,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
         draining = false;
         watchdog.stop();
         for (Hold h : new ArrayList<>(live)) {
-            int count = h.count();
             if (h.markReleased(true)) {
                 live.remove(h);
-                releaseQuietly(h.name, h.owner, count);
+                releaseQuietly(h.name, h.owner);
                 reportClosed(h, drainTime);
             }
         }
@@ -254,6 +265,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
         String owner = threadOwner();
         HoldKey key = new HoldKey(name, owner);
         long start = now();
+        Hold held = threadHolds.get(key);
+        if ((held == null || held.state() != Hold.State.HELD) && unsettled.remove(key)) {
+            settle(key);
+        }
         Grant g = take(name, owner, lease, defaults, wait, interruptible, start);
         if (g == null) {
             return false;
@@ -435,6 +450,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         try {
             a = provider.tryAcquire(new LockRequest(name, owner, lease, wait, waitId));
         } catch (RuntimeException e) {
+            unsettle(name, owner);
             if (closed.get()) {
                 throw new LockException(name, "the lock factory was closed while acquiring", e);
             }
@@ -449,7 +465,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     private Grant granted(String name, String owner, long token, long sent) {
         if (refuses(name, owner)) {
-            releaseQuietly(name, owner, 1);
+            releaseQuietly(name, owner);
             throw new LockException(name, "the lock factory was closed while acquiring");
         }
         return new Grant(token, sent);
@@ -464,7 +480,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         watchdog.watch(h);
         if (closed.get() && h.markReleased(true)) {
             live.remove(h);
-            releaseQuietly(h.name, h.owner, 1);
+            releaseQuietly(h.name, h.owner);
             throw new LockException(name, "the lock factory was closed while acquiring");
         }
         return h;
@@ -487,7 +503,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 if (h.decrement() <= 0) {
                     whenEmpty.run();
                 }
-                releaseQuietly(h.name, h.owner, 1);
+                releaseQuietly(h.name, h.owner);
                 throw h.lossToThrow();
             }
             case HELD -> releaseHeld(h, whenEmpty);
@@ -502,12 +518,15 @@ final class ProviderLockFactory implements DistributedLockFactory {
             r = provider.release(h.name, h.owner);
             if (last) {
                 // A retried reentrant request may have left the backend one count ahead of us.
-                for (int i = 0; i < 64 && r.outcome() == Release.Outcome.STILL_HELD; i++) {
+                for (int i = 0; i < MAX_RELEASES && r.outcome() == Release.Outcome.STILL_HELD; i++) {
                     r = provider.release(h.name, h.owner);
                 }
             }
         } catch (RuntimeException e) {
             events.failed(h.name, e);
+            if (last) {
+                unsettle(h.name, h.owner);
+            }
             if (last && h.markReleased(false)) {
                 // Stop renewing: the backend lets the lease lapse even though we could not tell it.
                 live.remove(h);
@@ -557,7 +576,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
         if (!a.isAcquired() || a.fencingToken() != h.token) {
             if (a.isAcquired()) {
-                releaseQuietly(h.name, h.owner, 1);
+                releaseQuietly(h.name, h.owner);
             }
             lost(h, LossCause.NOT_HELD, "the backend no longer had this hold when it was acquired again");
             throw h.lossToThrow();
@@ -644,6 +663,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (loss == null) {
             return;
         }
+        if (cause == LossCause.LEASE_EXPIRED) {
+            unsettle(h.name, h.owner); // the backend's lease may run a little longer than ours
+        }
         live.remove(h);
         watchdog.unwatch(h);
         LOG.log(System.Logger.Level.WARNING, loss.getMessage());
@@ -658,22 +680,50 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     /**
      * Releases a hold this client no longer counts on (lost, or released by close or a closed
-     * factory), passing on whatever the release handed over: the backend may still have had the
-     * hold, and a release that frees it can grant the lock to a waiter of this client.
+     * factory), every count the backend may have for the owner, passing on whatever the release
+     * handed over: the backend may still have had the hold, and a release that frees it can grant
+     * the lock to a waiter of this client.
      */
-    private void releaseQuietly(String name, String owner, int times) {
+    private void releaseQuietly(String name, String owner) {
         try {
-            for (int i = 0; i < Math.max(1, times); i++) {
-                long sent = now();
-                Release r = provider.release(name, owner);
-                if (r.outcome() != Release.Outcome.STILL_HELD) {
-                    passOn(name, r, sent);
-                    return;
-                }
-            }
+            releaseUpTo(name, owner, MAX_RELEASES);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "releasing lock '" + name + "' failed; its lease will lapse", e);
+            unsettle(name, owner);
             releaseUnanswered(name);
+        }
+    }
+
+    /** Releases until the backend has no count left for the owner, at most {@code times} times. */
+    private void releaseUpTo(String name, String owner, int times) {
+        for (int i = 0; i < Math.max(1, times); i++) {
+            long sent = now();
+            Release r = provider.release(name, owner);
+            if (r.outcome() != Release.Outcome.STILL_HELD) {
+                passOn(name, r, sent);
+                return;
+            }
+        }
+    }
+
+    /** Notes that the backend may still hold {@code name} for a thread owner (see {@link #unsettled}). */
+    private void unsettle(String name, String owner) {
+        if (owner.startsWith(clientId + ":t")) {
+            unsettled.add(new HoldKey(name, owner));
+        }
+    }
+
+    /**
+     * Frees what the backend may still hold for a thread owner from a hold that ended here without
+     * the backend's word, before the thread locks anew; if that fails, so does the lock call.
+     */
+    private void settle(HoldKey key) {
+        try {
+            releaseUpTo(key.name, key.owner, MAX_RELEASES);
+        } catch (RuntimeException e) {
+            unsettled.add(key);
+            events.failed(key.name, e);
+            throw e;
         }
     }
 

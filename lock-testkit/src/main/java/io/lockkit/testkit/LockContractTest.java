@@ -8,7 +8,11 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.Release;
 import io.lockkit.spi.LockProvider.Capability;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -167,6 +171,16 @@ public abstract class LockContractTest {
     /** A client over a new provider, with the kit's short watchdog lease; closed after the test. */
     protected final DistributedLockFactory client() {
         return client(watchdogLease(), e -> { });
+    }
+
+    /** A client with the kit's watchdog lease over {@code provider} (a decorator of a new provider); closed after the test. */
+    protected final DistributedLockFactory clientOver(LockProvider provider) {
+        DistributedLockFactory f = DistributedLockFactory.builder(provider)
+                .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build())
+                .subscriptionLinger(Duration.ZERO)
+                .build();
+        clients.add(f);
+        return f;
     }
 
     /** A client with its own watchdog lease and loss listener. */
@@ -1340,6 +1354,64 @@ public abstract class LockContractTest {
             h.acquireAgain();
             assertThat(h.fencingToken()).isEqualTo(handleToken);
             h.close();
+        }
+
+        @Test
+        @DisplayName("a thread's next hold after a release that failed carries a new token, and its unlock frees the lock")
+        void holdAfterAFailedReleaseHasANewToken() throws Exception {
+            assume(Capability.FENCING_TOKENS);
+            AtomicBoolean failRelease = new AtomicBoolean();
+            DistributedLockFactory f = clientOver(new ForwardingLockProvider(provider()) {
+                @Override
+                public Release release(String lockName, String owner) {
+                    if (failRelease.compareAndSet(true, false)) {
+                        // The release never reached the backend (a broken connection): the backend still holds it.
+                        throw new BackendUnavailableException(lockName, "kit: the release was not sent", null);
+                    }
+                    return super.release(lockName, owner);
+                }
+            });
+            String name = name();
+            DistributedLock lock = f.getLock(name);
+            lock.lock();
+            long first = lock.fencingToken();
+            failRelease.set(true);
+            assertThatThrownBy(lock::unlock).isInstanceOf(BackendUnavailableException.class);
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+
+            // The same thread (the same owner on the backend) locks again while its earlier hold is still
+            // there: a new hold, which a fenced resource must tell from the one that ended.
+            assertThat(lock.tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
+            assertThat(lock.fencingToken()).as("the token of the hold after the failed release").isGreaterThan(first);
+            lock.unlock();
+            assertThat(client().tryAcquire(name)).as("the lock after the unlock of that hold").isPresent();
+        }
+
+        @Test
+        @DisplayName("a thread's next hold after an acquisition whose answer was lost frees the lock at its unlock")
+        void holdAfterALostAcquisitionAnswerIsReleasedFully() throws Exception {
+            AtomicBoolean loseAnswer = new AtomicBoolean();
+            DistributedLockFactory f = clientOver(new ForwardingLockProvider(provider()) {
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    Acquisition a = super.tryAcquire(request);
+                    if (loseAnswer.compareAndSet(true, false)) {
+                        // The backend acquired, but its answer never came back.
+                        throw new BackendUnavailableException(request.name(), "kit: the answer was lost", null);
+                    }
+                    return a;
+                }
+            });
+            String name = name();
+            DistributedLock lock = f.getLock(name);
+            loseAnswer.set(true);
+            assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, null)).isInstanceOf(BackendUnavailableException.class);
+            assertThat(lock.tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
+            if (has(Capability.FENCING_TOKENS)) {
+                assertThat(lock.fencingToken()).isPositive();
+            }
+            lock.unlock();
+            assertThat(client().tryAcquire(name)).as("the lock after the unlock of that hold").isPresent();
         }
 
         @Test

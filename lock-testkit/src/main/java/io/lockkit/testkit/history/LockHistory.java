@@ -13,6 +13,8 @@ import io.lockkit.testkit.history.HoldHistory.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +106,11 @@ public final class LockHistory {
     private final Duration faultSpacing;
 
     private final ConcurrentLinkedQueue<Hold> history = new ConcurrentLinkedQueue<>();
+    /** Which thread recorded each hold, by identity: named in the report of a violation. */
+    private final Map<Hold, String> holders = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** Fault injections as "name start-end" (System.nanoTime()), in order: named in the report of a violation. */
+    private final ConcurrentLinkedQueue<long[]> faultTimes = new ConcurrentLinkedQueue<>();
+    private long startedAt;
     private final Map<Long, Long> lossHeardAt = new ConcurrentHashMap<>();
     private final AtomicInteger acquisitions = new AtomicInteger();
     private final AtomicInteger acquireTimeouts = new AtomicInteger();
@@ -150,6 +157,7 @@ public final class LockHistory {
         ran = true;
         List<DistributedLockFactory> factories = new ArrayList<>();
         long start = System.nanoTime();
+        startedAt = start;
         try {
             for (int c = 0; c < clients; c++) {
                 DistributedLockFactory client = clientFactory.create(e -> lossHeardAt.putIfAbsent(e.fencingToken(), System.nanoTime()));
@@ -249,7 +257,9 @@ public final class LockHistory {
         } catch (LockException e) {
             outcome = Outcome.RELEASE_FAILED;
         }
-        history.add(new Hold(client, token, start, end, valid, outcome));
+        Hold hold = new Hold(client, token, start, end, valid, outcome);
+        holders.put(hold, Thread.currentThread().getName());
+        history.add(hold);
         acquisitions.incrementAndGet();
     }
 
@@ -284,7 +294,12 @@ public final class LockHistory {
                             Thread.sleep(1);
                         }
                     }
-                    fault.action().inject();
+                    long from = System.nanoTime();
+                    try {
+                        fault.action().inject();
+                    } finally {
+                        faultTimes.add(new long[] {faults.indexOf(fault), from, System.nanoTime()});
+                    }
                     java.util.Objects.requireNonNull(injected.get(fault.name())).incrementAndGet();
                     Thread.sleep(faultSpacing.toMillis());
                 }
@@ -404,6 +419,30 @@ public final class LockHistory {
                     r.staleHolders(), r.duplicateTokens().size(), r.maxTokenGap());
         }
 
+        /** The holds with these tokens (thread, times in ms since the run began) and the faults within 5 s of them. */
+        private String describe(List<Long> tokens) {
+            StringBuilder sb = new StringBuilder();
+            long window = TimeUnit.SECONDS.toNanos(5);
+            for (Hold h : holds) {
+                if (!tokens.contains(h.token())) {
+                    continue;
+                }
+                sb.append(String.format("  token %d: %s %.1f-%.1f ms, %s, valid at end %s, loss heard %s%n", h.token(),
+                        run.holders.get(h), ms(h.start()), ms(h.end()), h.outcome(), h.validAtEnd(),
+                        lossHeardAt.containsKey(h.token())));
+                for (long[] f : run.faultTimes) {
+                    if (f[2] > h.start() - window && f[1] < h.end() + window) {
+                        sb.append(String.format("    fault %s %.1f-%.1f ms%n", run.faults.get((int) f[0]).name(), ms(f[1]), ms(f[2])));
+                    }
+                }
+            }
+            return sb.toString();
+        }
+
+        private double ms(long nanos) {
+            return (nanos - run.startedAt) / 1e6;
+        }
+
         private long[] perClient() {
             long[] perClient = new long[run.clients];
             holds.forEach(h -> perClient[h.client()]++);
@@ -420,7 +459,8 @@ public final class LockHistory {
             assertThat(Arrays.stream(perClient()).min().orElse(0)).as("acquisitions of the least busy client").isPositive();
             assertThat(faults.values()).as("rounds of every fault " + faults)
                     .allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(run.minRoundsOfFaults));
-            assertThat(report.duplicateTokens()).as("duplicate tokens").isEmpty();
+            assertThat(report.duplicateTokens()).as("duplicate tokens; the holds concerned and the faults near them:%n%s",
+                    describe(report.duplicateTokens())).isEmpty();
             assertThat(report.cleanOverlaps()).as("overlapping clean holds").isEmpty();
             assertThat(report.cleanTokenInversions()).as("clean holds whose token did not increase in start order").isEmpty();
             assertThat(report.fencingViolations()).as("clean holds whose token was not above an earlier-ended hold's").isEmpty();

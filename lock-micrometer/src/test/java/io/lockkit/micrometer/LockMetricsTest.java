@@ -7,6 +7,7 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
@@ -302,6 +303,25 @@ class LockMetricsTest {
     @SuppressWarnings("NullAway") // the test of a mapping that breaks its contract
     private static String nothing() {
         return null;
+    }
+
+    @Test
+    @DisplayName("the README's example: metrics with a lock tag, bound, then registered on the factory")
+    void readmeExample() throws Exception {
+        LocalLockProvider provider = new LocalLockProvider();
+        // README: Metrics
+        MeterRegistry registry = new SimpleMeterRegistry(); // the application's registry
+        LockMetrics metrics = LockMetrics.builder()
+                .lockNameTag(name -> name.startsWith("order:") ? "order" : "other")
+                .build();
+        metrics.bindTo(registry);
+        DistributedLockFactory locks = DistributedLockFactory.builder(provider)
+                .observer(metrics)
+                .build();
+        // README end
+        toClose.add(locks);
+        locks.acquire("order:4711").close();
+        assertThat(registry.get("lockkit.acquire").tags("lock", "order", "outcome", "acquired").timer().count()).isEqualTo(1);
     }
 
     @Test

@@ -38,6 +38,19 @@ class MetricsTest {
     }
 
     @Test
+    @DisplayName("a MeterRegistry bean that fails while the meters are created neither stops the application nor a @Locked call")
+    void brokenRegistryDoesNotStopLocking() {
+        Lockkit.useConfig(Map.of("lockkit.provider", "local"));
+        WeldContainer app = Lockkit.start("metrics-broken", LockUser.class, BrokenMeterRegistryProducer.class);
+        try {
+            assertThat(app.select(LockUser.class).get().locked("u1").name()).isEqualTo("user:u1");
+            assertThat(app.select(LockUser.class).get().locked("u1").fencingToken()).as("and again").isPositive();
+        } finally {
+            app.shutdown();
+        }
+    }
+
+    @Test
     @DisplayName("without a MeterRegistry bean the factory works and reports nowhere")
     void noRegistryBeanNoMetrics() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));

@@ -4,7 +4,9 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockObserver;
+import io.lockkit.micrometer.LockMetrics;
 import io.lockkit.spi.LockProvider;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -22,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The cost of a {@link LockObserver}: P1 (an uncontended lock + unlock on one thread) with no
- * observer and with one that counts, over the in-JVM provider (the client's own cost, and the
+ * observer, with one that counts, and with lock-micrometer's {@link LockMetrics} bound to a
+ * {@link SimpleMeterRegistry} (no lock-name tag), over the in-JVM provider (the client's own cost, and the
  * allocation per acquisition with {@code -prof gc}) or over Redis (P1 as the results report it;
  * the Redis named by the {@value LockLatencyBenchmark#URI_PROPERTY} system property). Run e.g.
  * {@code java -cp ... org.openjdk.jmh.Main ObserverCostBenchmark -prof gc}.
@@ -50,7 +53,7 @@ public class ObserverCostBenchmark {
         }
     }
 
-    @Param({"NONE", "COUNTING"})
+    @Param({"NONE", "COUNTING", "MICROMETER"})
     public String observer;
 
     @Param({"LOCAL"})
@@ -59,6 +62,7 @@ public class ObserverCostBenchmark {
     DistributedLockFactory factory;
     DistributedLock lock;
     CountingObserver counting;
+    SimpleMeterRegistry registry;
 
     @Setup(Level.Trial)
     public void open() {
@@ -76,6 +80,11 @@ public class ObserverCostBenchmark {
         if (observer.equals("COUNTING")) {
             counting = new CountingObserver();
             b.observer(counting);
+        } else if (observer.equals("MICROMETER")) {
+            registry = new SimpleMeterRegistry();
+            LockMetrics metrics = LockMetrics.create();
+            metrics.bindTo(registry);
+            b.observer(metrics);
         }
         factory = b.build();
         lock = factory.getLock("observer-cost-" + ProcessHandle.current().pid());
@@ -86,6 +95,9 @@ public class ObserverCostBenchmark {
         factory.close();
         if (counting != null && counting.acquired.get() != counting.released.get()) {
             throw new IllegalStateException("the observer counted " + counting.acquired + " acquisitions but " + counting.released + " releases");
+        }
+        if (registry != null && registry.get(LockMetrics.ACQUIRE).timer().count() != registry.get(LockMetrics.HELD).timer().count()) {
+            throw new IllegalStateException("lockkit.acquire and lockkit.held counts differ");
         }
     }
 

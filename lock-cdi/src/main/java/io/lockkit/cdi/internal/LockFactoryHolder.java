@@ -49,6 +49,8 @@ import org.jspecify.annotations.Nullable;
 // - Synthetic bean lookups: some containers (Payara) resolve the synthetic factory bean's lookups in
 //   a bean archive that cannot see this jar's beans, so the holder also registers itself per
 //   context class loader (the deployment's) for LockkitExtension.OwnFactory to find.
+// - Metrics: with lock-micrometer on the class path and a MeterRegistry bean, the own factory
+//   reports to it (MicrometerMetrics, loaded only then, like JdbcProviders for lock-jdbc).
 @ApplicationScoped
 public class LockFactoryHolder {
 
@@ -331,6 +333,9 @@ public class LockFactoryHolder {
         if (container != null) {
             b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
         }
+        if (micrometerPresent()) {
+            MicrometerMetrics.bind(beans, b);
+        }
         ownProvider = provider;
         ownConfig = config;
         LOG.log(System.Logger.Level.INFO, "lockkit: DistributedLockFactory over {0}{1}", provider,
@@ -352,6 +357,18 @@ public class LockFactoryHolder {
             beans.add(handle.getBean().toString());
         }
         return String.join(", ", beans);
+    }
+
+    /** Whether Micrometer and lock-micrometer are visible to lock-cdi (checked by name, loading neither). */
+    private static boolean micrometerPresent() {
+        ClassLoader loader = LockFactoryHolder.class.getClassLoader();
+        try {
+            Class.forName("io.micrometer.core.instrument.MeterRegistry", false, loader);
+            Class.forName("io.lockkit.micrometer.LockMetrics", false, loader);
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     private static void requireJdbc() {

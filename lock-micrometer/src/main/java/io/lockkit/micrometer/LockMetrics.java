@@ -1,0 +1,381 @@
+package io.lockkit.micrometer;
+
+import io.lockkit.BackendUnavailableException;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockLostException;
+import io.lockkit.LockObserver;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Micrometer meters for one {@link DistributedLockFactory}: register it as the factory's
+ * {@linkplain DistributedLockFactory.Builder#observer observer} and {@linkplain #bindTo bind} it to
+ * a {@link MeterRegistry}. Meters:
+ *
+ * <ul>
+ *   <li>{@value #ACQUIRE} (timer, tag {@code outcome}: {@code acquired}, {@code reentered},
+ *       {@code busy}, {@code timed_out}, {@code interrupted}): how long acquisitions took;
+ *   <li>{@value #HELD} (timer): how long holds were held, from the request that won the lock to the
+ *       owner's last release;
+ *   <li>{@value #LOST} (counter, tag {@code cause}: {@code lease_expired}, {@code not_held},
+ *       {@code force_released}, {@code factory_closed}): holds lost;
+ *   <li>{@value #RENEWAL_FAILURES} (counter): watchdog renewal batches that failed (retried until
+ *       the leases' deadlines);
+ *   <li>{@value #BACKEND_UNAVAILABLE} (counter): calls that found the backend unreachable or slow;
+ *   <li>{@value #HOLDS_ACTIVE} (gauge): holds of this factory now held;
+ *   <li>{@value #WAITERS} (gauge): threads of this factory now waiting for a busy lock.
+ * </ul>
+ *
+ * <p>The lock name is not a tag: names like {@code order:4711} would make a time series per order.
+ * {@link Builder#lockNameTag(Function)} maps names to a small set of values for a tag
+ * {@value #LOCK_TAG} on the acquire, held and lost meters and the active-holds gauge.
+ *
+ * <p>Thread-safe. Failure: an exception from the registry or the mapping function propagates to
+ * the factory, which logs it once per method and never lets it fail a lock call; {@link #bindTo}
+ * called by the application throws what the registry throws.
+ */
+// Design notes.
+// - Meters are created once: without a name mapping, at bindTo, and each report is a volatile read
+//   plus the meter's own update (no registry lookup, no Tags built, nothing allocated). With a
+//   mapping, once per tag value, kept in a map keyed by that value: the mapping runs per report,
+//   the registry is asked once per value.
+// - Gauges read counts this class keeps whether bound or not (an acquisition before bindTo and
+//   its release after it leave the active count right); they are registered with a strong
+//   reference, so they do not turn to NaN when the application keeps no reference to this object.
+// - Timers and counters see only what happens after bindTo: a registry has nothing to put it in before.
+// - One registry: Micrometer's answer to several is a CompositeMeterRegistry; binding a second one
+//   is refused rather than silently splitting the counts.
+public final class LockMetrics implements LockObserver, MeterBinder {
+
+    /** Timer of acquisitions, tagged {@value #OUTCOME_TAG}. */
+    public static final String ACQUIRE = "lockkit.acquire";
+    /** Timer of holds, from the winning request to the owner's last release. */
+    public static final String HELD = "lockkit.held";
+    /** Counter of lost holds, tagged {@value #CAUSE_TAG}. */
+    public static final String LOST = "lockkit.lost";
+    /** Counter of failed watchdog renewal batches. */
+    public static final String RENEWAL_FAILURES = "lockkit.renewal.failures";
+    /** Counter of calls that found the backend unreachable or too slow. */
+    public static final String BACKEND_UNAVAILABLE = "lockkit.backend.unavailable";
+    /** Gauge of the holds this factory holds now. */
+    public static final String HOLDS_ACTIVE = "lockkit.holds.active";
+    /** Gauge of the threads of this factory waiting for a busy lock now. */
+    public static final String WAITERS = "lockkit.waiters";
+    /** The tag of {@value #ACQUIRE} saying how the acquisition ended. */
+    public static final String OUTCOME_TAG = "outcome";
+    /** The tag of {@value #LOST} saying why the hold was lost. */
+    public static final String CAUSE_TAG = "cause";
+    /** The tag {@link Builder#lockNameTag(Function)} adds. */
+    public static final String LOCK_TAG = "lock";
+
+    private final Tags tags;
+    private final @Nullable Function<? super String, String> lockNameTag;
+    /** Without a name mapping: the only series. */
+    private final Series untagged;
+    /** With a name mapping: a series per tag value. */
+    private final ConcurrentHashMap<String, Series> byTag = new ConcurrentHashMap<>();
+    private final AtomicInteger waiters = new AtomicInteger();
+    private volatile @Nullable Bound bound;
+
+    private LockMetrics(Builder b) {
+        this.tags = b.tags;
+        this.lockNameTag = b.lockNameTag;
+        this.untagged = new Series(tags);
+    }
+
+    /** Metrics with no extra tags and no lock-name tag. */
+    public static LockMetrics create() {
+        return builder().build();
+    }
+
+    /** A builder for metrics with extra tags or a lock-name tag. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Creates the meters in {@code registry}; call it once (bind a {@code CompositeMeterRegistry}
+     * to report to several). Binding the same registry again does nothing.
+     *
+     * @throws IllegalArgumentException if {@code registry} is null
+     * @throws IllegalStateException if these metrics are bound to another registry
+     */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        if (registry == null) {
+            throw new IllegalArgumentException("registry must not be null");
+        }
+        synchronized (this) {
+            Bound b = bound;
+            if (b != null) {
+                if (b.registry == registry) {
+                    return;
+                }
+                throw new IllegalStateException("these lock metrics are bound to " + b.registry
+                        + " already; bind a CompositeMeterRegistry to report to several registries");
+            }
+            Counter renewalFailures = Counter.builder(RENEWAL_FAILURES).tags(tags)
+                    .description("Watchdog renewal batches that failed (retried until the leases' deadlines)")
+                    .register(registry);
+            Counter unavailable = Counter.builder(BACKEND_UNAVAILABLE).tags(tags)
+                    .description("Lock calls and renewals that found the backend unreachable or too slow")
+                    .register(registry);
+            Gauge.builder(WAITERS, waiters, AtomicInteger::get).tags(tags).strongReference(true)
+                    .description("Threads waiting for a busy lock").register(registry);
+            b = new Bound(registry, renewalFailures, unavailable);
+            if (lockNameTag == null) {
+                untagged.bind(registry);
+            } else {
+                for (Series s : byTag.values()) {
+                    s.bind(registry);
+                }
+            }
+            bound = b;
+        }
+    }
+
+    @Override
+    public void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
+        Series s = series(name);
+        if (!reentrant) {
+            s.active.incrementAndGet();
+        }
+        Meters m = s.meters(bound);
+        if (m != null) {
+            (reentrant ? m.reentered : m.acquired).record(waitedNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void notAcquired(String name, long waitedNanos, Outcome outcome) {
+        Meters m = series(name).meters(bound);
+        if (m != null) {
+            m.acquire(outcome).record(waitedNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void released(String name, long fencingToken, long heldNanos) {
+        Series s = series(name);
+        s.active.decrementAndGet();
+        Meters m = s.meters(bound);
+        if (m != null) {
+            m.held.record(heldNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {
+        Series s = series(name);
+        s.active.decrementAndGet();
+        Meters m = s.meters(bound);
+        if (m != null) {
+            m.lost(cause).increment();
+        }
+    }
+
+    @Override
+    public void renewalFailed(int holds, RuntimeException failure) {
+        Bound b = bound;
+        if (b != null) {
+            b.renewalFailures.increment();
+        }
+    }
+
+    @Override
+    public void backendUnavailable(@Nullable String name, BackendUnavailableException failure) {
+        Bound b = bound;
+        if (b != null) {
+            b.backendUnavailable.increment();
+        }
+    }
+
+    @Override
+    public void waitingChanged(String name, int waiting) {
+        waiters.set(waiting);
+    }
+
+    private Series series(String name) {
+        Function<? super String, String> mapping = lockNameTag;
+        if (mapping == null) {
+            return untagged;
+        }
+        String value = mapping.apply(name);
+        if (value == null) {
+            throw new IllegalStateException("the lock-name tag mapping returned null for lock '" + name + "'");
+        }
+        Series s = byTag.get(value);
+        return s != null ? s : byTag.computeIfAbsent(value, v -> new Series(tags.and(LOCK_TAG, v)));
+    }
+
+    @Override
+    public String toString() {
+        Bound b = bound;
+        return "LockMetrics[" + (b == null ? "not bound" : "bound to " + b.registry)
+                + (lockNameTag == null ? "" : ", tag " + LOCK_TAG + " from lock names") + "]";
+    }
+
+    /** The registry and the meters that are not per series. */
+    private static final class Bound {
+        final MeterRegistry registry;
+        final Counter renewalFailures;
+        final Counter backendUnavailable;
+
+        Bound(MeterRegistry registry, Counter renewalFailures, Counter backendUnavailable) {
+            this.registry = registry;
+            this.renewalFailures = renewalFailures;
+            this.backendUnavailable = backendUnavailable;
+        }
+    }
+
+    /** The locks that share one set of tags: their active-hold count and, once bound, their meters. */
+    private static final class Series {
+        final Tags tags;
+        final AtomicInteger active = new AtomicInteger();
+        volatile @Nullable Meters meters;
+
+        Series(Tags tags) {
+            this.tags = tags;
+        }
+
+        /** The meters, created in the bound registry at first use; null while not bound. */
+        @Nullable Meters meters(@Nullable Bound b) {
+            Meters m = meters;
+            if (m != null || b == null) {
+                return m;
+            }
+            return bind(b.registry);
+        }
+
+        synchronized Meters bind(MeterRegistry registry) {
+            Meters m = meters;
+            if (m == null) {
+                m = new Meters(registry, tags, active);
+                meters = m;
+            }
+            return m;
+        }
+    }
+
+    /** One series' meters, created once. */
+    private static final class Meters {
+        final Timer acquired;
+        final Timer reentered;
+        final Timer busy;
+        final Timer timedOut;
+        final Timer interrupted;
+        final Timer held;
+        final Counter leaseExpired;
+        final Counter notHeld;
+        final Counter forceReleased;
+        final Counter factoryClosed;
+
+        Meters(MeterRegistry registry, Tags tags, AtomicInteger active) {
+            acquired = acquireTimer(registry, tags, "acquired");
+            reentered = acquireTimer(registry, tags, "reentered");
+            busy = acquireTimer(registry, tags, tagValue(Outcome.BUSY));
+            timedOut = acquireTimer(registry, tags, tagValue(Outcome.TIMED_OUT));
+            interrupted = acquireTimer(registry, tags, tagValue(Outcome.INTERRUPTED));
+            held = Timer.builder(HELD).tags(tags)
+                    .description("How long locks were held, from the winning request to the owner's last release")
+                    .register(registry);
+            leaseExpired = lostCounter(registry, tags, LossCause.LEASE_EXPIRED);
+            notHeld = lostCounter(registry, tags, LossCause.NOT_HELD);
+            forceReleased = lostCounter(registry, tags, LossCause.FORCE_RELEASED);
+            factoryClosed = lostCounter(registry, tags, LossCause.FACTORY_CLOSED);
+            Gauge.builder(HOLDS_ACTIVE, active, AtomicInteger::get).tags(tags).strongReference(true)
+                    .description("Holds held now").register(registry);
+        }
+
+        Timer acquire(Outcome outcome) {
+            return switch (outcome) {
+                case BUSY -> busy;
+                case TIMED_OUT -> timedOut;
+                case INTERRUPTED -> interrupted;
+            };
+        }
+
+        Counter lost(LossCause cause) {
+            return switch (cause) {
+                case LEASE_EXPIRED -> leaseExpired;
+                case NOT_HELD -> notHeld;
+                case FORCE_RELEASED -> forceReleased;
+                case FACTORY_CLOSED -> factoryClosed;
+            };
+        }
+
+        private static Timer acquireTimer(MeterRegistry registry, Tags tags, String outcome) {
+            return Timer.builder(ACQUIRE).tags(tags).tag(OUTCOME_TAG, outcome)
+                    .description("How long lock acquisitions took, by how they ended").register(registry);
+        }
+
+        private static Counter lostCounter(MeterRegistry registry, Tags tags, LossCause cause) {
+            return Counter.builder(LOST).tags(tags).tag(CAUSE_TAG, tagValue(cause))
+                    .description("Holds lost before their owner released them").register(registry);
+        }
+    }
+
+    private static String tagValue(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Settings of {@link LockMetrics}; each setter validates its argument. Not thread-safe; the
+     * built metrics are.
+     */
+    public static final class Builder {
+        private Tags tags = Tags.empty();
+        private @Nullable Function<? super String, String> lockNameTag;
+
+        private Builder() {
+        }
+
+        /**
+         * Tags added to every meter, e.g. to tell the factories of one application apart
+         * ({@code Tags.of("factory", "orders")}); none by default.
+         *
+         * @throws IllegalArgumentException if {@code tags} is null
+         */
+        public Builder tags(Iterable<Tag> tags) {
+            if (tags == null) {
+                throw new IllegalArgumentException("tags must not be null");
+            }
+            this.tags = Tags.of(tags);
+            return this;
+        }
+
+        /**
+         * Adds a tag {@value #LOCK_TAG} whose value {@code mapping} derives from the lock name, e.g.
+         * {@code name -> name.startsWith("order:") ? "order" : "other"}. Keep the values few: each is
+         * a set of time series. The mapping is called on every lock call; it must be fast, must not
+         * return null, and must not throw (a failure is logged and that call is not measured).
+         *
+         * @throws IllegalArgumentException if {@code mapping} is null
+         */
+        public Builder lockNameTag(Function<? super String, String> mapping) {
+            if (mapping == null) {
+                throw new IllegalArgumentException("mapping must not be null");
+            }
+            this.lockNameTag = mapping;
+            return this;
+        }
+
+        /** Metrics with these settings, not yet bound to a registry. */
+        public LockMetrics build() {
+            return new LockMetrics(this);
+        }
+    }
+}

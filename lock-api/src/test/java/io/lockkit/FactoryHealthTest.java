@@ -291,6 +291,25 @@ class FactoryHealthTest {
     }
 
     @Test
+    void readmeSnippetReportsNothingForAHealthyFactory() {
+        DistributedLockFactory locks = closing(DistributedLockFactory.create(new LocalLockProvider()));
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            // readme-health:begin
+            HealthReport health = locks.health(Duration.ofMillis(500));
+            if (!health.isUp()) {
+                System.err.println("locks unavailable: " + health.failure().orElseThrow());
+            }
+            // readme-health:end
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
     void probeTimeoutMustBePositive() {
         DistributedLockFactory locks = closing(DistributedLockFactory.create(new LocalLockProvider()));
         for (Duration bad : new Duration[] {null, Duration.ZERO, Duration.ofMillis(-1)}) {

@@ -148,6 +148,17 @@ class ReadinessCheckTest {
         assertThat((String) data(response).get("reason")).contains("lockkit.health.timeout = 'PT0S'").contains("must be positive");
     }
 
+    @Test
+    @DisplayName("lockkit.health.enabled=false keeps it UP without asking the backend")
+    void disabledCheckIsUpWithoutProbing() {
+        Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.health.enabled", "false",
+                "lockkit.startup", "lazy"));
+        WeldContainer container = start("health-disabled");
+        HealthCheckResponse response = readiness(container).call();
+        assertThat(response.getStatus()).isEqualTo(Status.UP);
+        assertThat(data(response)).containsOnly(Map.entry("reason", "not checked: lockkit.health.enabled=false"));
+    }
+
     /** Sends SIGSTOP or SIGCONT to the redis-server this test started, and for SIGSTOP waits until the kernel says it stopped. */
     private static void signal(String signal, long pid) throws InterruptedException {
         try {

@@ -45,6 +45,10 @@ public class LockkitReadinessCheck implements HealthCheck {
         String down;
         try {
             HealthRules rules = HealthRules.from(LockkitConfig.load());
+            if (!rules.enabled()) {
+                data.put("reason", "not checked: " + LockkitConfig.HEALTH_ENABLED + "=false");
+                return new HealthCheckResponse(NAME, HealthCheckResponse.Status.UP, Optional.of(data));
+            }
             HealthReport report = holder.factory().health(rules.timeout());
             data.putAll(rules.data(report));
             down = rules.downReason(report);

@@ -8,8 +8,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The readiness rules of the {@code lockkit} health check, without the health API: how long the
- * probe may take ({@code lockkit.health.timeout}), when losses make the check DOWN
+ * The readiness rules of the {@code lockkit} health check, without the health API: whether it
+ * checks at all ({@code lockkit.health.enabled}), how long the probe may take
+ * ({@code lockkit.health.timeout}), when losses make the check DOWN
  * ({@code lockkit.health.max-losses-per-minute}), and the data the check reports. Immutable.
  */
 // Design notes.
@@ -18,6 +19,9 @@ import org.jspecify.annotations.Nullable;
 //   lockkit.health.max-losses-per-minute. By default losses are data: readiness DOWN takes the
 //   instance out of the load balancer, which does not bring a lost lock back, and the outages
 //   that lose many holds at once already fail the probe.
+// - lockkit.health.enabled=false keeps the check UP without probing, for applications that serve
+//   without their locks and use MicroProfile Health for other checks: a shared Redis that stops
+//   would otherwise take every instance out of service at once.
 // - The default timeout (500 ms) is below Kubernetes' default probe timeout (1 s), so the check
 //   answers DOWN before the kubelet gives up on the HTTP call.
 public final class HealthRules {
@@ -25,10 +29,12 @@ public final class HealthRules {
     /** How long the probe may take unless {@code lockkit.health.timeout} says otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(500);
 
+    private final boolean enabled;
     private final Duration timeout;
     private final @Nullable Integer maxLosses;
 
-    HealthRules(Duration timeout, @Nullable Integer maxLosses) {
+    HealthRules(boolean enabled, Duration timeout, @Nullable Integer maxLosses) {
+        this.enabled = enabled;
         this.timeout = timeout;
         this.maxLosses = maxLosses;
     }
@@ -36,10 +42,11 @@ public final class HealthRules {
     /**
      * The rules {@code config} sets.
      *
-     * @throws IllegalArgumentException naming the key, for a timeout that is not positive or a
-     *         negative number of losses
+     * @throws IllegalArgumentException naming the key, for a value that is not a boolean, a
+     *         timeout that is not positive, or a negative number of losses
      */
     public static HealthRules from(LockkitConfig config) {
+        boolean enabled = config.bool(LockkitConfig.HEALTH_ENABLED).orElse(Boolean.TRUE);
         Duration timeout = config.duration(LockkitConfig.HEALTH_TIMEOUT).orElse(DEFAULT_TIMEOUT);
         if (timeout.isZero() || timeout.isNegative()) {
             throw config.invalid(LockkitConfig.HEALTH_TIMEOUT, timeout.toString(), "must be positive");
@@ -48,7 +55,12 @@ public final class HealthRules {
         if (maxLosses != null && maxLosses < 0) {
             throw config.invalid(LockkitConfig.HEALTH_MAX_LOSSES, maxLosses.toString(), "must be zero or more");
         }
-        return new HealthRules(timeout, maxLosses);
+        return new HealthRules(enabled, timeout, maxLosses);
+    }
+
+    /** Whether the check probes at all; when not, it is UP without a probe. */
+    public boolean enabled() {
+        return enabled;
     }
 
     /** How long the probe may take. */

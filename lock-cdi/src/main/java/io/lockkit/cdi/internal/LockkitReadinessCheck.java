@@ -4,6 +4,7 @@ import io.lockkit.HealthReport;
 import io.lockkit.cdi.internal.engine.HealthRules;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -36,8 +37,10 @@ public class LockkitReadinessCheck implements HealthCheck {
     /** The check's name in the health report. */
     public static final String NAME = "lockkit";
 
+    // Not LockFactoryHolder itself: Payara places a bean an extension adds in an archive that does
+    // not see this jar's beans, and an unsatisfied injection point would fail the deployment.
     @Inject
-    LockFactoryHolder holder;
+    Instance<Object> beans;
 
     @Override
     public HealthCheckResponse call() {
@@ -49,7 +52,7 @@ public class LockkitReadinessCheck implements HealthCheck {
                 data.put("reason", "not checked: " + LockkitConfig.HEALTH_ENABLED + "=false");
                 return new HealthCheckResponse(NAME, HealthCheckResponse.Status.UP, Optional.of(data));
             }
-            HealthReport report = holder.factory().health(rules.timeout());
+            HealthReport report = LockFactoryHolder.find(beans).factory().health(rules.timeout());
             data.putAll(rules.data(report));
             down = rules.downReason(report);
         } catch (UnsupportedOperationException e) {

@@ -90,6 +90,21 @@ public interface DistributedLockFactory extends AutoCloseable {
     LockOptions defaultOptions();
 
     /**
+     * Checks now whether this factory can lock, for readiness probes: asks the backend one cheap
+     * question (a lookup of a fixed probe name, or a try-lock and release of it), waiting at most
+     * {@code probeTimeout} for the answer, and reports the watchdog's state, the active holds and
+     * the losses of the last minute; {@link HealthReport#isUp()} gives the verdict. Probes do not
+     * reach observers or JFR. Thread-safe; a backend failure or timeout is reported, never thrown.
+     *
+     * @throws IllegalArgumentException when {@code probeTimeout} is null, zero or negative
+     * @throws UnsupportedOperationException when this implementation cannot check itself (the
+     *         default; the factories {@link #builder} builds can)
+     */
+    default HealthReport health(Duration probeTimeout) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not report its health");
+    }
+
+    /**
      * Releases what this factory holds, fails pending waits and closes the provider; idempotent.
      * Same as {@link #close(Duration) close(Duration.ZERO)}.
      */

@@ -85,6 +85,8 @@ final class Events {
     private final Guarded[] observers;
     /** Threads of this factory waiting for a busy lock; counted only for observers. */
     private final AtomicInteger waiting = new AtomicInteger();
+    /** Losses of the last minute, for {@link DistributedLockFactory#health}; counted with or without observers. */
+    final LossWindow losses = new LossWindow();
 
     Events(Ticker ticker, List<LockObserver> observers) {
         this.ticker = ticker;
@@ -152,6 +154,9 @@ final class Events {
     }
 
     void lost(Hold h, LossCause cause, LockLostException loss) {
+        if (cause != LossCause.FACTORY_CLOSED) {
+            losses.record(ticker.nanoTime());
+        }
         for (Guarded g : observers) {
             try {
                 g.observer.lost(h.name, h.token, cause, loss);

@@ -53,6 +53,9 @@ final class LeaseWatchdog {
     private final ReentrantLock lock = new ReentrantLock();
     private @Nullable ScheduledFuture<?> tick;
     private long tickAt;
+    /** When the running tick started (valid while {@link #ticking}), for {@link #lateNanos}. */
+    private long tickStartedAt;
+    private boolean ticking;
     private boolean stopped;
 
     LeaseWatchdog(LockProvider provider, Ticker ticker, ScheduledExecutorService scheduler, BiConsumer<Hold, String> onLost) {
@@ -125,6 +128,8 @@ final class LeaseWatchdog {
         lock.lock();
         try {
             tick = null;
+            ticking = true;
+            tickStartedAt = ticker.nanoTime();
         } finally {
             lock.unlock();
         }
@@ -151,7 +156,37 @@ final class LeaseWatchdog {
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.ERROR, "lease watchdog tick failed", e);
         } finally {
+            lock.lock();
+            try {
+                ticking = false;
+            } finally {
+                lock.unlock();
+            }
             scheduleNext();
+        }
+    }
+
+    /**
+     * How far behind schedule the watchdog is at {@code now}: how long its pending run is overdue,
+     * or how long the run in progress has taken, whichever is more; 0 when on time or idle, -1 once
+     * stopped. For health reports.
+     */
+    long lateNanos(long now) {
+        lock.lock();
+        try {
+            if (stopped) {
+                return -1;
+            }
+            long late = 0;
+            if (tick != null) {
+                late = Math.max(late, now - tickAt);
+            }
+            if (ticking) {
+                late = Math.max(late, now - tickStartedAt);
+            }
+            return late;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -132,6 +132,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.events = new Events(ticker, b.observers);
         this.watchdog = new LeaseWatchdog(provider, ticker, scheduler, this::lostByWatchdog, events);
         this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos());
+        this.health = new FactoryHealth(provider, ticker, clientId, watchdog, scheduler, events.losses, defaults,
+                b.threadFactory, closed::get, live::size);
     }
 
     // ---- DistributedLockFactory ----
@@ -786,6 +788,15 @@ final class ProviderLockFactory implements DistributedLockFactory {
             throw new IllegalArgumentException("options must not be null");
         }
         return options;
+    }
+
+    // ---- health (FactoryHealth) ----
+
+    private final FactoryHealth health;
+
+    @Override
+    public HealthReport health(Duration probeTimeout) {
+        return health.check(probeTimeout);
     }
 
     // ---- for tests in this package ----

@@ -142,6 +142,12 @@ final class PayaraMicroInstance extends ServerInstance {
         return "http://127.0.0.1:" + port + "/" + CONTEXT + "/api/";
     }
 
+    /** Payara Micro serves MicroProfile Health on its HTTP port. */
+    @Override
+    java.util.Optional<java.net.URI> readinessUrl() {
+        return java.util.Optional.of(java.net.URI.create("http://127.0.0.1:" + port + "/health/ready"));
+    }
+
     @Override
     long javaPid() {
         return process.pid();

@@ -1,5 +1,7 @@
 package io.lockkit.it;
 
+import java.net.URI;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -87,6 +89,11 @@ abstract class ServerInstance implements AutoCloseable {
 
     /** The base URL of the application's JAX-RS resources, ending in a slash. */
     abstract String baseUrl();
+
+    /** The server's MicroProfile Health readiness URL, or empty where the tests do not enable MicroProfile Health. */
+    java.util.Optional<URI> readinessUrl() {
+        return java.util.Optional.empty();
+    }
 
     /** The file the server's console output goes to. */
     Path log() {

@@ -250,6 +250,20 @@ abstract class ServerTests {
         assertThat(names.lines()).as("threads whose name starts with lockkit").isNotEmpty();
     }
 
+    @Test
+    @Order(10)
+    void readinessCheckIsUpAndReportsTheRedisBackend() throws Exception {
+        java.util.Optional<java.net.URI> url = a.readinessUrl();
+        org.junit.jupiter.api.Assumptions.assumeTrue(url.isPresent(), "MicroProfile Health is not enabled on this server in the tests");
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(url.get()).timeout(Duration.ofSeconds(30)).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        report("readiness of a: HTTP " + response.statusCode() + " " + response.body().replaceAll("\\s+", " "));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.body().replaceAll("\\s+", "")).contains("\"name\":\"lockkit\",\"status\":\"UP\"")
+                .contains("\"backend\":\"JedisLockProvider[redis://").contains("\"watchdog\":");
+    }
+
     /** Last: on Payara Micro a failed deployment leaves b without the application. */
     @Test
     @Order(30)

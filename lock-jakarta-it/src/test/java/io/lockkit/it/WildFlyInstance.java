@@ -46,7 +46,15 @@ final class WildFlyInstance extends ServerInstance {
         Path config = base.resolve("configuration/standalone.xml");
         try {
             String xml = Files.readString(config);
-            Files.writeString(config, xml.replace("scan-interval=\"5000\"", "scan-interval=\"500\""));
+            // MicroProfile Health as standalone-microprofile.xml has it (that configuration lacks EJB,
+            // which the application uses): lock-cdi's readiness check then shows at /health/ready.
+            Files.writeString(config, xml.replace("scan-interval=\"5000\"", "scan-interval=\"500\"")
+                    .replace("<extension module=\"org.wildfly.extension.health\"/>",
+                            "<extension module=\"org.wildfly.extension.health\"/>\n"
+                                    + "        <extension module=\"org.wildfly.extension.microprofile.health-smallrye\"/>")
+                    .replace("<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>",
+                            "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>\n"
+                                    + "        <subsystem xmlns=\"urn:wildfly:microprofile-health-smallrye:3.0\" security-enabled=\"false\"/>"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -207,6 +215,12 @@ final class WildFlyInstance extends ServerInstance {
     @Override
     String baseUrl() {
         return "http://127.0.0.1:" + (8080 + offset) + "/" + CONTEXT + "/api/";
+    }
+
+    /** Served on the management interface. */
+    @Override
+    java.util.Optional<URI> readinessUrl() {
+        return java.util.Optional.of(URI.create("http://127.0.0.1:" + (9990 + offset) + "/health/ready"));
     }
 
     @Override

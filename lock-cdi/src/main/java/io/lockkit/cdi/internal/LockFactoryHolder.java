@@ -106,15 +106,29 @@ public class LockFactoryHolder {
      * registered for the current application, else through {@code CDI.current()}.
      */
     static DistributedLockFactory ownFactory(Instance<Object> lookup) {
+        return find(lookup).own();
+    }
+
+    /**
+     * The holder of this application: found through {@code lookup}, else the one registered for
+     * the current application (its context class loader, or the class loader of lock-cdi's own
+     * classes, which in a WAR's {@code WEB-INF/lib} is the application's), else through
+     * {@code CDI.current()}. For beans that a container may place where this jar's beans are not
+     * visible (Payara: beans added by an extension).
+     */
+    static LockFactoryHolder find(Instance<Object> lookup) {
         Instance<LockFactoryHolder> holder = lookup.select(LockFactoryHolder.class);
         if (holder.isResolvable()) {
-            return holder.get().own();
+            return holder.get();
         }
         LockFactoryHolder registered = forCurrentApplication();
-        if (registered != null) {
-            return registered.own();
+        if (registered == null) {
+            registered = BY_LOADER.get(LockFactoryHolder.class.getClassLoader());
         }
-        return CDI.current().select(LockFactoryHolder.class).get().own();
+        if (registered != null) {
+            return registered;
+        }
+        return CDI.current().select(LockFactoryHolder.class).get();
     }
 
     /** The holder of the application whose context class loader is current, or null. */

@@ -15,9 +15,11 @@ import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
+import jakarta.enterprise.inject.build.compatible.spi.Discovery;
 import jakarta.enterprise.inject.build.compatible.spi.Messages;
 import jakarta.enterprise.inject.build.compatible.spi.Parameters;
 import jakarta.enterprise.inject.build.compatible.spi.Registration;
+import jakarta.enterprise.inject.build.compatible.spi.ScannedClasses;
 import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPresent;
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
@@ -56,12 +58,22 @@ import org.jspecify.annotations.Nullable;
 //   beans, and @Locked falls back to the holder's own factory if the synthetic bean is missing.
 // - Checks use the language model, not reflection: in Quarkus no application class is loaded at
 //   build time. The rules themselves are LockedDeclaration's, shared with the first-call check.
+// - The readiness check (LockkitReadinessCheck) is added at @Discovery by name, and only when the
+//   MicroProfile Health API is present: it has no bean defining annotation of its own.
 @SkipIfPortableExtensionPresent(LockkitPortableExtension.class)
 public class LockkitExtension implements BuildCompatibleExtension {
 
     // Weld may fire registration events from several threads (concurrent deployment).
     private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
     private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
+
+    /** Adds the {@code lockkit} readiness check where the MicroProfile Health API is present. */
+    @Discovery
+    public void addHealthCheck(ScannedClasses scan) {
+        if (HealthChecks.present()) {
+            scan.add(HealthChecks.CHECK_CLASS);
+        }
+    }
 
     @Registration(types = DistributedLockFactory.class)
     public void findFactories(BeanInfo bean) {

@@ -14,6 +14,7 @@ import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessBean;
@@ -43,6 +44,8 @@ import java.util.stream.Collectors;
 // - The rules are the same code: LockedMethod.of (reflection) applies LockedDeclaration's checks,
 //   which the build compatible extension applies through the language model. Problems are reported
 //   after validation, so each fails the deployment as a DeploymentException naming the method.
+// - The readiness check is added as a type, not discovered: it has no bean defining annotation, as
+//   a container without the MicroProfile Health API could not load it while scanning.
 public class LockkitPortableExtension implements Extension {
 
     private static final System.Logger LOG = System.getLogger(LockkitPortableExtension.class.getName());
@@ -50,6 +53,13 @@ public class LockkitPortableExtension implements Extension {
     private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
     private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
+
+    /** Adds the {@code lockkit} readiness check where the MicroProfile Health API is present. */
+    void addHealthCheck(@Observes BeforeBeanDiscovery event) {
+        if (HealthChecks.present()) {
+            event.addAnnotatedType(LockkitReadinessCheck.class, HealthChecks.CHECK_CLASS);
+        }
+    }
 
     void findBeans(@Observes ProcessBean<?> event) {
         Bean<?> bean = event.getBean();

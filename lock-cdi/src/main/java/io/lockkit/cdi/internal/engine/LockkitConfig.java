@@ -42,11 +42,15 @@ public final class LockkitConfig {
     public static final String JDBC_CREATE_SCHEMA = "lockkit.jdbc.create-schema";
     public static final String JDBC_TIMEOUT = "lockkit.jdbc.timeout";
     public static final String JDBC_LISTEN = "lockkit.jdbc.listen";
+    public static final String HEALTH_ENABLED = "lockkit.health.enabled";
+    public static final String HEALTH_TIMEOUT = "lockkit.health.timeout";
+    public static final String HEALTH_MAX_LOSSES = "lockkit.health.max-losses-per-minute";
 
     /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
     static final List<String> KEYS = List.of(PROVIDER, REDIS_URI, KEY_PREFIX, TIMEOUT, CONNECT_TIMEOUT,
             MAX_CONNECTIONS, CLIENT_NAME, WATCHDOG_LEASE, STARTUP, DRAIN_TIMEOUT, JDBC_DATASOURCE, JDBC_URL, JDBC_USER,
-            JDBC_PASSWORD, JDBC_SCHEMA, JDBC_TABLE, JDBC_CREATE_SCHEMA, JDBC_TIMEOUT, JDBC_LISTEN);
+            JDBC_PASSWORD, JDBC_SCHEMA, JDBC_TABLE, JDBC_CREATE_SCHEMA, JDBC_TIMEOUT, JDBC_LISTEN, HEALTH_ENABLED,
+            HEALTH_TIMEOUT, HEALTH_MAX_LOSSES);
 
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
@@ -197,7 +201,7 @@ public final class LockkitConfig {
         });
     }
 
-    Optional<Integer> integer(String key) {
+    public Optional<Integer> integer(String key) {
         return string(key).map(value -> {
             try {
                 return Integer.valueOf(value);

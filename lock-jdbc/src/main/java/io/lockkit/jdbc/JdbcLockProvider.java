@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -109,7 +110,7 @@ import org.jspecify.annotations.Nullable;
 //   one borrowed per call and returned at once (plus the LISTEN one, held while the provider lives).
 public final class JdbcLockProvider implements LockProvider {
 
-    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.LISTING)));
 
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";

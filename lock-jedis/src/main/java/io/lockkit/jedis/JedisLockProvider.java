@@ -74,7 +74,7 @@ public final class JedisLockProvider implements LockProvider {
     public static final int DEFAULT_LOCAL_HAND_OFFS = 8;
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.allOf(Capability.class));
+    private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.complementOf(EnumSet.of(Capability.LISTING)));
 
     private final UnifiedJedis jedis;
     private final RedisCalls calls;

@@ -112,6 +112,99 @@ class JedisListingTest {
     }
 
     @Test
+    @DisplayName("on the wire, inspect is one round trip and a listing page two (the SCAN, then one pipelined batch of reads)")
+    void roundTripsOnTheWire() throws Exception {
+        try (TurnCounter proxy = new TurnCounter(redis.host(), redis.port())) {
+            JedisLockProvider p = JedisLockProvider.create("redis://127.0.0.1:" + proxy.port());
+            closeables.add(p);
+            String prefix = name();
+            for (int i = 0; i < 12; i++) {
+                p.tryAcquire(new LockRequest(prefix + i, "c:o", Duration.ofSeconds(30), Duration.ZERO));
+            }
+            p.inspect(prefix + 0); // connections made and the script cached before counting
+            p.list(prefix, null, 1000);
+            long before = proxy.turns();
+            p.inspect(prefix + 1);
+            assertThat(proxy.turns() - before).as("round trips of one inspect").isEqualTo(1);
+            // One page that sees the whole (small) keyspace: its SCAN, then its reads in one batch.
+            before = proxy.turns();
+            ListPage page = p.list(prefix, null, 1000);
+            assertThat(page.locks()).hasSize(12);
+            assertThat(page.next()).isNull();
+            assertThat(proxy.turns() - before).as("round trips of one page of 12 locks").isEqualTo(2);
+        }
+    }
+
+    /**
+     * A loopback TCP proxy that counts round trips: a turn is the client writing after it has
+     * read (or before anything), so a pipeline of many commands is one.
+     */
+    private static final class TurnCounter implements AutoCloseable {
+        private final java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        private final java.util.concurrent.atomic.AtomicLong turns = new java.util.concurrent.atomic.AtomicLong();
+        private final List<java.net.Socket> sockets = new CopyOnWriteArrayList<>();
+
+        TurnCounter(String host, int port) throws java.io.IOException {
+            Thread acceptor = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        java.net.Socket client = server.accept();
+                        java.net.Socket upstream = new java.net.Socket(host, port);
+                        sockets.add(client);
+                        sockets.add(upstream);
+                        java.util.concurrent.atomic.AtomicBoolean replied = new java.util.concurrent.atomic.AtomicBoolean(true);
+                        pump(client, upstream, () -> {
+                            if (replied.getAndSet(false)) {
+                                turns.incrementAndGet();
+                            }
+                        });
+                        pump(upstream, client, () -> replied.set(true));
+                    } catch (java.io.IOException e) {
+                        return; // closed
+                    }
+                }
+            }, "turn-counter");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        private static void pump(java.net.Socket from, java.net.Socket to, Runnable onData) {
+            Thread t = new Thread(() -> {
+                byte[] buffer = new byte[65536];
+                try {
+                    java.io.InputStream in = from.getInputStream();
+                    java.io.OutputStream out = to.getOutputStream();
+                    for (int n; (n = in.read(buffer)) > 0; ) {
+                        onData.run(); // counted before forwarding, so the other side cannot answer first
+                        out.write(buffer, 0, n);
+                        out.flush();
+                    }
+                } catch (java.io.IOException e) {
+                    // a side closed
+                }
+            }, "turn-counter-pump");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        long turns() {
+            return turns.get();
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            server.close();
+            for (java.net.Socket s : sockets) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
     @DisplayName("a key prefix holding glob characters lists only its own locks, not those of a prefix its pattern would match")
     void globCharactersInTheKeyPrefixAreLiteral() throws Exception {
         String name = name() + "x";

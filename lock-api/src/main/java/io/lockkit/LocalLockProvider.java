@@ -6,11 +6,11 @@ import io.lockkit.spi.Release;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,8 +29,10 @@ import org.jspecify.annotations.Nullable;
  * {@code capabilities()} and {@code abandon} (which does nothing) throws {@link LockException}.
  * Thread-safe.
  *
- * <p>Design: one table of entries (owner, hold count, token, lease deadline) under one lock;
- * leases lapse lazily when an entry is next looked at. Tokens come from one counter shared by all
+ * <p>Design: one table of entries (owner, hold count, token, lease deadline) under one lock,
+ * sorted by name so that {@link #list} pages by name (the cursor is the last name listed); leases
+ * lapse lazily when an entry is next looked at (a listing skips lapsed entries without removing
+ * them). It keeps no wait queue, so {@link LockState#waiters()} is -1. Tokens come from one counter shared by all
  * names, so they increase per name across expiry and restarts and cost no memory per name.
  */
 public final class LocalLockProvider implements LockProvider {
@@ -173,10 +175,52 @@ public final class LocalLockProvider implements LockProvider {
             if (e == null) {
                 return Optional.empty();
             }
-            return Optional.of(new LockState(Map.of(e.owner, e.count), Duration.ofNanos(e.deadline - table.ticker.nanoTime())));
+            return Optional.of(state(e));
         } finally {
             table.lock.unlock();
         }
+    }
+
+    /**
+     * Lists by name order: a page is the next {@code pageSize} entries after the cursor (the last
+     * name of the previous page) in the table's sorted map, lapsed ones dropped.
+     */
+    @Override
+    public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+        if (prefix == null) {
+            throw new IllegalArgumentException("prefix must not be null");
+        }
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+        }
+        List<HeldLock> page = new ArrayList<>(Math.min(pageSize, 64));
+        table.lock.lock();
+        try {
+            table.check(prefix, this);
+            long now = table.ticker.nanoTime();
+            String last = cursor;
+            int examined = 0;
+            var from = cursor == null ? table.entries.tailMap(prefix, true) : table.entries.tailMap(cursor, false);
+            for (Map.Entry<String, Entry> en : from.entrySet()) {
+                if (!en.getKey().startsWith(prefix)) {
+                    break;
+                }
+                if (examined++ == pageSize) {
+                    return new ListPage(page, last);
+                }
+                last = en.getKey();
+                if (en.getValue().deadline - now > 0) {
+                    page.add(new HeldLock(en.getKey(), state(en.getValue())));
+                }
+            }
+            return new ListPage(page, null);
+        } finally {
+            table.lock.unlock();
+        }
+    }
+
+    private LockState state(Entry e) {
+        return new LockState(Map.of(e.owner, e.count), Duration.ofNanos(e.deadline - table.ticker.nanoTime()), e.token, -1);
     }
 
     @Override
@@ -233,7 +277,8 @@ public final class LocalLockProvider implements LockProvider {
     private static final class Table {
         final Ticker ticker;
         final ReentrantLock lock = new ReentrantLock();
-        final Map<String, Entry> entries = new HashMap<>();
+        /** Sorted by name, so that listing can page by name (keyset pagination). */
+        final TreeMap<String, Entry> entries = new TreeMap<>();
         final List<LocalLockProvider> clients = new CopyOnWriteArrayList<>();
         long lastToken;
         boolean down;
@@ -244,16 +289,21 @@ public final class LocalLockProvider implements LockProvider {
 
         /** The entry of a held lock, dropping it if its lease has run out; call with the lock held. */
         @Nullable Entry live(String name, LocalLockProvider caller) {
-            caller.checkOpen(name);
-            if (down) {
-                throw new BackendUnavailableException(name, "the local lock backend is stopped", null);
-            }
+            check(name, caller);
             Entry e = entries.get(name);
             if (e != null && e.deadline - ticker.nanoTime() <= 0) {
                 entries.remove(name);
                 return null;
             }
             return e;
+        }
+
+        /** Fails when the caller is closed or the backend stopped; call with the lock held. */
+        void check(String name, LocalLockProvider caller) {
+            caller.checkOpen(name);
+            if (down) {
+                throw new BackendUnavailableException(name, "the local lock backend is stopped", null);
+            }
         }
 
         void notifyReleased(String name) {

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -635,8 +636,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
         watchdog.rescheduled(h);
     }
 
-    boolean forceRelease(String name) {
+    @Override
+    public boolean forceRelease(String name) {
         require(Capability.FORCE_RELEASE, "force release");
+        LockNames.check(name);
         ensureOpen(name);
         boolean wasHeld = provider.forceRelease(name);
         for (Hold h : live) {
@@ -652,6 +655,27 @@ final class ProviderLockFactory implements DistributedLockFactory {
         require(Capability.INSPECTION, "inspecting a lock");
         ensureOpen(name);
         return provider.inspect(name).isPresent();
+    }
+
+    @Override
+    public Optional<LockInfo> inspect(String name) {
+        require(Capability.INSPECTION, "inspecting a lock");
+        LockNames.check(name);
+        ensureOpen(name);
+        return provider.inspect(name).flatMap(state -> LockListing.info(name, state));
+    }
+
+    @Override
+    public Stream<LockInfo> locks(String prefix) {
+        require(Capability.LISTING, "listing locks");
+        LockListing.checkPrefix(prefix);
+        Runnable checkOpen = () -> {
+            if (closed.get()) {
+                throw new LockException(null, "the lock factory is closed");
+            }
+        };
+        checkOpen.run();
+        return LockListing.stream(provider, prefix, LockListing.PAGE_SIZE, checkOpen);
     }
 
     /** A loss the watchdog found: past the client-side deadline, or a renewal found the hold gone. */

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A provider that forwards every call to another, for decorators (metrics, fault injection,
@@ -50,6 +51,11 @@ public abstract class ForwardingLockProvider implements LockProvider {
     @Override
     public Optional<LockState> inspect(String name) {
         return delegate.inspect(name);
+    }
+
+    @Override
+    public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+        return delegate.list(prefix, cursor, pageSize);
     }
 
     @Override

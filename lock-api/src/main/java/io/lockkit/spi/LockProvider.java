@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>To implement: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #forceRelease},
  * {@link #inspect} and {@link #subscribe} against the backend, {@link #capabilities} as a
- * constant, and {@link #close}. Run {@code io.lockkit.testkit.LockContractTest} (lock-testkit)
+ * constant, and {@link #close}; optionally {@link #list} (listing held locks by prefix). Run {@code io.lockkit.testkit.LockContractTest} (lock-testkit)
  * against it. Implementations are thread-safe. Backend failures are reported as
  * {@link io.lockkit.BackendUnavailableException} within the provider's configured timeout; no
  * call blocks waiting for a lock to become free. An interrupt of the calling thread is the
@@ -96,8 +96,36 @@ public interface LockProvider extends AutoCloseable {
     /** Frees the lock whoever holds it; returns whether it was held. */
     boolean forceRelease(String name);
 
-    /** Who holds the lock now, or empty when it is free. */
+    /**
+     * Who holds the lock now, or empty when it is free; one round trip. A backend fills in the
+     * fencing token and the number of waiters when it knows them ({@link LockState}).
+     */
     Optional<LockState> inspect(String name);
+
+    /**
+     * Optional ({@link Capability#LISTING}); the default refuses. One page of the locks held now
+     * whose names start with {@code prefix} ({@code ""}: all), for operators: the page examines
+     * about {@code pageSize} of the backend's entries (a Redis {@code SCAN} with that
+     * {@code COUNT}, a SQL page of that many rows), so memory and the time of one call stay bounded
+     * however many locks exist; it may take two round trips (a scan and one batched read of what it
+     * found). Free locks are left out, so a page may hold fewer locks than
+     * {@code pageSize}, even none, while more pages follow. Pass {@link ListPage#next()} back as
+     * {@code cursor} ({@code null} for the first page) until it is {@code null}. A cursor holds no
+     * backend resources: abandoning a listing halfway costs nothing.
+     *
+     * <p>A lock held from the first page to the last is listed at least once; a backend whose scan
+     * can return an entry twice (Redis during a rehash) may list it twice, and a lock taken or
+     * freed during the listing may or may not appear. No order is promised.
+     *
+     * @param prefix the start of the names to list, matched literally (no wildcards)
+     * @param cursor {@code null} for the first page, else the previous page's {@link ListPage#next()}
+     * @param pageSize how many entries one call examines, at least 1
+     * @throws UnsupportedOperationException when the provider does not declare {@link Capability#LISTING}
+     * @throws IllegalArgumentException when the cursor is not one this provider handed out
+     */
+    default ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+        throw new UnsupportedOperationException("listing locks is not supported by " + this);
+    }
 
     /**
      * Delivers release notifications for {@code name} to {@code listener} until the returned
@@ -152,8 +180,29 @@ public interface LockProvider extends AutoCloseable {
     record Renewal(String name, String owner, Duration lease) {
     }
 
-    /** The state of a held lock: owners with their hold counts, and the time left on its lease. */
-    record LockState(java.util.Map<String, Integer> holdCounts, Duration remainingLease) {
+    /**
+     * The state of a held lock: owners with their hold counts (one owner; a hold count of 0 means
+     * the lock was handed to a waiter that has not claimed it yet), the time left on its lease, its
+     * current fencing token (0 when the backend has none) and how many owners wait for it (-1 when
+     * the backend cannot tell).
+     */
+    record LockState(java.util.Map<String, Integer> holdCounts, Duration remainingLease, long fencingToken, int waiters) {
+
+        /** A state without a token or a waiter count, as a backend that knows neither reports it. */
+        public LockState(java.util.Map<String, Integer> holdCounts, Duration remainingLease) {
+            this(holdCounts, remainingLease, 0, -1);
+        }
+    }
+
+    /** A held lock found by {@link #list}: its name and state. */
+    record HeldLock(String name, LockState state) {
+    }
+
+    /**
+     * One page of {@link #list}: the held locks found (possibly none), and the cursor of the next
+     * page, {@code null} after the last.
+     */
+    record ListPage(java.util.List<HeldLock> locks, @Nullable String next) {
     }
 
     /** A subscription to wake-ups; closing it is idempotent. */
@@ -180,6 +229,8 @@ public interface LockProvider extends AutoCloseable {
         /** Caller-chosen lease lengths (else only the watchdog lease). */
         EXPLICIT_LEASE,
         /** {@link #inspect(String)} works. */
-        INSPECTION
+        INSPECTION,
+        /** {@link #list(String, String, int)} works: held locks can be listed by name prefix, page by page. */
+        LISTING
     }
 }

@@ -104,6 +104,13 @@ import org.jspecify.annotations.Nullable;
 //   grant at its next attempt (its retry hint), within the lease the grant carries, or the grant
 //   lapses; either way no two hold it. H2: no queue; waiters of this provider are woken by its own releases, and others
 //   poll, at most every poll interval, at the latest when the lease they were told of ends.
+// - Inspection and listing, for operators: inspect is one SELECT (holder, count, lease left, token,
+//   and on PostgreSQL the live entries of the waiters table; H2 has no queue: -1). A listing page is
+//   one SELECT with keyset pagination on the primary key (lock_key > the cursor, ORDER BY lock_key,
+//   LIMIT the page size), the prefix compared with starts_with (PostgreSQL) or LEFT (H2), so no
+//   LIKE wildcard has to be escaped; the name column has no index (a name may exceed a btree
+//   entry), so a rare prefix makes the database read more rows than a page returns, while the
+//   client holds one page at a time and no connection between pages.
 // - Threads and connections: no thread of its own on H2; one LISTEN thread on PostgreSQL. With a
 //   JDBC URL, at most maxConnections pooled connections (plus the LISTEN one); with a DataSource,
 //   one borrowed per call and returned at once (plus the LISTEN one, held while the provider lives).
@@ -281,8 +288,37 @@ public final class JdbcLockProvider implements LockProvider {
     @Override
     public Optional<LockState> inspect(String name) {
         String key = Keys.of(name);
-        return call(name, "inspecting", c -> table.inspect(c, key))
-                .map(h -> new LockState(Map.of(h.owner(), h.holdCount()), ofMicros(h.remainingMicros())));
+        return call(name, "inspecting", c -> table.inspect(c, key)).map(JdbcLockProvider::state);
+    }
+
+    /**
+     * Lists held locks by name prefix, one query per page: keyset pagination on the row key (the
+     * cursor is the last key of the page), names compared with {@code starts_with} (PostgreSQL)
+     * or {@code LEFT} (H2), so no {@code LIKE} wildcard needs escaping. Waiters are counted on
+     * PostgreSQL; H2 keeps no queue (-1).
+     */
+    @Override
+    public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+        if (prefix == null) {
+            throw new IllegalArgumentException("prefix must not be null");
+        }
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+        }
+        if (cursor != null && !cursor.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("cursor is not a listing cursor of this provider: '" + cursor + "'");
+        }
+        String after = cursor == null ? "" : cursor;
+        List<LockTable.Listed> rows = call(null, "listing locks", c -> table.list(c, prefix, after, pageSize));
+        List<HeldLock> page = new ArrayList<>(rows.size());
+        for (LockTable.Listed row : rows) {
+            page.add(new HeldLock(row.name(), state(row.held())));
+        }
+        return new ListPage(page, rows.size() < pageSize ? null : rows.get(rows.size() - 1).key());
+    }
+
+    private static LockState state(LockTable.Held h) {
+        return new LockState(Map.of(h.owner(), h.holdCount()), ofMicros(h.remainingMicros()), h.token(), h.waiters());
     }
 
     @Override

@@ -18,7 +18,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,7 +109,7 @@ import org.jspecify.annotations.Nullable;
 //   one borrowed per call and returned at once (plus the LISTEN one, held while the provider lives).
 public final class JdbcLockProvider implements LockProvider {
 
-    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.LISTING)));
+    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
 
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";
@@ -282,8 +281,37 @@ public final class JdbcLockProvider implements LockProvider {
     @Override
     public Optional<LockState> inspect(String name) {
         String key = Keys.of(name);
-        return call(name, "inspecting", c -> table.inspect(c, key))
-                .map(h -> new LockState(Map.of(h.owner(), h.holdCount()), ofMicros(h.remainingMicros())));
+        return call(name, "inspecting", c -> table.inspect(c, key)).map(JdbcLockProvider::state);
+    }
+
+    /**
+     * Lists held locks by name prefix, one query per page: keyset pagination on the row key (the
+     * cursor is the last key of the page), names compared with {@code starts_with} (PostgreSQL)
+     * or {@code LEFT} (H2), so no {@code LIKE} wildcard needs escaping. Waiters are counted on
+     * PostgreSQL; H2 keeps no queue (-1).
+     */
+    @Override
+    public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+        if (prefix == null) {
+            throw new IllegalArgumentException("prefix must not be null");
+        }
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+        }
+        if (cursor != null && !cursor.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("cursor is not a listing cursor of this provider: '" + cursor + "'");
+        }
+        String after = cursor == null ? "" : cursor;
+        List<LockTable.Listed> rows = call(null, "listing locks", c -> table.list(c, prefix, after, pageSize));
+        List<HeldLock> page = new ArrayList<>(rows.size());
+        for (LockTable.Listed row : rows) {
+            page.add(new HeldLock(row.name(), state(row.held())));
+        }
+        return new ListPage(page, rows.size() < pageSize ? null : rows.get(rows.size() - 1).key());
+    }
+
+    private static LockState state(LockTable.Held h) {
+        return new LockState(Map.of(h.owner(), h.holdCount()), ofMicros(h.remainingMicros()), h.token(), h.waiters());
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
 import io.lockkit.jedis.internal.InspectScript;
 import io.lockkit.jedis.internal.Keys;
+import io.lockkit.jedis.internal.Listing;
 import io.lockkit.jedis.internal.QueuedWaits;
 import io.lockkit.jedis.internal.RedisCalls;
 import io.lockkit.jedis.internal.RedisClients;
@@ -74,7 +75,7 @@ public final class JedisLockProvider implements LockProvider {
     public static final int DEFAULT_LOCAL_HAND_OFFS = 8;
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.complementOf(EnumSet.of(Capability.LISTING)));
+    private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.allOf(Capability.class));
 
     private final UnifiedJedis jedis;
     private final RedisCalls calls;
@@ -87,6 +88,7 @@ public final class JedisLockProvider implements LockProvider {
     private final @Nullable ReplicaAcknowledgement replicaAcknowledgement;
     private final Topology topology;
     private final Renewals renewals;
+    private final Listing listing;
     private final QueuedWaits queued = new QueuedWaits();
     private final String description;
 
@@ -104,6 +106,7 @@ public final class JedisLockProvider implements LockProvider {
         ThreadFactory threads = b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-redis-" + id + "-" + n.incrementAndGet());
         this.topology = new Topology(jedis, b.keyPrefix + ":ctl", threads, b.timeout);
         this.renewals = new Renewals(jedis, topology, keys);
+        this.listing = new Listing(jedis, topology, keys);
         this.description = "JedisLockProvider[" + b.target + ", prefix " + b.keyPrefix + "]";
     }
 
@@ -222,11 +225,29 @@ public final class JedisLockProvider implements LockProvider {
     @Override
     public Optional<LockState> inspect(String name) {
         String base = keys.base(name);
-        InspectScript.Reply reply = calls.run(name, () -> InspectScript.decode(calls.script(Scripts.INSPECT, List.of(Keys.lock(base)), List.of())));
+        InspectScript.Reply reply = calls.run(name, () -> InspectScript.decode(calls.script(Scripts.INSPECT, Keys.all(base), List.of())));
         if (!(reply instanceof InspectScript.Held held)) {
             return Optional.empty();
         }
-        return Optional.of(new LockState(Map.of(held.owner(), held.holdCount()), held.remainingLease()));
+        return Optional.of(Listing.state(held));
+    }
+
+    /**
+     * Lists held locks by name prefix: per page one {@code SCAN} (with {@code MATCH} on the
+     * escaped key prefix and {@code COUNT pageSize}) and one pipelined read of what it found, over
+     * every master of a Cluster in turn (plus one {@code CLUSTER NODES} on a Cluster's first page);
+     * never {@code KEYS}. Needs only read commands ({@code SCAN}, {@code EVALSHA}/{@code EVAL} of a
+     * read-only script). The cursor is plain text and holds no connection.
+     */
+    @Override
+    public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+        if (prefix == null) {
+            throw new IllegalArgumentException("prefix must not be null");
+        }
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+        }
+        return calls.run(null, () -> listing.page(prefix, cursor, pageSize));
     }
 
     @Override
@@ -234,7 +255,7 @@ public final class JedisLockProvider implements LockProvider {
         return calls.run(name, () -> topology.wakeUps(name).subscribe(Keys.channel(keys.base(name)), name, listener));
     }
 
-    /** All four: fencing tokens, force release, explicit leases, inspection. Answers after {@link #close()} too. */
+    /** All of them: fencing tokens, force release, explicit leases, inspection, listing. Answers after {@link #close()} too. */
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;

@@ -68,6 +68,11 @@ final class JtaSuspension extends ForwardingLockProvider {
     }
 
     @Override
+    public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+        return outside(null, () -> super.list(prefix, cursor, pageSize));
+    }
+
+    @Override
     public Subscription subscribe(String name, WakeUpListener listener) {
         return outside(name, () -> super.subscribe(name, listener));
     }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -171,7 +172,24 @@ public final class H2LockTable extends LockTable {
         try (PreparedStatement ps = prepare(c, "inspect")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3))) : Optional.empty();
+                return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), -1)) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public List<Listed> list(Connection c, String prefix, String afterKey, int limit) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "list")) {
+            ps.setString(1, afterKey);
+            ps.setInt(2, prefix.length());
+            ps.setString(3, prefix);
+            ps.setInt(4, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Listed> page = new ArrayList<>();
+                while (rs.next()) {
+                    page.add(new Listed(rs.getString(1), rs.getString(2), new Held(rs.getString(3), rs.getInt(4), rs.getLong(5), rs.getLong(6), -1)));
+                }
+                return page;
             }
         }
     }

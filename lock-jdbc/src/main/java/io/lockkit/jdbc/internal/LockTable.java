@@ -24,8 +24,12 @@ public abstract class LockTable {
     public record Hold(String key, String owner, long leaseMicros) {
     }
 
-    /** A held lock: its owner, hold count and the lease left. */
-    public record Held(String owner, int holdCount, long remainingMicros) {
+    /** A held lock: its owner, hold count, the lease left, its token and live waiters (-1: this dialect keeps no queue). */
+    public record Held(String owner, int holdCount, long remainingMicros, long token, int waiters) {
+    }
+
+    /** A held lock found by {@link #list}: its row key, name and state. */
+    public record Listed(String key, String name, Held held) {
     }
 
     /** What an acquisition asks for: the lease, and whether (and how long) the owner will wait. */
@@ -87,6 +91,12 @@ public abstract class LockTable {
     public abstract int forceRelease(Connection c, String key, String channel) throws SQLException;
 
     public abstract Optional<Held> inspect(Connection c, String key) throws SQLException;
+
+    /**
+     * Up to {@code limit} held locks whose names start with {@code prefix}, in key order after
+     * {@code afterKey} ({@code ""}: from the first); one query.
+     */
+    public abstract List<Listed> list(Connection c, String prefix, String afterKey, int limit) throws SQLException;
 
     /** Whether a release notifies other clients itself (PostgreSQL NOTIFY). */
     public abstract boolean notifies();

@@ -220,7 +220,21 @@ public final class PostgresLockTable extends LockTable {
     public Optional<Held> inspect(Connection c, String key) throws SQLException {
         try (PreparedStatement ps = bound(c, "inspect", Map.of("key", key))) {
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3))) : Optional.empty();
+                return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getInt(5))) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public List<Listed> list(Connection c, String prefix, String afterKey, int limit) throws SQLException {
+        try (PreparedStatement ps = bound(c, "list", Map.of("prefix", prefix, "after", afterKey, "limit", limit))) {
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Listed> page = new ArrayList<>();
+                while (rs.next()) {
+                    page.add(new Listed(rs.getString(1), rs.getString(2),
+                            new Held(rs.getString(3), rs.getInt(4), rs.getLong(5), rs.getLong(6), rs.getInt(7))));
+                }
+                return page;
             }
         }
     }

@@ -61,6 +61,15 @@ UPDATE {table} SET lease_until = DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP(6))
 WHERE lock_key = ? AND owner = ? AND lease_until > CURRENT_TIMESTAMP(6);
 
 -- :name inspect
--- The holder, its hold count and the lease left (us), when the lease is valid. Params: 1 lock_key.
-SELECT owner, hold_count, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), lease_until)
+-- The holder, its hold count, the lease left (us) and the token, when the lease is valid. Params: 1
+-- lock_key.
+SELECT owner, hold_count, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), lease_until), token
 FROM {table} WHERE lock_key = ? AND lease_until > CURRENT_TIMESTAMP(6);
+
+-- :name list
+-- One page of held locks whose names start with a prefix (compared with LEFT: no LIKE wildcards to
+-- escape), by keyset pagination on the primary key. Params: 1 the last key of the previous page (''
+-- for the first), 2 the prefix's length, 3 the prefix, 4 the page size.
+SELECT lock_key, name, owner, hold_count, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), lease_until), token
+FROM {table} WHERE lock_key > ? AND LEFT(name, ?) = ? AND lease_until > CURRENT_TIMESTAMP(6)
+ORDER BY lock_key LIMIT ?;

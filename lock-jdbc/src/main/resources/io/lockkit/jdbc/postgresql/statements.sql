@@ -113,6 +113,19 @@ WITH freed AS (
 SELECT f.held, pg_notify(:channel, :key)::text AS notified FROM freed f;
 
 -- :name inspect
--- The holder, its hold count and the lease left (us), when the lease is valid.
-SELECT owner, hold_count, (extract(epoch FROM lease_until - clock_timestamp()) * 1000000)::bigint
-FROM {table} WHERE lock_key = :key AND lease_until > clock_timestamp();
+-- The holder, its hold count, the lease left (us), the token and the live waiters (queue entries not
+-- expired), when the lease is valid.
+SELECT l.owner, l.hold_count, (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint, l.token,
+       (SELECT count(*) FROM {waiters} w WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer
+FROM {table} l WHERE l.lock_key = :key AND l.lease_until > clock_timestamp();
+
+-- :name list
+-- One page of held locks whose names start with :prefix (starts_with: no LIKE wildcards to escape),
+-- as inspect reads them, by keyset pagination on the primary key: the rows after :after (the last
+-- key of the previous page; '' for the first), at most :limit. The filter on name uses no index
+-- (names may be longer than a btree entry takes), so a page with a rare prefix reads more rows than
+-- it returns; the client's memory stays one page either way.
+SELECT l.lock_key, l.name, l.owner, l.hold_count, (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint,
+       l.token, (SELECT count(*) FROM {waiters} w WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer
+FROM {table} l WHERE l.lock_key > :after AND starts_with(l.name, :prefix) AND l.lease_until > clock_timestamp()
+ORDER BY l.lock_key LIMIT :limit;

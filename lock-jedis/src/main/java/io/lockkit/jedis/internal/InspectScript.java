@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The Java side of {@code inspect.lua}: its key by name (it takes no arguments) and its reply
+ * The Java side of {@code inspect.lua}: its keys by name (it takes no arguments) and its reply
  * decoded. {@code ScriptContractTest} fails the build when the two sides disagree. Values are
  * immutable and thread-safe.
  */
 public final class InspectScript {
 
     /** The script's {@code KEYS}, in order. */
-    public static final List<String> KEYS = List.of("lockKey");
+    public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey");
 
     private InspectScript() {
     }
@@ -37,19 +37,22 @@ public final class InspectScript {
     public record Free() implements Reply {
     }
 
-    /** {@code owner} holds it {@code holdCount} times (0: handed over, not claimed yet), for {@code remainingLease} more. */
-    public record Held(String owner, int holdCount, Duration remainingLease) implements Reply {
+    /**
+     * {@code owner} holds it {@code holdCount} times (0: handed over, not claimed yet), for
+     * {@code remainingLease} more, with {@code fencingToken}; {@code waiters} live queue entries.
+     */
+    public record Held(String owner, int holdCount, Duration remainingLease, long fencingToken, int waiters) implements Reply {
     }
 
     private static final Reply FREE = new Free();
 
-    /** Reads the script's reply: {@code {}}, or {@code {ms left on the lease, owner, hold count}}. */
+    /** Reads the script's reply: {@code {}}, or {@code {ms left on the lease, owner, hold count, token, waiters}}. */
     public static Reply decode(Object reply) {
         List<?> fields = (List<?>) reply;
-        if (fields.size() < 3 || String.valueOf(fields.get(1)).startsWith("~")) {
+        if (fields.size() < 5 || String.valueOf(fields.get(1)).startsWith("~")) {
             return FREE; // an owner id that looks like one of the hash's own fields never held it
         }
         return new Held(String.valueOf(fields.get(1)), Integer.parseInt(String.valueOf(fields.get(2))),
-                Duration.ofMillis(Math.max(0, (Long) fields.get(0))));
+                Duration.ofMillis(Math.max(0, (Long) fields.get(0))), (Long) fields.get(3), Math.toIntExact((Long) fields.get(4)));
     }
 }

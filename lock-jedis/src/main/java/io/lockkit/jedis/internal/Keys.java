@@ -1,5 +1,7 @@
 package io.lockkit.jedis.internal;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Redis key and channel names of a lock. Every name of one lock carries the same hash tag, so a
  * lock's keys share one cluster slot; braces in lock names are escaped so that they can neither
@@ -26,6 +28,55 @@ public final class Keys {
             }
         }
         return sb.append('}').toString();
+    }
+
+    /**
+     * A {@code SCAN MATCH} pattern for the lock hashes whose names start with {@code namePrefix}:
+     * the key up to the escaped prefix with glob characters ({@code * ? [ ] \}) escaped, then
+     * {@code *}, then the closing brace, which only a lock hash's key ends with (the queue and
+     * deadline keys go on after it; a brace inside a name is escaped).
+     */
+    public String lockPattern(String namePrefix) {
+        String literal = base(namePrefix);
+        literal = literal.substring(0, literal.length() - 1); // up to the escaped prefix, without the closing brace
+        StringBuilder sb = new StringBuilder(literal.length() + 8);
+        for (int i = 0; i < literal.length(); i++) {
+            char c = literal.charAt(i);
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                sb.append('\\');
+            }
+            sb.append(c);
+        }
+        return sb.append("*}").toString();
+    }
+
+    /** The lock name of a lock hash's key, or null when {@code key} is not one of this prefix. */
+    public @Nullable String nameOf(String key) {
+        String start = prefix + ":{";
+        if (!key.startsWith(start) || !key.endsWith("}") || key.length() < start.length() + 2) {
+            return null;
+        }
+        String escaped = key.substring(start.length(), key.length() - 1);
+        if (escaped.indexOf('{') >= 0 || escaped.indexOf('}') >= 0) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder(escaped.length());
+        for (int i = 0; i < escaped.length(); i++) {
+            char c = escaped.charAt(i);
+            if (c == '%' && escaped.startsWith("%25", i)) {
+                sb.append('%');
+                i += 2;
+            } else if (c == '%' && escaped.startsWith("%7B", i)) {
+                sb.append('{');
+                i += 2;
+            } else if (c == '%' && escaped.startsWith("%7D", i)) {
+                sb.append('}');
+                i += 2;
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 
     /** The three keys the scripts take: lock hash (which also keeps the fencing token), wait queue, queue deadlines. */

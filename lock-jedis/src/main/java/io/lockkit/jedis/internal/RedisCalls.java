@@ -56,7 +56,7 @@ public final class RedisCalls {
      *         {@link BackendUnavailableException} when Redis could not serve it, else a plain
      *         {@link LockException} for a command Redis refused
      */
-    public <T> T run(String name, Supplier<T> call) {
+    public <T> T run(@Nullable String name, Supplier<T> call) {
         checkOpen(name);
         try {
             try {

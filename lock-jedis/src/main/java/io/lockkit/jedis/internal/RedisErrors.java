@@ -10,6 +10,7 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which lockkit exception a Jedis failure becomes. {@link BackendUnavailableException} means
@@ -34,7 +35,7 @@ public final class RedisErrors {
     }
 
     /** The exception a caller of lock {@code name} sees for {@code e}, a failure of a Jedis call. */
-    public static LockException translate(String name, RuntimeException e) {
+    public static LockException translate(@Nullable String name, RuntimeException e) {
         if (e instanceof JedisConnectionException) {
             return new BackendUnavailableException(name, "Redis could not be reached: " + e.getMessage(), e);
         }

@@ -57,7 +57,7 @@ class ScriptContractTest {
     }
 
     @Test
-    @DisplayName("inspect.lua and InspectScript agree: one key, no argument")
+    @DisplayName("inspect.lua and InspectScript agree: the three keys of a lock, no argument")
     void inspectScriptMatchesItsLua() throws IOException {
         Script lua = Script.read("inspect.lua");
         assertThat(lua.header("KEYS")).isEqualTo(InspectScript.KEYS);

@@ -49,10 +49,11 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
     static String explain(LockException e, String target) {
         String all = messages(e);
         String upper = all.toUpperCase(Locale.ROOT);
-        if (upper.contains("NOPERM")) {
+        // NOPERM for a command the user may not run; inside a script Redis 7.0/7.1 says "can't run this command".
+        if (upper.contains("NOPERM") || upper.contains("NO PERMISSIONS") || upper.contains("CAN'T RUN THIS COMMAND")) {
             return "Redis at " + target + " refused a command to this user (ACL): " + all
-                    + " (list, show and watch need only the read commands; release --force needs evalsha/eval, hdel, del"
-                    + " and publish; see the README's Operator CLI section)";
+                    + " (list, show and watch need the read-only ACL of the README's Operator CLI section;"
+                    + " release --force needs the provider's ACL, docs/SECURITY.md)";
         }
         if (upper.contains("WRONGPASS") || upper.contains("NOAUTH") || upper.contains("INVALID USERNAME-PASSWORD")
                 || upper.contains("INVALID PASSWORD")) {

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
+import io.lockkit.LockInfo;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
 import io.lockkit.cli.CliSupport.RemoteHolder;
@@ -152,14 +153,25 @@ class CliCommandsTest {
     @DisplayName("show describes a held lock (exit 0) and reports a free one (exit 1), in words and in JSON")
     void showDescribesOneLock() throws Exception {
         LockHandle h = hold(prefix + "order:42");
+        Thread waiter = new Thread(() -> {
+            try {
+                holders.tryAcquire(prefix + "order:42", LockOptions.waitAtMost(Duration.ofSeconds(30)));
+            } catch (InterruptedException | RuntimeException e) {
+                // the factory's close ends the wait
+            }
+        });
+        waiter.setDaemon(true);
+        waiter.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> holders.inspect(prefix + "order:42").map(LockInfo::waiters).orElse(0) == 1);
         Result shown = cli("show", prefix + "order:42");
         assertThat(shown.code()).as("%s", shown).isZero();
         assertThat(shown.out()).contains("name:", prefix + "order:42", "holder:", "hold count:     1",
-                "fencing token:  " + h.fencingToken(), "lease left:", "waiters:        0");
+                "fencing token:  " + h.fencingToken(), "lease left:", "waiters:        1");
 
         JsonObject js = json(cli("show", prefix + "order:42", "--json").out()).getAsJsonObject();
         assertThat(js.get("held").getAsBoolean()).isTrue();
         assertThat(js.get("fencingToken").getAsLong()).isEqualTo(h.fencingToken());
+        assertThat(js.get("waiters").getAsInt()).isEqualTo(1);
 
         Result free = cli("show", prefix + "free");
         assertThat(free.code()).isEqualTo(LockkitCli.EXIT_NOT_HELD);

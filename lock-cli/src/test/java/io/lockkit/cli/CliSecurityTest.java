@@ -1,6 +1,7 @@
 package io.lockkit.cli;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockInfo;
 import io.lockkit.LockOptions;
 import io.lockkit.cli.CliSupport.Result;
 import io.lockkit.jedis.JedisLockProvider;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,11 +31,14 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static io.lockkit.cli.CliSupport.json;
 import static io.lockkit.cli.CliSupport.run;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -52,13 +58,15 @@ class CliSecurityTest {
      * ({@code client|setname}: Jedis names the connection {@code lockkit-cli}; a refusal would only
      * be logged.)
      */
-    static final List<String> READ_ONLY_COMMANDS = List.of("scan", "evalsha", "eval", "hget", "pttl", "zcard", "client|setname");
+    static final List<String> READ_ONLY_COMMANDS = List.of("scan", "evalsha", "eval", "hmget", "hget", "pttl", "time", "zrange",
+            "client|setname");
 
     private static final String PASSWORD = "r3ad-only-pw";
 
     private RedisServer redis;
     private DistributedLockFactory holders;
     private String prefix;
+    private final ExecutorService waiterThread = Executors.newSingleThreadExecutor();
 
     @BeforeEach
     void setUp() {
@@ -70,6 +78,7 @@ class CliSecurityTest {
 
     @AfterEach
     void tearDown() {
+        waiterThread.shutdownNow();
         holders.close();
     }
 
@@ -78,7 +87,11 @@ class CliSecurityTest {
         return v[0] > major || (v[0] == major && v[1] >= minor);
     }
 
-    /** The read-only ACL of the README: key pattern, commands, and client|setinfo where this Redis knows it. */
+    /**
+     * The read-only ACL of the README: key pattern, commands, and client|setinfo where this Redis
+     * knows it. (Redis 7's read-only key pattern {@code %R~lockkit:*} refuses the inspection script:
+     * EVAL and EVALSHA declare their keys read-write.)
+     */
     private List<String> readOnlyRules() {
         List<String> rules = new ArrayList<>(List.of("~lockkit:*"));
         READ_ONLY_COMMANDS.forEach(c -> rules.add("+" + c));
@@ -116,28 +129,60 @@ class CliSecurityTest {
         return run(LockkitCli.Environment.of(Map.of(LockkitCli.PASSWORD_VARIABLE, PASSWORD), null), all.toArray(String[]::new));
     }
 
+    /** Two held locks under the test's prefix, the first with a waiter (so that the queue is read too). */
+    private void holdTwoWithAWaiter() throws Exception {
+        holders.acquire(prefix + "a", LockOptions.noWait());
+        holders.acquire(prefix + "b", LockOptions.noWait());
+        waiterThread.submit(() -> holders.tryAcquire(prefix + "a", LockOptions.waitAtMost(Duration.ofSeconds(30))));
+        await().atMost(Duration.ofSeconds(10)).until(() -> holders.inspect(prefix + "a").map(LockInfo::waiters).orElse(0) == 1);
+    }
+
     @Test
     @DisplayName("a read-only ACL user lists, shows and watches with nothing refused, and release --force fails with exit 3 naming the ACL")
     void readOnlyAclUser() throws Exception {
         aclUser("reader", readOnlyRules());
         try {
-            holders.acquire(prefix + "a", LockOptions.noWait());
-            holders.acquire(prefix + "b", LockOptions.noWait());
+            holdTwoWithAWaiter();
             redis.command("ACL", "LOG", "RESET");
 
             Result list = asReader("--json", "list", prefix);
             assertThat(list.code()).as("%s", list).isZero();
             assertThat(json(list.out()).getAsJsonObject().get("count").getAsLong()).isEqualTo(2);
-            Result show = asReader("show", prefix + "a");
+            Result show = asReader("--json", "show", prefix + "a");
             assertThat(show.code()).as("%s", show).isZero();
+            assertThat(json(show.out()).getAsJsonObject().get("waiters").getAsInt()).isEqualTo(1);
             assertThat(asReader("show", prefix + "free").code()).isEqualTo(LockkitCli.EXIT_NOT_HELD);
             assertThat(asReader("watch", prefix, "-n", "1").code()).isZero();
             assertThat(aclDenials("reader")).as("ACL LOG after list, show and watch").isEmpty();
 
             Result release = asReader("release", prefix + "a", "--force", "--yes");
             assertThat(release.code()).as("%s", release).isEqualTo(LockkitCli.EXIT_BACKEND);
-            assertThat(release.err()).contains("refused a command to this user (ACL)", "NOPERM");
+            assertThat(release.err()).contains("refused a command to this user (ACL)");
+            assertThat(aclDenials("reader")).as("ACL LOG after release --force").isNotEmpty();
             assertThat(run("--uri", redis.uri(), "show", prefix + "a").code()).as("still held").isZero();
+        } finally {
+            redis.command("ACL", "DELUSER", "reader");
+        }
+    }
+
+    static List<String> neededCommands() {
+        return READ_ONLY_COMMANDS.stream().filter(c -> !c.startsWith("client|")).toList();
+    }
+
+    @ParameterizedTest(name = "without {0}")
+    @MethodSource("neededCommands")
+    @DisplayName("every command of the read-only ACL is needed: without it list or show fails with exit 3 and Redis logs the refusal")
+    void everyReadOnlyCommandIsNeeded(String command) throws Exception {
+        List<String> rules = new ArrayList<>(readOnlyRules());
+        rules.remove("+" + command);
+        aclUser("reader", rules);
+        try {
+            holdTwoWithAWaiter();
+            redis.command("ACL", "LOG", "RESET");
+            int list = asReader("list", prefix).code();
+            int show = asReader("show", prefix + "a").code();
+            assertThat(List.of(list, show)).as("exit codes of list and show").contains(LockkitCli.EXIT_BACKEND);
+            assertThat(aclDenials("reader")).as("ACL LOG").contains("command:" + command);
         } finally {
             redis.command("ACL", "DELUSER", "reader");
         }

@@ -55,7 +55,7 @@ final class ReleaseCommand implements Callable<Integer> {
                 return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
             }
             LockInfo lock = held.get();
-            String holder = Render.printable(lock.owner()) + " (client " + Render.printable(lock.clientId()) + ")";
+            String holder = Render.printable(Render.holder(lock)) + " (client " + Render.printable(lock.clientId()) + ")";
             if (!yes) {
                 LockkitCli.Prompt console = cli.environment().console();
                 if (console == null) {

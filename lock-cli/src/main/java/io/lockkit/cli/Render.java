@@ -66,7 +66,7 @@ final class Render {
         return waiters < 0 ? "?" : Integer.toString(waiters);
     }
 
-    /** {@code 850ms}, {@code 12.3s}, {@code 4m05s}, {@code 2h03m}. */
+    /** {@code 850ms}, {@code 12.3s}, {@code 4m05s}, {@code 2h03m}. (No String.format: list renders one per row.) */
     static String lease(Duration d) {
         long ms = d.toMillis();
         if (ms < 1000) {
@@ -77,9 +77,13 @@ final class Render {
         }
         long s = ms / 1000;
         if (s < 3600) {
-            return String.format(java.util.Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+            return s / 60 + "m" + twoDigits(s % 60) + "s";
         }
-        return String.format(java.util.Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
+        return s / 3600 + "h" + twoDigits((s % 3600) / 60) + "m";
+    }
+
+    private static String twoDigits(long n) {
+        return n < 10 ? "0" + n : Long.toString(n);
     }
 
     /** The lock as one JSON object; with {@code "held":true} after the name when {@code withHeld}. */

@@ -17,9 +17,13 @@ import java.util.List;
  * A lock holder in a JVM of its own, for the CLI tests: {@code java -cp <test class path>
  * io.lockkit.cli.HolderMain URI NAME...} takes each lock (watchdog lease 1 s, so renewals run every
  * few hundred ms), prints {@code READY}, prints {@code LOST <name>} for every loss its factory
- * reports, and exits when its standard input closes (or it is destroyed).
+ * reports, and exits when its standard input closes (or it is destroyed). A name written
+ * {@code wait:NAME} is waited for instead, on a thread of its own (for examples with waiters).
  */
 public final class HolderMain {
+
+    /** 1 s, or {@code -Dholder.leaseSeconds=N}. */
+    private static final Duration LEASE = Duration.ofSeconds(Long.getLong("holder.leaseSeconds", 1));
 
     private HolderMain() {
     }
@@ -28,12 +32,25 @@ public final class HolderMain {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         JedisLockProvider provider = JedisLockProvider.builder().uri(args[0]).build();
         try (DistributedLockFactory locks = DistributedLockFactory.builder(provider)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofSeconds(1)).build())
+                .defaultOptions(LockOptions.builder().watchdogLease(LEASE).build())
                 .onLockLost(e -> out.println("LOST " + e.lockName()))
                 .build()) {
             List<LockHandle> held = new ArrayList<>();
             for (int i = 1; i < args.length; i++) {
-                held.add(locks.acquire(args[i], LockOptions.builder().watchdogLease(Duration.ofSeconds(1)).noWait().build()));
+                if (args[i].startsWith("wait:")) {
+                    String name = args[i].substring("wait:".length());
+                    Thread waiter = new Thread(() -> {
+                        try {
+                            locks.tryAcquire(name, LockOptions.waitAtMost(Duration.ofHours(1)));
+                        } catch (InterruptedException | RuntimeException e) {
+                            out.println("WAIT ENDED " + name + ": " + e);
+                        }
+                    });
+                    waiter.setDaemon(true);
+                    waiter.start();
+                    continue;
+                }
+                held.add(locks.acquire(args[i], LockOptions.builder().watchdogLease(LEASE).noWait().build()));
             }
             out.println("READY " + held.size());
             InputStream in = System.in;

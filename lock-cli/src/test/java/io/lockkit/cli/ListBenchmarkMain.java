@@ -66,6 +66,7 @@ public final class ListBenchmarkMain {
             }
             for (int r = 1; r <= runs; r++) {
                 inProcess(uri, prefix, r);
+                streamOnly(uri, prefix, r);
             }
         } finally {
             if (own != null) {
@@ -158,6 +159,17 @@ public final class ListBenchmarkMain {
         int code = LockkitCli.execute(new String[] {"--uri", uri, "list", prefix}, new PrintWriter(sink), new PrintWriter(System.err, true),
                 LockkitCli.Environment.of(Map.of(), null));
         System.out.printf("run %d  in-process list: exit %d, %d ms, %d chars%n", run, code, millis(start), chars[0]);
+    }
+
+    /** The factory's listing alone, no output: what the CLI adds is the difference to the in-process run. */
+    private static void streamOnly(String uri, String prefix, int run) {
+        long start = System.nanoTime();
+        long n;
+        try (io.lockkit.DistributedLockFactory f = io.lockkit.DistributedLockFactory.create(JedisLockProvider.create(uri));
+             java.util.stream.Stream<io.lockkit.LockInfo> s = f.locks(prefix)) {
+            n = s.count();
+        }
+        System.out.printf("run %d  factory.locks(prefix).count() alone: %d locks, %d ms%n", run, n, millis(start));
     }
 
     private static long millis(long startNanos) {

@@ -61,6 +61,12 @@ class CliSecurityTest {
     static final List<String> READ_ONLY_COMMANDS = List.of("scan", "evalsha", "eval", "hmget", "hget", "pttl", "time", "zrange",
             "client|setname");
 
+    /**
+     * What {@code release --force} needs on top of {@link #READ_ONLY_COMMANDS} (with the channel
+     * pattern {@code &lockkit:*} for the hand-over message): the force-release script's writes.
+     */
+    static final List<String> RELEASE_COMMANDS = List.of("hdel", "hset", "exists", "zrem", "pexpire", "publish");
+
     private static final String PASSWORD = "r3ad-only-pw";
 
     private RedisServer redis;
@@ -160,6 +166,28 @@ class CliSecurityTest {
             assertThat(release.err()).contains("refused a command to this user (ACL)");
             assertThat(aclDenials("reader")).as("ACL LOG after release --force").isNotEmpty();
             assertThat(run("--uri", redis.uri(), "show", prefix + "a").code()).as("still held").isZero();
+        } finally {
+            redis.command("ACL", "DELUSER", "reader");
+        }
+    }
+
+    @Test
+    @DisplayName("the operator ACL (read-only plus the release commands) force-releases a lock with a waiter and one without, with nothing refused")
+    void operatorAclReleases() throws Exception {
+        List<String> rules = new ArrayList<>(readOnlyRules());
+        rules.add("&lockkit:*");
+        RELEASE_COMMANDS.forEach(c -> rules.add("+" + c));
+        aclUser("reader", rules);
+        try {
+            holdTwoWithAWaiter();
+            redis.command("ACL", "LOG", "RESET");
+            Result withWaiter = asReader("release", prefix + "a", "--force", "--yes");
+            assertThat(withWaiter.code()).as("%s", withWaiter).isZero();
+            Result without = asReader("release", prefix + "b", "--force", "--yes");
+            assertThat(without.code()).as("%s", without).isZero();
+            assertThat(aclDenials("reader")).as("ACL LOG after both releases").isEmpty();
+            await().atMost(Duration.ofSeconds(10)).until(() -> holders.inspect(prefix + "a").isPresent());
+            assertThat(holders.inspect(prefix + "b")).isEmpty();
         } finally {
             redis.command("ACL", "DELUSER", "reader");
         }

@@ -33,6 +33,7 @@ import java.util.regex.Pattern;
  * <pre>
  * mvn -B -q -pl lock-cli -am package -DskipTests   # builds lock-cli/target/lockkit-cli.jar
  * java -cp "$(cat cp.txt)" io.lockkit.cli.ListBenchmarkMain [--locks 100000] [--uri redis://...] [--runs 3] [--xmx 32m]
+ *      [--flags "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"]
  * </pre>
  * Without {@code --uri} it starts a redis-server (PATH, else the embedded binary) on a free port and
  * stops it at the end; with one, the locks it made lapse after their 10 minute lease.
@@ -52,6 +53,8 @@ public final class ListBenchmarkMain {
         int locks = Integer.parseInt(opts.getOrDefault("locks", "100000"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
         String xmx = opts.getOrDefault("xmx", "32m");
+        // e.g. --flags "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" (the README's recommendation for a short-lived JVM)
+        List<String> flags = opts.getOrDefault("flags", "").isBlank() ? List.of() : List.of(opts.get("flags").trim().split("\\s+"));
         Path jar = Paths.get(opts.getOrDefault("jar", "lock-cli/target/lockkit-cli.jar"));
         RedisServer own = opts.containsKey("uri") ? null : RedisFixture.builder().build().start();
         String uri = own != null ? own.uri() : opts.get("uri");
@@ -61,8 +64,8 @@ public final class ListBenchmarkMain {
             fill(uri, prefix, locks);
             System.out.printf("filled %d locks in %d ms (%s)%n", locks, millis(fillStart), uri.replaceAll("//[^@/]*@", "//***@"));
             for (int r = 1; r <= runs; r++) {
-                child(jar, xmx, uri, prefix, locks, r, false);
-                child(jar, xmx, uri, prefix, locks, r, true);
+                child(jar, xmx, flags, uri, prefix, locks, r, false);
+                child(jar, xmx, flags, uri, prefix, locks, r, true);
             }
             for (int r = 1; r <= runs; r++) {
                 inProcess(uri, prefix, r);
@@ -101,13 +104,15 @@ public final class ListBenchmarkMain {
         }
     }
 
-    private static void child(Path jar, String xmx, String uri, String prefix, int locks, int run, boolean json)
+    private static void child(Path jar, String xmx, List<String> flags, String uri, String prefix, int locks, int run, boolean json)
             throws IOException, InterruptedException {
         Path out = Files.createTempFile("lockkit-list", ".out");
         Path gc = Files.createTempFile("lockkit-list", ".gc");
         try {
             List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx" + xmx, "-Xlog:gc:file=" + gc, "-jar", jar.toString(), "--uri", uri, "list", prefix));
+                    "-Xmx" + xmx, "-Xlog:gc:file=" + gc));
+            command.addAll(flags);
+            command.addAll(List.of("-jar", jar.toString(), "--uri", uri, "list", prefix));
             if (json) {
                 command.add("--json");
             }
@@ -130,9 +135,10 @@ public final class ListBenchmarkMain {
                     maxCommitted = Math.max(maxCommitted, Integer.parseInt(m.group(3)));
                 }
             }
-            System.out.printf("run %d  java -Xmx%s -jar lockkit-cli.jar list%s  %d locks: exit %d, %d ms wall (JVM start included),"
+            System.out.printf("run %d  java -Xmx%s %s-jar lockkit-cli.jar list%s  %d locks: exit %d, %d ms wall (JVM start included),"
                     + " %d output lines, %d MB output, GC: %d collections, largest heap after GC %d MB (heap committed <= %d MB)%n",
-                    run, xmx, json ? " --json" : "", locks, code, ms, lines, Files.size(out) >> 20, collections, maxAfter, maxCommitted);
+                    run, xmx, flags.isEmpty() ? "" : String.join(" ", flags) + " ", json ? " --json" : "", locks, code, ms, lines,
+                    Files.size(out) >> 20, collections, maxAfter, maxCommitted);
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(gc);

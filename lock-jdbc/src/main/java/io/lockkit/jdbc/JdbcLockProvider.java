@@ -104,6 +104,13 @@ import org.jspecify.annotations.Nullable;
 //   grant at its next attempt (its retry hint), within the lease the grant carries, or the grant
 //   lapses; either way no two hold it. H2: no queue; waiters of this provider are woken by its own releases, and others
 //   poll, at most every poll interval, at the latest when the lease they were told of ends.
+// - Inspection and listing, for operators: inspect is one SELECT (holder, count, lease left, token,
+//   and on PostgreSQL the live entries of the waiters table; H2 has no queue: -1). A listing page is
+//   one SELECT with keyset pagination on the primary key (lock_key > the cursor, ORDER BY lock_key,
+//   LIMIT the page size), the prefix compared with starts_with (PostgreSQL) or LEFT (H2), so no
+//   LIKE wildcard has to be escaped; the name column has no index (a name may exceed a btree
+//   entry), so a rare prefix makes the database read more rows than a page returns, while the
+//   client holds one page at a time and no connection between pages.
 // - Threads and connections: no thread of its own on H2; one LISTEN thread on PostgreSQL. With a
 //   JDBC URL, at most maxConnections pooled connections (plus the LISTEN one); with a DataSource,
 //   one borrowed per call and returned at once (plus the LISTEN one, held while the provider lives).

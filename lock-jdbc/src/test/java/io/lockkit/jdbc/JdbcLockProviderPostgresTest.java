@@ -142,6 +142,35 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
+    void inspectIsOneStatementAndEachListingPageOne() {
+        JdbcLockProvider p = provider();
+        String prefix = name("listing") + "/";
+        for (int i = 0; i < 10; i++) {
+            assertThat(p.tryAcquire(new LockRequest(prefix + i, "c:o", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        }
+        long before = p.statements();
+        LockProvider.LockState state = p.inspect(prefix + 3).orElseThrow();
+        assertThat(p.statements() - before).as("statements of one inspect").isEqualTo(1);
+        assertThat(state.fencingToken()).isPositive();
+        assertThat(state.waiters()).isZero();
+        before = p.statements();
+        int pages = 0;
+        int listed = 0;
+        String cursor = null;
+        do {
+            LockProvider.ListPage page = p.list(prefix, cursor, 4);
+            pages++;
+            listed += page.locks().size();
+            cursor = page.next();
+        } while (cursor != null);
+        assertThat(listed).isEqualTo(10);
+        assertThat(pages).as("pages of 4 for 10 locks").isEqualTo(3);
+        assertThat(p.statements("list")).as("listing statements").isEqualTo(3);
+        assertThat(p.statements() - before).as("statements of the whole listing").isEqualTo(3);
+        assertThatThrownBy(() -> p.list(prefix, "not-a-key", 4)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cursor");
+    }
+
+    @Test
     void oneStatementRenewsAThousandHoldsAndReturnsThoseNoLongerHeld() {
         JdbcLockProvider p = provider();
         String prefix = name("renew");

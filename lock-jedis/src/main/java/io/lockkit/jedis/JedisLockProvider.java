@@ -50,6 +50,13 @@ import org.jspecify.annotations.Nullable;
  * and claims the lock with one more call (a waiter that is gone then costs only the claim
  * timeout), so a contended acquisition costs at most three commands, however many wait.
  *
+ * <p>Inspection and listing, for operators, with read commands only: {@link #inspect} is one
+ * script call (one round trip) that answers owner, hold count, lease left, fencing token and the
+ * live waiters of the queue; {@link #list} costs per page one {@code SCAN} (with {@code MATCH} on
+ * the glob-escaped key prefix and {@code COUNT} the page size) and one pipelined round trip of
+ * those reads, over every master of a Cluster in turn (plus one {@code CLUSTER NODES} per
+ * listing); never {@code KEYS}.
+ *
  * <p>Threads and connections: one pub/sub thread and connection, started by the first acquisition
  * that may wait (a Redis 7 Cluster: one per shard, on the first wait there); the
  * factory adds two scheduler threads for renewals and lease deadlines. On a single node

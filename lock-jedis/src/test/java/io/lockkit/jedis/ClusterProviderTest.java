@@ -198,4 +198,42 @@ class ClusterProviderTest {
             }
         };
     }
+
+    @Test
+    @DisplayName("listing walks every master: locks on each of them are listed, one SCAN per page on the master it names, never KEYS")
+    void listingCoversEveryMaster() {
+        JedisLockProvider p = provider();
+        Keys keys = new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX);
+        String prefix = "listed:" + Long.toString(System.nanoTime(), 36) + "/";
+        Set<String> held = new HashSet<>();
+        Map<Integer, Integer> perMaster = new HashMap<>();
+        for (int i = 0; perMaster.size() < cluster.masters().size() || held.size() < 30; i++) {
+            String name = prefix + i;
+            p.tryAcquire(new LockRequest(name, "o:" + i, Duration.ofSeconds(30), Duration.ZERO));
+            held.add(name);
+            perMaster.merge(cluster.masterFor(keys.base(name)).port(), 1, Integer::sum);
+        }
+        for (RedisServer master : cluster.masters()) {
+            master.command("CONFIG", "RESETSTAT");
+        }
+        Set<String> listed = new HashSet<>();
+        int pages = 0;
+        String cursor = null;
+        do {
+            var page = p.list(prefix, cursor, 5);
+            pages++;
+            page.locks().forEach(h -> listed.add(h.name()));
+            cursor = page.next();
+        } while (cursor != null);
+        assertThat(listed).as("locks listed across %s", perMaster).isEqualTo(held);
+        long scans = 0;
+        for (RedisServer master : cluster.masters()) {
+            String stats = String.valueOf(master.command("INFO", "commandstats"));
+            assertThat(stats).as("commands on master %d", master.port()).contains("cmdstat_scan:").doesNotContain("cmdstat_keys:");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_scan:calls=(\\d+)").matcher(stats);
+            assertThat(m.find()).isTrue();
+            scans += Long.parseLong(m.group(1));
+        }
+        assertThat(scans).as("SCANs over all masters for %d pages", pages).isEqualTo(pages);
+    }
 }

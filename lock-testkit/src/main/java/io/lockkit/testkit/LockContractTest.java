@@ -5,6 +5,7 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockHandle;
+import io.lockkit.LockInfo;
 import io.lockkit.LockLostException;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +44,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -1813,6 +1818,305 @@ public abstract class LockContractTest {
     }
 
     @Nested
+    @DisplayName("Inspection through the factory")
+    class OperatorInspection {
+
+        @BeforeEach
+        void requireInspection() {
+            assume(Capability.INSPECTION);
+        }
+
+        private LockInfo inspected(DistributedLockFactory observer, String name) {
+            return observer.inspect(name).orElseThrow(() -> new AssertionError("a held lock inspected as free: " + name));
+        }
+
+        @Test
+        @DisplayName("inspect shows the holder, its hold count after reentry, its fencing token and a lease within bounds; empty once released")
+        void inspectShowsHolderCountTokenAndLease() throws Exception {
+            String name = name();
+            DistributedLockFactory holder = client();
+            DistributedLockFactory observer = client();
+            DistributedLock lock = holder.getLock(name);
+            lock.lock();
+            lock.lock();
+            LockInfo info = inspected(observer, name);
+            assertThat(info.name()).isEqualTo(name);
+            assertThat(info.holdCount()).as("hold count after one reentry").isEqualTo(2);
+            assertThat(info.owner()).as("owner id").startsWith(info.clientId() + ":");
+            assertThat(info.fencingToken()).as("token of the holder")
+                    .isEqualTo(has(Capability.FENCING_TOKENS) ? lock.fencingToken() : 0L);
+            assertThat(info.leaseLeft()).as("lease left of a %s watchdog lease", watchdogLease())
+                    .isPositive().isLessThanOrEqualTo(watchdogLease());
+            assertThat(info.waiters()).as("waiters (-1: unknown)").isIn(-1, 0);
+            lock.unlock();
+            assertThat(inspected(observer, name).holdCount()).as("hold count after one release").isEqualTo(1);
+            lock.unlock();
+            assertThat(observer.inspect(name)).as("after the last release").isEmpty();
+            assertThat(observer.inspect(name() + ":never-used")).as("a name never used").isEmpty();
+        }
+
+        @Test
+        @DisplayName("inspect tells holders apart: one client id per factory, one owner per thread or handle")
+        void inspectTellsHoldersApart() throws Exception {
+            DistributedLockFactory a = client();
+            DistributedLockFactory b = client();
+            String byThread = name();
+            String byHandle = name();
+            String byOther = name();
+            DistributedLock lock = a.getLock(byThread);
+            lock.lock();
+            LockHandle handle = a.acquire(byHandle, LockOptions.noWait());
+            LockHandle other = b.acquire(byOther, LockOptions.noWait());
+            LockInfo thread = inspected(b, byThread);
+            LockInfo handled = inspected(b, byHandle);
+            LockInfo elsewhere = inspected(a, byOther);
+            assertThat(handled.clientId()).as("client ids of two holds of one factory").isEqualTo(thread.clientId());
+            assertThat(handled.owner()).as("owners of a thread hold and a handle").isNotEqualTo(thread.owner());
+            assertThat(elsewhere.clientId()).as("client ids of two factories").isNotEqualTo(thread.clientId());
+            if (has(Capability.FENCING_TOKENS)) {
+                assertThat(handled.fencingToken()).isEqualTo(handle.fencingToken());
+                assertThat(elsewhere.fencingToken()).isEqualTo(other.fencingToken());
+            }
+            if (has(Capability.EXPLICIT_LEASE)) {
+                String leased = name();
+                Duration lease = scaled(Duration.ofSeconds(20));
+                a.acquire(leased, leaseOf(lease));
+                assertThat(inspected(b, leased).leaseLeft()).as("lease left of a fresh %s lease", lease)
+                        .isGreaterThan(lease.dividedBy(2)).isLessThanOrEqualTo(lease);
+            }
+        }
+
+        @Test
+        @DisplayName("inspect counts the owners waiting, as they come and go (when the backend can tell)")
+        void inspectCountsWaiters() throws Exception {
+            String name = name();
+            DistributedLockFactory holder = client();
+            LockHandle held = holder.acquire(name, LockOptions.noWait());
+            DistributedLockFactory observer = client();
+            LockInfo first = inspected(observer, name);
+            assumeTrue(first.waitersKnown(), "the provider cannot tell how many wait");
+            assertThat(first.waiters()).as("waiters before anyone waits").isZero();
+            CountDownLatch letGo = new CountDownLatch(1);
+            AtomicInteger served = new AtomicInteger();
+            for (int i = 0; i < 2; i++) {
+                DistributedLockFactory waiter = client();
+                start("waiter-" + i, () -> {
+                    try {
+                        LockHandle h = waiter.acquire(name, waitFor(Duration.ofSeconds(30)));
+                        served.incrementAndGet();
+                        letGo.await();
+                        h.release();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            await("two waiters seen by inspect").atMost(scaled(Duration.ofSeconds(10))).pollInterval(Duration.ofMillis(20))
+                    .until(() -> inspected(observer, name).waiters() == 2);
+            held.release();
+            await("the lock with the next waiter, one still waiting").atMost(scaled(Duration.ofSeconds(10))).pollInterval(Duration.ofMillis(20))
+                    .until(() -> observer.inspect(name).filter(i -> !i.clientId().equals(first.clientId()) && i.waiters() == 1).isPresent());
+            letGo.countDown();
+            await("both waiters served and gone").atMost(scaled(Duration.ofSeconds(10))).pollInterval(Duration.ofMillis(20))
+                    .until(() -> served.get() == 2 && observer.inspect(name).isEmpty());
+        }
+
+        @Test
+        @DisplayName("forceRelease frees a lock whoever holds it and answers whether it was held")
+        void forceReleaseFreesTheLock() throws Exception {
+            assume(Capability.FORCE_RELEASE);
+            String name = name();
+            LockHandle h = client().acquire(name, LockOptions.noWait());
+            DistributedLockFactory operator = client();
+            assertThat(operator.forceRelease(name)).as("force release of a held lock").isTrue();
+            assertThat(operator.inspect(name)).as("after the force release").isEmpty();
+            assertThat(operator.forceRelease(name)).as("force release of a free lock").isFalse();
+            await("the holder told of its loss").atMost(scaled(Duration.ofSeconds(10))).until(() -> !h.isValid());
+        }
+
+        @Test
+        @DisplayName("inspect of a bad name is refused with IllegalArgumentException")
+        @SuppressWarnings("NullAway") // passes null on purpose
+        void inspectRefusesBadNames() {
+            DistributedLockFactory c = client();
+            assertThatThrownBy(() -> c.inspect("")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+            assertThatThrownBy(() -> c.inspect(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+        }
+    }
+
+    @Nested
+    @DisplayName("Listing held locks")
+    class Listing {
+
+        @BeforeEach
+        void requireListing() {
+            assume(Capability.LISTING);
+        }
+
+        private Set<String> listed(DistributedLockFactory f, String prefix) {
+            try (Stream<LockInfo> locks = f.locks(prefix)) {
+                return locks.map(LockInfo::name).collect(Collectors.toSet());
+            }
+        }
+
+        /** Every lock {@code p.list} finds under {@code prefix}, page by page (the core's own filter left out). */
+        private Set<String> listedBy(LockProvider p, String prefix) {
+            Set<String> names = new HashSet<>();
+            String cursor = null;
+            do {
+                LockProvider.ListPage page = p.list(prefix, cursor, 100);
+                page.locks().forEach(h -> names.add(h.name()));
+                cursor = page.next();
+            } while (cursor != null);
+            return names;
+        }
+
+        /** Takes each name for a new handle of {@code f}. */
+        private void holdAll(DistributedLockFactory f, Collection<String> names) throws InterruptedException {
+            for (String n : names) {
+                f.acquire(n, LockOptions.noWait());
+            }
+        }
+
+        @Test
+        @DisplayName("locks(prefix) lists the held locks of that prefix, as inspect sees them, and no free or lapsed lock")
+        void listsHeldLocksByPrefix() throws Exception {
+            String prefix = name() + "/";
+            DistributedLockFactory holder = client();
+            List<String> held = List.of(prefix + "a", prefix + "b", prefix + "c/d");
+            holdAll(holder, held);
+            DistributedLock reentered = holder.getLock(prefix + "r");
+            reentered.lock();
+            reentered.lock();
+            String released = prefix + "released";
+            holder.acquire(released, LockOptions.noWait()).release();
+            String outside = name() + "/a";
+            holder.acquire(outside, LockOptions.noWait());
+            Set<String> expected = new HashSet<>(held);
+            expected.add(prefix + "r");
+            if (has(Capability.EXPLICIT_LEASE)) {
+                String lapsed = prefix + "lapsed";
+                holder.acquire(lapsed, leaseOf(scaled(Duration.ofMillis(200))));
+                await("the lapse").atMost(scaled(Duration.ofSeconds(5))).pollInterval(Duration.ofMillis(20))
+                        .until(() -> !has(Capability.INSPECTION) || holder.inspect(lapsed).isEmpty());
+            }
+            DistributedLockFactory operator = client();
+            assertThat(listed(operator, prefix)).as("locks held under %s", prefix).isEqualTo(expected);
+            assertThat(listed(operator, prefix + "c")).as("a longer prefix").containsExactly(prefix + "c/d");
+            assertThat(listed(operator, "")).as("everything").containsAll(expected).contains(outside).doesNotContain(released);
+            try (Stream<LockInfo> locks = operator.locks(prefix)) {
+                List<LockInfo> infos = locks.toList();
+                for (LockInfo info : infos) {
+                    assertThat(info.holdCount()).as("hold count of %s", info.name()).isEqualTo(info.name().equals(prefix + "r") ? 2 : 1);
+                    assertThat(info.leaseLeft()).as("lease left of %s", info.name()).isPositive();
+                    if (has(Capability.INSPECTION)) {
+                        LockInfo inspected = operator.inspect(info.name()).orElseThrow();
+                        assertThat(info.owner()).isEqualTo(inspected.owner());
+                        assertThat(info.fencingToken()).isEqualTo(inspected.fencingToken());
+                    }
+                }
+                assertThat(infos).extracting(LockInfo::clientId).as("one holder").containsOnly(infos.get(0).clientId());
+            }
+            reentered.unlock();
+            reentered.unlock();
+            assertThat(listed(operator, prefix)).as("after a release").doesNotContain(prefix + "r");
+        }
+
+        @Test
+        @DisplayName("a prefix is taken literally: glob and LIKE characters (* ? [ ] \\ % _ { }) match only themselves")
+        void prefixIsLiteral() throws Exception {
+            String p = name() + "/";
+            List<String> names = List.of(p + "a*1", p + "ab1", p + "a?2", p + "ac2", p + "a_3", p + "ad3", p + "a%4", p + "ae4",
+                    p + "[a]5", p + "a5", p + "\\6", p + "f6", p + "{7}", p + "}8", p + "%7B9");
+            holdAll(client(), names);
+            DistributedLockFactory operator = client();
+            assertThat(listed(operator, p)).as("all of them").isEqualTo(Set.copyOf(names));
+            LockProvider provider = provider();
+            providers.add(provider);
+            for (String special : List.of("a*", "a?", "a_", "a%", "[a]", "\\", "{", "}", "%7B")) {
+                Set<String> expected = names.stream().filter(n -> n.startsWith(p + special)).collect(Collectors.toSet());
+                assertThat(expected).as("names starting with %s", special).hasSize(1);
+                assertThat(listed(operator, p + special)).as("locks(\"…%s\")", special).isEqualTo(expected);
+                assertThat(listedBy(provider, p + special)).as("the provider's list(\"…%s\")", special).isEqualTo(expected);
+            }
+        }
+
+        @Test
+        @DisplayName("list pages: 2.5 pages of held locks come back, over more than one page, each page bounded")
+        void listingSpansPages() throws Exception {
+            String prefix = name() + "/";
+            int pageSize = 4;
+            Set<String> held = new HashSet<>();
+            for (int i = 0; i < 10; i++) {
+                held.add(prefix + i);
+            }
+            DistributedLockFactory holder = client();
+            holdAll(holder, held);
+            for (int i = 0; i < 3; i++) {
+                holder.acquire(prefix + "free" + i, LockOptions.noWait()).release();
+            }
+            LockProvider p = provider();
+            providers.add(p);
+            Set<String> seen = new HashSet<>();
+            String cursor = null;
+            int pages = 0;
+            do {
+                LockProvider.ListPage page = p.list(prefix, cursor, pageSize);
+                pages++;
+                assertThat(pages).as("pages of a 13-lock listing").isLessThan(1000);
+                assertThat(page.locks().size()).as("locks on one page of size %d", pageSize).isLessThanOrEqualTo(4 * pageSize);
+                for (LockProvider.HeldLock h : page.locks()) {
+                    seen.add(h.name());
+                    assertThat(h.state().holdCounts().values()).as("hold counts of %s", h.name()).containsExactly(1);
+                }
+                cursor = page.next();
+            } while (cursor != null);
+            assertThat(seen).as("locks listed").isEqualTo(held);
+            assertThat(pages).as("pages").isGreaterThanOrEqualTo(2);
+        }
+
+        @Test
+        @DisplayName("the stream is lazy and closing it ends the listing: no page is fetched before use or after close")
+        void streamIsLazyAndEndsOnClose() throws Exception {
+            String prefix = name() + "/";
+            holdAll(client(), List.of(prefix + "a", prefix + "b", prefix + "c"));
+            AtomicInteger pages = new AtomicInteger();
+            LockProvider counting = new io.lockkit.spi.ForwardingLockProvider(provider()) {
+                @Override
+                public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+                    pages.incrementAndGet();
+                    return super.list(prefix, cursor, pageSize);
+                }
+            };
+            DistributedLockFactory operator = DistributedLockFactory.create(counting);
+            clients.add(operator);
+            Stream<LockInfo> unused = operator.locks(prefix);
+            unused.close();
+            assertThat(pages).as("pages fetched by a stream never used").hasValue(0);
+            Stream<LockInfo> locks = operator.locks(prefix);
+            java.util.Iterator<LockInfo> it = locks.iterator();
+            assertThat(it.hasNext()).isTrue();
+            assertThat(it.next().name()).startsWith(prefix);
+            int fetched = pages.get();
+            locks.close();
+            assertThat(it.hasNext()).as("a closed listing has more").isFalse();
+            assertThat(pages).as("pages fetched after close").hasValue(fetched);
+        }
+
+        @Test
+        @DisplayName("locks(null) is refused with IllegalArgumentException; a closed factory refuses to list")
+        @SuppressWarnings("NullAway") // passes null on purpose
+        void listingRefusesBadPrefixAndClosedFactory() throws Exception {
+            DistributedLockFactory c = client();
+            assertThatThrownBy(() -> c.locks(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefix");
+            Stream<LockInfo> opened = c.locks(name());
+            c.close();
+            assertThatThrownBy(() -> c.locks("")).isInstanceOf(LockException.class);
+            assertThatThrownBy(() -> opened.count()).as("a stream of a factory closed since").isInstanceOf(LockException.class);
+        }
+    }
+
+    @Nested
     @DisplayName("Declared capabilities")
     class Capabilities {
 
@@ -1844,7 +2148,14 @@ public abstract class LockContractTest {
         @DisplayName("without inspection, isLocked is refused loudly")
         void absentInspectionIsRefused() {
             assumeFalse(has(Capability.INSPECTION), "the provider can inspect locks");
-            assertThatThrownBy(() -> client().getLock(name()).isLocked()).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> client().getLock(name()).isLocked()).isInstanceOf(UnsupportedOperationException.class);            assertThatThrownBy(() -> client().inspect(name())).isInstanceOf(UnsupportedOperationException.class);
+        }
+
+        @Test
+        @DisplayName("without listing, locks(prefix) is refused loudly")
+        void absentListingIsRefused() {
+            assumeFalse(has(Capability.LISTING), "the provider can list locks");
+            assertThatThrownBy(() -> client().locks("")).isInstanceOf(UnsupportedOperationException.class);
         }
     }
 

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
@@ -111,6 +112,31 @@ class BrokenProvidersTest {
     void providerWithStaleInspectionIsRejected() {
         assertRejectedBy(StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsReentryAndRelease");
         assertRejectedBy(StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsTheLeaseAndItsLapse");
+    }
+
+    @Test
+    @DisplayName("a provider whose inspect answers stale hold counts fails the factory's inspect test")
+    void providerWithStaleHoldCountsIsRejectedByTheFactoryInspectTest() {
+        assertRejectedBy(StaleInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectShowsHolderCountTokenAndLease");
+    }
+
+    @Test
+    @DisplayName("a provider whose inspect answers the token before the holder's fails both token checks of inspect")
+    void providerWithStaleInspectedTokensIsRejected() {
+        assertRejectedBy(StaleTokenInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectShowsHolderCountTokenAndLease");
+        assertRejectedBy(StaleTokenInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectTellsHoldersApart");
+    }
+
+    @Test
+    @DisplayName("a provider whose listing drops the last, partial page fails the paging test")
+    void providerDroppingTheLastPageIsRejected() {
+        assertRejectedBy(DropsLastPageKit.class, LockContractTest.Listing.class, "listingSpansPages");
+    }
+
+    @Test
+    @DisplayName("a provider that matches a prefix as a pattern (?, _ one character; *, % any) fails the literal-prefix test")
+    void providerMatchingPrefixesAsPatternsIsRejected() {
+        assertRejectedBy(PatternPrefixKit.class, LockContractTest.Listing.class, "prefixIsLiteral");
     }
 
     @Test
@@ -513,6 +539,57 @@ class BrokenProvidersTest {
                         cachedAt.put(name, System.nanoTime());
                     }
                     return cache.get(name);
+                }
+            };
+        }
+    }
+
+    /** Inspect answers the token before the holder's (as if read before the last acquisition). */
+    static class StaleTokenInspectionKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Optional<LockState> inspect(String name) {
+                    return delegate().inspect(name)
+                            .map(s -> new LockState(s.holdCounts(), s.remainingLease(), Math.max(0, s.fencingToken() - 1), s.waiters()));
+                }
+            };
+        }
+    }
+
+    /** Listing leaves out the last page when it is not full (an off-by-one in the paging loop). */
+    static class DropsLastPageKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+                    ListPage page = delegate().list(prefix, cursor, pageSize);
+                    return page.next() == null && page.locks().size() < pageSize ? new ListPage(List.of(), null) : page;
+                }
+            };
+        }
+    }
+
+    /** Listing passes the prefix on as a pattern, as an unescaped SCAN MATCH or LIKE would. */
+    static class PatternPrefixKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+                    int wild = 0;
+                    StringBuilder regex = new StringBuilder();
+                    while (wild < prefix.length() && "*?%_".indexOf(prefix.charAt(wild)) < 0) {
+                        wild++;
+                    }
+                    for (char c : prefix.toCharArray()) {
+                        regex.append(c == '?' || c == '_' ? "." : c == '*' || c == '%' ? ".*" : java.util.regex.Pattern.quote(String.valueOf(c)));
+                    }
+                    java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(regex + ".*", java.util.regex.Pattern.DOTALL);
+                    ListPage page = delegate().list(prefix.substring(0, wild), cursor, pageSize);
+                    return new ListPage(page.locks().stream().filter(h -> pattern.matcher(h.name()).matches()).toList(), page.next());
                 }
             };
         }

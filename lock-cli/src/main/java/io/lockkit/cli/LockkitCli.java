@@ -77,7 +77,8 @@ public final class LockkitCli implements Runnable {
             description = "ACL user name (overrides the URI's)")
     @Nullable String user;
 
-    @Option(names = "--password", paramLabel = "PASSWORD", arity = "0..1", interactive = true, scope = CommandLine.ScopeType.INHERIT,
+    @Option(names = "--password", paramLabel = "PASSWORD", arity = "0..1", interactive = true, prompt = "Redis password: ",
+            scope = CommandLine.ScopeType.INHERIT,
             description = "password (overrides the URI's); given without a value it is asked for on the console; else $" + PASSWORD_VARIABLE)
     char @Nullable [] password;
 

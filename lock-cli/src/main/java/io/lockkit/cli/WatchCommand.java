@@ -133,7 +133,7 @@ final class WatchCommand implements Callable<Integer> {
             out.print("\n");
         }
         String showing = f.count() > f.shown().size() ? " (first " + f.shown().size() + " by name)" : "";
-        out.print("lockkit watch  " + target.description() + "  " + time + "  every " + Render.lease(interval) + "\n");
+        out.print("lockkit watch  " + target.description() + "  " + time + "  every " + (interval.toMillis() % 1000 == 0 ? interval.toSeconds() + "s" : Render.lease(interval)) + "\n");
         out.print(ListCommand.summary(f.count(), prefix) + showing + "\n\n");
         Table table = new Table(out, Render.HEADERS, Render.RIGHT);
         for (LockInfo lock : f.shown()) {

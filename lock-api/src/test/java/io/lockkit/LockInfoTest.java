@@ -52,6 +52,38 @@ class LockInfoTest {
     }
 
     @Test
+    @DisplayName("without inspection, listing and force release declared, the factory refuses each loudly, and no SPI call is made")
+    void missingCapabilitiesAreRefused() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        LocalLockProvider backend = new LocalLockProvider();
+        io.lockkit.spi.LockProvider bare = new io.lockkit.spi.ForwardingLockProvider(backend) {
+            @Override
+            public java.util.Set<Capability> capabilities() {
+                return java.util.EnumSet.of(Capability.FENCING_TOKENS, Capability.EXPLICIT_LEASE);
+            }
+
+            @Override
+            public java.util.Optional<LockState> inspect(String name) {
+                calls.incrementAndGet();
+                return super.inspect(name);
+            }
+
+            @Override
+            public ListPage list(String prefix, @org.jspecify.annotations.Nullable String cursor, int pageSize) {
+                calls.incrementAndGet();
+                return super.list(prefix, cursor, pageSize);
+            }
+        };
+        try (DistributedLockFactory f = DistributedLockFactory.create(bare)) {
+            f.acquire("held", LockOptions.noWait());
+            assertThatThrownBy(() -> f.inspect("held")).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("inspecting");
+            assertThatThrownBy(() -> f.locks("")).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("listing");
+            assertThatThrownBy(() -> f.forceRelease("held")).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("force");
+            assertThat(calls).hasValue(0);
+        }
+    }
+
+    @Test
     @DisplayName("the in-JVM provider lists by name, page by page, and skips lapsed holds")
     void localProviderPagesByName() {
         FakeTicker ticker = new FakeTicker();

@@ -236,4 +236,29 @@ class ClusterProviderTest {
         }
         assertThat(scans).as("SCANs over all masters for %d pages", pages).isEqualTo(pages);
     }
+
+    @Test
+    @DisplayName("listing works over the older JedisCluster client type too")
+    @SuppressWarnings("deprecation") // JedisCluster: the client type under test
+    void listingOverJedisCluster() {
+        redis.clients.jedis.JedisCluster client = new redis.clients.jedis.JedisCluster(cluster.seeds());
+        closeables.add(client);
+        JedisLockProvider p = JedisLockProvider.builder().client(client).build();
+        closeables.add(p);
+        String prefix = "listed-old:" + Long.toString(System.nanoTime(), 36) + "/";
+        Set<String> held = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            p.tryAcquire(new LockRequest(prefix + i, "o:" + i, Duration.ofSeconds(30), Duration.ZERO));
+            held.add(prefix + i);
+        }
+        Set<String> listed = new HashSet<>();
+        String cursor = null;
+        do {
+            var page = p.list(prefix, cursor, 5);
+            page.locks().forEach(h -> listed.add(h.name()));
+            cursor = page.next();
+        } while (cursor != null);
+        assertThat(listed).isEqualTo(held);
+        assertThat(p.inspect(prefix + 7)).map(s -> s.holdCounts()).contains(Map.of("o:7", 1));
+    }
 }

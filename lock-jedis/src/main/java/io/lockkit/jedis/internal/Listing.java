@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -63,7 +65,8 @@ public final class Listing {
      */
     public ListPage page(String prefix, @Nullable String cursor, int pageSize) {
         ScanParams params = new ScanParams().match(keys.lockPattern(prefix)).count(pageSize);
-        if (topology.cluster() && jedis instanceof RedisClusterClient cluster) {
+        ClusterAccess cluster = topology.cluster() ? ClusterAccess.of(jedis) : null;
+        if (cluster != null) {
             return clusterPage(cluster, prefix, cursor, params);
         }
         String scanCursor = ScanParams.SCAN_POINTER_START;
@@ -82,7 +85,7 @@ public final class Listing {
         return new ListPage(locks, scan.isCompleteIteration() ? null : "s " + scan.getCursor());
     }
 
-    private ListPage clusterPage(RedisClusterClient cluster, String prefix, @Nullable String cursor, ScanParams params) {
+    private ListPage clusterPage(ClusterAccess cluster, String prefix, @Nullable String cursor, ScanParams params) {
         List<String> nodes;
         String scanCursor = ScanParams.SCAN_POINTER_START;
         if (cursor == null) {
@@ -99,7 +102,7 @@ public final class Listing {
             nodes = Arrays.asList(parts).subList(2, parts.length);
         }
         String node = nodes.get(0);
-        ConnectionPool pool = cluster.getClusterNodes().get(node);
+        ConnectionPool pool = cluster.nodes().get().get(node);
         if (pool == null) {
             throw new BackendUnavailableException(null, "the cluster node " + node + " left the cluster during the listing; list again", null);
         }
@@ -127,9 +130,9 @@ public final class Listing {
     }
 
     /** The masters that serve slots, as {@code host:port}, sorted; one {@code CLUSTER NODES}. */
-    private static List<String> masters(RedisClusterClient cluster) {
+    private static List<String> masters(ClusterAccess cluster) {
         String text;
-        try (Connection c = cluster.getConnectionFromSlot(0)) {
+        try (Connection c = cluster.slotConnection().apply(0)) {
             Object reply = c.executeCommand(new CommandArguments(Protocol.Command.CLUSTER).add("NODES"));
             text = reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
         }
@@ -177,6 +180,21 @@ public final class Listing {
             }
         }
         return locks;
+    }
+
+    /** A cluster client's pools by {@code host:port} and a connection by slot, of either cluster client type. */
+    private record ClusterAccess(Supplier<Map<String, ConnectionPool>> nodes, IntFunction<Connection> slotConnection) {
+
+        @SuppressWarnings("deprecation") // JedisCluster: still a cluster client applications may pass
+        static @Nullable ClusterAccess of(UnifiedJedis jedis) {
+            if (jedis instanceof RedisClusterClient c) {
+                return new ClusterAccess(c::getClusterNodes, c::getConnectionFromSlot);
+            }
+            if (jedis instanceof redis.clients.jedis.JedisCluster c) {
+                return new ClusterAccess(c::getClusterNodes, c::getConnectionFromSlot);
+            }
+            return null;
+        }
     }
 
     /** The SPI's state of a held lock. */

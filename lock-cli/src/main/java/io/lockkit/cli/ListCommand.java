@@ -1,0 +1,74 @@
+package io.lockkit.cli;
+
+import io.lockkit.LockInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.Iterator;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/**
+ * {@code lockkit list [PREFIX]}: every held lock whose name starts with the prefix, streamed page by
+ * page from the factory's {@code locks(prefix)} as it arrives (Redis SCAN order, not sorted), so
+ * the client's memory does not grow with the number of locks.
+ */
+@Command(name = "list", mixinStandardHelpOptions = true,
+        description = {"Lists the held locks whose names start with PREFIX.",
+            "All locks when PREFIX is not given; in the order Redis's SCAN finds them, streamed. Exit code 0 also when none is held."})
+final class ListCommand implements Callable<Integer> {
+
+    @ParentCommand
+    @SuppressWarnings("NullAway.Init") // set by picocli before call()
+    LockkitCli cli;
+
+    @Spec
+    @SuppressWarnings("NullAway.Init")
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PREFIX", defaultValue = "", description = "lock name prefix (default: all)")
+    String prefix = "";
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Target target = cli.connect(); Stream<LockInfo> locks = target.factory().locks(prefix)) {
+            Iterator<LockInfo> it = locks.iterator();
+            if (cli.json) {
+                writeJson(out, it);
+            } else {
+                Table table = new Table(out, Render.HEADERS, Render.RIGHT);
+                while (it.hasNext()) {
+                    table.add(Render.cells(it.next()));
+                }
+                table.finish();
+                out.print(summary(table.rows(), prefix) + "\n");
+            }
+        }
+        out.flush();
+        return LockkitCli.EXIT_OK;
+    }
+
+    private void writeJson(PrintWriter out, Iterator<LockInfo> it) {
+        StringBuilder sb = new StringBuilder(256);
+        out.print(Render.string(sb.append("{\"prefix\":"), prefix).append(",\"locks\":["));
+        long count = 0;
+        while (it.hasNext()) {
+            sb.setLength(0);
+            if (count++ > 0) {
+                sb.append(',');
+            }
+            out.print(Render.json(sb.append('\n'), it.next(), false));
+        }
+        out.print("\n],\"count\":" + count + "}\n");
+    }
+
+    static String summary(long count, String prefix) {
+        String what = count == 1 ? "1 lock held" : count + " locks held";
+        return prefix.isEmpty() ? what : what + " under prefix '" + Render.printable(prefix) + "'";
+    }
+}

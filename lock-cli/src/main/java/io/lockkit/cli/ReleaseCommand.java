@@ -1,0 +1,100 @@
+package io.lockkit.cli;
+
+import io.lockkit.LockInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code lockkit release NAME --force [--yes]}: frees a lock whoever holds it, after asking on the
+ * console (or not, with {@code --yes}). The holder is not interrupted: its factory learns of the
+ * loss at its next renewal and reports it (loss listener, {@code LockHandle.lost()}).
+ */
+@Command(name = "release", mixinStandardHelpOptions = true,
+        description = {"Frees the lock NAME, whoever holds it.",
+            "Its holder learns of the loss at its next renewal. Asks \"Release NAME held by HOLDER? [y/N]\" on the console"
+                + " unless --yes is given; without a console and without --yes it refuses (exit code 4). Exit code 1 when the"
+                + " lock is not held."})
+final class ReleaseCommand implements Callable<Integer> {
+
+    @ParentCommand
+    @SuppressWarnings("NullAway.Init") // set by picocli before call()
+    LockkitCli cli;
+
+    @Spec
+    @SuppressWarnings("NullAway.Init")
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "the lock's name")
+    @SuppressWarnings("NullAway.Init")
+    String name;
+
+    @Option(names = "--force", required = true, description = "required: the lock is taken from a holder that may still be working under it")
+    boolean force;
+
+    @Option(names = {"-y", "--yes"}, description = "release without asking")
+    boolean yes;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String shown = Render.printable(name);
+        try (Target target = cli.connect()) {
+            Optional<LockInfo> held = target.factory().inspect(name);
+            if (held.isEmpty()) {
+                err.println("lock '" + shown + "' is not held; nothing released");
+                return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
+            }
+            LockInfo lock = held.get();
+            String holder = Render.printable(Render.holder(lock)) + " (client " + Render.printable(lock.clientId()) + ")";
+            if (!yes) {
+                LockkitCli.Prompt console = cli.environment().console();
+                if (console == null) {
+                    err.println("lockkit: not releasing '" + shown + "' held by " + holder
+                            + ": there is no console to confirm on; add --yes to release without asking");
+                    return json(out, false, lock, LockkitCli.EXIT_REFUSED);
+                }
+                String answer = console.ask("Release " + shown + " held by " + holder + "? [y/N] ");
+                String a = answer == null ? "" : answer.trim().toLowerCase(Locale.ROOT);
+                if (!a.equals("y") && !a.equals("yes")) {
+                    err.println("not released");
+                    return json(out, false, lock, LockkitCli.EXIT_REFUSED);
+                }
+            }
+            if (!target.factory().forceRelease(name)) {
+                err.println("lock '" + shown + "' was freed before the release; nothing released");
+                return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
+            }
+            if (!cli.json) {
+                out.print("released '" + shown + "', held by " + holder + "; the holder learns of the loss at its next renewal\n");
+            }
+            return json(out, true, lock, LockkitCli.EXIT_OK);
+        } finally {
+            out.flush();
+        }
+    }
+
+    /** With --json: {"name":…,"released":…,"holder":{lock as it was}|null}; returns {@code code}. */
+    private int json(PrintWriter out, boolean released, @org.jspecify.annotations.Nullable LockInfo was, int code) {
+        if (cli.json) {
+            StringBuilder sb = new StringBuilder(256);
+            Render.string(sb.append("{\"name\":"), name).append(",\"released\":").append(released).append(",\"holder\":");
+            if (was == null) {
+                sb.append("null");
+            } else {
+                Render.json(sb, was, false);
+            }
+            out.print(sb.append("}\n"));
+        }
+        return code;
+    }
+}

@@ -40,8 +40,6 @@ import org.jspecify.annotations.Nullable;
 final class ProviderLockFactory implements DistributedLockFactory {
 
     private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
-    /** A provider that answers "try again now" is not retried in a tighter loop than this. */
-    private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final SecureRandom RANDOM = new SecureRandom();
     /** How long close() gives woken waiters to leave the backend's queues. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -54,8 +52,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
     private final LeaseWatchdog watchdog;
-    private final WaitQueues waits;
-    private final Events events;
+    final WaitQueues waits;
+    final Events events;
     private final String clientId;
     private final AtomicLong handleSequence = new AtomicLong();
     /** Numbers this client's waits (see {@link LockRequest#waitId()}). */
@@ -66,7 +64,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     /** While close(Duration) waits for holds to end: their owners may still take them again. */
     private volatile boolean draining;
     /** Threads inside a wait, from joining a room until they have left the backend's queue. */
-    private final java.util.concurrent.atomic.AtomicInteger activeWaits = new java.util.concurrent.atomic.AtomicInteger();
+    final Wait.InFlight inFlight = new Wait.InFlight();
 
     private record HoldKey(String name, String owner) {
         // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
@@ -81,10 +79,6 @@ final class ProviderLockFactory implements DistributedLockFactory {
         public int hashCode() {
             return java.util.Objects.hash(name, owner);
         }
-    }
-
-    /** The answer of a successful wait: the token and when the request that won it was sent. */
-    private record Grant(long token, long sentNanos) {
     }
 
     ProviderLockFactory(Builder b) {
@@ -139,15 +133,14 @@ final class ProviderLockFactory implements DistributedLockFactory {
     @Override
     public Optional<LockHandle> tryAcquire(String name, LockOptions options) throws InterruptedException {
         LockNames.check(name);
-        LockOptions o = requireOptions(options);
+        ResolvedOptions o = ResolvedOptions.of(requireOptions(options), defaults);
         String owner = clientId + ":h" + handleSequence.incrementAndGet();
-        Duration lease = o.lease().orElse(null);
         long start = now();
-        Grant g = take(name, owner, lease, o, o.waitTime().orElse(null), true, start);
+        Grant g = take(name, owner, o, true, start);
         if (g == null) {
             return Optional.empty();
         }
-        Hold h = register(name, owner, g, lease, o);
+        Hold h = register(name, owner, g, o);
         events.acquired(name, start, g.token(), false);
         return Optional.of(new OwnedLockHandle(this, h));
     }
@@ -182,10 +175,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         draining = !drainTime.isZero();
         waits.close();
         // Let the woken waiters leave the backend's queues while the provider is still open.
-        long giveUp = System.nanoTime() + CLOSE_WAIT_NANOS;
-        while (activeWaits.get() > 0 && System.nanoTime() - giveUp < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-        }
+        inFlight.awaitNone(CLOSE_WAIT_NANOS);
         if (draining) {
             drain(drainTime);
         }
@@ -253,8 +243,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
     boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible) throws InterruptedException {
         String owner = threadOwner();
         HoldKey key = new HoldKey(name, owner);
+        ResolvedOptions o = ResolvedOptions.of(lease, wait, defaults, defaults);
         long start = now();
-        Grant g = take(name, owner, lease, defaults, wait, interruptible, start);
+        Grant g = take(name, owner, o, interruptible, start);
         if (g == null) {
             return false;
         }
@@ -262,8 +253,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (top != null && top.state() == Hold.State.HELD) {
             if (top.token == g.token()) {
                 top.increment();
-                if (!top.watchdog() && lease != null && g.sentNanos() + lease.toNanos() - top.deadlineNanos() > 0) {
-                    top.extended(lease, g.sentNanos());
+                if (!top.watchdog() && !o.watchdog() && g.sentNanos() + o.lease().toNanos() - top.deadlineNanos() > 0) {
+                    top.extended(o.lease(), g.sentNanos());
                     watchdog.rescheduled(top);
                 }
                 events.acquired(name, start, g.token(), true);
@@ -272,7 +263,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
             // The backend granted a new hold, so the one we knew of had ended there: report it.
             lost(top, LossCause.NOT_HELD, "the backend no longer had this hold when the thread locked again");
         }
-        Hold h = register(name, owner, g, lease, defaults);
+        Hold h = register(name, owner, g, o);
         h.previous = top;
         threadHolds.put(key, h);
         events.acquired(name, start, g.token(), false);
@@ -311,126 +302,30 @@ final class ProviderLockFactory implements DistributedLockFactory {
     }
 
     /**
-     * Waits for the lock as the arguments say.
+     * Waits for the lock as {@code options} say (see {@link Wait}).
      *
-     * @param lease the explicit lease, or null for the watchdog
-     * @param wait the longest wait, or null to wait as long as it takes
      * @param start when the call started, on the ticker (the wait runs from here)
      * @return the grant, or null when the wait ran out
      */
-    private @Nullable Grant take(String name, String owner, @Nullable Duration lease, LockOptions options, @Nullable Duration wait,
-            boolean interruptible, long start)
+    private @Nullable Grant take(String name, String owner, ResolvedOptions options, boolean interruptible, long start)
             throws InterruptedException {
         ensureOpen(name, owner);
-        if (lease != null) {
+        if (!options.watchdog()) {
             require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
-        Duration effectiveLease = lease != null ? lease : options.effectiveWatchdogLease(defaults);
-        if (lease == null && options.effectiveRenewalInterval(defaults).compareTo(effectiveLease) >= 0) {
-            throw new IllegalArgumentException("renewalInterval (" + options.effectiveRenewalInterval(defaults)
-                    + ") must be shorter than the watchdog lease (" + effectiveLease + ")");
-        }
-        if (wait != null && wait.isZero()) {
-            long sent = now();
-            Acquisition a = attempt(name, owner, effectiveLease, Duration.ZERO, 0);
-            if (!a.isAcquired()) {
-                events.notAcquired(name, start, Outcome.BUSY);
-                return null;
-            }
-            return granted(name, owner, a.fencingToken(), sent);
-        }
-        if (interruptible && Thread.interrupted()) {
-            throw events.interrupted(name, start);
-        }
-        long deadline = wait == null ? 0 : start + wait.toNanos();
-        long waitId = waitSequence.incrementAndGet();
-        activeWaits.incrementAndGet();
-        WaitQueues.Waiter waiter;
-        try {
-            waiter = waits.join(name, owner, waitId);
-        } catch (RuntimeException | Error e) {
-            activeWaits.decrementAndGet();
-            throw e;
-        }
-        boolean acquired = false;
-        boolean interrupted = false;
-        boolean waiting = false;
-        try {
-            long sent = now();
-            Acquisition a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
-            if (!a.isAcquired() && waits.subscribe(waiter)) {
-                sent = now();
-                a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
-            }
-            waiting = !a.isAcquired() && events.waitStarted(name);
-            while (!a.isAcquired()) {
-                // A release by this client may have granted the lock to this wait outright: the
-                // releasing thread passed the token on, and no call is needed to take it.
-                WaitQueues.DirectGrant direct = waiter.grant();
-                if (direct == null) {
-                    long left = wait == null ? Long.MAX_VALUE : deadline - now();
-                    if (left <= 0) {
-                        events.notAcquired(name, start, Outcome.TIMED_OUT);
-                        return null; // abandon (below) gives back a grant that raced the deadline
-                    }
-                    waiter.await(Math.min(left, Math.max(MIN_RETRY_NANOS, a.retryAfter().toNanos())));
-                }
-                if (waiter.cancelled() || closed.get()) {
-                    throw new LockException(name, "the lock factory was closed while waiting");
-                }
-                if (Thread.interrupted()) {
-                    if (interruptible) {
-                        throw events.interrupted(name, start);
-                    }
-                    interrupted = true;
-                }
-                direct = waiter.grant();
-                if (direct != null) {
-                    acquired = true;
-                    return granted(name, owner, direct.token(), direct.sentNanos());
-                }
-                waiter.consumeSignal();
-                sent = now();
-                if (wait != null && deadline - sent <= 0) {
-                    // One last look, so a lock freed exactly at the deadline is not missed.
-                    a = attempt(name, owner, effectiveLease, Duration.ZERO, waitId);
-                    if (!a.isAcquired()) {
-                        events.notAcquired(name, start, Outcome.TIMED_OUT);
-                        return null;
-                    }
-                } else {
-                    a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
-                }
-            }
-            acquired = true;
-            return granted(name, owner, a.fencingToken(), sent);
-        } finally {
-            waits.leave(waiter, acquired);
-            if (!acquired) {
-                // Also when the factory is closing: close() waits for this, so no queue entry of
-                // ours is left in the backend to be handed the lock after we are gone, and a lock
-                // granted to this wait outright that it did not take goes back.
-                try {
-                    provider.abandon(name, owner, waitId);
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
-                }
-            }
-            activeWaits.decrementAndGet();
-            if (waiting) {
-                events.waitEnded(name);
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        options.checkRenewalInterval();
+        return new Wait(this, name, owner, options, interruptible, start).run();
     }
 
-    private static Duration remaining(@Nullable Duration wait, long deadline, long now) {
-        return wait == null ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
+    long nextWaitId() {
+        return waitSequence.incrementAndGet();
     }
 
-    private Acquisition attempt(String name, String owner, Duration lease, Duration wait, long waitId) {
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    Acquisition attempt(String name, String owner, Duration lease, Duration wait, long waitId) {
         Acquisition a;
         try {
             a = provider.tryAcquire(new LockRequest(name, owner, lease, wait, waitId));
@@ -447,7 +342,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return a;
     }
 
-    private Grant granted(String name, String owner, long token, long sent) {
+    Grant granted(String name, String owner, long token, long sent) {
         if (refuses(name, owner)) {
             releaseQuietly(name, owner, 1);
             throw new LockException(name, "the lock factory was closed while acquiring");
@@ -455,11 +350,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return new Grant(token, sent);
     }
 
-    private Hold register(String name, String owner, Grant g, @Nullable Duration lease, LockOptions options) {
-        Hold h = lease == null
-                ? new Hold(name, owner, g.token(), options.effectiveWatchdogLease(defaults), true,
-                        options.effectiveRenewalInterval(defaults), g.sentNanos())
-                : new Hold(name, owner, g.token(), lease, false, lease, g.sentNanos());
+    private Hold register(String name, String owner, Grant g, ResolvedOptions options) {
+        Hold h = new Hold(name, owner, g.token(), options.lease(), options.watchdog(), options.renewalInterval(), g.sentNanos());
         live.add(h);
         watchdog.watch(h);
         if (closed.get() && h.markReleased(true)) {
@@ -481,7 +373,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                     whenEmpty.run();
                     throw new LockLostException(h.name, h.token, "released when the lock factory closed");
                 }
-                throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this owner");
+                throw h.alreadyReleased("this owner");
             }
             case LOST -> {
                 if (h.decrement() <= 0) {
@@ -546,12 +438,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     /** Takes the hold once more for the same owner (a handle's reentrant acquisition). */
     void reacquire(Hold h) {
-        if (h.state() == Hold.State.LOST) {
-            throw h.lossToThrow();
-        }
-        if (h.state() != Hold.State.HELD) {
-            throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this handle");
-        }
+        h.requireHeld("this handle");
         ensureOpen(h.name, h.owner);
         long start = now();
         Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
@@ -587,12 +474,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     /** Sets a hold's lease to {@code lease} from now. */
     void extend(Hold h, Duration lease) {
         require(Capability.EXPLICIT_LEASE, "extending a lease");
-        if (h.state() == Hold.State.LOST) {
-            throw h.lossToThrow();
-        }
-        if (h.state() != Hold.State.HELD) {
-            throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this owner");
-        }
+        h.requireHeld("this owner");
         long sent = now();
         if (!h.isValid(sent)) {
             lost(h, LossCause.LEASE_EXPIRED, "the lease ran out before it was extended");

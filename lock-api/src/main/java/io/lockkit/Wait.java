@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Wait {
 
-    private static final System.Logger LOG = System.getLogger(Wait.class.getName());
+    // The factory's logger, as before the wait moved here: the same log category.
+    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
     /** A provider that answers "try again now" is not retried in a tighter loop than this. */
     static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 

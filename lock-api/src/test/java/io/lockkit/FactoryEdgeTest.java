@@ -590,4 +590,40 @@ class FactoryEdgeTest {
         closing.get(5, TimeUnit.SECONDS);
         assertThat(backend.inspect("edge:closing")).isEmpty();
     }
+
+    @Test
+    void aRefusedReleaseOfALostHoldWakesThisClientsWaitersToLookAgain() throws Exception {
+        // The backend keeps holds ten times the lease asked for: the hold lapses here and is lost
+        // while the backend still has it, so its release still matters.
+        java.util.concurrent.atomic.AtomicBoolean refuse = new java.util.concurrent.atomic.AtomicBoolean();
+        Scripted longer = new Scripted(backend) {
+            @Override
+            public Acquisition tryAcquire(LockRequest request) {
+                attempts.incrementAndGet();
+                return delegate().tryAcquire(new LockRequest(request.name(), request.owner(), request.lease().multipliedBy(10),
+                        request.maxWait(), request.waitId()));
+            }
+
+            @Override
+            public Release release(String name, String owner) {
+                if (refuse.get()) {
+                    throw new BackendUnavailableException(name, "release refused by the test", null);
+                }
+                return super.release(name, owner);
+            }
+        };
+        ProviderLockFactory locks = factory(longer);
+        LockHandle h = locks.acquire("edge:lost-refused", lease(Duration.ofSeconds(1)));
+        Thread waiter = start(() -> locks.getLock("edge:lost-refused").lock());
+        await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && longer.attempts.get() >= 3);
+        scheduler.advance(Duration.ofSeconds(1));
+        assertThat(h.lost().toCompletableFuture()).isCompleted();
+        int before = longer.attempts.get();
+
+        refuse.set(true);
+        assertThatThrownBy(h::release).isInstanceOf(LockLostException.class);
+        // The refused release may have freed the lock: the waiter looks now, not at its 9 s hint.
+        await().atMost(Duration.ofSeconds(3)).until(() -> longer.attempts.get() > before);
+        refuse.set(false);
+    }
 }

@@ -493,8 +493,11 @@ class FactoryEdgeTest {
     void aClosedFactoryRefusesForceUnlockAndInspection() {
         ProviderLockFactory locks = factory(backend.newClient());
         locks.close();
-        assertThatThrownBy(() -> locks.getLock("edge:closed").forceUnlock()).isInstanceOf(LockException.class).hasMessageContaining("closed");
-        assertThatThrownBy(() -> locks.getLock("edge:closed").isLocked()).isInstanceOf(LockException.class).hasMessageContaining("closed");
+        // The factory refuses, before the closed provider would (whose message differs).
+        assertThatThrownBy(() -> locks.getLock("edge:closed").forceUnlock()).isInstanceOf(LockException.class)
+                .hasMessageContaining("the lock factory is closed");
+        assertThatThrownBy(() -> locks.getLock("edge:closed").isLocked()).isInstanceOf(LockException.class)
+                .hasMessageContaining("the lock factory is closed");
         assertThatThrownBy(() -> locks.tryAcquire("edge:closed")).isInstanceOf(LockException.class).hasMessageContaining("closed");
     }
 

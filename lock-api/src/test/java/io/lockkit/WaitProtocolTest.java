@@ -208,6 +208,28 @@ class WaitProtocolTest {
     }
 
     @Test
+    void aDeadlineReachedDuringAnAttemptEndsTheWaitAtTheParkWithoutALastLook() throws Exception {
+        heldElsewhere(Duration.ofHours(1));
+        AtomicInteger attempts = new AtomicInteger();
+        Recording slow = new Recording(backend.newClient()) {
+            @Override
+            public Acquisition tryAcquire(LockRequest request) {
+                Acquisition a = super.tryAcquire(request);
+                if (attempts.incrementAndGet() == 2) {
+                    ticker.advance(Duration.ofMillis(300)); // the attempt made once subscribed took until the deadline, exactly
+                }
+                return a;
+            }
+        };
+        ProviderLockFactory locks = factory(slow);
+        CompletableFuture<Boolean> taken = startWaiter(() -> locks.getLock(NAME).tryLock(300, TimeUnit.MILLISECONDS));
+
+        assertThat(taken.get(3, TimeUnit.SECONDS)).isFalse();
+        assertThat(slow.requests).as("attempts: first, once subscribed; no last look after the deadline").hasSize(2);
+        assertThat(slow.abandoned).containsExactly(slow.requests.get(0).waitId());
+    }
+
+    @Test
     void aLastLookThatFindsTheLockBusyGivesUpAndAbandonsTheWait() throws Exception {
         heldElsewhere(Duration.ofHours(1));
         Recording recording = new Recording(backend.newClient());
@@ -387,6 +409,17 @@ class WaitProtocolTest {
         long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         letAbandonFinish.countDown();
         assertThat(closeMillis).as("millis close() waited for the stuck wait").isBetween(1900L, 4000L);
+    }
+
+    @Test
+    void waitingForWaitsInFlightGivesUpAtItsTime() {
+        Wait.InFlight inFlight = new Wait.InFlight();
+        inFlight.began();
+        long start = System.nanoTime();
+        assertThat(inFlight.awaitNone(TimeUnit.MILLISECONDS.toNanos(50))).as("none left").isFalse();
+        assertThat(System.nanoTime() - start).as("nanos waited").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+        inFlight.ended();
+        assertThat(inFlight.count()).isZero();
     }
 
     @Test

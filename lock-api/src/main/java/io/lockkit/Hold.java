@@ -139,6 +139,25 @@ final class Hold {
         return true;
     }
 
+    /**
+     * The guard of a call that needs this hold held: throws the loss when it was lost, or an
+     * {@link IllegalStateException} when it was released ({@code by} names who released it).
+     */
+    void requireHeld(String by) {
+        State s = state();
+        if (s == State.LOST) {
+            throw lossToThrow();
+        }
+        if (s != State.HELD) {
+            throw alreadyReleased(by);
+        }
+    }
+
+    /** The exception for a hold used after {@code by} (the owner, the handle) released it. */
+    IllegalStateException alreadyReleased(String by) {
+        return new IllegalStateException("lock '" + LockException.abbreviate(name) + "' was already released by " + by);
+    }
+
     synchronized boolean releasedByClose() {
         return releasedByClose;
     }

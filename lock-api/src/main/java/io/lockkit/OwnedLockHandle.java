@@ -45,17 +45,17 @@ final class OwnedLockHandle implements LockHandle {
 
     @Override
     public void acquireAgain() {
-        factory.reacquire(hold);
+        factory.holds.reacquire(hold);
     }
 
     @Override
     public void extend(Duration lease) {
-        factory.extend(hold, LockOptions.builder().lease(lease).build().lease().orElseThrow());
+        factory.holds.extend(hold, LockOptions.builder().lease(lease).build().lease().orElseThrow());
     }
 
     @Override
     public void release() {
-        factory.releaseOnce(hold, () -> closed = true);
+        factory.holds.releaseOnce(hold, () -> closed = true);
     }
 
     @Override
@@ -63,7 +63,7 @@ final class OwnedLockHandle implements LockHandle {
         if (delay == null || delay.isNegative()) {
             throw new IllegalArgumentException("delay must be zero or positive; was " + delay);
         }
-        factory.releaseAfter(hold, delay, () -> closed = true);
+        factory.holds.releaseAfter(hold, delay, () -> closed = true);
     }
 
     @Override
@@ -80,7 +80,7 @@ final class OwnedLockHandle implements LockHandle {
                     closed = true;
                     if (hold.lossUnreported()) {
                         // Release what the backend may still have, then say so once.
-                        factory.releaseOnce(hold, () -> { });
+                        factory.holds.releaseOnce(hold, () -> { });
                     }
                     return;
                 }

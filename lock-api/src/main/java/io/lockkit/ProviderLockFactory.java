@@ -1,19 +1,14 @@
 package io.lockkit;
 
 import io.lockkit.LockObserver.LossCause;
-import io.lockkit.LockObserver.Outcome;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
-import io.lockkit.spi.LockProvider.Renewal;
-import io.lockkit.spi.Release;
 
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,15 +18,13 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The core behind {@link DistributedLockFactory}: turns a provider's single attempts into waits,
- * keeps this client's holds (counts, tokens, client-side deadlines), renews and watches them
- * through a {@link LeaseWatchdog}, and reports losses.
+ * The core behind {@link DistributedLockFactory}: turns a provider's single attempts into waits
+ * (each a {@link Wait}), keeps this client's holds (counts, tokens, client-side deadlines), renews
+ * and watches them through a {@link LeaseWatchdog}, and reports losses (both in {@link Holds}).
  *
  * <p>Owners: a thread owns its holds as {@code <clientId>:t<threadId>}, a handle as
  * {@code <clientId>:h<sequence>}; the client id is random per factory, so two factories (or two
@@ -40,48 +33,35 @@ import org.jspecify.annotations.Nullable;
  */
 final class ProviderLockFactory implements DistributedLockFactory {
 
-    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
-    /** A provider that answers "try again now" is not retried in a tighter loop than this. */
-    private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final SecureRandom RANDOM = new SecureRandom();
-    /**
-     * Releases sent at most to free what the backend holds for an owner: a request retried after
-     * its answer was lost can leave the backend a count or more ahead of this client.
-     */
-    private static final int MAX_RELEASES = 64;
     /** How long close() gives woken waiters to leave the backend's queues. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     final LockProvider provider;
     final Ticker ticker;
     private final LockOptions defaults;
-    private final Consumer<LockLostException> lossListener;
     private final Set<Capability> capabilities;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
-    private final LeaseWatchdog watchdog;
-    private final WaitQueues waits;
-    private final Events events;
+    /** This client's holds, the watchdog that keeps them, and their releases and losses. */
+    final Holds holds;
+    final WaitQueues waits;
+    final Events events;
     private final String clientId;
+    /** Every thread owner of this client starts with this. */
+    private final String threadOwnerPrefix;
     private final AtomicLong handleSequence = new AtomicLong();
     /** Numbers this client's waits (see {@link LockRequest#waitId()}). */
     private final AtomicLong waitSequence = new AtomicLong();
     private final ConcurrentHashMap<HoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
-    /**
-     * Thread owners whose backend state for a name is unknown: a release or acquisition failed, or
-     * the hold's lease ran out here, so the backend may still hold it for that owner. The thread's
-     * next lock of the name releases that first, or the backend would count the new hold into the
-     * old one and hand back the old one's fencing token. (Handle owners are never used twice.)
-     */
-    private final Set<HoldKey> unsettled = ConcurrentHashMap.newKeySet();
-    private final Set<Hold> live = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** While close(Duration) waits for holds to end: their owners may still take them again. */
     private volatile boolean draining;
     /** Threads inside a wait, from joining a room until they have left the backend's queue. */
-    private final java.util.concurrent.atomic.AtomicInteger activeWaits = new java.util.concurrent.atomic.AtomicInteger();
+    final Wait.InFlight inFlight = new Wait.InFlight();
 
-    private record HoldKey(String name, String owner) {
+    /** A thread owner's hold of a name (see {@link Holds#unsettle}). */
+    record HoldKey(String name, String owner) {
         // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
         // whose cache on JDK 17 keeps the class, and with it a Jakarta EE application's class
         // loader, alive after undeploy.
@@ -96,18 +76,14 @@ final class ProviderLockFactory implements DistributedLockFactory {
         }
     }
 
-    /** The answer of a successful wait: the token and when the request that won it was sent. */
-    private record Grant(long token, long sentNanos) {
-    }
-
     ProviderLockFactory(Builder b) {
         this.provider = b.provider;
         this.ticker = b.ticker;
         this.defaults = b.defaultOptions;
-        this.lossListener = b.lossListener;
         Set<Capability> caps = provider.capabilities();
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
         this.clientId = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
+        this.threadOwnerPrefix = clientId + ":t";
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;
             this.ownsScheduler = false;
@@ -131,10 +107,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
             this.ownsScheduler = true;
         }
         this.events = new Events(ticker, b.observers);
-        this.watchdog = new LeaseWatchdog(provider, ticker, scheduler, this::lostByWatchdog, events);
         this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos());
-        this.health = new FactoryHealth(provider, ticker, clientId, watchdog, scheduler, events.losses, defaults,
-                b.threadFactory, closed::get, live::size);
+        this.holds = new Holds(this, b.lossListener, scheduler);
+        this.health = new FactoryHealth(provider, ticker, clientId, holds.watchdog, scheduler, events.losses, defaults,
+                b.threadFactory, closed::get, holds::liveCount);
     }
 
     // ---- DistributedLockFactory ----
@@ -154,15 +130,14 @@ final class ProviderLockFactory implements DistributedLockFactory {
     @Override
     public Optional<LockHandle> tryAcquire(String name, LockOptions options) throws InterruptedException {
         LockNames.check(name);
-        LockOptions o = requireOptions(options);
+        ResolvedOptions o = ResolvedOptions.of(requireOptions(options), defaults);
         String owner = clientId + ":h" + handleSequence.incrementAndGet();
-        Duration lease = o.lease().orElse(null);
         long start = now();
-        Grant g = take(name, owner, lease, o, o.waitTime().orElse(null), true, start);
+        Grant g = take(name, owner, o, true, start);
         if (g == null) {
             return Optional.empty();
         }
-        Hold h = register(name, owner, g, lease, o);
+        Hold h = holds.register(name, owner, g, o);
         events.acquired(name, start, g.token(), false);
         return Optional.of(new OwnedLockHandle(this, h));
     }
@@ -197,56 +172,17 @@ final class ProviderLockFactory implements DistributedLockFactory {
         draining = !drainTime.isZero();
         waits.close();
         // Let the woken waiters leave the backend's queues while the provider is still open.
-        long giveUp = System.nanoTime() + CLOSE_WAIT_NANOS;
-        while (activeWaits.get() > 0 && System.nanoTime() - giveUp < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-        }
+        inFlight.awaitNone(CLOSE_WAIT_NANOS);
         if (draining) {
-            drain(drainTime);
+            holds.drain(drainTime);
         }
         draining = false;
-        watchdog.stop();
-        for (Hold h : new ArrayList<>(live)) {
-            if (h.markReleased(true)) {
-                live.remove(h);
-                releaseQuietly(h.name, h.owner);
-                reportClosed(h, drainTime);
-            }
-        }
+        holds.watchdog.stop();
+        holds.releaseOnClose(drainTime);
         if (ownsScheduler) {
             scheduler.shutdownNow();
         }
         provider.close();
-    }
-
-    /**
-     * Waits until every hold of this factory has been released by its owner, or {@code drainTime}
-     * has passed; the watchdog keeps renewing them meanwhile. Shutdown only, so a short poll
-     * rather than a signal on every release.
-     */
-    private void drain(Duration drainTime) {
-        long deadline = System.nanoTime() + drainTime.toNanos();
-        if (!live.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "lockkit: closing; waiting up to {0} for {1} held lock(s) to be released",
-                    drainTime, live.size());
-        }
-        while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(Math.min(TimeUnit.MILLISECONDS.toNanos(5), Math.max(1, deadline - System.nanoTime())));
-        }
-    }
-
-    /** Tells the holder of a hold that close released that its lock is gone. */
-    private void reportClosed(Hold h, Duration drainTime) {
-        LockLostException loss = new LockLostException(h.name, h.token, "released when the lock factory closed"
-                + (drainTime.isZero() ? "" : " after waiting " + drainTime + " for its holder"));
-        LOG.log(System.Logger.Level.WARNING, loss.getMessage());
-        events.lost(h, LossCause.FACTORY_CLOSED, loss);
-        try {
-            lossListener.accept(loss);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
-        }
-        h.lost.complete(loss);
     }
 
     @Override
@@ -257,7 +193,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
     // ---- thread-owned locks ----
 
     String threadOwner() {
-        return clientId + ":t" + Thread.currentThread().getId();
+        return threadOwnerPrefix + Thread.currentThread().getId();
+    }
+
+    /** Whether {@code owner} is a thread of this client (handle owners are never used twice). */
+    boolean isThreadOwner(String owner) {
+        return owner.startsWith(threadOwnerPrefix);
     }
 
     @Nullable Hold currentThreadHold(String name) {
@@ -267,12 +208,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
     boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible) throws InterruptedException {
         String owner = threadOwner();
         HoldKey key = new HoldKey(name, owner);
+        ResolvedOptions o = ResolvedOptions.of(lease, wait, defaults, defaults);
         long start = now();
         Hold held = threadHolds.get(key);
-        if ((held == null || held.state() != Hold.State.HELD) && unsettled.remove(key)) {
-            settle(key);
+        if (held == null || held.state() != Hold.State.HELD) {
+            holds.settle(key);
         }
-        Grant g = take(name, owner, lease, defaults, wait, interruptible, start);
+        Grant g = take(name, owner, o, interruptible, start);
         if (g == null) {
             return false;
         }
@@ -280,17 +222,17 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (top != null && top.state() == Hold.State.HELD) {
             if (top.token == g.token()) {
                 top.increment();
-                if (!top.watchdog() && lease != null && g.sentNanos() + lease.toNanos() - top.deadlineNanos() > 0) {
-                    top.extended(lease, g.sentNanos());
-                    watchdog.rescheduled(top);
+                if (!top.watchdog() && !o.watchdog() && g.sentNanos() + o.lease().toNanos() - top.deadlineNanos() > 0) {
+                    top.extended(o.lease(), g.sentNanos());
+                    holds.watchdog.rescheduled(top);
                 }
                 events.acquired(name, start, g.token(), true);
                 return true;
             }
             // The backend granted a new hold, so the one we knew of had ended there: report it.
-            lost(top, LossCause.NOT_HELD, "the backend no longer had this hold when the thread locked again");
+            holds.lost(top, LossCause.NOT_HELD, "the backend no longer had this hold when the thread locked again");
         }
-        Hold h = register(name, owner, g, lease, defaults);
+        Hold h = holds.register(name, owner, g, o);
         h.previous = top;
         threadHolds.put(key, h);
         events.acquired(name, start, g.token(), false);
@@ -303,7 +245,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (top == null) {
             throw new IllegalMonitorStateException("the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
         }
-        releaseOnce(top, () -> {
+        holds.releaseOnce(top, () -> {
             if (top.previous == null) {
                 threadHolds.remove(key, top);
             } else {
@@ -329,131 +271,35 @@ final class ProviderLockFactory implements DistributedLockFactory {
     }
 
     /**
-     * Waits for the lock as the arguments say.
+     * Waits for the lock as {@code options} say (see {@link Wait}).
      *
-     * @param lease the explicit lease, or null for the watchdog
-     * @param wait the longest wait, or null to wait as long as it takes
      * @param start when the call started, on the ticker (the wait runs from here)
      * @return the grant, or null when the wait ran out
      */
-    private @Nullable Grant take(String name, String owner, @Nullable Duration lease, LockOptions options, @Nullable Duration wait,
-            boolean interruptible, long start)
+    private @Nullable Grant take(String name, String owner, ResolvedOptions options, boolean interruptible, long start)
             throws InterruptedException {
         ensureOpen(name, owner);
-        if (lease != null) {
+        if (!options.watchdog()) {
             require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
-        Duration effectiveLease = lease != null ? lease : options.effectiveWatchdogLease(defaults);
-        if (lease == null && options.effectiveRenewalInterval(defaults).compareTo(effectiveLease) >= 0) {
-            throw new IllegalArgumentException("renewalInterval (" + options.effectiveRenewalInterval(defaults)
-                    + ") must be shorter than the watchdog lease (" + effectiveLease + ")");
-        }
-        if (wait != null && wait.isZero()) {
-            long sent = now();
-            Acquisition a = attempt(name, owner, effectiveLease, Duration.ZERO, 0);
-            if (!a.isAcquired()) {
-                events.notAcquired(name, start, Outcome.BUSY);
-                return null;
-            }
-            return granted(name, owner, a.fencingToken(), sent);
-        }
-        if (interruptible && Thread.interrupted()) {
-            throw events.interrupted(name, start);
-        }
-        long deadline = wait == null ? 0 : start + wait.toNanos();
-        long waitId = waitSequence.incrementAndGet();
-        activeWaits.incrementAndGet();
-        WaitQueues.Waiter waiter;
-        try {
-            waiter = waits.join(name, owner, waitId);
-        } catch (RuntimeException | Error e) {
-            activeWaits.decrementAndGet();
-            throw e;
-        }
-        boolean acquired = false;
-        boolean interrupted = false;
-        boolean waiting = false;
-        try {
-            long sent = now();
-            Acquisition a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
-            if (!a.isAcquired() && waits.subscribe(waiter)) {
-                sent = now();
-                a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
-            }
-            waiting = !a.isAcquired() && events.waitStarted(name);
-            while (!a.isAcquired()) {
-                // A release by this client may have granted the lock to this wait outright: the
-                // releasing thread passed the token on, and no call is needed to take it.
-                WaitQueues.DirectGrant direct = waiter.grant();
-                if (direct == null) {
-                    long left = wait == null ? Long.MAX_VALUE : deadline - now();
-                    if (left <= 0) {
-                        events.notAcquired(name, start, Outcome.TIMED_OUT);
-                        return null; // abandon (below) gives back a grant that raced the deadline
-                    }
-                    waiter.await(Math.min(left, Math.max(MIN_RETRY_NANOS, a.retryAfter().toNanos())));
-                }
-                if (waiter.cancelled() || closed.get()) {
-                    throw new LockException(name, "the lock factory was closed while waiting");
-                }
-                if (Thread.interrupted()) {
-                    if (interruptible) {
-                        throw events.interrupted(name, start);
-                    }
-                    interrupted = true;
-                }
-                direct = waiter.grant();
-                if (direct != null) {
-                    acquired = true;
-                    return granted(name, owner, direct.token(), direct.sentNanos());
-                }
-                waiter.consumeSignal();
-                sent = now();
-                if (wait != null && deadline - sent <= 0) {
-                    // One last look, so a lock freed exactly at the deadline is not missed.
-                    a = attempt(name, owner, effectiveLease, Duration.ZERO, waitId);
-                    if (!a.isAcquired()) {
-                        events.notAcquired(name, start, Outcome.TIMED_OUT);
-                        return null;
-                    }
-                } else {
-                    a = attempt(name, owner, effectiveLease, remaining(wait, deadline, sent), waitId);
-                }
-            }
-            acquired = true;
-            return granted(name, owner, a.fencingToken(), sent);
-        } finally {
-            waits.leave(waiter, acquired);
-            if (!acquired) {
-                // Also when the factory is closing: close() waits for this, so no queue entry of
-                // ours is left in the backend to be handed the lock after we are gone, and a lock
-                // granted to this wait outright that it did not take goes back.
-                try {
-                    provider.abandon(name, owner, waitId);
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
-                }
-            }
-            activeWaits.decrementAndGet();
-            if (waiting) {
-                events.waitEnded(name);
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        options.checkRenewalInterval();
+        return new Wait(this, name, owner, options, interruptible, start).run();
     }
 
-    private static Duration remaining(@Nullable Duration wait, long deadline, long now) {
-        return wait == null ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
+    long nextWaitId() {
+        return waitSequence.incrementAndGet();
     }
 
-    private Acquisition attempt(String name, String owner, Duration lease, Duration wait, long waitId) {
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    Acquisition attempt(String name, String owner, Duration lease, Duration wait, long waitId) {
         Acquisition a;
         try {
             a = provider.tryAcquire(new LockRequest(name, owner, lease, wait, waitId));
         } catch (RuntimeException e) {
-            unsettle(name, owner);
+            holds.unsettle(name, owner);
             if (closed.get()) {
                 throw new LockException(name, "the lock factory was closed while acquiring", e);
             }
@@ -466,174 +312,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return a;
     }
 
-    private Grant granted(String name, String owner, long token, long sent) {
+    Grant granted(String name, String owner, long token, long sent) {
         if (refuses(name, owner)) {
-            releaseQuietly(name, owner);
+            holds.releaseQuietly(name, owner);
             throw new LockException(name, "the lock factory was closed while acquiring");
         }
         return new Grant(token, sent);
-    }
-
-    private Hold register(String name, String owner, Grant g, @Nullable Duration lease, LockOptions options) {
-        Hold h = lease == null
-                ? new Hold(name, owner, g.token(), options.effectiveWatchdogLease(defaults), true,
-                        options.effectiveRenewalInterval(defaults), g.sentNanos())
-                : new Hold(name, owner, g.token(), lease, false, lease, g.sentNanos());
-        live.add(h);
-        watchdog.watch(h);
-        if (closed.get() && h.markReleased(true)) {
-            live.remove(h);
-            releaseQuietly(h.name, h.owner);
-            throw new LockException(name, "the lock factory was closed while acquiring");
-        }
-        return h;
-    }
-
-    /**
-     * Releases one hold count of {@code h}; {@code whenEmpty} runs once the hold has no count left
-     * on this client.
-     */
-    void releaseOnce(Hold h, Runnable whenEmpty) {
-        switch (h.state()) {
-            case RELEASED -> {
-                if (h.releasedByClose()) {
-                    whenEmpty.run();
-                    throw new LockLostException(h.name, h.token, "released when the lock factory closed");
-                }
-                throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this owner");
-            }
-            case LOST -> {
-                if (h.decrement() <= 0) {
-                    whenEmpty.run();
-                }
-                releaseQuietly(h.name, h.owner);
-                throw h.lossToThrow();
-            }
-            case HELD -> releaseHeld(h, whenEmpty);
-        }
-    }
-
-    private void releaseHeld(Hold h, Runnable whenEmpty) {
-        boolean last = h.count() <= 1;
-        Release r;
-        long sent = now();
-        try {
-            r = provider.release(h.name, h.owner);
-            if (last) {
-                // A retried reentrant request may have left the backend one count ahead of us.
-                for (int i = 0; i < MAX_RELEASES && r.outcome() == Release.Outcome.STILL_HELD; i++) {
-                    r = provider.release(h.name, h.owner);
-                }
-            }
-        } catch (RuntimeException e) {
-            events.failed(h.name, e);
-            if (last) {
-                unsettle(h.name, h.owner);
-            }
-            if (last && h.markReleased(false)) {
-                // Stop renewing: the backend lets the lease lapse even though we could not tell it.
-                live.remove(h);
-                watchdog.unwatch(h);
-                whenEmpty.run();
-            } else if (!last) {
-                h.decrement();
-            }
-            releaseUnanswered(h.name);
-            throw e;
-        }
-        switch (r.outcome()) {
-            case RELEASED -> {
-                if (h.markReleased(false)) {
-                    live.remove(h);
-                    watchdog.unwatch(h);
-                    events.released(h);
-                }
-                whenEmpty.run();
-                passOn(h.name, r, sent);
-            }
-            case STILL_HELD -> {
-                if (h.decrement() <= 0) {
-                    whenEmpty.run();
-                }
-            }
-            case NOT_HELD -> {
-                lost(h, LossCause.NOT_HELD, "the lease had lapsed on the backend before the release");
-                if (h.decrement() <= 0) {
-                    whenEmpty.run();
-                }
-                throw h.lossToThrow();
-            }
-        }
-    }
-
-    /** Takes the hold once more for the same owner (a handle's reentrant acquisition). */
-    void reacquire(Hold h) {
-        if (h.state() == Hold.State.LOST) {
-            throw h.lossToThrow();
-        }
-        if (h.state() != Hold.State.HELD) {
-            throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this handle");
-        }
-        ensureOpen(h.name, h.owner);
-        long start = now();
-        Acquisition a = attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
-        if (!a.isAcquired() || a.fencingToken() != h.token) {
-            if (a.isAcquired()) {
-                releaseQuietly(h.name, h.owner);
-            }
-            lost(h, LossCause.NOT_HELD, "the backend no longer had this hold when it was acquired again");
-            throw h.lossToThrow();
-        }
-        h.increment();
-        events.acquired(h.name, start, h.token, true);
-    }
-
-    /**
-     * Leaves {@code h} to lapse on the backend {@code delay} from now: its lease set to the delay,
-     * not renewed, and the hold forgotten here; with more than one count, or no delay, a release.
-     */
-    void releaseAfter(Hold h, Duration delay, Runnable whenEmpty) {
-        if (delay.isZero() || h.state() != Hold.State.HELD || h.count() > 1) {
-            releaseOnce(h, whenEmpty);
-            return;
-        }
-        extend(h, delay); // ends the watchdog's renewals; throws when the hold is gone
-        if (h.markReleased(false)) {
-            live.remove(h);
-            watchdog.unwatch(h);
-            events.released(h);
-            whenEmpty.run();
-        }
-    }
-
-    /** Sets a hold's lease to {@code lease} from now. */
-    void extend(Hold h, Duration lease) {
-        require(Capability.EXPLICIT_LEASE, "extending a lease");
-        if (h.state() == Hold.State.LOST) {
-            throw h.lossToThrow();
-        }
-        if (h.state() != Hold.State.HELD) {
-            throw new IllegalStateException("lock '" + LockException.abbreviate(h.name) + "' was already released by this owner");
-        }
-        long sent = now();
-        if (!h.isValid(sent)) {
-            lost(h, LossCause.LEASE_EXPIRED, "the lease ran out before it was extended");
-            throw h.lossToThrow();
-        }
-        Renewal renewal = new Renewal(h.name, h.owner, lease);
-        List<Renewal> gone;
-        try {
-            gone = provider.renew(List.of(renewal));
-        } catch (RuntimeException e) {
-            events.failed(h.name, e);
-            throw e;
-        }
-        if (!gone.isEmpty()) {
-            lost(h, LossCause.NOT_HELD, "the backend no longer had this hold when it was extended");
-            throw h.lossToThrow();
-        }
-        h.extended(lease, sent);
-        watchdog.rescheduled(h);
     }
 
     @Override
@@ -642,11 +326,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         LockNames.check(name);
         ensureOpen(name);
         boolean wasHeld = provider.forceRelease(name);
-        for (Hold h : live) {
-            if (h.name.equals(name)) {
-                lost(h, LossCause.FORCE_RELEASED, "the lock was force-released");
-            }
-        }
+        holds.forceReleased(name);
         waits.handedTo(name, null);
         return wasHeld;
     }
@@ -678,116 +358,14 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return LockListing.stream(provider, prefix, LockListing.PAGE_SIZE, checkOpen);
     }
 
-    /** A loss the watchdog found: past the client-side deadline, or a renewal found the hold gone. */
-    private void lostByWatchdog(Hold h, String reason) {
-        lost(h, h.deadlineNanos() - now() <= 0 ? LossCause.LEASE_EXPIRED : LossCause.NOT_HELD, reason);
-    }
-
-    /** Reports a hold as lost, once. */
-    void lost(Hold h, LossCause cause, String reason) {
-        LockLostException loss = h.markLost(reason);
-        if (loss == null) {
-            return;
-        }
-        if (cause == LossCause.LEASE_EXPIRED) {
-            unsettle(h.name, h.owner); // the backend's lease may run a little longer than ours
-        }
-        live.remove(h);
-        watchdog.unwatch(h);
-        LOG.log(System.Logger.Level.WARNING, loss.getMessage());
-        events.lost(h, cause, loss);
-        try {
-            lossListener.accept(loss);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
-        }
-        h.lost.complete(loss);
-    }
-
-    /**
-     * Releases a hold this client no longer counts on (lost, or released by close or a closed
-     * factory), every count the backend may have for the owner, passing on whatever the release
-     * handed over: the backend may still have had the hold, and a release that frees it can grant
-     * the lock to a waiter of this client.
-     */
-    private void releaseQuietly(String name, String owner) {
-        try {
-            releaseUpTo(name, owner, MAX_RELEASES);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "releasing lock '" + name + "' failed; its lease will lapse", e);
-            unsettle(name, owner);
-            releaseUnanswered(name);
-        }
-    }
-
-    /** Releases until the backend has no count left for the owner, at most {@code times} times. */
-    private void releaseUpTo(String name, String owner, int times) {
-        for (int i = 0; i < Math.max(1, times); i++) {
-            long sent = now();
-            Release r = provider.release(name, owner);
-            if (r.outcome() != Release.Outcome.STILL_HELD) {
-                passOn(name, r, sent);
-                return;
-            }
-        }
-    }
-
-    /** Notes that the backend may still hold {@code name} for a thread owner (see {@link #unsettled}). */
-    private void unsettle(String name, String owner) {
-        if (owner.startsWith(clientId + ":t")) {
-            unsettled.add(new HoldKey(name, owner));
-        }
-    }
-
-    /**
-     * Frees what the backend may still hold for a thread owner from a hold that ended here without
-     * the backend's word, before the thread locks anew; if that fails, so does the lock call.
-     */
-    private void settle(HoldKey key) {
-        try {
-            releaseUpTo(key.name, key.owner, MAX_RELEASES);
-        } catch (RuntimeException e) {
-            unsettled.add(key);
-            events.failed(key.name, e);
-            throw e;
-        }
-    }
-
-    /**
-     * Tells the grantee of a release sent at {@code sent} that it holds the lock (a direct grant:
-     * its lease was set by the release, so it runs from no earlier than {@code sent}), or wakes it
-     * to claim a hand-over. Every release that may free a lock ends here, whatever became of the
-     * releasing hold.
-     */
-    private void passOn(String name, @Nullable Release r, long sent) {
-        if (r == null || r.grantee() == null) {
-            return;
-        }
-        String grantee = r.grantee();
-        if (r.granted()) {
-            waits.grantedTo(name, grantee, r.grantWaitId(), r.grantToken(), sent);
-        } else {
-            waits.handedTo(name, grantee);
-        }
-    }
-
-    /**
-     * A release whose answer never came may still have run and granted the lock to a waiter of
-     * this client that nobody will tell: the waiters of that name look again now rather than at
-     * their retry hint (an attempt of the granted wait takes the grant, with a lease set anew).
-     */
-    private void releaseUnanswered(String name) {
-        waits.recheck(name);
-    }
-
-    private void ensureOpen(String name) {
+    void ensureOpen(String name) {
         if (closed.get()) {
             throw new LockException(name, "the lock factory is closed");
         }
     }
 
     /** Like {@link #ensureOpen(String)}, but while draining the owner of a live hold may take it again. */
-    private void ensureOpen(String name, String owner) {
+    void ensureOpen(String name, String owner) {
         if (refuses(name, owner)) {
             throw new LockException(name, draining ? "the lock factory is closing" : "the lock factory is closed");
         }
@@ -797,14 +375,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (!closed.get()) {
             return false;
         }
-        if (draining) {
-            for (Hold h : live) {
-                if (h.owner.equals(owner) && h.name.equals(name) && h.state() == Hold.State.HELD) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        return !draining || !holds.holds(name, owner);
     }
 
     private static LockOptions requireOptions(LockOptions options) {
@@ -826,7 +397,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     // ---- for tests in this package ----
 
     int watchedHolds() {
-        return watchdog.watched();
+        return holds.watchdog.watched();
     }
 
     int liveSubscriptions() {

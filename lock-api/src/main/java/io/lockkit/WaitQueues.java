@@ -42,10 +42,6 @@ final class WaitQueues {
         this.lingerNanos = lingerNanos;
     }
 
-    /** A lock the backend granted to a waiter outright: its token, and when the release that did it was sent. */
-    record DirectGrant(long token, long sentNanos) {
-    }
-
     /** One waiting thread. */
     static final class Waiter {
         final Thread thread = Thread.currentThread();
@@ -54,7 +50,7 @@ final class WaitQueues {
         final Room room;
         private volatile boolean signalled;
         private volatile boolean cancelled;
-        private volatile @Nullable DirectGrant grant;
+        private volatile @Nullable Grant grant;
 
         Waiter(String owner, long waitId, Room room) {
             this.owner = owner;
@@ -86,7 +82,7 @@ final class WaitQueues {
         }
 
         /** The lock granted to this wait outright by a release of this client, or null. */
-        @Nullable DirectGrant grant() {
+        @Nullable Grant grant() {
             return grant;
         }
 
@@ -252,7 +248,7 @@ final class WaitQueues {
         try {
             for (Waiter w : room.waiters) {
                 if (w.waitId == waitId && w.owner.equals(grantee)) {
-                    w.grant = new DirectGrant(token, sentNanos);
+                    w.grant = new Grant(token, sentNanos);
                     w.signal();
                     return;
                 }

@@ -493,8 +493,11 @@ class FactoryEdgeTest {
     void aClosedFactoryRefusesForceUnlockAndInspection() {
         ProviderLockFactory locks = factory(backend.newClient());
         locks.close();
-        assertThatThrownBy(() -> locks.getLock("edge:closed").forceUnlock()).isInstanceOf(LockException.class).hasMessageContaining("closed");
-        assertThatThrownBy(() -> locks.getLock("edge:closed").isLocked()).isInstanceOf(LockException.class).hasMessageContaining("closed");
+        // The factory refuses, before the closed provider would (whose message differs).
+        assertThatThrownBy(() -> locks.getLock("edge:closed").forceUnlock()).isInstanceOf(LockException.class)
+                .hasMessageContaining("the lock factory is closed");
+        assertThatThrownBy(() -> locks.getLock("edge:closed").isLocked()).isInstanceOf(LockException.class)
+                .hasMessageContaining("the lock factory is closed");
         assertThatThrownBy(() -> locks.tryAcquire("edge:closed")).isInstanceOf(LockException.class).hasMessageContaining("closed");
     }
 
@@ -589,5 +592,41 @@ class FactoryEdgeTest {
         letGo.countDown();
         closing.get(5, TimeUnit.SECONDS);
         assertThat(backend.inspect("edge:closing")).isEmpty();
+    }
+
+    @Test
+    void aRefusedReleaseOfALostHoldWakesThisClientsWaitersToLookAgain() throws Exception {
+        // The backend keeps holds ten times the lease asked for: the hold lapses here and is lost
+        // while the backend still has it, so its release still matters.
+        java.util.concurrent.atomic.AtomicBoolean refuse = new java.util.concurrent.atomic.AtomicBoolean();
+        Scripted longer = new Scripted(backend) {
+            @Override
+            public Acquisition tryAcquire(LockRequest request) {
+                attempts.incrementAndGet();
+                return delegate().tryAcquire(new LockRequest(request.name(), request.owner(), request.lease().multipliedBy(10),
+                        request.maxWait(), request.waitId()));
+            }
+
+            @Override
+            public Release release(String name, String owner) {
+                if (refuse.get()) {
+                    throw new BackendUnavailableException(name, "release refused by the test", null);
+                }
+                return super.release(name, owner);
+            }
+        };
+        ProviderLockFactory locks = factory(longer);
+        LockHandle h = locks.acquire("edge:lost-refused", lease(Duration.ofSeconds(1)));
+        Thread waiter = start(() -> locks.getLock("edge:lost-refused").lock());
+        await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && longer.attempts.get() >= 3);
+        scheduler.advance(Duration.ofSeconds(1));
+        assertThat(h.lost().toCompletableFuture()).isCompleted();
+        int before = longer.attempts.get();
+
+        refuse.set(true);
+        assertThatThrownBy(h::release).isInstanceOf(LockLostException.class);
+        // The refused release may have freed the lock: the waiter looks now, not at its 9 s hint.
+        await().atMost(Duration.ofSeconds(3)).until(() -> longer.attempts.get() > before);
+        refuse.set(false);
     }
 }

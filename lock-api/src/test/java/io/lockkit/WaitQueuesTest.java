@@ -154,7 +154,7 @@ class WaitQueuesTest {
         assertThat(first.consumeSignal() || sameOwnerLaterWait.consumeSignal() || other.consumeSignal()).isFalse();
 
         waits.grantedTo("q:grant", "o1", 2, 42, 123);
-        assertThat(sameOwnerLaterWait.grant()).isEqualTo(new WaitQueues.DirectGrant(42, 123));
+        assertThat(sameOwnerLaterWait.grant()).isEqualTo(new Grant(42, 123));
         assertThat(sameOwnerLaterWait.consumeSignal()).isTrue();
         assertThat(first.grant()).isNull();
         assertThat(first.consumeSignal()).isFalse();

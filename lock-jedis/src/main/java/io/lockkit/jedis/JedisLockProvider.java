@@ -77,7 +77,6 @@ public final class JedisLockProvider implements LockProvider {
     public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofSeconds(2);
     /** How long a released lock's hash keeps its last fencing token: 60 s. */
     public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofSeconds(60);
-
     /** How many hand-overs in a row may stay within one process ahead of older waiters elsewhere: 8. */
     public static final int DEFAULT_LOCAL_HAND_OFFS = 8;
 

@@ -1,0 +1,295 @@
+package io.lockkit;
+
+import io.lockkit.LockObserver.Outcome;
+import io.lockkit.spi.Acquisition;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One thread's wait for one lock: turns the provider's single attempts into a wait. Used once, by
+ * the waiting thread only; {@link InFlight} is thread-safe.
+ *
+ * <p>Design: the steps, in order.
+ * <ol>
+ * <li><b>First attempt</b>, after joining the name's room in {@link WaitQueues}, so no wake-up
+ *     that follows the attempt can miss this thread. A wait of zero is this attempt alone, with no
+ *     room and no wait id.
+ * <li><b>Subscribe and retry</b>: the first busy answer subscribes the room to the backend's
+ *     release notifications; a release may have slipped by before the subscription was in place,
+ *     so one more attempt follows.
+ * <li><b>Park</b> until woken, the provider's retry hint (at least {@link #MIN_RETRY_NANOS}) or
+ *     the deadline, then attempt again.
+ * <li><b>Direct grant</b>: a release by this client may have granted the lock to this wait
+ *     outright; the releasing thread left the token with the waiter, so no call is needed.
+ * <li><b>Last look</b>: at the deadline, one attempt that does not wait, so a lock freed exactly
+ *     then is not missed.
+ * <li><b>Abandon</b>: a wait that ends without the lock (deadline, interrupt, close, failure)
+ *     leaves the backend's queue, which also gives back a grant that raced its end; also when the
+ *     factory is closing, which waits for this through {@link InFlight}.
+ * </ol>
+ */
+final class Wait {
+
+    // The factory's logger, as before the wait moved here: the same log category.
+    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
+    /** A provider that answers "try again now" is not retried in a tighter loop than this. */
+    static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final ProviderLockFactory factory;
+    private final String name;
+    private final String owner;
+    private final ResolvedOptions options;
+    private final boolean interruptible;
+    /** When the call started, on the ticker: the wait runs from here. */
+    private final long start;
+    private final long deadline;
+
+    private long waitId;
+    /** When the latest attempt was sent: a hold it wins runs from here. */
+    private long sent;
+    private boolean acquired;
+    private boolean waiting;
+    private boolean interrupted;
+
+    Wait(ProviderLockFactory factory, String name, String owner, ResolvedOptions options, boolean interruptible, long start) {
+        this.factory = factory;
+        this.name = name;
+        this.owner = owner;
+        this.options = options;
+        this.interruptible = interruptible;
+        this.start = start;
+        this.deadline = options.waitsForever() ? 0 : start + options.maxWait().toNanos();
+    }
+
+    /**
+     * Waits for the lock.
+     *
+     * @return the grant, or null when the wait ran out
+     * @throws InterruptedException when interrupted, if interruptible (else the interrupt is kept)
+     * @throws LockException when the factory closed meanwhile
+     */
+    @Nullable Grant run() throws InterruptedException {
+        if (options.triesOnce()) {
+            return tryOnce();
+        }
+        if (interruptible && Thread.interrupted()) {
+            throw factory.events.interrupted(name, start);
+        }
+        waitId = factory.nextWaitId();
+        factory.inFlight.began();
+        WaitQueues.Waiter w;
+        try {
+            w = factory.waits.join(name, owner, waitId);
+        } catch (RuntimeException | Error e) {
+            factory.inFlight.ended();
+            throw e;
+        }
+        try {
+            return waitFor(w);
+        } finally {
+            end(w);
+        }
+    }
+
+    private @Nullable Grant tryOnce() {
+        sent = factory.now();
+        Acquisition a = factory.attempt(name, owner, options.lease(), Duration.ZERO, 0);
+        if (!a.isAcquired()) {
+            factory.events.notAcquired(name, start, Outcome.BUSY);
+            return null;
+        }
+        return factory.granted(name, owner, a.fencingToken(), sent);
+    }
+
+    private @Nullable Grant waitFor(WaitQueues.Waiter w) throws InterruptedException {
+        Acquisition a = subscribeAndRetry(w, attempt(factory.now()));
+        waiting = !a.isAcquired() && factory.events.waitStarted(name);
+        while (!a.isAcquired()) {
+            if (!park(w, a)) {
+                return timedOut(); // abandon (in end) gives back a grant that raced the deadline
+            }
+            Grant direct = directGrant(w);
+            if (direct != null) {
+                return direct;
+            }
+            w.consumeSignal();
+            long now = factory.now();
+            if (!options.waitsForever() && deadline - now <= 0) {
+                a = lastLook(now);
+                if (!a.isAcquired()) {
+                    return timedOut();
+                }
+            } else {
+                a = attempt(now);
+            }
+        }
+        acquired = true;
+        return factory.granted(name, owner, a.fencingToken(), sent);
+    }
+
+    /** An attempt sent at {@code now} that may queue this wait for the rest of its time. */
+    private Acquisition attempt(long now) {
+        sent = now;
+        Duration left = options.waitsForever() ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
+        return factory.attempt(name, owner, options.lease(), left, waitId);
+    }
+
+    /** After a busy first answer: subscribe the room, and when that was done just now, attempt once more. */
+    private Acquisition subscribeAndRetry(WaitQueues.Waiter w, Acquisition first) {
+        if (!first.isAcquired() && factory.waits.subscribe(w)) {
+            return attempt(factory.now());
+        }
+        return first;
+    }
+
+    /**
+     * Parks until woken, the retry hint of {@code busy} or the deadline; not at all when a direct
+     * grant is already there.
+     *
+     * @return false when the deadline had passed
+     * @throws LockException when close cancelled the wait
+     * @throws InterruptedException when interrupted, if interruptible
+     */
+    private boolean park(WaitQueues.Waiter w, Acquisition busy) throws InterruptedException {
+        if (w.grant() == null) {
+            long left = options.waitsForever() ? Long.MAX_VALUE : deadline - factory.now();
+            if (left <= 0) {
+                return false;
+            }
+            w.await(Math.min(left, Math.max(MIN_RETRY_NANOS, busy.retryAfter().toNanos())));
+        }
+        if (w.cancelled() || factory.isClosed()) {
+            throw new LockException(name, "the lock factory was closed while waiting");
+        }
+        if (Thread.interrupted()) {
+            if (interruptible) {
+                throw factory.events.interrupted(name, start);
+            }
+            interrupted = true;
+        }
+        return true;
+    }
+
+    /** The lock a release of this client granted to this wait outright, taken; or null. */
+    private @Nullable Grant directGrant(WaitQueues.Waiter w) {
+        Grant direct = w.grant();
+        if (direct == null) {
+            return null;
+        }
+        acquired = true;
+        return factory.granted(name, owner, direct.token(), direct.sentNanos());
+    }
+
+    /** At the deadline: one attempt that does not wait, so a lock freed exactly then is not missed. */
+    private Acquisition lastLook(long now) {
+        sent = now;
+        return factory.attempt(name, owner, options.lease(), Duration.ZERO, waitId);
+    }
+
+    private @Nullable Grant timedOut() {
+        factory.events.notAcquired(name, start, Outcome.TIMED_OUT);
+        return null;
+    }
+
+    /** Leaves the room, abandons the wait unless it took the lock, and restores a kept interrupt. */
+    private void end(WaitQueues.Waiter w) {
+        factory.waits.leave(w, acquired);
+        if (!acquired) {
+            abandon();
+        }
+        factory.inFlight.ended();
+        if (waiting) {
+            factory.events.waitEnded(name);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Leaves the backend's queue, also while the factory is closing, so no entry of ours is left
+     * to be handed the lock after we are gone, and a lock granted to this wait outright that it
+     * did not take goes back.
+     */
+    private void abandon() {
+        try {
+            factory.provider.abandon(name, owner, waitId);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
+        }
+    }
+
+    /**
+     * The waits in flight on one factory, from joining a room until they have left the backend's
+     * queue; close() awaits them (signalled by the last one to end, not polled). Thread-safe.
+     */
+    static final class InFlight {
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition none = lock.newCondition();
+        private int count;
+
+        void began() {
+            lock.lock();
+            try {
+                count++;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void ended() {
+            lock.lock();
+            try {
+                if (--count == 0) {
+                    none.signalAll();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        int count() {
+            lock.lock();
+            try {
+                return count;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * Waits up to {@code nanos} for no wait to be left, through interrupts (the caller's
+         * interrupt status is kept).
+         *
+         * @return whether none is left
+         */
+        boolean awaitNone(long nanos) {
+            long end = System.nanoTime() + nanos;
+            boolean interrupted = false;
+            lock.lock();
+            try {
+                while (count > 0) {
+                    long left = end - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    try {
+                        none.awaitNanos(left);
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                return true;
+            } finally {
+                lock.unlock();
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+}

@@ -26,7 +26,6 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;
@@ -50,12 +49,9 @@ import org.jspecify.annotations.Nullable;
  * and claims the lock with one more call (a waiter that is gone then costs only the claim
  * timeout), so a contended acquisition costs at most three commands, however many wait.
  *
- * <p>Inspection and listing, for operators, with read commands only: {@link #inspect} is one
- * script call (one round trip) that answers owner, hold count, lease left, fencing token and the
- * live waiters of the queue; {@link #list} costs per page one {@code SCAN} (with {@code MATCH} on
- * the glob-escaped key prefix and {@code COUNT} the page size) and one pipelined round trip of
- * those reads, over every master of a Cluster in turn (plus one {@code CLUSTER NODES} per
- * listing); never {@code KEYS}.
+ * <p>Inspection and listing use read commands only: {@link #inspect} is one script call (owner,
+ * hold count, lease left, fencing token, live waiters); a page of {@link #list} is one {@code SCAN}
+ * and one pipelined read, over every master of a Cluster; never {@code KEYS}.
  *
  * <p>Threads and connections: one pub/sub thread and connection, started by the first acquisition
  * that may wait (a Redis 7 Cluster: one per shard, on the first wait there); the
@@ -169,7 +165,11 @@ public final class JedisLockProvider implements LockProvider {
 
     @Override
     public Release release(String name, String owner) {
-        return toRelease(name, runRelease(name, owner, ReleaseScript.Mode.RELEASE, 0));
+        ReleaseScript.Reply reply = runRelease(name, owner, ReleaseScript.Mode.RELEASE, 0);
+        if (reply instanceof ReleaseScript.Granted g) {
+            queued.granted(name, g.grantee(), g.waitId()); // the script removed the grantee's queue entry
+        }
+        return ReleaseScript.toRelease(reply);
     }
 
     @Override
@@ -198,21 +198,6 @@ public final class JedisLockProvider implements LockProvider {
         return calls.run(name, () -> ReleaseScript.decode(calls.script(Scripts.RELEASE, Keys.all(base), args.encode())));
     }
 
-    private Release toRelease(String name, ReleaseScript.Reply reply) {
-        if (reply instanceof ReleaseScript.Granted g) {
-            // The script removed the grantee's queue entry; forget that wait's record.
-            queued.granted(name, g.grantee(), g.waitId());
-            return Release.grantedTo(g.grantee(), g.token(), g.waitId());
-        }
-        if (reply instanceof ReleaseScript.HandedTo h) {
-            return new Release(Release.Outcome.RELEASED, h.grantee());
-        }
-        if (reply instanceof ReleaseScript.NotHeld) {
-            return Release.NOT_HELD;
-        }
-        return reply instanceof ReleaseScript.StillHeld ? Release.STILL_HELD : Release.RELEASED;
-    }
-
     /** The client part of an owner id ({@code <client id>:<owner>}), which the release script may prefer. */
     private static String clientPrefix(String owner) {
         int colon = owner.indexOf(':');
@@ -238,21 +223,10 @@ public final class JedisLockProvider implements LockProvider {
         return Optional.of(Listing.state(held));
     }
 
-    /**
-     * Lists held locks by name prefix: per page one {@code SCAN} (with {@code MATCH} on the
-     * escaped key prefix and {@code COUNT pageSize}) and one pipelined read of what it found, over
-     * every master of a Cluster in turn (plus one {@code CLUSTER NODES} on a Cluster's first page);
-     * never {@code KEYS}. Needs only read commands ({@code SCAN}, {@code EVALSHA}/{@code EVAL} of a
-     * read-only script). The cursor is plain text and holds no connection.
-     */
+    /** A page of held locks by name prefix (see the design notes of {@code internal.Listing}); the cursor holds no connection. */
     @Override
     public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
-        if (prefix == null) {
-            throw new IllegalArgumentException("prefix must not be null");
-        }
-        if (pageSize < 1) {
-            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
-        }
+        Listing.check(prefix, pageSize);
         return calls.run(null, () -> listing.page(prefix, cursor, pageSize));
     }
 
@@ -279,14 +253,7 @@ public final class JedisLockProvider implements LockProvider {
         }
         // Leave no queue entry behind for a hand-over to a waiter that is gone (waiters still
         // parked are woken below and fail with "closed").
-        for (Map.Entry<QueuedWaits.Entry, Long> e : queued.snapshot()) {
-            try {
-                abandon(e.getKey().name(), e.getKey().owner(), e.getValue());
-            } catch (RuntimeException ex) {
-                System.getLogger(JedisLockProvider.class.getName()).log(System.Logger.Level.DEBUG,
-                        "leaving the wait queue of lock '" + e.getKey().name() + "' on close failed; the entry lapses by itself", ex);
-            }
-        }
+        queued.leaveAll(this::abandon);
         calls.close();
         topology.close(); // no wake-ups are created after this
         if (ownsClient) {

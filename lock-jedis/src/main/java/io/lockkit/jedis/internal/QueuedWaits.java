@@ -73,6 +73,27 @@ public final class QueuedWaits {
         queued.remove(new Entry(name, owner), waitId);
     }
 
+    /** Leaves a wait queue on the backend. */
+    @FunctionalInterface
+    public interface Abandon {
+        void abandon(String name, String owner, long waitId);
+    }
+
+    /**
+     * Leaves every queue this provider's waits may be in (on close); a failure is logged, and its
+     * queue entry lapses by itself.
+     */
+    public void leaveAll(Abandon abandon) {
+        for (Map.Entry<Entry, Long> e : snapshot()) {
+            try {
+                abandon.abandon(e.getKey().name(), e.getKey().owner(), e.getValue());
+            } catch (RuntimeException ex) {
+                System.getLogger(QueuedWaits.class.getName()).log(System.Logger.Level.DEBUG,
+                        "leaving the wait queue of lock '" + e.getKey().name() + "' on close failed; the entry lapses by itself", ex);
+            }
+        }
+    }
+
     /** The queued waits now, with their wait ids. */
     public List<Map.Entry<Entry, Long>> snapshot() {
         return List.copyOf(queued.entrySet());

@@ -1,5 +1,6 @@
 package io.lockkit.jedis.internal;
 
+import io.lockkit.spi.Release;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -85,6 +86,20 @@ public final class ReleaseScript {
 
     /** The lock went outright to {@code grantee}'s wait {@code waitId}, a waiter of the releasing client, with {@code token}. */
     public record Granted(String grantee, long token, long waitId) implements Reply {
+    }
+
+    /** The SPI's answer for a release's reply. */
+    public static Release toRelease(Reply reply) {
+        if (reply instanceof Granted g) {
+            return Release.grantedTo(g.grantee(), g.token(), g.waitId());
+        }
+        if (reply instanceof HandedTo h) {
+            return new Release(Release.Outcome.RELEASED, h.grantee());
+        }
+        if (reply instanceof NotHeld) {
+            return Release.NOT_HELD;
+        }
+        return reply instanceof StillHeld ? Release.STILL_HELD : Release.RELEASED;
     }
 
     private static final Reply NOT_HELD = new NotHeld();

@@ -120,6 +120,7 @@ final class Holds {
                 // Stop renewing: the backend lets the lease lapse even though we could not tell it.
                 live.remove(h);
                 watchdog.unwatch(h);
+                events.released(h);
                 whenEmpty.run();
             } else if (!last) {
                 h.decrement();

@@ -61,7 +61,9 @@ public interface LockObserver {
     }
 
     /**
-     * A hold ended by its owner's last release (or a deferred release took it over).
+     * A hold ended by its owner's last release (or a deferred release took it over). Also when that
+     * release failed (then {@link #backendUnavailable} or the caller's exception tells why): the hold
+     * has ended on this client, and the backend's lease lapses by itself.
      *
      * @param heldNanos time from the request that won the lock to the release
      */

@@ -97,6 +97,27 @@ class UnsettledHoldTest {
     }
 
     @Test
+    void observersHearOfTheHoldsEndWhenItsReleaseFailed() throws Exception {
+        java.util.List<Long> released = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DistributedLockFactory f = DistributedLockFactory.builder(flaky).ticker(ticker).scheduler(scheduler)
+                .subscriptionLinger(Duration.ZERO)
+                .observer(new LockObserver() {
+                    @Override
+                    public void released(String name, long fencingToken, long heldNanos) {
+                        released.add(fencingToken);
+                    }
+                })
+                .build();
+        factories.add(f);
+        DistributedLock lock = f.getLock("unsettled:observed");
+        lock.lock();
+        long token = lock.fencingToken();
+        flaky.failRelease.set(true);
+        assertThatThrownBy(lock::unlock).isInstanceOf(BackendUnavailableException.class);
+        assertThat(released).containsExactly(token);
+    }
+
+    @Test
     void whenFreeingTheStaleHoldFailsTheLockFailsAndTheNextOneTriesAgain() throws Exception {
         DistributedLock lock = factory(flaky).getLock("unsettled:twice");
         lock.lock();

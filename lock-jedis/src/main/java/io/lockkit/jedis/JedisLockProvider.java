@@ -92,6 +92,8 @@ public final class JedisLockProvider implements LockProvider {
     private final Renewals renewals;
     private final Listing listing;
     private final QueuedWaits queued = new QueuedWaits();
+    // Made here, not in close(): Payara refuses to define a lambda's class while it undeploys.
+    private final QueuedWaits.Abandon leaveQueue = this::abandon;
     private final String description;
 
     private JedisLockProvider(Builder b, UnifiedJedis jedis, boolean ownsClient) {
@@ -253,7 +255,7 @@ public final class JedisLockProvider implements LockProvider {
         }
         // Leave no queue entry behind for a hand-over to a waiter that is gone (waiters still
         // parked are woken below and fail with "closed").
-        queued.leaveAll(this::abandon);
+        queued.leaveAll(leaveQueue);
         calls.close();
         topology.close(); // no wake-ups are created after this
         if (ownsClient) {

@@ -187,12 +187,7 @@ public final class LocalLockProvider implements LockProvider {
      */
     @Override
     public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
-        if (prefix == null) {
-            throw new IllegalArgumentException("prefix must not be null");
-        }
-        if (pageSize < 1) {
-            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
-        }
+        ListPage.checkArguments(prefix, pageSize);
         List<HeldLock> page = new ArrayList<>(Math.min(pageSize, 64));
         table.lock.lock();
         try {

@@ -203,6 +203,19 @@ public interface LockProvider extends AutoCloseable {
      * page, {@code null} after the last.
      */
     record ListPage(java.util.List<HeldLock> locks, @Nullable String next) {
+
+        /**
+         * Checks {@link #list}'s arguments for a provider: {@code prefix} non-null, {@code pageSize}
+         * at least 1; an {@link IllegalArgumentException} names the bad one.
+         */
+        public static void checkArguments(@Nullable String prefix, int pageSize) {
+            if (prefix == null) {
+                throw new IllegalArgumentException("prefix must not be null");
+            }
+            if (pageSize < 1) {
+                throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+            }
+        }
     }
 
     /** A subscription to wake-ups; closing it is idempotent. */

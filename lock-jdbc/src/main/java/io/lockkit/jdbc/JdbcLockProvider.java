@@ -299,12 +299,7 @@ public final class JdbcLockProvider implements LockProvider {
      */
     @Override
     public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
-        if (prefix == null) {
-            throw new IllegalArgumentException("prefix must not be null");
-        }
-        if (pageSize < 1) {
-            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
-        }
+        ListPage.checkArguments(prefix, pageSize);
         if (cursor != null && !cursor.matches("[0-9a-f]{64}")) {
             throw new IllegalArgumentException("cursor is not a listing cursor of this provider: '" + cursor + "'");
         }

@@ -228,7 +228,7 @@ public final class JedisLockProvider implements LockProvider {
     /** A page of held locks by name prefix (see the design notes of {@code internal.Listing}); the cursor holds no connection. */
     @Override
     public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
-        Listing.check(prefix, pageSize);
+        ListPage.checkArguments(prefix, pageSize);
         return calls.run(null, () -> listing.page(prefix, cursor, pageSize));
     }
 

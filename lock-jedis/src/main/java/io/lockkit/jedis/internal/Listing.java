@@ -63,16 +63,6 @@ public final class Listing {
      *
      * @throws IllegalArgumentException when {@code cursor} is not one this class made
      */
-    /** Checks the SPI's arguments, naming the bad one. */
-    public static void check(String prefix, int pageSize) {
-        if (prefix == null) {
-            throw new IllegalArgumentException("prefix must not be null");
-        }
-        if (pageSize < 1) {
-            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
-        }
-    }
-
     public ListPage page(String prefix, @Nullable String cursor, int pageSize) {
         ScanParams params = new ScanParams().match(keys.lockPattern(prefix)).count(pageSize);
         ClusterAccess cluster = topology.cluster() ? ClusterAccess.of(jedis) : null;

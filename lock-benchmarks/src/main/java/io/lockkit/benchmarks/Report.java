@@ -19,7 +19,14 @@ import java.util.stream.Collectors;
 final class Report {
 
     /** The one command that regenerates everything, as the README gives it. */
-    static final String COMMAND = "mvn -B -q install -DskipTests -pl lock-benchmarks -am && mvn -B -q -pl lock-benchmarks exec:exec";
+    static final String COMMAND =
+            "mvn -B -q install -DskipTests -pl lock-bom,lock-benchmarks -am && mvn -B -q -pl lock-benchmarks exec:exec";
+
+    /** Opens the hand-written analysis in {@code RESULTS.md}, which a regenerated report carries over. */
+    static final String ANALYSIS_START = "<!-- analysis: written by hand, kept when the report is regenerated -->";
+
+    /** Closes the hand-written analysis. */
+    static final String ANALYSIS_END = "<!-- end of analysis -->";
 
     private static final Library F = Library.FLOOR;
     private static final Library L = Library.LOCKKIT;
@@ -27,18 +34,35 @@ final class Report {
 
     private final Results results;
     private final List<Run> runs;
+    private final String analysis;
 
-    private Report(Results results) {
+    private Report(Results results, String analysis) {
         this.results = results;
         this.runs = results.runs();
+        this.analysis = analysis;
     }
 
     static void write(Results results, Path out) throws IOException {
-        Report report = new Report(results);
+        Path previous = out.resolve("RESULTS.md");
+        String analysis = Files.isRegularFile(previous) ? analysis(Files.readString(previous)) : "";
+        Report report = new Report(results, analysis);
         Files.createDirectories(out);
         Files.writeString(out.resolve("RESULTS.md"), report.markdown());
         Files.writeString(out.resolve("chart.svg"), report.svg());
         Files.writeString(out.resolve("summary.csv"), report.csv());
+    }
+
+    /**
+     * The hand-written analysis of a report (between {@link #ANALYSIS_START} and {@link #ANALYSIS_END},
+     * markers excluded), or "" when it has none.
+     */
+    static String analysis(String markdown) {
+        int start = markdown.indexOf(ANALYSIS_START);
+        int end = markdown.indexOf(ANALYSIS_END);
+        if (start < 0 || end < start) {
+            return "";
+        }
+        return markdown.substring(start + ANALYSIS_START.length(), end).strip();
     }
 
     // ---- medians ----
@@ -199,6 +223,12 @@ final class Report {
 
         md.append("## Goals (lockkit)\n\n");
         md.append(goals());
+
+        md.append("\n## Analysis\n\n").append(ANALYSIS_START).append("\n\n");
+        md.append(analysis.isEmpty()
+                ? "No analysis written for these figures yet: text written here is kept when the report is regenerated."
+                : analysis);
+        md.append("\n\n").append(ANALYSIS_END).append("\n");
 
         md.append("\n## P3: who gets the lock next\n\n");
         md.append(p3Table());

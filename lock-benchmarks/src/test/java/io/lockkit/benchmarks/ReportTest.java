@@ -46,6 +46,39 @@ class ReportTest {
         assertThat(Files.readAllLines(out.resolve("summary.csv"))).first().isEqualTo("metric,library,run,value");
     }
 
+    @Test
+    void regeneratedReportKeepsTheHandWrittenAnalysis() throws Exception {
+        Results results = results();
+        Report.write(results, out);
+        Path file = out.resolve("RESULTS.md");
+        String first = Files.readString(file);
+        assertThat(Report.analysis(first)).startsWith("No analysis written");
+
+        String analysis = "P1 is 4 µs above the floor: seven Redis commands per pair against four.\n\n- a list item";
+        Files.writeString(file, first.replace(Report.analysis(first), analysis));
+        Report.write(results, out);
+
+        String second = Files.readString(file);
+        assertThat(Report.analysis(second)).isEqualTo(analysis);
+        assertThat(second.indexOf(analysis)).isGreaterThan(second.indexOf("## Goals (lockkit)"))
+                .isLessThan(second.indexOf("## P3: who gets the lock next"));
+    }
+
+    @Test
+    void reportWithoutMarkersHasNoAnalysis() {
+        assertThat(Report.analysis("# results\n\nno markers")).isEmpty();
+        assertThat(Report.analysis(Report.ANALYSIS_END + " then " + Report.ANALYSIS_START)).isEmpty();
+    }
+
+    private static Results results() {
+        List<Run> runs = new ArrayList<>();
+        for (int r = 1; r <= 3; r++) {
+            runs.add(run(r, 200 + r, 180 + r));
+        }
+        Machine m = new Machine("test CPU", 2, "pinned", "JDK", "-Xmx1g", "Linux", "Redis 7.0.15 (PATH)", "abc", "today", Report.COMMAND);
+        return new Results(m, BenchmarkMain.Settings.fullRun(), runs, List.of(), 12.5, List.of(1.0, 2.0, 3.0), 2.0, List.of(), List.of());
+    }
+
     private static Run run(int r, double lockkitP50, double lockkitPairs) {
         Map<Library, Latency> p1 = new EnumMap<>(Library.class);
         Map<Library, Throughput> p2 = new EnumMap<>(Library.class);

@@ -1,7 +1,6 @@
 package io.lockkit;
 
 import io.lockkit.spi.LockProvider;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,8 +69,8 @@ public interface DistributedLockFactory extends AutoCloseable {
      * @throws LockLostException when the hold was lost while {@code action} ran
      */
     @SuppressWarnings("try") // the handle is only there to be closed
-    default <T extends @Nullable Object, X extends Throwable> T callWithLock(String name, LockOptions options, LockedCallable<T, X> action)
-            throws X, InterruptedException {
+    default <T extends @Nullable Object, X extends Throwable> T callWithLock(
+            String name, LockOptions options, LockedCallable<T, X> action) throws X, InterruptedException {
         Objects.requireNonNull(action, "action");
         try (LockHandle ignored = acquire(name, options)) {
             return action.call();
@@ -190,10 +189,15 @@ public interface DistributedLockFactory extends AutoCloseable {
 
         final LockProvider provider;
         Ticker ticker = Ticker.system();
-        @Nullable ScheduledExecutorService scheduler;
-        @Nullable ThreadFactory threadFactory;
+
+        @Nullable
+        ScheduledExecutorService scheduler;
+
+        @Nullable
+        ThreadFactory threadFactory;
+
         LockOptions defaultOptions = LockOptions.DEFAULTS;
-        Consumer<LockLostException> lossListener = e -> { };
+        Consumer<LockLostException> lossListener = e -> {};
         Duration subscriptionLinger = DEFAULT_SUBSCRIPTION_LINGER;
         final List<LockObserver> observers = new ArrayList<>();
 
@@ -253,7 +257,8 @@ public interface DistributedLockFactory extends AutoCloseable {
         public Builder subscriptionLinger(Duration linger) {
             require(linger, "subscriptionLinger");
             if (linger.isNegative() || linger.compareTo(LockOptions.MAX_DURATION) > 0) {
-                throw new IllegalArgumentException("subscriptionLinger must be between zero and " + LockOptions.MAX_DURATION + ", was " + linger);
+                throw new IllegalArgumentException(
+                        "subscriptionLinger must be between zero and " + LockOptions.MAX_DURATION + ", was " + linger);
             }
             this.subscriptionLinger = linger;
             return this;

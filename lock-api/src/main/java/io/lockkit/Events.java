@@ -2,7 +2,6 @@ package io.lockkit;
 
 import io.lockkit.LockObserver.LossCause;
 import io.lockkit.LockObserver.Outcome;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.FlightRecorder;
@@ -35,7 +34,10 @@ final class Events {
             Class.forName("jdk.jfr.FlightRecorder", false, Events.class.getClassLoader());
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
-            LOG.log(System.Logger.Level.DEBUG, "lockkit: JFR is not visible to lockkit's class loader; no JFR events", e);
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    "lockkit: JFR is not visible to lockkit's class loader; no JFR events",
+                    e);
             return false;
         }
     }
@@ -51,7 +53,13 @@ final class Events {
 
     /** The observer methods, for logging a failure once per observer and method. */
     private enum Kind {
-        ACQUIRED(1), NOT_ACQUIRED(2), RELEASED(4), LOST(8), RENEWAL_FAILED(16), BACKEND_UNAVAILABLE(32), WAITING_CHANGED(64);
+        ACQUIRED(1),
+        NOT_ACQUIRED(2),
+        RELEASED(4),
+        LOST(8),
+        RENEWAL_FAILED(16),
+        BACKEND_UNAVAILABLE(32),
+        WAITING_CHANGED(64);
 
         final int bit;
 
@@ -75,8 +83,12 @@ final class Events {
             }
             int bit = kind.bit;
             if ((logged.getAndUpdate(b -> b | bit) & bit) == 0) {
-                LOG.log(System.Logger.Level.WARNING, "lock observer " + observer + " failed in "
-                        + kind.name().toLowerCase(java.util.Locale.ROOT) + "; its further failures there are not logged", t);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "lock observer " + observer + " failed in "
+                                + kind.name().toLowerCase(java.util.Locale.ROOT)
+                                + "; its further failures there are not logged",
+                        t);
             }
         }
     }

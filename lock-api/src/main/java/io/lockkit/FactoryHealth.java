@@ -5,7 +5,6 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
-
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +39,7 @@ final class FactoryHealth {
 
     /** The lock name the probe inspects or takes (under the provider's key prefix, if it has one). */
     static final String PROBE_NAME = "lockkit-health-probe";
+
     private static final Duration MIN_LATE = Duration.ofSeconds(1);
 
     private final LockProvider provider;
@@ -55,9 +55,17 @@ final class FactoryHealth {
     private final long lateNanos;
     private @Nullable CompletableFuture<Long> probe;
 
-    FactoryHealth(LockProvider provider, Ticker ticker, String clientId, LeaseWatchdog watchdog,
-            ScheduledExecutorService scheduler, LossWindow losses, LockOptions defaults, @Nullable ThreadFactory threads,
-            BooleanSupplier closed, IntSupplier activeHolds) {
+    FactoryHealth(
+            LockProvider provider,
+            Ticker ticker,
+            String clientId,
+            LeaseWatchdog watchdog,
+            ScheduledExecutorService scheduler,
+            LossWindow losses,
+            LockOptions defaults,
+            @Nullable ThreadFactory threads,
+            BooleanSupplier closed,
+            IntSupplier activeHolds) {
         this.provider = provider;
         this.ticker = ticker;
         this.owner = clientId + ":health";
@@ -78,15 +86,20 @@ final class FactoryHealth {
         }
         String backend = String.valueOf(provider);
         if (closed.getAsBoolean()) {
-            return new HealthReport(backend, null, "the lock factory is closed", 0, WatchdogStatus.STOPPED,
+            return new HealthReport(
+                    backend,
+                    null,
+                    "the lock factory is closed",
+                    0,
+                    WatchdogStatus.STOPPED,
                     losses.lastMinute(ticker.nanoTime()));
         }
         Duration latency = null;
         String failure = null;
         CompletableFuture<Long> running = probe();
         try {
-            latency = Duration.ofNanos(running.get(Math.min(timeout.toNanos(), LockOptions.MAX_DURATION.toNanos()),
-                    TimeUnit.NANOSECONDS));
+            latency = Duration.ofNanos(
+                    running.get(Math.min(timeout.toNanos(), LockOptions.MAX_DURATION.toNanos()), TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {
             failure = "the backend did not answer within " + timeout;
         } catch (ExecutionException e) {
@@ -99,13 +112,14 @@ final class FactoryHealth {
         long now = ticker.nanoTime();
         WatchdogStatus status = watchdogStatus(now);
         if (failure == null && status == WatchdogStatus.STOPPED) {
-            failure = closed.getAsBoolean() ? "the lock factory is closed" : "the scheduler that renews leases was shut down";
+            failure = closed.getAsBoolean()
+                    ? "the lock factory is closed"
+                    : "the scheduler that renews leases was shut down";
         } else if (failure == null && status == WatchdogStatus.LATE) {
             failure = "the lease watchdog is " + TimeUnit.NANOSECONDS.toMillis(watchdog.lateNanos(now))
                     + " ms behind schedule; leases may lapse";
         }
-        return new HealthReport(backend, latency, failure,
-                activeHolds.getAsInt(), status, losses.lastMinute(now));
+        return new HealthReport(backend, latency, failure, activeHolds.getAsInt(), status, losses.lastMinute(now));
     }
 
     private WatchdogStatus watchdogStatus(long now) {

@@ -43,8 +43,13 @@ public final class HealthReport {
     private final WatchdogStatus watchdog;
     private final int lossesInLastMinute;
 
-    HealthReport(String backend, @Nullable Duration probeLatency, @Nullable String failure, int activeHolds,
-            WatchdogStatus watchdog, int lossesInLastMinute) {
+    HealthReport(
+            String backend,
+            @Nullable Duration probeLatency,
+            @Nullable String failure,
+            int activeHolds,
+            WatchdogStatus watchdog,
+            int lossesInLastMinute) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.probeLatency = probeLatency;
         this.failure = failure;

@@ -11,7 +11,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class Hold {
 
-    enum State { HELD, RELEASED, LOST }
+    enum State {
+        HELD,
+        RELEASED,
+        LOST
+    }
 
     final String name;
     final String owner;
@@ -19,7 +23,8 @@ final class Hold {
     /** When the request that won the hold was sent, on the factory's ticker (for hold times). */
     final long acquiredNanos;
     /** Older, lost hold of the same thread, still owed its unlocks. Only the owning thread touches it. */
-    @Nullable Hold previous;
+    @Nullable
+    Hold previous;
 
     private int count = 1;
     private State state = State.HELD;
@@ -35,7 +40,14 @@ final class Hold {
 
     final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
 
-    Hold(String name, String owner, long token, Duration lease, boolean watchdog, Duration renewalInterval, long sentNanos) {
+    Hold(
+            String name,
+            String owner,
+            long token,
+            Duration lease,
+            boolean watchdog,
+            Duration renewalInterval,
+            long sentNanos) {
         this.name = name;
         this.owner = owner;
         this.token = token;

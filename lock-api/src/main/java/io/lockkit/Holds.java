@@ -6,7 +6,6 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.spi.Release;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +63,8 @@ final class Holds {
     }
 
     Hold register(String name, String owner, Grant g, ResolvedOptions options) {
-        Hold h = new Hold(name, owner, g.token(), options.lease(), options.watchdog(), options.renewalInterval(), g.sentNanos());
+        Hold h = new Hold(
+                name, owner, g.token(), options.lease(), options.watchdog(), options.renewalInterval(), g.sentNanos());
         live.add(h);
         watchdog.watch(h);
         if (factory.isClosed() && h.markReleased(true)) {
@@ -327,18 +327,25 @@ final class Holds {
     void drain(Duration drainTime) {
         long deadline = System.nanoTime() + drainTime.toNanos();
         if (!live.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "lockkit: closing; waiting up to {0} for {1} held lock(s) to be released",
-                    drainTime, live.size());
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "lockkit: closing; waiting up to {0} for {1} held lock(s) to be released",
+                    drainTime,
+                    live.size());
         }
         while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(Math.min(TimeUnit.MILLISECONDS.toNanos(5), Math.max(1, deadline - System.nanoTime())));
+            LockSupport.parkNanos(
+                    Math.min(TimeUnit.MILLISECONDS.toNanos(5), Math.max(1, deadline - System.nanoTime())));
         }
     }
 
     /** Tells the holder of a hold that close released that its lock is gone. */
     private void reportClosed(Hold h, Duration drainTime) {
-        LockLostException loss = new LockLostException(h.name, h.token, "released when the lock factory closed"
-                + (drainTime.isZero() ? "" : " after waiting " + drainTime + " for its holder"));
+        LockLostException loss = new LockLostException(
+                h.name,
+                h.token,
+                "released when the lock factory closed"
+                        + (drainTime.isZero() ? "" : " after waiting " + drainTime + " for its holder"));
         LOG.log(System.Logger.Level.WARNING, loss.getMessage());
         events.lost(h, LossCause.FACTORY_CLOSED, loss);
         try {

@@ -23,8 +23,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class JfrEvents {
 
-    private JfrEvents() {
-    }
+    private JfrEvents() {}
 
     @Name("lockkit.Acquire")
     @Category("lockkit")
@@ -33,14 +32,19 @@ final class JfrEvents {
     @StackTrace(false)
     static final class AcquireEvent extends Event {
         @Label("Lock Name")
-        @Nullable String name;
+        @Nullable
+        String name;
+
         @Label("Wait")
         @Description("Time from the start of the call to its end")
         @Timespan(Timespan.NANOSECONDS)
         long wait;
+
         @Label("Outcome")
         @Description("ACQUIRED, REENTERED, BUSY, TIMED_OUT or INTERRUPTED")
-        @Nullable String outcome;
+        @Nullable
+        String outcome;
+
         @Label("Fencing Token")
         long token;
     }
@@ -52,10 +56,13 @@ final class JfrEvents {
     @StackTrace(false)
     static final class HoldEvent extends Event {
         @Label("Lock Name")
-        @Nullable String name;
+        @Nullable
+        String name;
+
         @Label("Held")
         @Timespan(Timespan.NANOSECONDS)
         long held;
+
         @Label("Fencing Token")
         long token;
     }
@@ -67,13 +74,19 @@ final class JfrEvents {
     @StackTrace(false)
     static final class LossEvent extends Event {
         @Label("Lock Name")
-        @Nullable String name;
+        @Nullable
+        String name;
+
         @Label("Fencing Token")
         long token;
+
         @Label("Cause")
-        @Nullable String cause;
+        @Nullable
+        String cause;
+
         @Label("Reason")
-        @Nullable String reason;
+        @Nullable
+        String reason;
     }
 
     @Name("lockkit.Renewal")
@@ -84,12 +97,15 @@ final class JfrEvents {
     static final class RenewalEvent extends Event {
         @Label("Holds")
         int holds;
+
         @Label("Round Trips")
         @Description("Provider calls made for the batch")
         int roundTrips;
+
         @Label("Renewal Time")
         @Timespan(Timespan.NANOSECONDS)
         long renewalTime;
+
         @Label("Failed")
         boolean failed;
     }

@@ -2,7 +2,6 @@ package io.lockkit;
 
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Renewal;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,19 +49,26 @@ final class LeaseWatchdog {
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     /** Holds whose renewal is in flight: not renewed again, and only their deadline is scheduled. */
     private final Set<Hold> renewing = ConcurrentHashMap.newKeySet();
+
     private final ReentrantLock lock = new ReentrantLock();
     private @Nullable ScheduledFuture<?> tick;
     private long tickAt;
     /** When the running tick started (valid while {@link #ticking}), for {@link #lateNanos}. */
     private long tickStartedAt;
+
     private boolean ticking;
     private boolean stopped;
 
-    LeaseWatchdog(LockProvider provider, Ticker ticker, ScheduledExecutorService scheduler, BiConsumer<Hold, String> onLost) {
+    LeaseWatchdog(
+            LockProvider provider, Ticker ticker, ScheduledExecutorService scheduler, BiConsumer<Hold, String> onLost) {
         this(provider, ticker, scheduler, onLost, new Events(ticker, List.of()));
     }
 
-    LeaseWatchdog(LockProvider provider, Ticker ticker, ScheduledExecutorService scheduler, BiConsumer<Hold, String> onLost,
+    LeaseWatchdog(
+            LockProvider provider,
+            Ticker ticker,
+            ScheduledExecutorService scheduler,
+            BiConsumer<Hold, String> onLost,
             Events events) {
         this.provider = provider;
         this.ticker = ticker;
@@ -123,7 +129,8 @@ final class LeaseWatchdog {
         }
     }
 
-    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // holds is a concurrent set: removing while iterating is defined
+    @SuppressWarnings(
+            "ModifyCollectionInEnhancedForLoop") // holds is a concurrent set: removing while iterating is defined
     private void tick() {
         lock.lock();
         try {
@@ -232,7 +239,10 @@ final class LeaseWatchdog {
         try {
             gone = provider.renew(renewals);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "renewing " + due.size() + " lock lease(s) failed; retrying until their deadlines", e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "renewing " + due.size() + " lock lease(s) failed; retrying until their deadlines",
+                    e);
             events.renewalFailed(due.size(), sent, e);
             long now = ticker.nanoTime();
             for (Hold h : due) {

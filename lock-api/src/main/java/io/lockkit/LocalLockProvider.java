@@ -3,7 +3,6 @@ package io.lockkit;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +95,10 @@ public final class LocalLockProvider implements LockProvider {
             Entry e = table.live(name, this);
             long now = table.ticker.nanoTime();
             if (e == null) {
-                e = new Entry(request.owner(), ++table.lastToken, now + request.lease().toNanos());
+                e = new Entry(
+                        request.owner(),
+                        ++table.lastToken,
+                        now + request.lease().toNanos());
                 table.entries.put(name, e);
                 return Acquisition.acquired(e.token);
             }
@@ -215,7 +217,8 @@ public final class LocalLockProvider implements LockProvider {
     }
 
     private LockState state(Entry e) {
-        return new LockState(Map.of(e.owner, e.count), Duration.ofNanos(e.deadline - table.ticker.nanoTime()), e.token, -1);
+        return new LockState(
+                Map.of(e.owner, e.count), Duration.ofNanos(e.deadline - table.ticker.nanoTime()), e.token, -1);
     }
 
     @Override
@@ -274,6 +277,7 @@ public final class LocalLockProvider implements LockProvider {
         final ReentrantLock lock = new ReentrantLock();
         /** Sorted by name, so that listing can page by name (keyset pagination). */
         final TreeMap<String, Entry> entries = new TreeMap<>();
+
         final List<LocalLockProvider> clients = new CopyOnWriteArrayList<>();
         long lastToken;
         boolean down;
@@ -283,7 +287,8 @@ public final class LocalLockProvider implements LockProvider {
         }
 
         /** The entry of a held lock, dropping it if its lease has run out; call with the lock held. */
-        @Nullable Entry live(String name, LocalLockProvider caller) {
+        @Nullable
+        Entry live(String name, LocalLockProvider caller) {
             check(name, caller);
             Entry e = entries.get(name);
             if (e != null && e.deadline - ticker.nanoTime() <= 0) {

@@ -22,7 +22,8 @@ import java.time.Duration;
  * @param waiters how many owners wait in the backend's queue for this lock; -1 when the backend
  *        cannot tell (it keeps no queue)
  */
-public record LockInfo(String name, String owner, String clientId, int holdCount, long fencingToken, Duration leaseLeft, int waiters) {
+public record LockInfo(
+        String name, String owner, String clientId, int holdCount, long fencingToken, Duration leaseLeft, int waiters) {
 
     /**
      * Checks the components.
@@ -43,7 +44,8 @@ public record LockInfo(String name, String owner, String clientId, int holdCount
             throw new IllegalArgumentException("clientId must not be null");
         }
         if (!clientId.equals(clientIdOf(owner))) {
-            throw new IllegalArgumentException("clientId must be the client part of owner '" + owner + "', was '" + clientId + "'");
+            throw new IllegalArgumentException(
+                    "clientId must be the client part of owner '" + owner + "', was '" + clientId + "'");
         }
         if (holdCount < 0) {
             throw new IllegalArgumentException("holdCount must not be negative, was " + holdCount);

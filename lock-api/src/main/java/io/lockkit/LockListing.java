@@ -4,7 +4,6 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.HeldLock;
 import io.lockkit.spi.LockProvider.ListPage;
 import io.lockkit.spi.LockProvider.LockState;
-
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -33,8 +32,7 @@ final class LockListing {
      */
     static final int PAGE_SIZE = 500;
 
-    private LockListing() {
-    }
+    private LockListing() {}
 
     /** @throws IllegalArgumentException when the prefix is null or longer than a lock name may be */
     static String checkPrefix(String prefix) {
@@ -42,7 +40,8 @@ final class LockListing {
             throw new IllegalArgumentException("prefix must not be null (use \"\" for all locks)");
         }
         if (prefix.length() > LockNames.MAX_LENGTH) {
-            throw new IllegalArgumentException("prefix must be at most " + LockNames.MAX_LENGTH + " characters, was " + prefix.length());
+            throw new IllegalArgumentException(
+                    "prefix must be at most " + LockNames.MAX_LENGTH + " characters, was " + prefix.length());
         }
         return prefix;
     }
@@ -60,8 +59,14 @@ final class LockListing {
         }
         String owner = holder.getKey();
         Duration left = state.remainingLease().isNegative() ? Duration.ZERO : state.remainingLease();
-        return Optional.of(new LockInfo(name, owner, LockInfo.clientIdOf(owner), Math.max(0, holder.getValue()),
-                Math.max(0, state.fencingToken()), left, Math.max(-1, state.waiters())));
+        return Optional.of(new LockInfo(
+                name,
+                owner,
+                LockInfo.clientIdOf(owner),
+                Math.max(0, holder.getValue()),
+                Math.max(0, state.fencingToken()),
+                left,
+                Math.max(-1, state.waiters())));
     }
 
     /** A lazy stream of the held locks whose names start with {@code prefix}; {@code checkOpen} runs before each page. */

@@ -11,7 +11,8 @@ public class LockLostException extends IllegalMonitorStateException {
     private final long fencingToken;
 
     public LockLostException(String lockName, long fencingToken, String reason) {
-        super("lock lost: " + reason + " (lock '" + LockException.abbreviate(lockName) + "', token " + fencingToken + ")");
+        super("lock lost: " + reason + " (lock '" + LockException.abbreviate(lockName) + "', token " + fencingToken
+                + ")");
         this.lockName = lockName;
         this.fencingToken = fencingToken;
     }

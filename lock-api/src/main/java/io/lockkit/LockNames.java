@@ -6,8 +6,7 @@ final class LockNames {
     /** The longest name accepted, in chars; long enough for composite keys, short of abuse. */
     static final int MAX_LENGTH = 8192;
 
-    private LockNames() {
-    }
+    private LockNames() {}
 
     /**
      * @throws IllegalArgumentException when the name is null, blank, too long, holds control
@@ -21,7 +20,8 @@ final class LockNames {
             throw new IllegalArgumentException("name must not be blank");
         }
         if (name.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException("name must be at most " + MAX_LENGTH + " characters, was " + name.length());
+            throw new IllegalArgumentException(
+                    "name must be at most " + MAX_LENGTH + " characters, was " + name.length());
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
@@ -32,7 +32,8 @@ final class LockNames {
             if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException("name must be well-formed UTF-16, found an unpaired surrogate at index " + i);
+                throw new IllegalArgumentException(
+                        "name must be well-formed UTF-16, found an unpaired surrogate at index " + i);
             }
         }
         return name;

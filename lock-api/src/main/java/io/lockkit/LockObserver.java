@@ -50,15 +50,13 @@ public interface LockObserver {
      * @param fencingToken the hold's fencing token (0 when the provider has no fencing tokens)
      * @param reentrant whether the owner already held it (its hold count went up)
      */
-    default void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
-    }
+    default void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {}
 
     /**
      * An acquisition ended without the lock (an exception from the backend is reported through
      * {@link #backendUnavailable} instead, when it is a {@link BackendUnavailableException}).
      */
-    default void notAcquired(String name, long waitedNanos, Outcome outcome) {
-    }
+    default void notAcquired(String name, long waitedNanos, Outcome outcome) {}
 
     /**
      * A hold ended by its owner's last release (or a deferred release took it over). Also when that
@@ -67,27 +65,23 @@ public interface LockObserver {
      *
      * @param heldNanos time from the request that won the lock to the release
      */
-    default void released(String name, long fencingToken, long heldNanos) {
-    }
+    default void released(String name, long fencingToken, long heldNanos) {}
 
     /** A hold was lost; {@code loss} is the exception its owner sees (also given to loss listeners). */
-    default void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {
-    }
+    default void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {}
 
     /**
      * A watchdog renewal of {@code holds} leases failed; it is retried until their deadlines, after
      * which each is reported {@linkplain #lost lost}.
      */
-    default void renewalFailed(int holds, RuntimeException failure) {
-    }
+    default void renewalFailed(int holds, RuntimeException failure) {}
 
     /**
      * The backend could not be reached or did not answer in time.
      *
      * @param name the lock the call was about, or null for a call about several (a renewal batch)
      */
-    default void backendUnavailable(@Nullable String name, BackendUnavailableException failure) {
-    }
+    default void backendUnavailable(@Nullable String name, BackendUnavailableException failure) {}
 
     /**
      * A thread started or stopped waiting for a busy lock.
@@ -95,6 +89,5 @@ public interface LockObserver {
      * @param name the lock the thread waits, or waited, for
      * @param waiting the number of threads of this factory now waiting, for any lock
      */
-    default void waitingChanged(String name, int waiting) {
-    }
+    default void waitingChanged(String name, int waiting) {}
 }

@@ -27,9 +27,9 @@ public final class LockOptions {
     /** Wait as long as it takes; lease kept by the watchdog. */
     public static final LockOptions DEFAULTS = builder().build();
 
-    private final @Nullable Duration wait;            // null: wait forever
-    private final @Nullable Duration lease;           // null: watchdog
-    private final @Nullable Duration watchdogLease;   // null: the factory's
+    private final @Nullable Duration wait; // null: wait forever
+    private final @Nullable Duration lease; // null: watchdog
+    private final @Nullable Duration watchdogLease; // null: the factory's
     private final @Nullable Duration renewalInterval; // null: a third of watchdogLease, or the factory's
 
     private LockOptions(Builder b) {
@@ -88,7 +88,8 @@ public final class LockOptions {
 
     /** The watchdog lease these options give, falling back to {@code defaults} and then to 30 s. */
     Duration effectiveWatchdogLease(LockOptions defaults) {
-        return watchdogLease != null ? watchdogLease
+        return watchdogLease != null
+                ? watchdogLease
                 : defaults.watchdogLease != null ? defaults.watchdogLease : DEFAULT_WATCHDOG_LEASE;
     }
 
@@ -98,7 +99,8 @@ public final class LockOptions {
             return renewalInterval;
         }
         if (watchdogLease == null) {
-            return defaults.renewalInterval().orElse(effectiveWatchdogLease(defaults).dividedBy(3));
+            return defaults.renewalInterval()
+                    .orElse(effectiveWatchdogLease(defaults).dividedBy(3));
         }
         return watchdogLease.dividedBy(3);
     }
@@ -120,8 +122,15 @@ public final class LockOptions {
     @Override
     public String toString() {
         return "LockOptions[wait=" + (wait == null ? "forever" : wait)
-                + ", lease=" + (lease == null ? "watchdog " + (watchdogLease == null ? "(factory's)" : watchdogLease
-                        + " renewed every " + (renewalInterval == null ? "(factory's)" : renewalInterval)) : lease) + "]";
+                + ", lease="
+                + (lease == null
+                        ? "watchdog "
+                                + (watchdogLease == null
+                                        ? "(factory's)"
+                                        : watchdogLease + " renewed every "
+                                                + (renewalInterval == null ? "(factory's)" : renewalInterval))
+                        : lease)
+                + "]";
     }
 
     /** Builds {@link LockOptions}; each setter validates its argument. Not thread-safe. */
@@ -131,8 +140,7 @@ public final class LockOptions {
         private @Nullable Duration watchdogLease;
         private @Nullable Duration renewalInterval;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Wait at most {@code wait} for a busy lock; zero means try once. */
         public Builder waitAtMost(Duration wait) {
@@ -182,10 +190,11 @@ public final class LockOptions {
          * @throws IllegalArgumentException when the renewal interval is not shorter than the watchdog lease
          */
         public LockOptions build() {
-            Duration lease = watchdogLease != null ? watchdogLease : renewalInterval != null ? DEFAULT_WATCHDOG_LEASE : null;
+            Duration lease =
+                    watchdogLease != null ? watchdogLease : renewalInterval != null ? DEFAULT_WATCHDOG_LEASE : null;
             if (renewalInterval != null && renewalInterval.compareTo(lease) >= 0) {
-                throw new IllegalArgumentException("renewalInterval (" + renewalInterval
-                        + ") must be shorter than watchdogLease (" + lease + ")");
+                throw new IllegalArgumentException(
+                        "renewalInterval (" + renewalInterval + ") must be shorter than watchdogLease (" + lease + ")");
             }
             return new LockOptions(this);
         }

@@ -1,7 +1,6 @@
 package io.lockkit;
 
 import io.lockkit.spi.LockProvider.Capability;
-
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
@@ -50,7 +49,8 @@ final class OwnedLockHandle implements LockHandle {
 
     @Override
     public void extend(Duration lease) {
-        factory.holds.extend(hold, LockOptions.builder().lease(lease).build().lease().orElseThrow());
+        factory.holds.extend(
+                hold, LockOptions.builder().lease(lease).build().lease().orElseThrow());
     }
 
     @Override
@@ -80,7 +80,7 @@ final class OwnedLockHandle implements LockHandle {
                     closed = true;
                     if (hold.lossUnreported()) {
                         // Release what the backend may still have, then say so once.
-                        factory.holds.releaseOnce(hold, () -> { });
+                        factory.holds.releaseOnce(hold, () -> {});
                     }
                     return;
                 }
@@ -97,6 +97,7 @@ final class OwnedLockHandle implements LockHandle {
 
     @Override
     public String toString() {
-        return "LockHandle[" + LockException.abbreviate(hold.name) + ", token " + hold.token + ", " + hold.state() + "]";
+        return "LockHandle[" + LockException.abbreviate(hold.name) + ", token " + hold.token + ", " + hold.state()
+                + "]";
     }
 }

@@ -5,7 +5,6 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
-
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -45,14 +44,17 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final boolean ownsScheduler;
     /** This client's holds, the watchdog that keeps them, and their releases and losses. */
     final Holds holds;
+
     final WaitQueues waits;
     final Events events;
     private final String clientId;
     /** Every thread owner of this client starts with this. */
     private final String threadOwnerPrefix;
+
     private final AtomicLong handleSequence = new AtomicLong();
     /** Numbers this client's waits (see {@link LockRequest#waitId()}). */
     private final AtomicLong waitSequence = new AtomicLong();
+
     private final ConcurrentHashMap<HoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** While close(Duration) waits for holds to end: their owners may still take them again. */
@@ -88,11 +90,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
             this.scheduler = b.scheduler;
             this.ownsScheduler = false;
         } else {
-            ThreadFactory tf = b.threadFactory != null ? b.threadFactory : r -> {
-                Thread t = new Thread(r, "lockkit-scheduler-" + clientId);
-                t.setDaemon(true);
-                return t;
-            };
+            ThreadFactory tf = b.threadFactory != null
+                    ? b.threadFactory
+                    : r -> {
+                        Thread t = new Thread(r, "lockkit-scheduler-" + clientId);
+                        t.setDaemon(true);
+                        return t;
+                    };
             // Two threads: a renewal blocked on an unresponsive backend occupies one, and the other
             // keeps reporting losses at their deadlines (see LeaseWatchdog).
             ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, tf);
@@ -109,8 +113,17 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.events = new Events(ticker, b.observers);
         this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos());
         this.holds = new Holds(this, b.lossListener, scheduler);
-        this.health = new FactoryHealth(provider, ticker, clientId, holds.watchdog, scheduler, events.losses, defaults,
-                b.threadFactory, closed::get, holds::liveCount);
+        this.health = new FactoryHealth(
+                provider,
+                ticker,
+                clientId,
+                holds.watchdog,
+                scheduler,
+                events.losses,
+                defaults,
+                b.threadFactory,
+                closed::get,
+                holds::liveCount);
     }
 
     // ---- DistributedLockFactory ----
@@ -124,7 +137,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
     public LockHandle acquire(String name, LockOptions options) throws InterruptedException {
         LockNames.check(name);
         LockOptions o = requireOptions(options);
-        return tryAcquire(name, o).orElseThrow(() -> new LockNotAcquiredException(name, o.waitTime().orElse(Duration.ZERO)));
+        return tryAcquire(name, o)
+                .orElseThrow(
+                        () -> new LockNotAcquiredException(name, o.waitTime().orElse(Duration.ZERO)));
     }
 
     @Override
@@ -201,11 +216,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return owner.startsWith(threadOwnerPrefix);
     }
 
-    @Nullable Hold currentThreadHold(String name) {
+    @Nullable
+    Hold currentThreadHold(String name) {
         return threadHolds.get(new HoldKey(name, threadOwner()));
     }
 
-    boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible) throws InterruptedException {
+    boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible)
+            throws InterruptedException {
         String owner = threadOwner();
         HoldKey key = new HoldKey(name, owner);
         ResolvedOptions o = ResolvedOptions.of(lease, wait, defaults, defaults);
@@ -222,7 +239,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (top != null && top.state() == Hold.State.HELD) {
             if (top.token == g.token()) {
                 top.increment();
-                if (!top.watchdog() && !o.watchdog() && g.sentNanos() + o.lease().toNanos() - top.deadlineNanos() > 0) {
+                if (!top.watchdog()
+                        && !o.watchdog()
+                        && g.sentNanos() + o.lease().toNanos() - top.deadlineNanos() > 0) {
                     top.extended(o.lease(), g.sentNanos());
                     holds.watchdog.rescheduled(top);
                 }
@@ -243,7 +262,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         HoldKey key = new HoldKey(name, threadOwner());
         Hold top = threadHolds.get(key);
         if (top == null) {
-            throw new IllegalMonitorStateException("the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
         }
         holds.releaseOnce(top, () -> {
             if (top.previous == null) {

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param waitsForever whether the wait has no deadline
  * @param maxWait the longest wait; {@link LockOptions#MAX_DURATION} when it waits forever
  */
-record ResolvedOptions(Duration lease, boolean watchdog, Duration renewalInterval, boolean waitsForever, Duration maxWait) {
+record ResolvedOptions(
+        Duration lease, boolean watchdog, Duration renewalInterval, boolean waitsForever, Duration maxWait) {
 
     /** {@code options} with {@code defaults} filling in what they do not set. */
     static ResolvedOptions of(LockOptions options, LockOptions defaults) {
@@ -24,11 +25,17 @@ record ResolvedOptions(Duration lease, boolean watchdog, Duration renewalInterva
      * An explicit {@code lease} (null: the watchdog's, from {@code options} then {@code defaults})
      * and {@code wait} (null: forever).
      */
-    static ResolvedOptions of(@Nullable Duration lease, @Nullable Duration wait, LockOptions options, LockOptions defaults) {
+    static ResolvedOptions of(
+            @Nullable Duration lease, @Nullable Duration wait, LockOptions options, LockOptions defaults) {
         return lease == null
-                ? new ResolvedOptions(options.effectiveWatchdogLease(defaults), true, options.effectiveRenewalInterval(defaults),
-                        wait == null, wait == null ? LockOptions.MAX_DURATION : wait)
-                : new ResolvedOptions(lease, false, lease, wait == null, wait == null ? LockOptions.MAX_DURATION : wait);
+                ? new ResolvedOptions(
+                        options.effectiveWatchdogLease(defaults),
+                        true,
+                        options.effectiveRenewalInterval(defaults),
+                        wait == null,
+                        wait == null ? LockOptions.MAX_DURATION : wait)
+                : new ResolvedOptions(
+                        lease, false, lease, wait == null, wait == null ? LockOptions.MAX_DURATION : wait);
     }
 
     /** A wait of zero: one attempt, no waiting. */
@@ -49,8 +56,12 @@ record ResolvedOptions(Duration lease, boolean watchdog, Duration renewalInterva
     // Written out, as in Grant (the JDK 17 ObjectMethods cache).
     @Override
     public boolean equals(Object o) {
-        return o instanceof ResolvedOptions other && lease.equals(other.lease) && watchdog == other.watchdog
-                && renewalInterval.equals(other.renewalInterval) && waitsForever == other.waitsForever && maxWait.equals(other.maxWait);
+        return o instanceof ResolvedOptions other
+                && lease.equals(other.lease)
+                && watchdog == other.watchdog
+                && renewalInterval.equals(other.renewalInterval)
+                && waitsForever == other.waitsForever
+                && maxWait.equals(other.maxWait);
     }
 
     @Override

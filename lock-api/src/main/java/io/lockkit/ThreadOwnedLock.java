@@ -1,7 +1,6 @@
 package io.lockkit;
 
 import io.lockkit.spi.LockProvider.Capability;
-
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -119,7 +118,8 @@ final class ThreadOwnedLock implements DistributedLock {
     private Hold held() {
         Hold h = factory.currentThreadHold(name);
         if (h == null || h.state() != Hold.State.HELD) {
-            throw new IllegalMonitorStateException("the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
         }
         return h;
     }

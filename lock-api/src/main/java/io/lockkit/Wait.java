@@ -2,7 +2,6 @@ package io.lockkit;
 
 import io.lockkit.LockObserver.Outcome;
 import io.lockkit.spi.Acquisition;
-
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -46,16 +45,24 @@ final class Wait {
     private final boolean interruptible;
     /** When the call started, on the ticker: the wait runs from here. */
     private final long start;
+
     private final long deadline;
 
     private long waitId;
     /** When the latest attempt was sent: a hold it wins runs from here. */
     private long sent;
+
     private boolean acquired;
     private boolean waiting;
     private boolean interrupted;
 
-    Wait(ProviderLockFactory factory, String name, String owner, ResolvedOptions options, boolean interruptible, long start) {
+    Wait(
+            ProviderLockFactory factory,
+            String name,
+            String owner,
+            ResolvedOptions options,
+            boolean interruptible,
+            long start) {
         this.factory = factory;
         this.name = name;
         this.owner = owner;
@@ -72,7 +79,8 @@ final class Wait {
      * @throws InterruptedException when interrupted, if interruptible (else the interrupt is kept)
      * @throws LockException when the factory closed meanwhile
      */
-    @Nullable Grant run() throws InterruptedException {
+    @Nullable
+    Grant run() throws InterruptedException {
         if (options.triesOnce()) {
             return tryOnce();
         }
@@ -134,7 +142,8 @@ final class Wait {
     /** An attempt sent at {@code now} that may queue this wait for the rest of its time. */
     private Acquisition attempt(long now) {
         sent = now;
-        Duration left = options.waitsForever() ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
+        Duration left =
+                options.waitsForever() ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
         return factory.attempt(name, owner, options.lease(), left, waitId);
     }
 

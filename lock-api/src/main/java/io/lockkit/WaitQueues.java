@@ -3,7 +3,6 @@ package io.lockkit;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +81,8 @@ final class WaitQueues {
         }
 
         /** The lock granted to this wait outright by a release of this client, or null. */
-        @Nullable Grant grant() {
+        @Nullable
+        Grant grant() {
             return grant;
         }
 
@@ -326,7 +326,10 @@ final class WaitQueues {
                 s.close();
             }
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "closing the wake-up subscription of lock '" + room.name + "' failed", e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "closing the wake-up subscription of lock '" + room.name + "' failed",
+                    e);
         } finally {
             room.subscribing.unlock();
         }

@@ -1,17 +1,16 @@
 package io.lockkit;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-
-import java.util.Optional;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** House rules for lock-api, checked on its own main classes (not its tests, not other jars). */
 @DisplayName("lock-api architecture")
@@ -27,22 +26,32 @@ class ApiArchitectureTest {
      */
     private static final DescribedPredicate<JavaClass> IMPLEMENTATION_OF_IO_LOCKKIT = DescribedPredicate.describe(
             "are implementation classes of io.lockkit (not public, or implementing a lockkit interface)",
-            c -> c.getPackageName().equals("io.lockkit") && (!publicAllTheWayOut(c) || (!c.isInterface()
-                    && c.getAllRawInterfaces().stream().anyMatch(i -> i.getPackageName().startsWith("io.lockkit")))));
+            c -> c.getPackageName().equals("io.lockkit")
+                    && (!publicAllTheWayOut(c)
+                            || (!c.isInterface()
+                                    && c.getAllRawInterfaces().stream()
+                                            .anyMatch(i -> i.getPackageName().startsWith("io.lockkit")))));
 
     @Test
-    @DisplayName("lock-api uses only the JDK (java.*, and jdk.jfr for its flight-recorder events) and JSpecify's annotations besides its own two packages")
+    @DisplayName(
+            "lock-api uses only the JDK (java.*, and jdk.jfr for its flight-recorder events) and JSpecify's annotations besides its own two packages")
     void usesOnlyTheJdkAndJSpecifyAnnotations() {
-        classes().should().onlyDependOnClassesThat()
+        classes()
+                .should()
+                .onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "jdk.jfr..", "org.jspecify.annotations..", "io.lockkit", "io.lockkit.spi")
-                .because("at run time lock-api needs the JDK only (JSpecify's annotations are optional; jdk.jfr is in every JDK 17+)")
+                .because(
+                        "at run time lock-api needs the JDK only (JSpecify's annotations are optional; jdk.jfr is in every JDK 17+)")
                 .check(MAIN);
     }
 
     @Test
     @DisplayName("lock-api does not use redis.clients")
     void usesNoRedisClient() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("redis.clients..")
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("redis.clients..")
                 .because("only lock-jedis talks to Redis through Jedis")
                 .check(MAIN);
     }
@@ -50,7 +59,10 @@ class ApiArchitectureTest {
     @Test
     @DisplayName("lock-api uses no module's internal package")
     void usesNoInternalPackage() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("io.lockkit..internal..")
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lockkit..internal..")
                 .because("a module's internal package is its own business")
                 .check(MAIN);
     }
@@ -58,8 +70,11 @@ class ApiArchitectureTest {
     @Test
     @DisplayName("io.lockkit.spi uses io.lockkit only through its public API, never its implementation classes")
     void spiUsesNoImplementationClassOfTheCallerApi() {
-        noClasses().that().resideInAPackage("io.lockkit.spi..")
-                .should().dependOnClassesThat(IMPLEMENTATION_OF_IO_LOCKKIT)
+        noClasses()
+                .that()
+                .resideInAPackage("io.lockkit.spi..")
+                .should()
+                .dependOnClassesThat(IMPLEMENTATION_OF_IO_LOCKKIT)
                 .because("a provider implements the SPI against the published API alone")
                 .check(MAIN);
     }

@@ -6,8 +6,7 @@ import java.util.Collection;
 /** Helpers the core's unit tests share: waiting threads they start and can check for parking. */
 final class CoreTestSupport {
 
-    private CoreTestSupport() {
-    }
+    private CoreTestSupport() {}
 
     /** Starts {@code body} on a daemon thread named {@code name}, remembered in {@code threads} to join at the end. */
     static Thread startDaemon(Collection<Thread> threads, String name, Runnable body) {

@@ -1,17 +1,16 @@
 package io.lockkit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** The factory's conveniences, its exceptions, and what closing it and ending waits leave behind. */
 class DistributedLockFactoryTest {
@@ -57,8 +56,10 @@ class DistributedLockFactoryTest {
         IllegalStateException failure = new IllegalStateException("out of stock");
 
         assertThatThrownBy(() -> locks.callWithLock(NAME, BRIEFLY, () -> {
-            throw failure;
-        })).isSameAs(failure).hasNoSuppressedExceptions();
+                    throw failure;
+                }))
+                .isSameAs(failure)
+                .hasNoSuppressedExceptions();
 
         assertThat(other.tryAcquire(NAME)).isPresent();
     }
@@ -82,7 +83,8 @@ class DistributedLockFactoryTest {
         try (LockHandle held = other.acquire(NAME, LockOptions.noWait())) {
             AtomicBoolean ran = new AtomicBoolean();
 
-            assertThatThrownBy(() -> locks.callWithLock(NAME, LockOptions.waitAtMost(Duration.ofMillis(50)), () -> ran.getAndSet(true)))
+            assertThatThrownBy(() -> locks.callWithLock(
+                            NAME, LockOptions.waitAtMost(Duration.ofMillis(50)), () -> ran.getAndSet(true)))
                     .isInstanceOfSatisfying(LockNotAcquiredException.class, e -> {
                         assertThat(e.lockName()).isEqualTo(NAME);
                         assertThat(e.waited()).isEqualTo(Duration.ofMillis(50));
@@ -96,12 +98,14 @@ class DistributedLockFactoryTest {
     void runWithLockRunsTheActionUnderTheLock() throws InterruptedException {
         AtomicBoolean busyMeanwhile = new AtomicBoolean();
 
-        locks.runWithLock(NAME, BRIEFLY, () -> busyMeanwhile.set(backend.inspect(NAME).isPresent()));
+        locks.runWithLock(
+                NAME, BRIEFLY, () -> busyMeanwhile.set(backend.inspect(NAME).isPresent()));
 
         assertThat(busyMeanwhile).isTrue();
         assertThat(backend.inspect(NAME)).isEmpty();
         assertThatThrownBy(() -> locks.runWithLock(NAME, BRIEFLY, null))
-                .isInstanceOf(NullPointerException.class).hasMessage("action");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("action");
     }
 
     @Test
@@ -133,7 +137,8 @@ class DistributedLockFactoryTest {
                 .isExactlyInstanceOf(IllegalMonitorStateException.class)
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300).contains("…[8192 chars]"));
         assertThat(new LockLostException(longName, 1, "evicted").getMessage()).hasSizeLessThan(300);
-        assertThat(new LockException("n".repeat(200), "x").getMessage()).as("200 chars are kept whole")
+        assertThat(new LockException("n".repeat(200), "x").getMessage())
+                .as("200 chars are kept whole")
                 .contains("n".repeat(200) + "'");
     }
 
@@ -141,19 +146,21 @@ class DistributedLockFactoryTest {
     void closingTheFactoryFailsAWaitingThreadPromptly() throws Exception {
         locks.acquire(NAME, LockOptions.noWait());
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread waiter = new Thread(() -> {
-            try {
-                other.acquire(NAME).close();
-                outcome.complete(null);
-            } catch (Throwable e) {
-                outcome.complete(e);
-            }
-        }, "waiter");
+        Thread waiter = new Thread(
+                () -> {
+                    try {
+                        other.acquire(NAME).close();
+                        outcome.complete(null);
+                    } catch (Throwable e) {
+                        outcome.complete(e);
+                    }
+                },
+                "waiter");
         waiter.setDaemon(true);
         waiter.start();
         // Subscribed, and parked until the holder's lease (30 s) would run out.
-        await().atMost(Duration.ofSeconds(5)).until(() -> otherProvider.subscriptions() == 1
-                && waiter.getState() == Thread.State.TIMED_WAITING);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> otherProvider.subscriptions() == 1 && waiter.getState() == Thread.State.TIMED_WAITING);
 
         other.close();
 
@@ -186,9 +193,9 @@ class DistributedLockFactoryTest {
     void subscriptionIsDroppedAfterItsLingerWhenTheWaitRunsOut() throws InterruptedException {
         LocalLockProvider provider = backend.newClient();
         try (DistributedLockFactory lingering = DistributedLockFactory.builder(provider)
-                .subscriptionLinger(Duration.ofMillis(100))
-                .build();
-             LockHandle held = locks.acquire(NAME, LockOptions.noWait())) {
+                        .subscriptionLinger(Duration.ofMillis(100))
+                        .build();
+                LockHandle held = locks.acquire(NAME, LockOptions.noWait())) {
 
             assertThatThrownBy(() -> lingering.acquire(NAME, LockOptions.waitAtMost(Duration.ofMillis(50))))
                     .isInstanceOf(LockNotAcquiredException.class);
@@ -201,7 +208,8 @@ class DistributedLockFactoryTest {
     @Test
     void builderRejectsMissingPartsNamingTheArgument() {
         assertThatThrownBy(() -> DistributedLockFactory.builder(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("provider must not be null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("provider must not be null");
         DistributedLockFactory.Builder builder = DistributedLockFactory.builder(new LocalLockProvider());
         assertThatThrownBy(() -> builder.ticker(null)).hasMessage("ticker must not be null");
         assertThatThrownBy(() -> builder.scheduler(null)).hasMessage("scheduler must not be null");
@@ -209,8 +217,10 @@ class DistributedLockFactoryTest {
         assertThatThrownBy(() -> builder.defaultOptions(null)).hasMessage("defaultOptions must not be null");
         assertThatThrownBy(() -> builder.onLockLost(null)).hasMessage("lossListener must not be null");
         assertThatThrownBy(() -> builder.subscriptionLinger(Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("subscriptionLinger ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("subscriptionLinger ");
         assertThatThrownBy(() -> builder.subscriptionLinger(Duration.ofSeconds(Long.MAX_VALUE)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("subscriptionLinger ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("subscriptionLinger ");
     }
 }

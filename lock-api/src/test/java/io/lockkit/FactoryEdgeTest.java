@@ -1,12 +1,15 @@
 package io.lockkit;
 
+import static io.lockkit.CoreTestSupport.lease;
+import static io.lockkit.CoreTestSupport.parked;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -14,12 +17,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static io.lockkit.CoreTestSupport.parked;
-import static io.lockkit.CoreTestSupport.lease;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The factory's paths that a well-behaved in-JVM backend never takes: releases the backend
@@ -56,7 +55,9 @@ class FactoryEdgeTest {
         ProviderLockFactory f = (ProviderLockFactory) DistributedLockFactory.builder(provider)
                 .ticker(ticker)
                 .scheduler(scheduler)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofSeconds(30)).build())
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofSeconds(30))
+                        .build())
                 .onLockLost(losses::add)
                 .subscriptionLinger(Duration.ZERO)
                 .build();
@@ -161,7 +162,9 @@ class FactoryEdgeTest {
         LockHandle h = locks.acquire("edge:not-held", lease(Duration.ofHours(1)));
         h.acquireAgain();
         backend.newClient().forceRelease("edge:not-held");
-        assertThatThrownBy(h::release).isInstanceOf(LockLostException.class).hasMessageContaining("lapsed on the backend");
+        assertThatThrownBy(h::release)
+                .isInstanceOf(LockLostException.class)
+                .hasMessageContaining("lapsed on the backend");
         assertThat(losses).hasSize(1);
         assertThat(h.holdCount()).isZero();
         assertThat(locks.watchedHolds()).isZero();
@@ -178,7 +181,9 @@ class FactoryEdgeTest {
         assertThat(lock.getHoldCount()).isEqualTo(1);
         lock.unlock();
         assertThat(lock.isHeldByCurrentThread()).isFalse();
-        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("edge:count");
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("edge:count");
     }
 
     @Test
@@ -200,12 +205,14 @@ class FactoryEdgeTest {
             public Release release(String name, String owner) {
                 Release r = super.release(name, owner);
                 String next = queue.remove(name);
-                return r.outcome() == Release.Outcome.RELEASED && next != null ? new Release(Release.Outcome.RELEASED, next) : r;
+                return r.outcome() == Release.Outcome.RELEASED && next != null
+                        ? new Release(Release.Outcome.RELEASED, next)
+                        : r;
             }
 
             @Override
             public Subscription subscribe(String name, WakeUpListener listener) {
-                return () -> { }; // no wake-ups from the backend at all
+                return () -> {}; // no wake-ups from the backend at all
             }
         };
         ProviderLockFactory locks = factory(handingOver);
@@ -232,8 +239,12 @@ class FactoryEdgeTest {
         assertThat(h.holdCount()).isEqualTo(2);
         backend.newClient().forceRelease("edge:again");
         // Free on the backend: the attempt wins a new hold, which is given back, and the old one is lost.
-        assertThatThrownBy(h::acquireAgain).isInstanceOf(LockLostException.class).hasMessageContaining("acquired again");
-        assertThat(backend.inspect("edge:again")).as("the new hold was released").isEmpty();
+        assertThatThrownBy(h::acquireAgain)
+                .isInstanceOf(LockLostException.class)
+                .hasMessageContaining("acquired again");
+        assertThat(backend.inspect("edge:again"))
+                .as("the new hold was released")
+                .isEmpty();
         assertThat(losses).hasSize(1);
         assertThatThrownBy(h::acquireAgain).as("lost stays lost").isSameAs(losses.get(0));
     }
@@ -254,8 +265,12 @@ class FactoryEdgeTest {
         ProviderLockFactory locks = factory(backend);
         LockHandle h = locks.acquire("edge:released", LockOptions.noWait());
         h.release();
-        assertThatThrownBy(h::acquireAgain).isInstanceOf(IllegalStateException.class).hasMessageContaining("already released");
-        assertThatThrownBy(h::release).isInstanceOf(IllegalStateException.class).hasMessageContaining("already released");
+        assertThatThrownBy(h::acquireAgain)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already released");
+        assertThatThrownBy(h::release)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already released");
         assertThatThrownBy(() -> h.extend(Duration.ofSeconds(1))).isInstanceOf(IllegalStateException.class);
     }
 
@@ -264,13 +279,17 @@ class FactoryEdgeTest {
         ProviderLockFactory locks = factory(backend);
         LockHandle lapsed = locks.acquire("edge:lapsed", lease(Duration.ofSeconds(1)));
         ticker.advance(Duration.ofSeconds(1)); // the watchdog has not run yet: extend finds it out itself
-        assertThatThrownBy(() -> lapsed.extend(Duration.ofSeconds(5))).isInstanceOf(LockLostException.class)
+        assertThatThrownBy(() -> lapsed.extend(Duration.ofSeconds(5)))
+                .isInstanceOf(LockLostException.class)
                 .hasMessageContaining("ran out before it was extended");
-        assertThatThrownBy(() -> lapsed.extend(Duration.ofSeconds(5))).as("lost stays lost").isSameAs(losses.get(0));
+        assertThatThrownBy(() -> lapsed.extend(Duration.ofSeconds(5)))
+                .as("lost stays lost")
+                .isSameAs(losses.get(0));
 
         LockHandle gone = locks.acquire("edge:gone", lease(Duration.ofSeconds(10)));
         backend.newClient().forceRelease("edge:gone");
-        assertThatThrownBy(() -> gone.extend(Duration.ofSeconds(5))).isInstanceOf(LockLostException.class)
+        assertThatThrownBy(() -> gone.extend(Duration.ofSeconds(5)))
+                .isInstanceOf(LockLostException.class)
                 .hasMessageContaining("no longer had this hold when it was extended");
         assertThat(losses).hasSize(2);
     }
@@ -301,13 +320,18 @@ class FactoryEdgeTest {
         long first = lock.fencingToken();
         backend.newClient().forceRelease("edge:relock");
         lock.lock(Duration.ofSeconds(10));
-        assertThat(losses).extracting(LockLostException::getMessage).singleElement().asString()
+        assertThat(losses)
+                .extracting(LockLostException::getMessage)
+                .singleElement()
+                .asString()
                 .contains("no longer had this hold when the thread locked again");
         assertThat(lock.fencingToken()).isGreaterThan(first);
         assertThat(lock.getHoldCount()).isEqualTo(1);
         lock.unlock(); // the new hold
         assertThat(backend.inspect("edge:relock")).isEmpty();
-        assertThatThrownBy(lock::unlock).as("the old hold's unlock reports its loss").isSameAs(losses.get(0));
+        assertThatThrownBy(lock::unlock)
+                .as("the old hold's unlock reports its loss")
+                .isSameAs(losses.get(0));
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
     }
 
@@ -322,13 +346,18 @@ class FactoryEdgeTest {
             }
         });
         assertThatThrownBy(() -> locks.acquire("edge:caps", lease(Duration.ofSeconds(5))))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("explicit lease");
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("explicit lease");
         LockHandle h = locks.acquire("edge:caps", LockOptions.noWait());
-        assertThatThrownBy(h::fencingToken).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("fencing tokens");
+        assertThatThrownBy(h::fencingToken)
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("fencing tokens");
         assertThatThrownBy(() -> h.extend(Duration.ofSeconds(5))).isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> locks.getLock("edge:caps").forceUnlock()).isInstanceOf(UnsupportedOperationException.class)
+        assertThatThrownBy(() -> locks.getLock("edge:caps").forceUnlock())
+                .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("force release");
-        assertThatThrownBy(() -> locks.getLock("edge:caps").isLocked()).isInstanceOf(UnsupportedOperationException.class)
+        assertThatThrownBy(() -> locks.getLock("edge:caps").isLocked())
+                .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("inspecting");
         assertThat(h.isValid()).isTrue();
     }
@@ -346,19 +375,33 @@ class FactoryEdgeTest {
                 return "NullProvider";
             }
         });
-        assertThatThrownBy(() -> locks.tryAcquire("edge:null")).isInstanceOf(LockException.class)
+        assertThatThrownBy(() -> locks.tryAcquire("edge:null"))
+                .isInstanceOf(LockException.class)
                 .hasMessageContaining("NullProvider answered null");
     }
 
     @Test
     void aRenewalIntervalNotShorterThanTheDefaultWatchdogLeaseIsRefused() throws Exception {
-        DistributedLockFactory locks = DistributedLockFactory.builder(backend).ticker(ticker).scheduler(scheduler)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofSeconds(10)).build()).build();
+        DistributedLockFactory locks = DistributedLockFactory.builder(backend)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofSeconds(10))
+                        .build())
+                .build();
         closeables.add(locks);
-        LockOptions equal = LockOptions.builder().noWait().renewalInterval(Duration.ofSeconds(10)).build();
-        assertThatThrownBy(() -> locks.acquire("edge:interval", equal)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("renewalInterval").hasMessageContaining("watchdog lease");
-        LockOptions shorter = LockOptions.builder().noWait().renewalInterval(Duration.ofSeconds(10).minusNanos(1)).build();
+        LockOptions equal = LockOptions.builder()
+                .noWait()
+                .renewalInterval(Duration.ofSeconds(10))
+                .build();
+        assertThatThrownBy(() -> locks.acquire("edge:interval", equal))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("renewalInterval")
+                .hasMessageContaining("watchdog lease");
+        LockOptions shorter = LockOptions.builder()
+                .noWait()
+                .renewalInterval(Duration.ofSeconds(10).minusNanos(1))
+                .build();
         assertThat(locks.tryAcquire("edge:interval", shorter)).isPresent();
     }
 
@@ -394,7 +437,8 @@ class FactoryEdgeTest {
         Scripted counting = new Scripted(backend);
         ProviderLockFactory locks = factory(counting);
         Thread.currentThread().interrupt();
-        assertThatThrownBy(() -> locks.getLock("edge:int").lockInterruptibly()).isInstanceOf(InterruptedException.class);
+        assertThatThrownBy(() -> locks.getLock("edge:int").lockInterruptibly())
+                .isInstanceOf(InterruptedException.class);
         assertThat(Thread.currentThread().isInterrupted()).as("cleared").isFalse();
         assertThat(counting.attempts.get()).isZero();
         assertThat(locks.liveSubscriptions()).isZero();
@@ -414,7 +458,9 @@ class FactoryEdgeTest {
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && locks.liveSubscriptions() == 1);
         held.release();
-        assertThat(outcome.get(3, TimeUnit.SECONDS)).as("held, and still interrupted").isTrue();
+        assertThat(outcome.get(3, TimeUnit.SECONDS))
+                .as("held, and still interrupted")
+                .isTrue();
     }
 
     @Test
@@ -443,7 +489,8 @@ class FactoryEdgeTest {
         rooms.get("edge:deadline").listener.missedNotifications();
         assertThat(atDeadline.get(5, TimeUnit.SECONDS)).isTrue();
 
-        factory(backend.newClient()).acquire("edge:late", lease(Duration.ofSeconds(5).plusNanos(1)));
+        factory(backend.newClient())
+                .acquire("edge:late", lease(Duration.ofSeconds(5).plusNanos(1)));
         CompletableFuture<Boolean> late = new CompletableFuture<>();
         Thread second = start(() -> {
             try {
@@ -458,15 +505,14 @@ class FactoryEdgeTest {
         assertThat(late.get(5, TimeUnit.SECONDS)).isFalse();
     }
 
-    private record WakeUpListenerRef(LockProvider.WakeUpListener listener) {
-    }
+    private record WakeUpListenerRef(LockProvider.WakeUpListener listener) {}
 
     @Test
     void forceUnlockReportsThisClientsHoldOfTheNameLostAndWakesItsWaiter() throws Exception {
         Scripted silent = new Scripted(backend) {
             @Override
             public Subscription subscribe(String name, WakeUpListener listener) {
-                return () -> { }; // no wake-ups from the backend: only the force release's own can wake the waiter
+                return () -> {}; // no wake-ups from the backend: only the force release's own can wake the waiter
             }
         };
         ProviderLockFactory locks = factory(silent);
@@ -494,11 +540,15 @@ class FactoryEdgeTest {
         ProviderLockFactory locks = factory(backend.newClient());
         locks.close();
         // The factory refuses, before the closed provider would (whose message differs).
-        assertThatThrownBy(() -> locks.getLock("edge:closed").forceUnlock()).isInstanceOf(LockException.class)
+        assertThatThrownBy(() -> locks.getLock("edge:closed").forceUnlock())
+                .isInstanceOf(LockException.class)
                 .hasMessageContaining("the lock factory is closed");
-        assertThatThrownBy(() -> locks.getLock("edge:closed").isLocked()).isInstanceOf(LockException.class)
+        assertThatThrownBy(() -> locks.getLock("edge:closed").isLocked())
+                .isInstanceOf(LockException.class)
                 .hasMessageContaining("the lock factory is closed");
-        assertThatThrownBy(() -> locks.tryAcquire("edge:closed")).isInstanceOf(LockException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> locks.tryAcquire("edge:closed"))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test
@@ -603,8 +653,13 @@ class FactoryEdgeTest {
             @Override
             public Acquisition tryAcquire(LockRequest request) {
                 attempts.incrementAndGet();
-                return delegate().tryAcquire(new LockRequest(request.name(), request.owner(), request.lease().multipliedBy(10),
-                        request.maxWait(), request.waitId()));
+                return delegate()
+                        .tryAcquire(new LockRequest(
+                                request.name(),
+                                request.owner(),
+                                request.lease().multipliedBy(10),
+                                request.maxWait(),
+                                request.waitId()));
             }
 
             @Override

@@ -1,14 +1,14 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.HealthReport.WatchdogStatus;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -18,10 +18,8 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** {@link DistributedLockFactory#health(Duration)}: the probe, its time bound, the watchdog's state and the loss count. */
 class FactoryHealthTest {
@@ -117,7 +115,9 @@ class FactoryHealthTest {
         assertThat(report.activeHolds()).isZero();
         assertThat(report.watchdog()).isEqualTo(WatchdogStatus.IDLE);
         assertThat(report.lossesInLastMinute()).isZero();
-        assertThat(provider.inspections).as("one read-only question when the provider can inspect").hasValue(1);
+        assertThat(provider.inspections)
+                .as("one read-only question when the provider can inspect")
+                .hasValue(1);
         assertThat(provider.attempts).hasValue(0);
         assertThat(report.toString()).startsWith("UP backend=probed in-JVM provider probeLatency=");
     }
@@ -143,7 +143,9 @@ class FactoryHealthTest {
             assertThat(report.isUp()).as("%s", report).isTrue();
             assertThat(report.activeHolds()).isEqualTo(1);
             assertThat(report.watchdog()).isEqualTo(WatchdogStatus.RUNNING);
-            assertThat(provider.releases).as("nothing to release: the probe did not get the lock").hasValue(0);
+            assertThat(provider.releases)
+                    .as("nothing to release: the probe did not get the lock")
+                    .hasValue(0);
             assertThat(other.isValid()).isTrue();
         }
     }
@@ -158,11 +160,17 @@ class FactoryHealthTest {
 
         assertThat(report.isUp()).isFalse();
         assertThat(report.probeLatency()).isEmpty();
-        assertThat(report.failure()).get().asString().contains("the backend did not answer").contains("connection refused");
+        assertThat(report.failure())
+                .get()
+                .asString()
+                .contains("the backend did not answer")
+                .contains("connection refused");
         assertThat(report.toString()).startsWith("DOWN ");
 
         provider.failure = null;
-        assertThat(locks.health(TIMEOUT).isUp()).as("up again once the backend answers").isTrue();
+        assertThat(locks.health(TIMEOUT).isUp())
+                .as("up again once the backend answers")
+                .isTrue();
     }
 
     @Test
@@ -178,11 +186,15 @@ class FactoryHealthTest {
 
             assertThat(report.isUp()).isFalse();
             assertThat(report.failure()).get().asString().isEqualTo("the backend did not answer within PT0.2S");
-            assertThat(tookMillis).as("the check returns at its timeout, not when the backend answers")
-                    .isGreaterThanOrEqualTo(190).isLessThan(3_000);
+            assertThat(tookMillis)
+                    .as("the check returns at its timeout, not when the backend answers")
+                    .isGreaterThanOrEqualTo(190)
+                    .isLessThan(3_000);
 
             assertThat(locks.health(Duration.ofMillis(50)).isUp()).isFalse();
-            assertThat(provider.inspections).as("a check while the probe is stuck waits for it, not a new one").hasValue(1);
+            assertThat(provider.inspections)
+                    .as("a check while the probe is stuck waits for it, not a new one")
+                    .hasValue(1);
         } finally {
             stall.countDown();
         }
@@ -209,7 +221,9 @@ class FactoryHealthTest {
         FakeTicker ticker = new FakeTicker();
         ManualScheduler scheduler = new ManualScheduler(ticker);
         DistributedLockFactory locks = closing(DistributedLockFactory.builder(new LocalLockProvider())
-                .ticker(ticker).scheduler(scheduler).build());
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .build());
         LockHandle hold = locks.acquire("report", LockOptions.noWait()); // watchdog: 30 s lease, renewed every 10 s
         assertThat(locks.health(TIMEOUT).watchdog()).isEqualTo(WatchdogStatus.RUNNING);
 
@@ -236,7 +250,9 @@ class FactoryHealthTest {
         FakeTicker ticker = new FakeTicker();
         ManualScheduler scheduler = new ManualScheduler(ticker);
         DistributedLockFactory locks = closing(DistributedLockFactory.builder(new LocalLockProvider())
-                .ticker(ticker).scheduler(scheduler).build());
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .build());
         scheduler.shutdown();
 
         HealthReport report = locks.health(TIMEOUT);
@@ -251,7 +267,9 @@ class FactoryHealthTest {
         FakeTicker ticker = new FakeTicker();
         ManualScheduler scheduler = new ManualScheduler(ticker);
         DistributedLockFactory locks = DistributedLockFactory.builder(new LocalLockProvider())
-                .ticker(ticker).scheduler(scheduler).build();
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .build();
         locks.acquire("a", CoreTestSupport.lease(Duration.ofSeconds(1)));
         locks.acquire("b", CoreTestSupport.lease(Duration.ofSeconds(1)));
         LockHandle kept = locks.acquire("c", LockOptions.noWait());
@@ -261,7 +279,9 @@ class FactoryHealthTest {
         HealthReport afterLoss = locks.health(TIMEOUT);
         assertThat(afterLoss.lossesInLastMinute()).isEqualTo(2);
         assertThat(afterLoss.activeHolds()).isEqualTo(1);
-        assertThat(afterLoss.isUp()).as("losses alone do not make the factory down").isTrue();
+        assertThat(afterLoss.isUp())
+                .as("losses alone do not make the factory down")
+                .isTrue();
 
         ticker.advance(Duration.ofSeconds(57));
         assertThat(locks.health(TIMEOUT).lossesInLastMinute()).as("59 s later").isEqualTo(2);
@@ -270,7 +290,9 @@ class FactoryHealthTest {
 
         locks.close();
         assertThat(kept.isValid()).isFalse();
-        assertThat(locks.health(TIMEOUT).lossesInLastMinute()).as("a release by close is no loss").isZero();
+        assertThat(locks.health(TIMEOUT).lossesInLastMinute())
+                .as("a release by close is no loss")
+                .isZero();
     }
 
     @Test
@@ -287,7 +309,9 @@ class FactoryHealthTest {
         window.record(t0 + 60 * second); // same bucket as t0, a minute later: starts afresh
         assertThat(window.lastMinute(t0 + 60 * second)).isEqualTo(2);
         assertThat(window.lastMinute(t0 + 200 * second)).isZero();
-        assertThat(window.lastMinute(t0 - 10 * second)).as("nothing is counted before it happened").isZero();
+        assertThat(window.lastMinute(t0 - 10 * second))
+                .as("nothing is counted before it happened")
+                .isZero();
     }
 
     @Test
@@ -313,7 +337,8 @@ class FactoryHealthTest {
     void probeTimeoutMustBePositive() {
         DistributedLockFactory locks = closing(DistributedLockFactory.create(new LocalLockProvider()));
         for (Duration bad : new Duration[] {null, Duration.ZERO, Duration.ofMillis(-1)}) {
-            assertThatThrownBy(() -> locks.health(bad)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> locks.health(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("probeTimeout");
         }
     }
@@ -328,7 +353,8 @@ class FactoryHealthTest {
                     }
                     return method.invoke(own, args);
                 });
-        assertThatThrownBy(() -> wrapper.health(TIMEOUT)).isInstanceOf(UnsupportedOperationException.class)
+        assertThatThrownBy(() -> wrapper.health(TIMEOUT))
+                .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("does not report its health");
     }
 }

@@ -1,12 +1,15 @@
 package io.lockkit;
 
+import static io.lockkit.CoreTestSupport.lease;
+import static io.lockkit.CoreTestSupport.parked;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,12 +18,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-
-import static io.lockkit.CoreTestSupport.parked;
-import static io.lockkit.CoreTestSupport.lease;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The factory's own threads, its close (waiters leave the backend before the provider closes, the
@@ -70,7 +69,9 @@ class FactoryLifecycleTest {
         closeables.add(locks);
         LockHandle h = locks.acquire("life:daemon", LockOptions.noWait()); // schedules the watchdog's tick
         List<Thread> schedulerThreads = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("lockkit-scheduler-")).filter(Thread::isAlive).toList();
+                .filter(t -> t.getName().startsWith("lockkit-scheduler-"))
+                .filter(Thread::isAlive)
+                .toList();
         assertThat(schedulerThreads).isNotEmpty().allMatch(Thread::isDaemon);
         h.release();
     }
@@ -84,7 +85,9 @@ class FactoryLifecycleTest {
             t.setDaemon(true);
             return t;
         };
-        DistributedLockFactory locks = DistributedLockFactory.builder(new LocalLockProvider()).threadFactory(tf).build();
+        DistributedLockFactory locks = DistributedLockFactory.builder(new LocalLockProvider())
+                .threadFactory(tf)
+                .build();
         closeables.add(locks);
         assertThat(made.get()).as("threads made before any use").isEqualTo(2);
     }
@@ -121,7 +124,9 @@ class FactoryLifecycleTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && locks.liveSubscriptions() == 1);
         locks.close();
         assertThat(events).containsExactly("abandon", "close");
-        assertThat(outcome.get(2, TimeUnit.SECONDS)).isInstanceOf(LockException.class).hasMessageContaining("closed while waiting");
+        assertThat(outcome.get(2, TimeUnit.SECONDS))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("closed while waiting");
     }
 
     @Test
@@ -135,13 +140,17 @@ class FactoryLifecycleTest {
         assertThat(locks.watchedHolds()).isEqualTo(2);
 
         locks.close();
-        assertThat(losses).extracting(LockLostException::lockName).containsExactlyInAnyOrder("life:handle", "life:thread");
+        assertThat(losses)
+                .extracting(LockLostException::lockName)
+                .containsExactlyInAnyOrder("life:handle", "life:thread");
         assertThat(losses).allSatisfy(l -> assertThat(l).hasMessageContaining("released when the lock factory closed"));
         assertThat(backend.inspect("life:handle")).as("both counts released").isEmpty();
         assertThat(backend.inspect("life:thread")).isEmpty();
         assertThat(locks.watchedHolds()).isZero();
         assertThat(scheduler.pending()).as("nothing left scheduled").isZero();
-        assertThatThrownBy(() -> client.inspect("life:handle")).as("the provider is closed").isInstanceOf(LockException.class);
+        assertThatThrownBy(() -> client.inspect("life:handle"))
+                .as("the provider is closed")
+                .isInstanceOf(LockException.class);
 
         // A thread's unlock after close hears of it once, then the hold is gone for the thread.
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("closed");
@@ -164,8 +173,10 @@ class FactoryLifecycleTest {
                 throw refused;
             }
         });
-        assertThatThrownBy(() -> self[0].tryAcquire("life:racing")).isInstanceOf(LockException.class)
-                .hasMessageContaining("closed while acquiring").hasCause(refused);
+        assertThatThrownBy(() -> self[0].tryAcquire("life:racing"))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("closed while acquiring")
+                .hasCause(refused);
         assertThat(attempts.get()).isEqualTo(1);
     }
 
@@ -197,7 +208,8 @@ class FactoryLifecycleTest {
                 // keep the client open, so the release that gives the lock back reaches the backend
             }
         });
-        assertThatThrownBy(() -> self[0].tryAcquire("life:granted")).isInstanceOf(LockException.class)
+        assertThatThrownBy(() -> self[0].tryAcquire("life:granted"))
+                .isInstanceOf(LockException.class)
                 .hasMessageContaining("closed while acquiring");
         assertThat(backend.inspect("life:granted")).as("given back").isEmpty();
     }
@@ -234,7 +246,9 @@ class FactoryLifecycleTest {
         scheduler.advance(Duration.ofSeconds(40));
         assertThat(losses).isEmpty();
         assertThat(h.lost()).isNotDone();
-        assertThatThrownBy(h::release).isInstanceOf(IllegalStateException.class).hasMessageContaining("already released");
+        assertThatThrownBy(h::release)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already released");
         h.close(); // nothing left to do
     }
 
@@ -271,7 +285,9 @@ class FactoryLifecycleTest {
             }
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && rooms.containsKey("life:timed"));
-        assertThat(requests.get(0).maxWait()).as("the whole wait, on the factory's clock").isEqualTo(Duration.ofSeconds(3));
+        assertThat(requests.get(0).maxWait())
+                .as("the whole wait, on the factory's clock")
+                .isEqualTo(Duration.ofSeconds(3));
         assertThat(requests.get(0).waitId()).isPositive();
         ticker.advance(Duration.ofSeconds(1));
         rooms.get("life:timed").missedNotifications();

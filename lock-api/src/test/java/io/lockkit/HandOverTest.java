@@ -1,12 +1,13 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +15,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Direct grants: a release that hands the lock straight to a waiter of the same client is passed on
@@ -31,7 +30,9 @@ class HandOverTest {
     private static final Duration LEASE = Duration.ofMillis(200);
 
     private final GrantingProvider provider = new GrantingProvider(new LocalLockProvider());
-    private final DistributedLockFactory locks = DistributedLockFactory.builder(provider).subscriptionLinger(Duration.ZERO).build();
+    private final DistributedLockFactory locks = DistributedLockFactory.builder(provider)
+            .subscriptionLinger(Duration.ZERO)
+            .build();
 
     @AfterEach
     void close() {
@@ -40,11 +41,17 @@ class HandOverTest {
 
     @Test
     void releasingAHoldAlreadyLostPassesTheGrantOnToTheWaiter() throws Exception {
-        LockHandle first = locks.acquire(NAME, LockOptions.builder().noWait().lease(LEASE).build());
+        LockHandle first =
+                locks.acquire(NAME, LockOptions.builder().noWait().lease(LEASE).build());
         CompletableFuture<LockHandle> second = new CompletableFuture<>();
         Thread waiter = new Thread(() -> {
             try {
-                second.complete(locks.acquire(NAME, LockOptions.builder().waitAtMost(Duration.ofSeconds(10)).lease(LEASE).build()));
+                second.complete(locks.acquire(
+                        NAME,
+                        LockOptions.builder()
+                                .waitAtMost(Duration.ofSeconds(10))
+                                .lease(LEASE)
+                                .build()));
             } catch (Throwable e) {
                 second.completeExceptionally(e);
             }
@@ -52,18 +59,25 @@ class HandOverTest {
         waiter.start();
         await().atMost(Duration.ofSeconds(5)).until(() -> provider.waiting.containsKey(NAME));
         // The first hold lapses on this client while the backend (ten leases) still has it.
-        await().atMost(Duration.ofSeconds(5)).until(() -> first.lost().toCompletableFuture().isDone());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> first.lost().toCompletableFuture().isDone());
 
         long released = System.nanoTime();
         assertThatThrownBy(first::release).isInstanceOf(LockLostException.class);
         long afterRelease = System.nanoTime();
-        assertThat(provider.grants).as("the backend granted the lock to the waiter").hasSize(1);
+        assertThat(provider.grants)
+                .as("the backend granted the lock to the waiter")
+                .hasSize(1);
 
         // The waiter is told at once; left alone it would find the grant only at its retry hint,
         // the rest of the backend's ten leases.
         LockHandle handedOver = second.get(5, TimeUnit.SECONDS);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).as("ms until the waiter had the lock").isLessThan(1000);
-        assertThat(provider.attemptsMeetingAGrant).as("attempts that found the grant themselves").isZero();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
+                .as("ms until the waiter had the lock")
+                .isLessThan(1000);
+        assertThat(provider.attemptsMeetingAGrant)
+                .as("attempts that found the grant themselves")
+                .isZero();
         // Its lease runs from the release, not from when the waiter woke.
         long before = System.nanoTime();
         assertThat(handedOver.remainingLease()).isLessThanOrEqualTo(LEASE.minusNanos(before - afterRelease));
@@ -90,11 +104,18 @@ class HandOverTest {
             Long granted = grants.remove(request.name() + " " + request.owner() + " " + request.waitId());
             if (granted != null) {
                 attemptsMeetingAGrant++;
-                delegate().renew(List.of(new Renewal(request.name(), request.owner(), request.lease().multipliedBy(10))));
+                delegate()
+                        .renew(List.of(new Renewal(
+                                request.name(), request.owner(), request.lease().multipliedBy(10))));
                 return Acquisition.acquired(granted);
             }
-            Acquisition a = delegate().tryAcquire(new LockRequest(request.name(), request.owner(), request.lease().multipliedBy(10),
-                    request.maxWait(), request.waitId()));
+            Acquisition a = delegate()
+                    .tryAcquire(new LockRequest(
+                            request.name(),
+                            request.owner(),
+                            request.lease().multipliedBy(10),
+                            request.maxWait(),
+                            request.waitId()));
             if (!a.isAcquired() && request.waiting()) {
                 waiting.put(request.name(), request);
             }
@@ -114,7 +135,8 @@ class HandOverTest {
             if (r.outcome() != Release.Outcome.RELEASED || next == null) {
                 return r;
             }
-            Acquisition a = delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease().multipliedBy(10), Duration.ZERO));
+            Acquisition a = delegate()
+                    .tryAcquire(new LockRequest(name, next.owner(), next.lease().multipliedBy(10), Duration.ZERO));
             if (!a.isAcquired()) {
                 return r;
             }

@@ -1,8 +1,7 @@
 package io.lockkit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,21 +11,23 @@ import java.util.stream.Collectors;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** lockkit's JFR events, recorded with {@link Recording} and read back from the file. */
 class JfrEventsTest {
 
-    private static final List<String> LOCKKIT_EVENTS = List.of("lockkit.Acquire", "lockkit.Hold", "lockkit.Loss", "lockkit.Renewal");
+    private static final List<String> LOCKKIT_EVENTS =
+            List.of("lockkit.Acquire", "lockkit.Hold", "lockkit.Loss", "lockkit.Renewal");
 
     @TempDir
     Path dir;
 
     private final FakeTicker ticker = new FakeTicker();
     private final LocalLockProvider backend = new LocalLockProvider(ticker);
-    private final DistributedLockFactory locks = DistributedLockFactory.builder(backend).ticker(ticker).build();
+    private final DistributedLockFactory locks =
+            DistributedLockFactory.builder(backend).ticker(ticker).build();
 
     @AfterEach
     void close() {
@@ -55,7 +56,9 @@ class JfrEventsTest {
     }
 
     private static List<RecordedEvent> ofType(List<RecordedEvent> events, String type) {
-        return events.stream().filter(e -> e.getEventType().getName().equals(type)).collect(Collectors.toList());
+        return events.stream()
+                .filter(e -> e.getEventType().getName().equals(type))
+                .collect(Collectors.toList());
     }
 
     @Test
@@ -69,8 +72,10 @@ class JfrEventsTest {
             ticker.advance(Duration.ofMillis(250));
             lock.unlock();
             lock.unlock();
-            try (DistributedLockFactory other = DistributedLockFactory.builder(backend.newClient()).ticker(ticker).build();
-                 LockHandle held = other.acquire("orders:43", LockOptions.noWait())) {
+            try (DistributedLockFactory other = DistributedLockFactory.builder(backend.newClient())
+                            .ticker(ticker)
+                            .build();
+                    LockHandle held = other.acquire("orders:43", LockOptions.noWait())) {
                 assertThat(locks.getLock("orders:43").tryLock()).isFalse();
                 assertThat(held.isValid()).isTrue();
             } catch (InterruptedException e) {
@@ -79,7 +84,8 @@ class JfrEventsTest {
         });
 
         List<RecordedEvent> acquires = ofType(events, "lockkit.Acquire");
-        assertThat(acquires).extracting(e -> e.getString("name"), e -> e.getString("outcome"), e -> e.getLong("token"))
+        assertThat(acquires)
+                .extracting(e -> e.getString("name"), e -> e.getString("outcome"), e -> e.getLong("token"))
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("orders:42", "ACQUIRED", token[0]),
                         org.assertj.core.groups.Tuple.tuple("orders:42", "REENTERED", token[0]),
@@ -118,10 +124,14 @@ class JfrEventsTest {
         RenewalRecorder recorder = new RenewalRecorder(new LocalLockProvider());
         List<RecordedEvent> events = record(LOCKKIT_EVENTS, () -> {
             try (DistributedLockFactory renewing = DistributedLockFactory.builder(recorder)
-                    .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofMillis(50)).build())
+                    .defaultOptions(LockOptions.builder()
+                            .watchdogLease(Duration.ofSeconds(3))
+                            .renewalInterval(Duration.ofMillis(50))
+                            .build())
                     .build()) {
                 renewing.getLock("orders:42").lock();
-                await().atMost(Duration.ofSeconds(5)).until(() -> recorder.renewCalls().size() >= 2);
+                await().atMost(Duration.ofSeconds(5))
+                        .until(() -> recorder.renewCalls().size() >= 2);
             }
         });
 

@@ -1,15 +1,14 @@
 package io.lockkit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Lease deadlines on a fake clock shared by the backend and the clients, so nothing sleeps. The
@@ -27,7 +26,10 @@ class LeaseArithmeticTest {
     private final DistributedLockFactory locks = client(backend);
 
     private DistributedLockFactory client(LocalLockProvider provider) {
-        return DistributedLockFactory.builder(provider).ticker(ticker).onLockLost(losses::add).build();
+        return DistributedLockFactory.builder(provider)
+                .ticker(ticker)
+                .onLockLost(losses::add)
+                .build();
     }
 
     private static LockOptions leaseOf(Duration lease) {
@@ -47,7 +49,9 @@ class LeaseArithmeticTest {
             ticker.advance(Duration.ofSeconds(4));
             assertThat(handle.remainingLease()).isEqualTo(Duration.ofSeconds(6));
             assertThat(handle.isValid()).isTrue();
-            assertThat(backend.inspect("orders:42")).map(s -> s.remainingLease()).contains(Duration.ofSeconds(6));
+            assertThat(backend.inspect("orders:42"))
+                    .map(s -> s.remainingLease())
+                    .contains(Duration.ofSeconds(6));
         }
     }
 
@@ -67,7 +71,9 @@ class LeaseArithmeticTest {
             assertThatThrownBy(first::release)
                     .isInstanceOf(LockLostException.class)
                     .hasMessageContaining("orders:42");
-            assertThat(second.get().isValid()).as("the old holder's release leaves the new hold alone").isTrue();
+            assertThat(second.get().isValid())
+                    .as("the old holder's release leaves the new hold alone")
+                    .isTrue();
             second.get().close();
         }
     }
@@ -95,7 +101,9 @@ class LeaseArithmeticTest {
 
             assertThat(handle.fencingToken()).isEqualTo(token);
             assertThat(handle.holdCount()).isEqualTo(2);
-            assertThat(handle.remainingLease()).as("the client never claims more than it knows").isLessThanOrEqualTo(TEN_SECONDS);
+            assertThat(handle.remainingLease())
+                    .as("the client never claims more than it knows")
+                    .isLessThanOrEqualTo(TEN_SECONDS);
             handle.release();
             assertThat(handle.holdCount()).isEqualTo(1);
             assertThat(handle.isValid()).isTrue();
@@ -116,7 +124,9 @@ class LeaseArithmeticTest {
         assertThat(lock.remainingLease()).as("a longer reentrant lease extends").isEqualTo(TEN_SECONDS);
 
         lock.lock(Duration.ofSeconds(1));
-        assertThat(lock.remainingLease()).as("a shorter reentrant lease does not shorten").isEqualTo(TEN_SECONDS);
+        assertThat(lock.remainingLease())
+                .as("a shorter reentrant lease does not shorten")
+                .isEqualTo(TEN_SECONDS);
         assertThat(lock.getHoldCount()).isEqualTo(3);
 
         lock.unlock();
@@ -145,13 +155,12 @@ class LeaseArithmeticTest {
         long token = handle.fencingToken();
         ticker.advance(Duration.ofSeconds(11));
 
-        assertThatThrownBy(() -> handle.extend(TEN_SECONDS))
-                .isInstanceOfSatisfying(LockLostException.class, e -> {
-                    assertThat(e).isInstanceOf(IllegalMonitorStateException.class);
-                    assertThat(e.lockName()).isEqualTo("orders:42");
-                    assertThat(e.fencingToken()).isEqualTo(token);
-                    assertThat(losses).containsExactly(e);
-                });
+        assertThatThrownBy(() -> handle.extend(TEN_SECONDS)).isInstanceOfSatisfying(LockLostException.class, e -> {
+            assertThat(e).isInstanceOf(IllegalMonitorStateException.class);
+            assertThat(e.lockName()).isEqualTo("orders:42");
+            assertThat(e.fencingToken()).isEqualTo(token);
+            assertThat(losses).containsExactly(e);
+        });
         assertThat(handle.lost().toCompletableFuture()).isCompletedWithValue(losses.get(0));
 
         handle.close(); // the loss was thrown already: closing says nothing more
@@ -163,13 +172,19 @@ class LeaseArithmeticTest {
         Duration factoryLease = Duration.ofSeconds(5);
         try (DistributedLockFactory tuned = DistributedLockFactory.builder(backend.newClient())
                 .ticker(ticker)
-                .defaultOptions(LockOptions.builder().watchdogLease(factoryLease).build())
+                .defaultOptions(
+                        LockOptions.builder().watchdogLease(factoryLease).build())
                 .build()) {
             LockHandle inherited = tuned.acquire("orders:1", LockOptions.noWait());
             assertThat(inherited.remainingLease()).isEqualTo(factoryLease);
             assertThat(backend.inspect("orders:1")).map(s -> s.remainingLease()).contains(factoryLease);
 
-            LockHandle own = tuned.acquire("orders:2", LockOptions.builder().noWait().watchdogLease(Duration.ofSeconds(2)).build());
+            LockHandle own = tuned.acquire(
+                    "orders:2",
+                    LockOptions.builder()
+                            .noWait()
+                            .watchdogLease(Duration.ofSeconds(2))
+                            .build());
             assertThat(own.remainingLease()).isEqualTo(Duration.ofSeconds(2));
 
             DistributedLock lock = tuned.getLock("orders:3");

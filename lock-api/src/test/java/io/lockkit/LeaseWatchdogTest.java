@@ -1,19 +1,18 @@
 package io.lockkit;
 
-import io.lockkit.spi.LockProvider.Renewal;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.lockkit.spi.LockProvider.Renewal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** The watchdog on the real clock: renewal in batches, and loss on lapse. Short leases keep it quick. */
 class LeaseWatchdogTest {
@@ -46,7 +45,9 @@ class LeaseWatchdogTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> !recorder.renewCalls().isEmpty());
         List<Renewal> first = recorder.renewCalls().get(0);
         assertThat(first).hasSize(20);
-        assertThat(first).extracting(Renewal::lease).as("the options inherit the factory's watchdog lease")
+        assertThat(first)
+                .extracting(Renewal::lease)
+                .as("the options inherit the factory's watchdog lease")
                 .containsOnly(WATCHDOG_LEASE);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.renewals() >= 40);
@@ -81,10 +82,15 @@ class LeaseWatchdogTest {
 
     @Test
     void lapsedLeaseIsReportedToTheListenerAndTheLostStage() throws InterruptedException {
-        LockHandle handle = locks.acquire("orders:42", LockOptions.builder().noWait().lease(Duration.ofMillis(150)).build());
+        LockHandle handle = locks.acquire(
+                "orders:42",
+                LockOptions.builder().noWait().lease(Duration.ofMillis(150)).build());
         long token = handle.fencingToken();
 
-        LockLostException loss = handle.lost().toCompletableFuture().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join();
+        LockLostException loss = handle.lost()
+                .toCompletableFuture()
+                .orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+                .join();
 
         assertThat(loss).isInstanceOf(IllegalMonitorStateException.class);
         assertThat(loss.lockName()).isEqualTo("orders:42");
@@ -109,7 +115,8 @@ class LeaseWatchdogTest {
         assertThat(losses.get(0).fencingToken()).isEqualTo(token);
         assertThat(lock.isHeldByCurrentThread()).isFalse();
         assertThatThrownBy(lock::unlock).isSameAs(losses.get(0));
-        assertThatThrownBy(lock::unlock).as("the loss settled the thread's hold")
+        assertThatThrownBy(lock::unlock)
+                .as("the loss settled the thread's hold")
                 .isExactlyInstanceOf(IllegalMonitorStateException.class);
     }
 

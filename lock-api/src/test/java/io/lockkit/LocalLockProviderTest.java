@@ -1,5 +1,8 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.LockState;
@@ -7,16 +10,12 @@ import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * The in-JVM backend through its SPI, on a fake clock: leases that lapse exactly at their end,
@@ -177,10 +176,12 @@ class LocalLockProviderTest {
     void aStoppedBackendFailsEveryCallOfEveryClientAndARestartForgetsEveryHold() {
         a.tryAcquire(request("l:outage", "o", LEASE));
         b.stopBackend();
-        assertThatThrownBy(() -> a.tryAcquire(request("l:outage", "o", LEASE))).isInstanceOf(BackendUnavailableException.class)
+        assertThatThrownBy(() -> a.tryAcquire(request("l:outage", "o", LEASE)))
+                .isInstanceOf(BackendUnavailableException.class)
                 .hasMessageContaining("l:outage");
         assertThatThrownBy(() -> b.release("l:outage", "o")).isInstanceOf(BackendUnavailableException.class);
-        assertThatThrownBy(() -> a.renew(List.of(new Renewal("l:outage", "o", LEASE)))).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> a.renew(List.of(new Renewal("l:outage", "o", LEASE))))
+                .isInstanceOf(BackendUnavailableException.class);
         assertThatThrownBy(() -> a.inspect("l:outage")).isInstanceOf(BackendUnavailableException.class);
         assertThatThrownBy(() -> a.forceRelease("l:outage")).isInstanceOf(BackendUnavailableException.class);
 
@@ -198,8 +199,10 @@ class LocalLockProviderTest {
         b.tryAcquire(request("l:closed", "p", LEASE));
         a.close();
         assertThat(a.subscriptions()).isZero();
-        assertThatThrownBy(() -> a.tryAcquire(request("l:closed", "o", LEASE))).isInstanceOf(LockException.class)
-                .hasMessageContaining("closed").hasMessageContaining("l:closed");
+        assertThatThrownBy(() -> a.tryAcquire(request("l:closed", "o", LEASE)))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("closed")
+                .hasMessageContaining("l:closed");
         assertThatThrownBy(() -> a.subscribe("l:closed", new Heard())).isInstanceOf(LockException.class);
         assertThatThrownBy(() -> a.inspect("l:closed")).isInstanceOf(LockException.class);
         assertThat(b.inspect("l:closed")).map(LockState::holdCounts).contains(Map.of("p", 1));
@@ -210,16 +213,21 @@ class LocalLockProviderTest {
 
     @Test
     void aNullTickerIsRefusedNamingTheArgument() {
-        assertThatThrownBy(() -> new LocalLockProvider(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ticker");
+        assertThatThrownBy(() -> new LocalLockProvider(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ticker");
     }
 
     @Test
     void stoppingAndStartingTheBackendLeavesTheTableUsableFromOtherThreads() throws Exception {
         a.stopBackend();
         java.util.concurrent.CompletableFuture.runAsync(() -> assertThatThrownBy(() -> b.inspect("l:threads"))
-                .isInstanceOf(BackendUnavailableException.class)).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                        .isInstanceOf(BackendUnavailableException.class))
+                .get(5, java.util.concurrent.TimeUnit.SECONDS);
         a.startBackend();
-        assertThat(java.util.concurrent.CompletableFuture.supplyAsync(() -> b.tryAcquire(request("l:threads", "p", LEASE)).isAcquired())
-                .get(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                                b.tryAcquire(request("l:threads", "p", LEASE)).isAcquired())
+                        .get(5, java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
     }
 }

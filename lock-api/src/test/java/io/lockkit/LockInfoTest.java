@@ -1,19 +1,18 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.spi.LockProvider.HeldLock;
 import io.lockkit.spi.LockProvider.ListPage;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.LockState;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link LockInfo}'s validation, the core's translation of a provider's state into it, and the
@@ -35,24 +34,32 @@ class LockInfoTest {
         assertThatThrownBy(() -> new LockInfo("n", "c:t1", "c", -1, 1, d, 0)).hasMessageContaining("holdCount");
         assertThatThrownBy(() -> new LockInfo("n", "c:t1", "c", 1, -1, d, 0)).hasMessageContaining("fencingToken");
         assertThatThrownBy(() -> new LockInfo("n", "c:t1", "c", 1, 1, null, 0)).hasMessageContaining("leaseLeft");
-        assertThatThrownBy(() -> new LockInfo("n", "c:t1", "c", 1, 1, d.negated(), 0)).hasMessageContaining("leaseLeft");
+        assertThatThrownBy(() -> new LockInfo("n", "c:t1", "c", 1, 1, d.negated(), 0))
+                .hasMessageContaining("leaseLeft");
         assertThatThrownBy(() -> new LockInfo("n", "c:t1", "c", 1, 1, d, -2)).hasMessageContaining("waiters");
-        assertThat(new LockInfo("n", "c:h2", "c", 0, 0, Duration.ZERO, -1).waitersKnown()).as("a hand-over not claimed, no queue").isFalse();
+        assertThat(new LockInfo("n", "c:h2", "c", 0, 0, Duration.ZERO, -1).waitersKnown())
+                .as("a hand-over not claimed, no queue")
+                .isFalse();
         assertThat(LockInfo.clientIdOf("abc:t1:x")).isEqualTo("abc");
         assertThat(LockInfo.clientIdOf("solo")).isEqualTo("solo");
     }
 
     @Test
-    @DisplayName("a provider's state becomes a LockInfo: the holder's client id split off, a lapsed lease shown as zero, a holderless state as free")
+    @DisplayName(
+            "a provider's state becomes a LockInfo: the holder's client id split off, a lapsed lease shown as zero, a holderless state as free")
     void stateBecomesInfo() {
-        LockInfo info = LockListing.info("n", new LockState(Map.of("k1:h7", 2), Duration.ofMillis(-5), 42, 3)).orElseThrow();
+        LockInfo info = LockListing.info("n", new LockState(Map.of("k1:h7", 2), Duration.ofMillis(-5), 42, 3))
+                .orElseThrow();
         assertThat(info).isEqualTo(new LockInfo("n", "k1:h7", "k1", 2, 42, Duration.ZERO, 3));
         assertThat(LockListing.info("n", new LockState(Map.of(), LEASE))).isEmpty();
-        assertThat(LockListing.info("n", new LockState(Map.of("k:t1", 1), LEASE))).map(LockInfo::waiters).contains(-1);
+        assertThat(LockListing.info("n", new LockState(Map.of("k:t1", 1), LEASE)))
+                .map(LockInfo::waiters)
+                .contains(-1);
     }
 
     @Test
-    @DisplayName("without inspection, listing and force release declared, the factory refuses each loudly, and no SPI call is made")
+    @DisplayName(
+            "without inspection, listing and force release declared, the factory refuses each loudly, and no SPI call is made")
     void missingCapabilitiesAreRefused() throws Exception {
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         LocalLockProvider backend = new LocalLockProvider();
@@ -76,9 +83,15 @@ class LockInfoTest {
         };
         try (DistributedLockFactory f = DistributedLockFactory.create(bare)) {
             f.acquire("held", LockOptions.noWait());
-            assertThatThrownBy(() -> f.inspect("held")).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("inspecting");
-            assertThatThrownBy(() -> f.locks("")).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("listing");
-            assertThatThrownBy(() -> f.forceRelease("held")).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("force");
+            assertThatThrownBy(() -> f.inspect("held"))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("inspecting");
+            assertThatThrownBy(() -> f.locks(""))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("listing");
+            assertThatThrownBy(() -> f.forceRelease("held"))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("force");
             assertThat(calls).hasValue(0);
         }
     }
@@ -104,6 +117,8 @@ class LockInfoTest {
         HeldLock first = p.list("a/", null, 10).locks().get(0);
         assertThat(first.state().fencingToken()).isPositive();
         assertThat(first.state().remainingLease()).isEqualTo(LEASE.minusSeconds(2));
-        assertThatThrownBy(() -> p.list("a/", null, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pageSize");
+        assertThatThrownBy(() -> p.list("a/", null, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pageSize");
     }
 }

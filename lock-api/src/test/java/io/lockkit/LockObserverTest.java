@@ -1,12 +1,12 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.LockObserver.LossCause;
 import io.lockkit.LockObserver.Outcome;
 import io.lockkit.spi.LockProvider;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,10 +16,8 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** What a {@link LockObserver} is told, and that a failing one never fails a lock call. */
 class LockObserverTest {
@@ -32,7 +30,8 @@ class LockObserverTest {
 
         @Override
         public void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
-            calls.add("acquired " + name + " token " + fencingToken + (reentrant ? " reentrant" : "") + " waited " + waitedNanos);
+            calls.add("acquired " + name + " token " + fencingToken + (reentrant ? " reentrant" : "") + " waited "
+                    + waitedNanos);
         }
 
         @Override
@@ -69,10 +68,15 @@ class LockObserverTest {
     private final FakeTicker ticker = new FakeTicker();
     private final LocalLockProvider backend = new LocalLockProvider(ticker);
     private final Recording seen = new Recording();
-    private final DistributedLockFactory locks = DistributedLockFactory.builder(backend).ticker(ticker).observer(seen).build();
-    private final DistributedLockFactory other = DistributedLockFactory.builder(backend.newClient()).ticker(ticker).build();
+    private final DistributedLockFactory locks = DistributedLockFactory.builder(backend)
+            .ticker(ticker)
+            .observer(seen)
+            .build();
+    private final DistributedLockFactory other =
+            DistributedLockFactory.builder(backend.newClient()).ticker(ticker).build();
     /** On the real clock, for waits that must run out. */
-    private final DistributedLockFactory waiting = DistributedLockFactory.builder(backend.newClient()).observer(seen).build();
+    private final DistributedLockFactory waiting =
+            DistributedLockFactory.builder(backend.newClient()).observer(seen).build();
 
     @AfterEach
     void close() {
@@ -91,10 +95,11 @@ class LockObserverTest {
         lock.unlock();
         lock.unlock();
 
-        assertThat(seen.calls).containsExactly(
-                "acquired orders:42 token " + token + " waited 0",
-                "acquired orders:42 token " + token + " reentrant waited 0",
-                "released orders:42 token " + token + " held " + TimeUnit.SECONDS.toNanos(5));
+        assertThat(seen.calls)
+                .containsExactly(
+                        "acquired orders:42 token " + token + " waited 0",
+                        "acquired orders:42 token " + token + " reentrant waited 0",
+                        "released orders:42 token " + token + " held " + TimeUnit.SECONDS.toNanos(5));
     }
 
     @Test
@@ -108,10 +113,13 @@ class LockObserverTest {
         assertThatThrownBy(lock::lockInterruptibly).isInstanceOf(InterruptedException.class);
         held.release();
 
-        assertThat(seen.calls).containsExactly(
-                "BUSY orders:42",
-                "waiting orders:42 1", "TIMED_OUT orders:42", "waiting orders:42 0",
-                "INTERRUPTED orders:42");
+        assertThat(seen.calls)
+                .containsExactly(
+                        "BUSY orders:42",
+                        "waiting orders:42 1",
+                        "TIMED_OUT orders:42",
+                        "waiting orders:42 0",
+                        "INTERRUPTED orders:42");
     }
 
     @Test
@@ -139,22 +147,29 @@ class LockObserverTest {
         LockHandle forced = locks.acquire("forced", LockOptions.noWait());
         locks.getLock("forced").forceUnlock();
         // Long enough on the real clock that the watchdog does not find the lapse first.
-        LockHandle lapsed = locks.acquire("lapsed", LockOptions.builder().noWait().lease(Duration.ofSeconds(60)).build());
+        LockHandle lapsed = locks.acquire(
+                "lapsed",
+                LockOptions.builder().noWait().lease(Duration.ofSeconds(60)).build());
         ticker.advance(Duration.ofSeconds(61));
         assertThatThrownBy(lapsed::release).isInstanceOf(LockLostException.class);
         LockHandle open = locks.acquire("open", LockOptions.noWait());
         locks.close();
 
-        assertThat(seen.calls).filteredOn(c -> c.startsWith("lost")).containsExactly(
-                "lost forced token " + forced.fencingToken() + " FORCE_RELEASED",
-                "lost lapsed token " + lapsed.fencingToken() + " NOT_HELD",
-                "lost open token " + open.fencingToken() + " FACTORY_CLOSED");
+        assertThat(seen.calls)
+                .filteredOn(c -> c.startsWith("lost"))
+                .containsExactly(
+                        "lost forced token " + forced.fencingToken() + " FORCE_RELEASED",
+                        "lost lapsed token " + lapsed.fencingToken() + " NOT_HELD",
+                        "lost open token " + open.fencingToken() + " FACTORY_CLOSED");
     }
 
     @Test
     void anUnreachableBackendAndFailedRenewalsAreReported() {
         DistributedLockFactory fast = DistributedLockFactory.builder(backend)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofMillis(50)).build())
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofSeconds(3))
+                        .renewalInterval(Duration.ofMillis(50))
+                        .build())
                 .observer(seen)
                 .build();
         try {
@@ -209,17 +224,17 @@ class LockObserverTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         jul.addHandler(handler);
         Recording after = new Recording();
         try (DistributedLockFactory failing = DistributedLockFactory.builder(backend)
-                .observer(new Failing()).observer(after).build()) {
+                .observer(new Failing())
+                .observer(after)
+                .build()) {
             DistributedLock lock = failing.getLock(NAME);
             for (int i = 0; i < 3; i++) {
                 lock.lock();
@@ -234,11 +249,16 @@ class LockObserverTest {
             jul.removeHandler(handler);
         }
 
-        assertThat(after.calls).as("the observer after the failing one is still told")
-                .hasSize(3 * 2 + 2 + 3).contains("BUSY orders:42", "TIMED_OUT orders:42", "waiting orders:42 0");
-        assertThat(logged).extracting(r -> r.getThrown().getMessage())
+        assertThat(after.calls)
+                .as("the observer after the failing one is still told")
+                .hasSize(3 * 2 + 2 + 3)
+                .contains("BUSY orders:42", "TIMED_OUT orders:42", "waiting orders:42 0");
+        assertThat(logged)
+                .extracting(r -> r.getThrown().getMessage())
                 .containsExactlyInAnyOrder("acquired", "released", "notAcquired", "waitingChanged");
-        assertThat(logged).extracting(LogRecord::getMessage).allMatch(m -> m.startsWith("lock observer Failing failed in "));
+        assertThat(logged)
+                .extracting(LogRecord::getMessage)
+                .allMatch(m -> m.startsWith("lock observer Failing failed in "));
     }
 
     @Test
@@ -261,7 +281,8 @@ class LockObserverTest {
                 })
                 .build();
         // end README
-        try (locks; LockHandle ignored = locks.acquire(NAME, LockOptions.noWait())) {
+        try (locks;
+                LockHandle ignored = locks.acquire(NAME, LockOptions.noWait())) {
             assertThat(acquisitions.sum()).isEqualTo(1);
         }
         assertThat(losses.sum()).isZero();
@@ -270,6 +291,7 @@ class LockObserverTest {
     @Test
     void aNullObserverIsRejectedByName() {
         assertThatThrownBy(() -> DistributedLockFactory.builder(backend).observer(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("observer");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("observer");
     }
 }

@@ -1,19 +1,18 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import java.time.Duration;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.time.Duration;
-import java.util.function.BiConsumer;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 class LockOptionsTest {
 
@@ -49,24 +48,29 @@ class LockOptionsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("durationSetters")
-    void overflowingDurationIsRejectedNamingTheArgument(String argument, BiConsumer<LockOptions.Builder, Duration> set) {
+    void overflowingDurationIsRejectedNamingTheArgument(
+            String argument, BiConsumer<LockOptions.Builder, Duration> set) {
         assertThatThrownBy(() -> set.accept(LockOptions.builder(), Duration.ofSeconds(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(argument + " must be at most");
         assertThatThrownBy(() -> set.accept(LockOptions.builder(), LockOptions.MAX_DURATION.plusNanos(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(argument + " must be at most");
-        assertThatCode(() -> set.accept(LockOptions.builder(), LockOptions.MAX_DURATION)).doesNotThrowAnyException();
+        assertThatCode(() -> set.accept(LockOptions.builder(), LockOptions.MAX_DURATION))
+                .doesNotThrowAnyException();
     }
 
     @Test
     void zeroLeaseIsRejectedButAZeroWaitMeansTryOnce() {
         assertThatThrownBy(() -> LockOptions.builder().lease(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("lease ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("lease ");
         assertThatThrownBy(() -> LockOptions.builder().watchdogLease(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("watchdogLease ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("watchdogLease ");
         assertThatThrownBy(() -> LockOptions.builder().renewalInterval(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("renewalInterval ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("renewalInterval ");
 
         assertThat(LockOptions.waitAtMost(Duration.ZERO)).isEqualTo(LockOptions.noWait());
     }
@@ -74,14 +78,19 @@ class LockOptionsTest {
     @Test
     void watchdogLeaseMustLeaveRoomForRenewals() {
         assertThatThrownBy(() -> LockOptions.builder().watchdogLease(Duration.ofMillis(2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("watchdogLease must be at least");
-        assertThat(LockOptions.builder().watchdogLease(Duration.ofMillis(3)).build().renewalInterval())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("watchdogLease must be at least");
+        assertThat(LockOptions.builder()
+                        .watchdogLease(Duration.ofMillis(3))
+                        .build()
+                        .renewalInterval())
                 .contains(Duration.ofMillis(1));
     }
 
     @Test
     void renewalIntervalMustBeShorterThanWatchdogLease() {
-        LockOptions.Builder equal = LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofSeconds(3));
+        LockOptions.Builder equal =
+                LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofSeconds(3));
         assertThatThrownBy(equal::build)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("renewalInterval (PT3S) must be shorter than watchdogLease (PT3S)");
@@ -120,8 +129,12 @@ class LockOptionsTest {
 
     @Test
     void renewalIntervalIsAThirdOfTheWatchdogLeaseUnlessSet() {
-        LockOptions derived = LockOptions.builder().watchdogLease(Duration.ofSeconds(9)).build();
-        LockOptions explicit = LockOptions.builder().watchdogLease(Duration.ofSeconds(9)).renewalInterval(Duration.ofSeconds(1)).build();
+        LockOptions derived =
+                LockOptions.builder().watchdogLease(Duration.ofSeconds(9)).build();
+        LockOptions explicit = LockOptions.builder()
+                .watchdogLease(Duration.ofSeconds(9))
+                .renewalInterval(Duration.ofSeconds(1))
+                .build();
 
         assertThat(derived.renewalInterval()).contains(Duration.ofSeconds(3));
         assertThat(derived.effectiveRenewalInterval(LockOptions.DEFAULTS)).isEqualTo(Duration.ofSeconds(3));
@@ -131,14 +144,20 @@ class LockOptionsTest {
 
     @Test
     void optionsWithoutAWatchdogLeaseInheritTheDefaultsLeaseAndInterval() {
-        LockOptions factoryDefaults = LockOptions.builder().watchdogLease(Duration.ofSeconds(6)).build();
-        LockOptions tuned = LockOptions.builder().watchdogLease(Duration.ofSeconds(12)).renewalInterval(Duration.ofSeconds(2)).build();
+        LockOptions factoryDefaults =
+                LockOptions.builder().watchdogLease(Duration.ofSeconds(6)).build();
+        LockOptions tuned = LockOptions.builder()
+                .watchdogLease(Duration.ofSeconds(12))
+                .renewalInterval(Duration.ofSeconds(2))
+                .build();
 
         assertThat(LockOptions.noWait().effectiveWatchdogLease(factoryDefaults)).isEqualTo(Duration.ofSeconds(6));
-        assertThat(LockOptions.noWait().effectiveRenewalInterval(factoryDefaults)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(LockOptions.noWait().effectiveRenewalInterval(factoryDefaults))
+                .isEqualTo(Duration.ofSeconds(2));
         assertThat(LockOptions.noWait().effectiveRenewalInterval(tuned)).isEqualTo(Duration.ofSeconds(2));
         // Options with a lease of their own ignore the defaults' interval.
-        LockOptions own = LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).build();
+        LockOptions own =
+                LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).build();
         assertThat(own.effectiveWatchdogLease(tuned)).isEqualTo(Duration.ofSeconds(3));
         assertThat(own.effectiveRenewalInterval(tuned)).isEqualTo(Duration.ofSeconds(1));
     }
@@ -153,7 +172,8 @@ class LockOptionsTest {
 
         assertThat(original.toBuilder().build()).isEqualTo(original);
 
-        LockOptions changed = original.toBuilder().waitForever().lease(Duration.ofSeconds(1)).build();
+        LockOptions changed =
+                original.toBuilder().waitForever().lease(Duration.ofSeconds(1)).build();
         assertThat(changed.waitTime()).isEmpty();
         assertThat(changed.lease()).contains(Duration.ofSeconds(1));
         assertThat(changed.watchdogLease()).contains(Duration.ofSeconds(9));
@@ -165,14 +185,24 @@ class LockOptionsTest {
 
     @Test
     void equalOptionsHaveEqualHashCodesAndEveryFieldCounts() {
-        LockOptions a = LockOptions.builder().waitAtMost(Duration.ofSeconds(1)).lease(Duration.ofSeconds(2)).build();
-        LockOptions b = LockOptions.builder().lease(Duration.ofSeconds(2)).waitAtMost(Duration.ofSeconds(1)).build();
+        LockOptions a = LockOptions.builder()
+                .waitAtMost(Duration.ofSeconds(1))
+                .lease(Duration.ofSeconds(2))
+                .build();
+        LockOptions b = LockOptions.builder()
+                .lease(Duration.ofSeconds(2))
+                .waitAtMost(Duration.ofSeconds(1))
+                .build();
 
         assertThat(a).isEqualTo(b).hasSameHashCodeAs(b).isNotEqualTo(null).isNotEqualTo("options");
-        assertThat(a).isNotEqualTo(a.toBuilder().waitAtMost(Duration.ofSeconds(3)).build());
+        assertThat(a)
+                .isNotEqualTo(a.toBuilder().waitAtMost(Duration.ofSeconds(3)).build());
         assertThat(a).isNotEqualTo(a.toBuilder().lease(Duration.ofSeconds(3)).build());
-        assertThat(a).isNotEqualTo(a.toBuilder().watchdogLease(Duration.ofSeconds(3)).build());
-        assertThat(a).isNotEqualTo(a.toBuilder().renewalInterval(Duration.ofSeconds(1)).build());
+        assertThat(a)
+                .isNotEqualTo(a.toBuilder().watchdogLease(Duration.ofSeconds(3)).build());
+        assertThat(a)
+                .isNotEqualTo(
+                        a.toBuilder().renewalInterval(Duration.ofSeconds(1)).build());
         assertThat(a.toString()).contains("PT1S", "PT2S");
     }
 }

@@ -101,7 +101,8 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
                 runsAtThisInstant = 0;
             }
             if (++runsAtThisInstant > MAX_RUNS_PER_INSTANT) {
-                throw new AssertionError("more than " + MAX_RUNS_PER_INSTANT + " tasks ran at one instant: a task keeps rescheduling itself for now");
+                throw new AssertionError("more than " + MAX_RUNS_PER_INSTANT
+                        + " tasks ran at one instant: a task keeps rescheduling itself for now");
             }
             run(next);
         }
@@ -150,10 +151,12 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
 
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        return add(() -> {
-            command.run();
-            return null;
-        }, unit.toNanos(delay));
+        return add(
+                () -> {
+                    command.run();
+                    return null;
+                },
+                unit.toNanos(delay));
     }
 
     @Override
@@ -185,10 +188,12 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
                 throw new RejectedExecutionException("refused by the test");
             }
         }
-        add(() -> {
-            command.run();
-            return null;
-        }, 0);
+        add(
+                () -> {
+                    command.run();
+                    return null;
+                },
+                0);
     }
 
     @Override

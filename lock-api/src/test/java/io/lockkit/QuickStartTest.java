@@ -1,12 +1,11 @@
 package io.lockkit;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The README's quick start, compiled and run; copy the block between the markers into the README. */
 class QuickStartTest {

@@ -1,15 +1,14 @@
 package io.lockkit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.Optional;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("releaseAfter: a hold left to lapse later keeps everyone out until then")
 class ReleaseAfterTest {
@@ -34,7 +33,9 @@ class ReleaseAfterTest {
         hold.releaseAfter(Duration.ofMillis(600));
         assertThat(hold.holdCount()).isZero();
         assertThat(other.tryAcquire(NAME)).as("still busy right after").isEmpty();
-        assertThat(locks.tryAcquire(NAME)).as("busy for another handle of the same client too").isEmpty();
+        assertThat(locks.tryAcquire(NAME))
+                .as("busy for another handle of the same client too")
+                .isEmpty();
         Optional<LockHandle> next = other.tryAcquire(NAME, LockOptions.waitAtMost(Duration.ofSeconds(10)));
         assertThat(next).isPresent();
         assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(550));
@@ -47,12 +48,17 @@ class ReleaseAfterTest {
     @Test
     @DisplayName("a watchdog hold stops being renewed once its release is deferred")
     void watchdogStopsRenewing() throws Exception {
-        LockHandle hold = locks.acquire(NAME, LockOptions.builder().watchdogLease(Duration.ofMillis(300)).build());
+        LockHandle hold = locks.acquire(
+                NAME,
+                LockOptions.builder().watchdogLease(Duration.ofMillis(300)).build());
         hold.releaseAfter(Duration.ofMillis(100));
-        await().atMost(Duration.ofSeconds(5)).until(() -> other.tryAcquire(NAME).map(h -> {
-            h.close();
-            return true;
-        }).orElse(false));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> other.tryAcquire(NAME)
+                        .map(h -> {
+                            h.close();
+                            return true;
+                        })
+                        .orElse(false));
     }
 
     @Test
@@ -70,9 +76,11 @@ class ReleaseAfterTest {
     @DisplayName("a negative or null delay is refused, naming the argument")
     void badDelayIsRefused() throws Exception {
         try (LockHandle hold = locks.acquire(NAME)) {
-            assertThatThrownBy(() -> hold.releaseAfter(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> hold.releaseAfter(Duration.ofMillis(-1)))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("delay");
-            assertThatThrownBy(() -> hold.releaseAfter(null)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> hold.releaseAfter(null))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("delay");
         }
     }

@@ -2,7 +2,6 @@ package io.lockkit;
 
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
-
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

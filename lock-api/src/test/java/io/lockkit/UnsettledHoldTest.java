@@ -1,20 +1,19 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.Release;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Holds whose end the backend never confirmed: a release that failed, an acquisition whose answer
@@ -37,8 +36,11 @@ class UnsettledHoldTest {
     }
 
     private DistributedLockFactory factory(io.lockkit.spi.LockProvider provider) {
-        DistributedLockFactory f = DistributedLockFactory.builder(provider).ticker(ticker).scheduler(scheduler)
-                .subscriptionLinger(Duration.ZERO).build();
+        DistributedLockFactory f = DistributedLockFactory.builder(provider)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .subscriptionLinger(Duration.ZERO)
+                .build();
         factories.add(f);
         return f;
     }
@@ -88,7 +90,9 @@ class UnsettledHoldTest {
         long first = lock.fencingToken();
         flaky.failRelease.set(true);
         assertThatThrownBy(lock::unlock).isInstanceOf(BackendUnavailableException.class);
-        assertThat(backend.inspect("unsettled:release")).as("still held on the backend").isPresent();
+        assertThat(backend.inspect("unsettled:release"))
+                .as("still held on the backend")
+                .isPresent();
 
         assertThat(lock.tryLock(Duration.ZERO, null)).isTrue();
         assertThat(lock.fencingToken()).isGreaterThan(first);
@@ -99,7 +103,9 @@ class UnsettledHoldTest {
     @Test
     void observersHearOfTheHoldsEndWhenItsReleaseFailed() throws Exception {
         java.util.List<Long> released = new java.util.concurrent.CopyOnWriteArrayList<>();
-        DistributedLockFactory f = DistributedLockFactory.builder(flaky).ticker(ticker).scheduler(scheduler)
+        DistributedLockFactory f = DistributedLockFactory.builder(flaky)
+                .ticker(ticker)
+                .scheduler(scheduler)
                 .subscriptionLinger(Duration.ZERO)
                 .observer(new LockObserver() {
                     @Override
@@ -138,7 +144,9 @@ class UnsettledHoldTest {
         DistributedLock lock = factory(flaky).getLock("unsettled:answer");
         flaky.loseAnswer.set(true);
         assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, null)).isInstanceOf(BackendUnavailableException.class);
-        assertThat(backend.inspect("unsettled:answer")).as("acquired on the backend").isPresent();
+        assertThat(backend.inspect("unsettled:answer"))
+                .as("acquired on the backend")
+                .isPresent();
 
         assertThat(lock.tryLock(Duration.ZERO, null)).isTrue();
         assertThat(lock.getHoldCount()).isEqualTo(1);
@@ -161,7 +169,8 @@ class UnsettledHoldTest {
         DistributedLockFactory f = factory(flaky);
         flaky.sendTwice.set(true);
         f.acquire("unsettled:close", LockOptions.noWait());
-        assertThat(backend.inspect("unsettled:close").orElseThrow().holdCounts()).containsValue(2);
+        assertThat(backend.inspect("unsettled:close").orElseThrow().holdCounts())
+                .containsValue(2);
         f.close();
         assertThat(backend.inspect("unsettled:close")).isEmpty();
     }

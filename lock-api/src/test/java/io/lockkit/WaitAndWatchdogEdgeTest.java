@@ -1,21 +1,20 @@
 package io.lockkit;
 
-import io.lockkit.spi.ForwardingLockProvider;
-import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.LockProvider;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static io.lockkit.CoreTestSupport.parked;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
+import io.lockkit.spi.LockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static io.lockkit.CoreTestSupport.parked;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Waiting and the watchdog where a slow or sloppy core would still pass the contract kit: close
@@ -42,7 +41,8 @@ class WaitAndWatchdogEdgeTest {
     private DistributedLockFactory factory(LockProvider provider, Ticker ticker, Duration watchdogLease) {
         DistributedLockFactory f = DistributedLockFactory.builder(provider)
                 .ticker(ticker)
-                .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease).build())
+                .defaultOptions(
+                        LockOptions.builder().watchdogLease(watchdogLease).build())
                 .subscriptionLinger(Duration.ZERO)
                 .build();
         closeables.add(f);
@@ -85,7 +85,13 @@ class WaitAndWatchdogEdgeTest {
         // is an hour: only close() can end the wait.
         FakeTicker ticker = new FakeTicker();
         LocalLockProvider backend = new LocalLockProvider(ticker);
-        factory(backend, ticker, Duration.ofSeconds(30)).acquire("edge:close", LockOptions.builder().noWait().lease(Duration.ofHours(1)).build());
+        factory(backend, ticker, Duration.ofSeconds(30))
+                .acquire(
+                        "edge:close",
+                        LockOptions.builder()
+                                .noWait()
+                                .lease(Duration.ofHours(1))
+                                .build());
         DistributedLockFactory waiting = factory(backend.newClient(), ticker, Duration.ofSeconds(30));
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread waiter = start(() -> {
@@ -100,7 +106,9 @@ class WaitAndWatchdogEdgeTest {
         long start = System.nanoTime();
         waiting.close();
         long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertThat(outcome.get(2, TimeUnit.SECONDS)).as("the waiter's outcome").isInstanceOf(LockException.class)
+        assertThat(outcome.get(2, TimeUnit.SECONDS))
+                .as("the waiter's outcome")
+                .isInstanceOf(LockException.class)
                 .hasMessageContaining("closed");
         assertThat(closeMillis).as("millis close() took with a parked waiter").isLessThan(1500);
     }
@@ -115,8 +123,11 @@ class WaitAndWatchdogEdgeTest {
         Thread waiter = start(() -> waiting.getLock("edge:poll").lock());
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && counting.attempts.get() >= 2);
         int atPark = counting.attempts.get();
-        assertThat(atPark).as("attempts before parking (one, and one more once subscribed)").isLessThanOrEqualTo(3);
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(3))
+        assertThat(atPark)
+                .as("attempts before parking (one, and one more once subscribed)")
+                .isLessThanOrEqualTo(3);
+        await().during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(3))
                 .until(() -> counting.attempts.get() == atPark);
     }
 
@@ -126,14 +137,26 @@ class WaitAndWatchdogEdgeTest {
         RenewalRecorder recorder = new RenewalRecorder(backend);
         List<LockLostException> losses = new CopyOnWriteArrayList<>();
         DistributedLockFactory locks = DistributedLockFactory.builder(recorder)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofSeconds(30)).build())
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofSeconds(30))
+                        .build())
                 .onLockLost(losses::add)
                 .build();
         closeables.add(locks);
         LockHandle longer = locks.acquire("edge:longer", LockOptions.noWait());
-        LockHandle shorter = locks.acquire("edge:shorter", LockOptions.builder().noWait().watchdogLease(Duration.ofMillis(600)).build());
-        await("two renewals of the 600 ms hold").atMost(Duration.ofSeconds(3)).until(() -> recorder.renewCalls().stream()
-                .flatMap(List::stream).filter(r -> r.name().equals("edge:shorter")).count() >= 2);
+        LockHandle shorter = locks.acquire(
+                "edge:shorter",
+                LockOptions.builder()
+                        .noWait()
+                        .watchdogLease(Duration.ofMillis(600))
+                        .build());
+        await("two renewals of the 600 ms hold")
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> recorder.renewCalls().stream()
+                                .flatMap(List::stream)
+                                .filter(r -> r.name().equals("edge:shorter"))
+                                .count()
+                        >= 2);
         assertThat(losses).isEmpty();
         assertThat(shorter.isValid()).isTrue();
         assertThat(longer.isValid()).isTrue();
@@ -143,10 +166,14 @@ class WaitAndWatchdogEdgeTest {
     void aShortExplicitLeaseTakenAfterALongWatchdogHoldIsReportedLostAtItsDeadline() throws Exception {
         DistributedLockFactory locks = factory(new LocalLockProvider(), Ticker.system(), Duration.ofSeconds(30));
         locks.acquire("edge:watched", LockOptions.noWait());
-        LockHandle brief = locks.acquire("edge:brief", LockOptions.builder().noWait().lease(Duration.ofMillis(200)).build());
+        LockHandle brief = locks.acquire(
+                "edge:brief",
+                LockOptions.builder().noWait().lease(Duration.ofMillis(200)).build());
         long start = System.nanoTime();
         brief.lost().toCompletableFuture().get(3, TimeUnit.SECONDS);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("millis until the loss was reported").isLessThan(2000);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                .as("millis until the loss was reported")
+                .isLessThan(2000);
     }
 
     @Test
@@ -167,19 +194,23 @@ class WaitAndWatchdogEdgeTest {
         counting.failRenewals.set(2);
         List<LockLostException> losses = new CopyOnWriteArrayList<>();
         DistributedLockFactory locks = DistributedLockFactory.builder(counting)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofMillis(1500)).build())
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofMillis(1500))
+                        .build())
                 .onLockLost(losses::add)
                 .build();
         closeables.add(locks);
         LockHandle h = locks.acquire("edge:recovering", LockOptions.noWait());
         long start = System.nanoTime();
         // Past the first lease: the hold lives only if a retry succeeded before its deadline.
-        await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(2000)
-                && counting.renewCalls.get() >= 4);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(2000)
+                        && counting.renewCalls.get() >= 4);
         assertThat(losses).isEmpty();
         assertThat(h.isValid()).isTrue();
         assertThat(counting.failRenewals.get()).as("failed renewals left").isZero();
     }
+
     @Test
     void aReleaseBetweenTheFirstAttemptAndTheSubscriptionIsNotMissed() throws Exception {
         // The release goes out while the waiter subscribes, before its subscription exists: no
@@ -188,7 +219,12 @@ class WaitAndWatchdogEdgeTest {
         FakeTicker ticker = new FakeTicker();
         LocalLockProvider backend = new LocalLockProvider(ticker);
         LockHandle held = factory(backend, ticker, Duration.ofSeconds(30))
-                .acquire("edge:slipped", LockOptions.builder().noWait().lease(Duration.ofHours(1)).build());
+                .acquire(
+                        "edge:slipped",
+                        LockOptions.builder()
+                                .noWait()
+                                .lease(Duration.ofHours(1))
+                                .build());
         LockProvider releasingWhileSubscribing = new ForwardingLockProvider(backend.newClient()) {
             @Override
             public Subscription subscribe(String name, WakeUpListener listener) {
@@ -214,7 +250,12 @@ class WaitAndWatchdogEdgeTest {
         FakeTicker ticker = new FakeTicker();
         LocalLockProvider backend = new LocalLockProvider(ticker);
         LockHandle held = factory(backend, ticker, Duration.ofSeconds(30))
-                .acquire("edge:early", LockOptions.builder().noWait().lease(Duration.ofHours(1)).build());
+                .acquire(
+                        "edge:early",
+                        LockOptions.builder()
+                                .noWait()
+                                .lease(Duration.ofHours(1))
+                                .build());
         AtomicInteger busyAnswers = new AtomicInteger();
         LockProvider releasingAfterTheSecondBusyAnswer = new ForwardingLockProvider(backend.newClient()) {
             @Override
@@ -235,6 +276,8 @@ class WaitAndWatchdogEdgeTest {
             lock.unlock();
         });
         assertThat(acquired.get(3, TimeUnit.SECONDS)).isTrue();
-        assertThat(busyAnswers.get()).as("busy answers before the lock was taken").isEqualTo(2);
+        assertThat(busyAnswers.get())
+                .as("busy answers before the lock was taken")
+                .isEqualTo(2);
     }
 }

@@ -1,11 +1,13 @@
 package io.lockkit;
 
+import static io.lockkit.CoreTestSupport.lease;
+import static io.lockkit.CoreTestSupport.parked;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,11 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static io.lockkit.CoreTestSupport.lease;
-import static io.lockkit.CoreTestSupport.parked;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The wait protocol of {@link Wait} alone, step by step (first attempt, subscribe and retry, park,
@@ -124,10 +123,15 @@ class WaitProtocolTest {
     void theFirstAttemptTakesAFreeLockWithoutSubscribingOrAbandoning() throws Exception {
         Recording recording = new Recording(backend);
         ProviderLockFactory locks = factory(recording);
-        LockHandle h = locks.acquire(NAME, LockOptions.builder().waitAtMost(Duration.ofHours(1)).build());
+        LockHandle h = locks.acquire(
+                NAME, LockOptions.builder().waitAtMost(Duration.ofHours(1)).build());
         assertThat(recording.requests).hasSize(1);
-        assertThat(recording.requests.get(0).waitId()).as("a wait's attempts carry its wait id").isPositive();
-        assertThat(recording.requests.get(0).maxWait()).as("the first attempt may queue for the whole wait").isEqualTo(Duration.ofHours(1));
+        assertThat(recording.requests.get(0).waitId())
+                .as("a wait's attempts carry its wait id")
+                .isPositive();
+        assertThat(recording.requests.get(0).maxWait())
+                .as("the first attempt may queue for the whole wait")
+                .isEqualTo(Duration.ofHours(1));
         assertThat(recording.subscriptions.get()).isZero();
         assertThat(recording.abandoned).isEmpty();
         assertThat(locks.inFlight.count()).as("waits in flight after the wait").isZero();
@@ -157,13 +161,19 @@ class WaitProtocolTest {
         CompletableFuture<LockHandle> taken = startWaiter(() -> locks.acquire(NAME, LockOptions.DEFAULTS));
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(lastThread()) && recording.requests.size() == 2);
         assertThat(recording.subscriptions.get()).isOne();
-        assertThat(recording.requests).extracting(LockProvider.LockRequest::maxWait)
-                .as("a wait without deadline may queue for as long as there is").containsOnly(LockOptions.MAX_DURATION);
-        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> recording.requests.size() == 2);
+        assertThat(recording.requests)
+                .extracting(LockProvider.LockRequest::maxWait)
+                .as("a wait without deadline may queue for as long as there is")
+                .containsOnly(LockOptions.MAX_DURATION);
+        await().during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> recording.requests.size() == 2);
 
         holder.release();
         LockHandle h = taken.get(3, TimeUnit.SECONDS);
-        assertThat(recording.requests).as("attempts: first, once subscribed, once woken").hasSize(3);
+        assertThat(recording.requests)
+                .as("attempts: first, once subscribed, once woken")
+                .hasSize(3);
         assertThat(recording.abandoned).isEmpty();
         h.release();
     }
@@ -181,7 +191,8 @@ class WaitProtocolTest {
 
         ticker.advance(Duration.ofMillis(50));
         LockHandle h = taken.get(3, TimeUnit.SECONDS);
-        assertThat(recording.requests.get(recording.requests.size() - 1).maxWait()).isEqualTo(LockOptions.MAX_DURATION);
+        assertThat(recording.requests.get(recording.requests.size() - 1).maxWait())
+                .isEqualTo(LockOptions.MAX_DURATION);
         h.release();
     }
 
@@ -203,7 +214,9 @@ class WaitProtocolTest {
         ticker.advance(Duration.ofMillis(500));
         assertThat(taken.get(3, TimeUnit.SECONDS)).as("taken by the last look").isTrue();
         assertThat(recording.last().maxWait()).as("the last look does not wait").isZero();
-        assertThat(recording.last().waitId()).as("the last look belongs to the wait").isEqualTo(waitId);
+        assertThat(recording.last().waitId())
+                .as("the last look belongs to the wait")
+                .isEqualTo(waitId);
         assertThat(recording.abandoned).isEmpty();
     }
 
@@ -216,7 +229,8 @@ class WaitProtocolTest {
             public Acquisition tryAcquire(LockRequest request) {
                 Acquisition a = super.tryAcquire(request);
                 if (attempts.incrementAndGet() == 2) {
-                    ticker.advance(Duration.ofMillis(300)); // the attempt made once subscribed took until the deadline, exactly
+                    ticker.advance(Duration.ofMillis(
+                            300)); // the attempt made once subscribed took until the deadline, exactly
                 }
                 return a;
             }
@@ -225,7 +239,9 @@ class WaitProtocolTest {
         CompletableFuture<Boolean> taken = startWaiter(() -> locks.getLock(NAME).tryLock(300, TimeUnit.MILLISECONDS));
 
         assertThat(taken.get(3, TimeUnit.SECONDS)).isFalse();
-        assertThat(slow.requests).as("attempts: first, once subscribed; no last look after the deadline").hasSize(2);
+        assertThat(slow.requests)
+                .as("attempts: first, once subscribed; no last look after the deadline")
+                .hasSize(2);
         assertThat(slow.abandoned).containsExactly(slow.requests.get(0).waitId());
     }
 
@@ -255,7 +271,8 @@ class WaitProtocolTest {
         Recording recording = new Recording(granting);
         ProviderLockFactory locks = factory(recording);
         LockHandle first = locks.acquire(NAME, lease(Duration.ofHours(1)));
-        CompletableFuture<LockHandle> second = startWaiter(() -> locks.acquire(NAME, LockOptions.builder().lease(Duration.ofHours(1)).build()));
+        CompletableFuture<LockHandle> second = startWaiter(() -> locks.acquire(
+                NAME, LockOptions.builder().lease(Duration.ofHours(1)).build()));
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(lastThread()) && granting.waiting.containsKey(NAME));
         int attempts = recording.requests.size();
 
@@ -282,9 +299,12 @@ class WaitProtocolTest {
         Thread waiter = lastThread();
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(waiter) && recording.requests.size() == 2);
         waiter.interrupt();
-        assertThat(outcome).failsWithin(Duration.ofSeconds(3)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        assertThat(outcome)
+                .failsWithin(Duration.ofSeconds(3))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
                 .withCauseInstanceOf(InterruptedException.class);
-        assertThat(recording.abandoned).containsExactly(recording.requests.get(0).waitId());
+        assertThat(recording.abandoned)
+                .containsExactly(recording.requests.get(0).waitId());
         assertThat(locks.inFlight.count()).isZero();
     }
 
@@ -307,7 +327,9 @@ class WaitProtocolTest {
         assertThat(interruptedAfter).isNotDone();
 
         holder.release();
-        assertThat(interruptedAfter.get(3, TimeUnit.SECONDS)).as("interrupt status after lock()").isTrue();
+        assertThat(interruptedAfter.get(3, TimeUnit.SECONDS))
+                .as("interrupt status after lock()")
+                .isTrue();
         assertThat(recording.abandoned).isEmpty();
     }
 
@@ -325,9 +347,12 @@ class WaitProtocolTest {
             }
         };
         ProviderLockFactory locks = factory(failingSecond);
-        assertThat(startWaiter(() -> locks.acquire(NAME, LockOptions.DEFAULTS))).failsWithin(Duration.ofSeconds(3))
-                .withThrowableOfType(java.util.concurrent.ExecutionException.class).withCauseInstanceOf(BackendUnavailableException.class);
-        assertThat(failingSecond.abandoned).containsExactly(failingSecond.requests.get(0).waitId());
+        assertThat(startWaiter(() -> locks.acquire(NAME, LockOptions.DEFAULTS)))
+                .failsWithin(Duration.ofSeconds(3))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(BackendUnavailableException.class);
+        assertThat(failingSecond.abandoned)
+                .containsExactly(failingSecond.requests.get(0).waitId());
         assertThat(locks.inFlight.count()).isZero();
     }
 
@@ -342,17 +367,24 @@ class WaitProtocolTest {
         Thread first = lastThread();
         CompletableFuture<Boolean> b = startWaiter(() -> locks.getLock(NAME).tryLock(1, TimeUnit.HOURS));
         Thread second = lastThread();
-        await().atMost(Duration.ofSeconds(5)).until(() -> parked(first) && parked(second) && locks.inFlight.count() == 2);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> parked(first) && parked(second) && locks.inFlight.count() == 2);
 
         long start = System.nanoTime();
         locks.close();
         long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertThat(recording.abandoned).as("both waits left the queue before close returned").hasSize(2);
+        assertThat(recording.abandoned)
+                .as("both waits left the queue before close returned")
+                .hasSize(2);
         assertThat(locks.inFlight.count()).isZero();
         assertThat(closeMillis).as("millis close() took").isLessThan(1500);
         for (CompletableFuture<?> f : List.of(a, b)) {
-            assertThat(f).failsWithin(Duration.ofSeconds(3)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
-                    .havingCause().isInstanceOf(LockException.class).withMessageContaining("closed while waiting");
+            assertThat(f)
+                    .failsWithin(Duration.ofSeconds(3))
+                    .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                    .havingCause()
+                    .isInstanceOf(LockException.class)
+                    .withMessageContaining("closed while waiting");
         }
     }
 
@@ -383,7 +415,9 @@ class WaitProtocolTest {
         letAbandonFinish.countDown();
         closing.get(1, TimeUnit.SECONDS);
         assertThat(slowAbandon.abandoned).hasSize(1);
-        assertThat(waiting).failsWithin(Duration.ofSeconds(3)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        assertThat(waiting)
+                .failsWithin(Duration.ofSeconds(3))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
                 .withCauseInstanceOf(LockException.class);
     }
 
@@ -416,8 +450,12 @@ class WaitProtocolTest {
         Wait.InFlight inFlight = new Wait.InFlight();
         inFlight.began();
         long start = System.nanoTime();
-        assertThat(inFlight.awaitNone(TimeUnit.MILLISECONDS.toNanos(50))).as("none left").isFalse();
-        assertThat(System.nanoTime() - start).as("nanos waited").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+        assertThat(inFlight.awaitNone(TimeUnit.MILLISECONDS.toNanos(50)))
+                .as("none left")
+                .isFalse();
+        assertThat(System.nanoTime() - start)
+                .as("nanos waited")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
         inFlight.ended();
         assertThat(inFlight.count()).isZero();
     }

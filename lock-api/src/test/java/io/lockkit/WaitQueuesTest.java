@@ -1,11 +1,10 @@
 package io.lockkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * This client's rooms of waiters, driven directly on the test thread (a waiter is only a flag and
@@ -151,7 +150,8 @@ class WaitQueuesTest {
         assertThat(first.grant()).isNull();
         assertThat(sameOwnerLaterWait.grant()).isNull();
         assertThat(other.grant()).isNull();
-        assertThat(first.consumeSignal() || sameOwnerLaterWait.consumeSignal() || other.consumeSignal()).isFalse();
+        assertThat(first.consumeSignal() || sameOwnerLaterWait.consumeSignal() || other.consumeSignal())
+                .isFalse();
 
         waits.grantedTo("q:grant", "o1", 2, 42, 123);
         assertThat(sameOwnerLaterWait.grant()).isEqualTo(new Grant(42, 123));
@@ -164,7 +164,9 @@ class WaitQueuesTest {
     void aNameIsSubscribedOnceForAllItsWaiters() {
         WaitQueues.Waiter first = waits.join("q:once", "o1", 1);
         WaitQueues.Waiter second = waits.join("q:once", "o2", 2);
-        assertThat(waits.subscriptions()).as("no subscription before a waiter asks").isZero();
+        assertThat(waits.subscriptions())
+                .as("no subscription before a waiter asks")
+                .isZero();
         assertThat(waits.subscribe(first)).as("made now: try once more").isTrue();
         assertThat(waits.subscribe(second)).isFalse();
         assertThat(waits.subscribe(first)).isFalse();
@@ -203,7 +205,9 @@ class WaitQueuesTest {
         assertThat(waits.subscribe(again)).as("still subscribed").isFalse();
         assertThat(provider.subscribes.get()).isEqualTo(1);
         provider.listeners.get("q:back").released(null);
-        assertThat(again.consumeSignal()).as("the room's wake-ups reach the new waiter").isTrue();
+        assertThat(again.consumeSignal())
+                .as("the room's wake-ups reach the new waiter")
+                .isTrue();
 
         waits.leave(again, false);
         scheduler.advance(Duration.ofNanos(LINGER));
@@ -254,7 +258,9 @@ class WaitQueuesTest {
         assertThat(late.cancelled()).isTrue();
         waits.leave(late, false);
         waits.leave(first, false);
-        assertThat(provider.unsubscribes.get()).as("nothing is unsubscribed twice").isEqualTo(2);
+        assertThat(provider.unsubscribes.get())
+                .as("nothing is unsubscribed twice")
+                .isEqualTo(2);
     }
 
     @Test
@@ -275,7 +281,9 @@ class WaitQueuesTest {
         WaitQueues.Waiter w = waits.join("q:await", "o1", 1);
         long start = System.nanoTime();
         w.await(TimeUnit.MILLISECONDS.toNanos(20));
-        assertThat(System.nanoTime() - start).as("waited its time").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+        assertThat(System.nanoTime() - start)
+                .as("waited its time")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
 
         provider.listeners.clear();
         waits.subscribe(w);
@@ -318,19 +326,22 @@ class WaitQueuesTest {
         java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch proceed = new java.util.concurrent.CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
-        WaitQueues slow = new WaitQueues(new ForwardingLockProvider(backend) {
-            @Override
-            public Subscription subscribe(String name, WakeUpListener listener) {
-                calls.incrementAndGet();
-                entered.countDown();
-                try {
-                    proceed.await(5, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return super.subscribe(name, listener);
-            }
-        }, scheduler, 0);
+        WaitQueues slow = new WaitQueues(
+                new ForwardingLockProvider(backend) {
+                    @Override
+                    public Subscription subscribe(String name, WakeUpListener listener) {
+                        calls.incrementAndGet();
+                        entered.countDown();
+                        try {
+                            proceed.await(5, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return super.subscribe(name, listener);
+                    }
+                },
+                scheduler,
+                0);
         WaitQueues.Waiter first = slow.join("q:race", "o1", 1);
         WaitQueues.Waiter second = slow.join("q:race", "o2", 2);
         // Threads of their own: the common pool may have a single thread on a small machine.
@@ -343,10 +354,14 @@ class WaitQueuesTest {
         Thread secondThread = new Thread(() -> secondMade.complete(slow.subscribe(second)), "subscriber-2");
         secondThread.setDaemon(true);
         secondThread.start();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> secondThread.getState() == Thread.State.WAITING);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> secondThread.getState() == Thread.State.WAITING);
         proceed.countDown();
         assertThat(firstMade.get(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(secondMade.get(5, TimeUnit.SECONDS)).as("subscribed meanwhile by the first: no need to try again").isFalse();
+        assertThat(secondMade.get(5, TimeUnit.SECONDS))
+                .as("subscribed meanwhile by the first: no need to try again")
+                .isFalse();
         assertThat(calls.get()).isEqualTo(1);
         slow.close();
     }
@@ -358,8 +373,9 @@ class WaitQueuesTest {
         waits.close();
         // A waiter thread that had joined before close still subscribes and leaves without hanging.
         java.util.concurrent.CompletableFuture.runAsync(() -> {
-            waits.subscribe(w);
-            waits.leave(w, false);
-        }).get(5, TimeUnit.SECONDS);
+                    waits.subscribe(w);
+                    waits.leave(w, false);
+                })
+                .get(5, TimeUnit.SECONDS);
     }
 }

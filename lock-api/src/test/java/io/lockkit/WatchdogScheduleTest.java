@@ -1,18 +1,16 @@
 package io.lockkit;
 
-import io.lockkit.spi.ForwardingLockProvider;
-import io.lockkit.spi.LockProvider;
-import io.lockkit.spi.LockProvider.Renewal;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockkit.spi.ForwardingLockProvider;
+import io.lockkit.spi.LockProvider.Renewal;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * When the watchdog renews and when it reports a loss, to the nanosecond, on a fake clock and a
@@ -30,7 +28,8 @@ class WatchdogScheduleTest {
     private final LocalLockProvider backend = new LocalLockProvider(ticker);
     private final FailingRenewals provider = new FailingRenewals(backend).on(ticker);
     private final List<LockLostException> losses = new CopyOnWriteArrayList<>();
-    private final DistributedLockFactory locks = factory(LockOptions.builder().watchdogLease(LEASE).build());
+    private final DistributedLockFactory locks =
+            factory(LockOptions.builder().watchdogLease(LEASE).build());
 
     private DistributedLockFactory factory(LockOptions defaults) {
         return DistributedLockFactory.builder(provider)
@@ -106,7 +105,7 @@ class WatchdogScheduleTest {
         locks.acquire("wd:a", LockOptions.noWait());
         scheduler.advance(Duration.ofMillis(1000)); // due 1 s after a: inside the window
         locks.acquire("wd:b", LockOptions.noWait());
-        scheduler.advance(Duration.ofMillis(1));   // due 1.001 s after a: outside
+        scheduler.advance(Duration.ofMillis(1)); // due 1.001 s after a: outside
         locks.acquire("wd:c", LockOptions.noWait());
 
         scheduler.advance(INTERVAL.minusMillis(1001));
@@ -122,7 +121,10 @@ class WatchdogScheduleTest {
     @Test
     void theBatchWindowIsAQuarterOfAShortInterval() throws Exception {
         // Interval 400 ms: the window is 100 ms, not the 1 s cap.
-        LockOptions shortLease = LockOptions.builder().noWait().watchdogLease(Duration.ofMillis(1200)).build();
+        LockOptions shortLease = LockOptions.builder()
+                .noWait()
+                .watchdogLease(Duration.ofMillis(1200))
+                .build();
         locks.acquire("wd:short-a", shortLease);
         scheduler.advance(Duration.ofMillis(100));
         locks.acquire("wd:short-b", shortLease);
@@ -131,7 +133,9 @@ class WatchdogScheduleTest {
 
         scheduler.advance(Duration.ofMillis(299)); // a is due at 400 ms, b at 500, c at 501
         assertThat(provider.calls).hasSize(1);
-        assertThat(provider.calls.get(0)).extracting(Renewal::name).containsExactlyInAnyOrder("wd:short-a", "wd:short-b");
+        assertThat(provider.calls.get(0))
+                .extracting(Renewal::name)
+                .containsExactlyInAnyOrder("wd:short-a", "wd:short-b");
         scheduler.advance(Duration.ofMillis(100));
         assertThat(provider.calls).hasSize(1);
         scheduler.advance(Duration.ofMillis(1));
@@ -170,8 +174,13 @@ class WatchdogScheduleTest {
         provider.failing = true;
         long start = ticker.nanoTime();
         // Interval 20 ms: a quarter is 5 ms, below the 10 ms floor.
-        locks.acquire("wd:tight", LockOptions.builder().noWait().watchdogLease(Duration.ofMillis(100))
-                .renewalInterval(Duration.ofMillis(20)).build());
+        locks.acquire(
+                "wd:tight",
+                LockOptions.builder()
+                        .noWait()
+                        .watchdogLease(Duration.ofMillis(100))
+                        .renewalInterval(Duration.ofMillis(20))
+                        .build());
         scheduler.advance(Duration.ofMillis(99));
         // At 20, 30, ... 90 ms.
         assertThat(provider.calls).hasSize(8);
@@ -190,7 +199,7 @@ class WatchdogScheduleTest {
         scheduler.advance(Duration.ofMillis(12_500)); // failed at 10 s and 12.5 s
         assertThat(provider.calls).hasSize(2);
         provider.failing = false;
-        scheduler.advance(Duration.ofMillis(2_500));  // succeeds at 15 s
+        scheduler.advance(Duration.ofMillis(2_500)); // succeeds at 15 s
         assertThat(provider.calls).hasSize(3);
         assertThat(h.remainingLease()).isEqualTo(LEASE);
         // Back on the interval: next at 25 s.
@@ -203,7 +212,9 @@ class WatchdogScheduleTest {
 
     @Test
     void anExplicitLeaseIsReportedLostExactlyAtItsDeadlineAndNeverRenewed() throws Exception {
-        LockHandle h = locks.acquire("wd:explicit", LockOptions.builder().noWait().lease(Duration.ofSeconds(5)).build());
+        LockHandle h = locks.acquire(
+                "wd:explicit",
+                LockOptions.builder().noWait().lease(Duration.ofSeconds(5)).build());
         scheduler.advance(Duration.ofSeconds(5).minusNanos(1));
         assertThat(losses).isEmpty();
         assertThat(h.isValid()).isTrue();
@@ -216,7 +227,9 @@ class WatchdogScheduleTest {
     void aShorterDeadlineArrivingAfterALongerOneMovesTheNextLookEarlier() throws Exception {
         locks.acquire("wd:long", LockOptions.noWait()); // next look at 10 s
         scheduler.advance(Duration.ofSeconds(1));
-        LockHandle brief = locks.acquire("wd:brief", LockOptions.builder().noWait().lease(Duration.ofMillis(500)).build());
+        LockHandle brief = locks.acquire(
+                "wd:brief",
+                LockOptions.builder().noWait().lease(Duration.ofMillis(500)).build());
         scheduler.advance(Duration.ofMillis(499));
         assertThat(losses).isEmpty();
         scheduler.advance(Duration.ofMillis(1));
@@ -227,8 +240,12 @@ class WatchdogScheduleTest {
 
     @Test
     void aLongerDeadlineArrivingAfterAShorterOneDoesNotPutOffTheEarlierLook() throws Exception {
-        locks.acquire("wd:brief-first", LockOptions.builder().noWait().lease(Duration.ofSeconds(2)).build());
-        locks.acquire("wd:long-second", LockOptions.builder().noWait().lease(Duration.ofSeconds(20)).build());
+        locks.acquire(
+                "wd:brief-first",
+                LockOptions.builder().noWait().lease(Duration.ofSeconds(2)).build());
+        locks.acquire(
+                "wd:long-second",
+                LockOptions.builder().noWait().lease(Duration.ofSeconds(20)).build());
         scheduler.advance(Duration.ofSeconds(2));
         assertThat(losses).extracting(LockLostException::lockName).containsExactly("wd:brief-first");
         scheduler.advance(Duration.ofSeconds(18));
@@ -237,7 +254,9 @@ class WatchdogScheduleTest {
 
     @Test
     void extendingALeaseMovesItsLossToTheNewDeadline() throws Exception {
-        LockHandle h = locks.acquire("wd:extended", LockOptions.builder().noWait().lease(Duration.ofSeconds(5)).build());
+        LockHandle h = locks.acquire(
+                "wd:extended",
+                LockOptions.builder().noWait().lease(Duration.ofSeconds(5)).build());
         scheduler.advance(Duration.ofSeconds(1));
         h.extend(Duration.ofSeconds(2)); // earlier than the old 5 s: now due at 3 s
         scheduler.advance(Duration.ofSeconds(2).minusNanos(1));
@@ -267,7 +286,9 @@ class WatchdogScheduleTest {
     @Test
     void aReleasedHoldIsNeitherRenewedNorReportedLost() throws Exception {
         LockHandle h = locks.acquire("wd:released", LockOptions.noWait());
-        LockHandle brief = locks.acquire("wd:released-brief", LockOptions.builder().noWait().lease(Duration.ofSeconds(1)).build());
+        LockHandle brief = locks.acquire(
+                "wd:released-brief",
+                LockOptions.builder().noWait().lease(Duration.ofSeconds(1)).build());
         h.release();
         brief.release();
         scheduler.advance(LEASE.multipliedBy(2));
@@ -279,7 +300,12 @@ class WatchdogScheduleTest {
     @Test
     void aHoldLostWhileItsRenewalIsQueuedIsNotReportedTwice() throws Exception {
         AtomicInteger lostStages = new AtomicInteger();
-        LockHandle h = locks.acquire("wd:twice", LockOptions.builder().noWait().watchdogLease(Duration.ofSeconds(3)).build());
+        LockHandle h = locks.acquire(
+                "wd:twice",
+                LockOptions.builder()
+                        .noWait()
+                        .watchdogLease(Duration.ofSeconds(3))
+                        .build());
         h.lost().thenRun(lostStages::incrementAndGet);
         backend.newClient().forceRelease("wd:twice");
         scheduler.advance(Duration.ofSeconds(10));
@@ -295,7 +321,9 @@ class WatchdogScheduleTest {
         scheduler.advance(LEASE.multipliedBy(3));
         assertThat(provider.calls).isEmpty();
         assertThat(losses).isEmpty();
-        assertThat(scheduler.pending()).as("tasks left on the caller's scheduler").isZero();
+        assertThat(scheduler.pending())
+                .as("tasks left on the caller's scheduler")
+                .isZero();
     }
 
     @Test
@@ -303,7 +331,9 @@ class WatchdogScheduleTest {
         LockHandle h = locks.acquire("wd:refused", LockOptions.noWait());
         scheduler.refuseNextExecutes(1);
         scheduler.advance(INTERVAL);
-        assertThat(provider.calls).as("the refused renewal was not left marked in flight").hasSize(1);
+        assertThat(provider.calls)
+                .as("the refused renewal was not left marked in flight")
+                .hasSize(1);
         assertThat(h.remainingLease()).isEqualTo(LEASE);
         scheduler.advance(LEASE);
         assertThat(losses).isEmpty();

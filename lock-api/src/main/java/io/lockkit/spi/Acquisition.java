@@ -57,6 +57,8 @@ public record Acquisition(boolean isAcquired, long fencingToken, Duration retryA
 
     @Override
     public String toString() {
-        return isAcquired ? "Acquisition[acquired, token=" + fencingToken + "]" : "Acquisition[busy, retryAfter=" + retryAfter + "]";
+        return isAcquired
+                ? "Acquisition[acquired, token=" + fencingToken + "]"
+                : "Acquisition[busy, retryAfter=" + retryAfter + "]";
     }
 }

@@ -90,8 +90,7 @@ public interface LockProvider extends AutoCloseable {
      * owner has not learned of. A backend may also give back a hold an attempt of this wait took
      * whose answer the owner never got (a timeout). A hold the owner took in another wait stays.
      */
-    default void abandon(String name, String owner, long waitId) {
-    }
+    default void abandon(String name, String owner, long waitId) {}
 
     /** Frees the lock whoever holds it; returns whether it was held. */
     boolean forceRelease(String name);
@@ -177,8 +176,7 @@ public interface LockProvider extends AutoCloseable {
     }
 
     /** A lease to renew for an owner. */
-    record Renewal(String name, String owner, Duration lease) {
-    }
+    record Renewal(String name, String owner, Duration lease) {}
 
     /**
      * The state of a held lock: owners with their hold counts (one owner; a hold count of 0 means
@@ -186,7 +184,8 @@ public interface LockProvider extends AutoCloseable {
      * current fencing token (0 when the backend has none) and how many owners wait for it (-1 when
      * the backend cannot tell).
      */
-    record LockState(java.util.Map<String, Integer> holdCounts, Duration remainingLease, long fencingToken, int waiters) {
+    record LockState(
+            java.util.Map<String, Integer> holdCounts, Duration remainingLease, long fencingToken, int waiters) {
 
         /** A state without a token or a waiter count, as a backend that knows neither reports it. */
         public LockState(java.util.Map<String, Integer> holdCounts, Duration remainingLease) {
@@ -195,14 +194,14 @@ public interface LockProvider extends AutoCloseable {
     }
 
     /** A held lock found by {@link #list}: its name and state. */
-    record HeldLock(String name, LockState state) {
-    }
+    record HeldLock(String name, LockState state) {}
 
     /**
      * One page of {@link #list}: the held locks found (possibly none), and the cursor of the next
      * page, {@code null} after the last.
      */
-    record ListPage(java.util.List<HeldLock> locks, @Nullable String next) {
+    record ListPage(
+            java.util.List<HeldLock> locks, @Nullable String next) {
 
         /**
          * Checks {@link #list}'s arguments for a provider: {@code prefix} non-null, {@code pageSize}

@@ -43,8 +43,9 @@ public record Release(Outcome outcome, @Nullable String grantee, long grantToken
             throw new IllegalArgumentException("grantee must be an owner id or null, was empty");
         }
         if (grantee != null && outcome != Outcome.RELEASED) {
-            throw new IllegalArgumentException("grantee must be null unless the outcome is RELEASED (only a freed lock is handed over);"
-                    + " was '" + grantee + "' with " + outcome);
+            throw new IllegalArgumentException(
+                    "grantee must be null unless the outcome is RELEASED (only a freed lock is handed over);" + " was '"
+                            + grantee + "' with " + outcome);
         }
         if (grantToken < 0) {
             throw new IllegalArgumentException("grantToken must not be negative, was " + grantToken);
@@ -53,8 +54,9 @@ public record Release(Outcome outcome, @Nullable String grantee, long grantToken
             throw new IllegalArgumentException("grantWaitId must not be negative, was " + grantWaitId);
         }
         if ((grantToken > 0) != (grantWaitId > 0)) {
-            throw new IllegalArgumentException("grantToken and grantWaitId must be both positive (a direct grant) or both 0;"
-                    + " were " + grantToken + " and " + grantWaitId);
+            throw new IllegalArgumentException(
+                    "grantToken and grantWaitId must be both positive (a direct grant) or both 0;" + " were "
+                            + grantToken + " and " + grantWaitId);
         }
         if (grantToken > 0 && grantee == null) {
             throw new IllegalArgumentException("grantee must be named for a direct grant (grantToken " + grantToken

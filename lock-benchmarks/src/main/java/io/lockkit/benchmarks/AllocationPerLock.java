@@ -3,7 +3,6 @@ package io.lockkit.benchmarks;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
-
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
@@ -16,8 +15,7 @@ import java.util.Locale;
  */
 public final class AllocationPerLock {
 
-    private AllocationPerLock() {
-    }
+    private AllocationPerLock() {}
 
     public static void main(String[] args) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -38,7 +36,11 @@ public final class AllocationPerLock {
                     lock.unlock();
                 }
                 long after = mx.getThreadAllocatedBytes(tid);
-                System.out.printf(Locale.ROOT, "round %d: %.1f bytes per lock + unlock%n", round, (after - before) / (double) pairs);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: %.1f bytes per lock + unlock%n",
+                        round,
+                        (after - before) / (double) pairs);
             }
         }
     }

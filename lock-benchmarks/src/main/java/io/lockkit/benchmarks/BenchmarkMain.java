@@ -3,15 +3,6 @@ package io.lockkit.benchmarks;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +23,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Runs every benchmark scenario against one local Redis and writes {@code RESULTS.md},
@@ -53,28 +52,86 @@ public final class BenchmarkMain {
     static final List<Integer> CONTENDERS = List.of(1, 2, 4, 8, 16, 32, 64);
 
     /** How long and how often; {@link #fullRun()} is what the committed results use. */
-    record Settings(boolean quick, int runs, int jmhWarmups, Duration jmhWarmup, int jmhIterations, Duration jmhIteration,
-                    Duration p3Warmup, Duration p3Measure, List<Integer> p4Contenders, Duration p4Warmup,
-                    Duration p4Measure, int p5Locks, Duration p5Window, int p6Waiters,
-                    Set<String> scenarios, boolean pin, Path out) {
+    record Settings(
+            boolean quick,
+            int runs,
+            int jmhWarmups,
+            Duration jmhWarmup,
+            int jmhIterations,
+            Duration jmhIteration,
+            Duration p3Warmup,
+            Duration p3Measure,
+            List<Integer> p4Contenders,
+            Duration p4Warmup,
+            Duration p4Measure,
+            int p5Locks,
+            Duration p5Window,
+            int p6Waiters,
+            Set<String> scenarios,
+            boolean pin,
+            Path out) {
 
         static Settings fullRun() {
-            return new Settings(false, 3, 3, Duration.ofSeconds(1), 5, Duration.ofSeconds(1),
-                    Duration.ofSeconds(2), Duration.ofSeconds(5), CONTENDERS, Duration.ofMillis(750),
-                    Duration.ofMillis(1500), 10_000, Duration.ofMinutes(2), 1000,
-                    Set.of("P1", "P2", "P3", "P4", "P5", "P6", "D"), true, Path.of("results"));
+            return new Settings(
+                    false,
+                    3,
+                    3,
+                    Duration.ofSeconds(1),
+                    5,
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(5),
+                    CONTENDERS,
+                    Duration.ofMillis(750),
+                    Duration.ofMillis(1500),
+                    10_000,
+                    Duration.ofMinutes(2),
+                    1000,
+                    Set.of("P1", "P2", "P3", "P4", "P5", "P6", "D"),
+                    true,
+                    Path.of("results"));
         }
 
         static Settings quickRun() {
-            return new Settings(true, 1, 1, Duration.ofMillis(500), 2, Duration.ofMillis(500),
-                    Duration.ofSeconds(1), Duration.ofSeconds(2), List.of(1, 8, 64), Duration.ofMillis(500),
-                    Duration.ofSeconds(1), 1000, Duration.ofSeconds(25), 1000,
-                    Set.of("P1", "P2", "P3", "P4", "P5", "P6", "D"), true, Path.of("target", "bench-quick"));
+            return new Settings(
+                    true,
+                    1,
+                    1,
+                    Duration.ofMillis(500),
+                    2,
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(2),
+                    List.of(1, 8, 64),
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(1),
+                    1000,
+                    Duration.ofSeconds(25),
+                    1000,
+                    Set.of("P1", "P2", "P3", "P4", "P5", "P6", "D"),
+                    true,
+                    Path.of("target", "bench-quick"));
         }
 
         Settings with(int runs, Set<String> scenarios, boolean pin, Path out) {
-            return new Settings(quick, runs, jmhWarmups, jmhWarmup, jmhIterations, jmhIteration, p3Warmup, p3Measure,
-                    p4Contenders, p4Warmup, p4Measure, p5Locks, p5Window, p6Waiters, scenarios, pin, out);
+            return new Settings(
+                    quick,
+                    runs,
+                    jmhWarmups,
+                    jmhWarmup,
+                    jmhIterations,
+                    jmhIteration,
+                    p3Warmup,
+                    p3Measure,
+                    p4Contenders,
+                    p4Warmup,
+                    p4Measure,
+                    p5Locks,
+                    p5Window,
+                    p6Waiters,
+                    scenarios,
+                    pin,
+                    out);
         }
 
         boolean includes(String scenario) {
@@ -82,26 +139,48 @@ public final class BenchmarkMain {
         }
     }
 
-    record Machine(String cpu, int cores, String pinning, String jdk, String jvmFlags, String os, String redis,
-                   String lockkitCommit, String started, String command) {
-    }
+    record Machine(
+            String cpu,
+            int cores,
+            String pinning,
+            String jdk,
+            String jvmFlags,
+            String os,
+            String redis,
+            String lockkitCommit,
+            String started,
+            String command) {}
 
-    record Latency(Library library, double p50Micros, double p90Micros, double p99Micros, double p999Micros,
-                   double meanMicros, long samples) {
-    }
+    record Latency(
+            Library library,
+            double p50Micros,
+            double p90Micros,
+            double p99Micros,
+            double p999Micros,
+            double meanMicros,
+            long samples) {}
 
-    record Throughput(Library library, double pairsPerSecond, double error) {
-    }
+    record Throughput(Library library, double pairsPerSecond, double error) {}
 
-    record Run(int run, List<Library> order, Map<Library, Latency> p1, Map<Library, Throughput> p2,
-               Map<Library, Contention.Result> p3, Map<Library, List<Contention.Result>> p4,
-               Map<Library, WaiterFlood.Result> p6) {
-    }
+    record Run(
+            int run,
+            List<Library> order,
+            Map<Library, Latency> p1,
+            Map<Library, Throughput> p2,
+            Map<Library, Contention.Result> p3,
+            Map<Library, List<Contention.Result>> p4,
+            Map<Library, WaiterFlood.Result> p6) {}
 
-    record Results(Machine machine, Settings settings, List<Run> runs, List<WatchdogLoad.Result> p5, double minutes,
-                   List<Double> otherCpuPercentPerRun, double otherCpuPercent, List<Diagnostics.Row> diagnostics,
-                   List<String> failures) {
-    }
+    record Results(
+            Machine machine,
+            Settings settings,
+            List<Run> runs,
+            List<WatchdogLoad.Result> p5,
+            double minutes,
+            List<Double> otherCpuPercentPerRun,
+            double otherCpuPercent,
+            List<Diagnostics.Row> diagnostics,
+            List<String> failures) {}
 
     private static final long START = System.nanoTime();
     /** Scenarios that failed; the run goes on without them and the report lists them. */
@@ -122,8 +201,7 @@ public final class BenchmarkMain {
         }
     }
 
-    private BenchmarkMain() {
-    }
+    private BenchmarkMain() {}
 
     public static void main(String[] args) throws Exception {
         Settings settings = parse(args);
@@ -141,18 +219,30 @@ public final class BenchmarkMain {
 
     /** Runs the scenarios and writes the report; false when some step failed. */
     private static boolean run(Settings settings) throws Exception {
-        String started = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        String started =
+                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         int cores = Runtime.getRuntime().availableProcessors();
-        RedisFixture fixture = RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build();
+        RedisFixture fixture =
+                RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build();
         try (RedisServer server = fixture.start()) {
             String pinning = pin(settings, server, cores);
             RedisAdmin redis = new RedisAdmin(server);
-            Machine machine = new Machine(cpuModel(), cores, pinning,
-                    System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-                    String.join(" ", java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()),
-                    System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+            Machine machine = new Machine(
+                    cpuModel(),
+                    cores,
+                    pinning,
+                    System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
+                            + System.getProperty("java.runtime.version"),
+                    String.join(
+                            " ",
+                            java.lang.management.ManagementFactory.getRuntimeMXBean()
+                                    .getInputArguments()),
+                    System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                            + System.getProperty("os.arch"),
                     "Redis " + server.version() + " (" + server.source() + "), loopback, persistence off",
-                    commit(), started, Report.COMMAND);
+                    commit(),
+                    started,
+                    Report.COMMAND);
             log("Redis %s at %s; %s", server.version(), server.uri(), pinning);
             Files.createDirectories(settings.out().resolve("raw"));
 
@@ -163,8 +253,14 @@ public final class BenchmarkMain {
                 OtherLoad thisRun = new OtherLoad(redis);
                 List<Library> order = rotated(r - 1);
                 log("run %d of %d", r, settings.runs());
-                Run run = new Run(r, order, new EnumMap<>(Library.class), new EnumMap<>(Library.class),
-                        new EnumMap<>(Library.class), new EnumMap<>(Library.class), new EnumMap<>(Library.class));
+                Run run = new Run(
+                        r,
+                        order,
+                        new EnumMap<>(Library.class),
+                        new EnumMap<>(Library.class),
+                        new EnumMap<>(Library.class),
+                        new EnumMap<>(Library.class),
+                        new EnumMap<>(Library.class));
                 if (settings.includes("P1")) {
                     for (Library lib : order) {
                         attempt("P1 run " + r + " " + lib.label(), () -> latency(settings, server.uri(), lib, run));
@@ -187,14 +283,21 @@ public final class BenchmarkMain {
                 }
                 runs.add(run);
                 otherPerRun.add(thisRun.percentSince(cores));
-                log("run %d: other processes used %.1f %% of the machine's CPU", r, otherPerRun.get(otherPerRun.size() - 1));
+                log(
+                        "run %d: other processes used %.1f %% of the machine's CPU",
+                        r, otherPerRun.get(otherPerRun.size() - 1));
                 Files.writeString(settings.out().resolve("raw").resolve("run-" + r + ".json"), Json.write(run));
             }
 
             List<Diagnostics.Row> diagnostics = new ArrayList<>();
             if (settings.includes("D")) {
-                attempt("D", () -> diagnostics.addAll(Diagnostics.run(redis, settings.p3Warmup().dividedBy(2),
-                        settings.p3Measure().dividedBy(2), settings.out())));
+                attempt(
+                        "D",
+                        () -> diagnostics.addAll(Diagnostics.run(
+                                redis,
+                                settings.p3Warmup().dividedBy(2),
+                                settings.p3Measure().dividedBy(2),
+                                settings.out())));
             }
             List<WatchdogLoad.Result> p5 = new ArrayList<>();
             if (settings.includes("P5")) {
@@ -204,11 +307,22 @@ public final class BenchmarkMain {
                 });
             }
             double minutes = (System.nanoTime() - START) / 60e9;
-            Results results = new Results(machine, settings, runs, p5, minutes, otherPerRun, whole.percentSince(cores),
-                    diagnostics, List.copyOf(FAILURES));
+            Results results = new Results(
+                    machine,
+                    settings,
+                    runs,
+                    p5,
+                    minutes,
+                    otherPerRun,
+                    whole.percentSince(cores),
+                    diagnostics,
+                    List.copyOf(FAILURES));
             Files.writeString(settings.out().resolve("raw").resolve("machine.json"), Json.write(machine));
             Report.write(results, settings.out());
-            log("wrote %s (%.1f minutes)%s", settings.out().toAbsolutePath().normalize().resolve("RESULTS.md"), minutes,
+            log(
+                    "wrote %s (%.1f minutes)%s",
+                    settings.out().toAbsolutePath().normalize().resolve("RESULTS.md"),
+                    minutes,
                     FAILURES.isEmpty() ? "" : "; " + FAILURES.size() + " steps failed: " + FAILURES);
             return FAILURES.isEmpty();
         }
@@ -221,10 +335,18 @@ public final class BenchmarkMain {
             Library lib = Library.valueOf(r.getParams().getParam("library"));
             Result<?> p = r.getPrimaryResult();
             var st = p.getStatistics();
-            Latency l = new Latency(lib, st.getPercentile(50), st.getPercentile(90), st.getPercentile(99), st.getPercentile(99.9),
-                    st.getMean(), st.getN());
+            Latency l = new Latency(
+                    lib,
+                    st.getPercentile(50),
+                    st.getPercentile(90),
+                    st.getPercentile(99),
+                    st.getPercentile(99.9),
+                    st.getMean(),
+                    st.getN());
             run.p1().put(lib, l);
-            log("P1 run %d %-8s: p50 %.0f µs, p99 %.0f µs (%d samples)", run.run(), lib.label(), l.p50Micros(), l.p99Micros(), l.samples());
+            log(
+                    "P1 run %d %-8s: p50 %.0f µs, p99 %.0f µs (%d samples)",
+                    run.run(), lib.label(), l.p50Micros(), l.p99Micros(), l.samples());
         }
     }
 
@@ -239,7 +361,8 @@ public final class BenchmarkMain {
     }
 
     /** One JMH fork for one library, so a library that fails does not take the others' figures with it. */
-    private static Collection<RunResult> jmh(Settings s, String uri, Library library, String method) throws RunnerException {
+    private static Collection<RunResult> jmh(Settings s, String uri, Library library, String method)
+            throws RunnerException {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(Pattern.quote(LockLatencyBenchmark.class.getName() + "." + method) + "$")
                 .param("library", library.name())
@@ -261,21 +384,43 @@ public final class BenchmarkMain {
                 Contention.Result p3 = c.run("p3-r" + r, 4, 8, s.p3Warmup(), s.p3Measure(), false);
                 run.p3().put(lib, p3);
                 Contention.HandOffs h = p3.handOffs();
-                log("P3 run %d %-8s: %.0f acq/s, hand-off p50 %.0f µs p99 %.0f µs, longest wait %.0f ms, %.2f commands executed/acq;"
+                log(
+                        "P3 run %d %-8s: %.0f acq/s, hand-off p50 %.0f µs p99 %.0f µs, longest wait %.0f ms, %.2f commands executed/acq;"
                                 + " next holder: same thread %.0f%% (p50 %.0f µs), same client %.0f%% (%.0f µs), other client %.0f%% (%.0f µs)%s",
-                        r, lib.label(), p3.acquisitionsPerSecond(), p3.handoffP50Micros(), p3.handoffP99Micros(),
-                        p3.maxWaitMillis(), p3.executedPerAcquisition(), 100 * h.sameThreadShare(), h.sameThreadP50Micros(),
-                        100 * h.sameClientShare(), h.sameClientP50Micros(), 100 * h.otherClientShare(), h.otherClientP50Micros(), problems(p3));
+                        r,
+                        lib.label(),
+                        p3.acquisitionsPerSecond(),
+                        p3.handoffP50Micros(),
+                        p3.handoffP99Micros(),
+                        p3.maxWaitMillis(),
+                        p3.executedPerAcquisition(),
+                        100 * h.sameThreadShare(),
+                        h.sameThreadP50Micros(),
+                        100 * h.sameClientShare(),
+                        h.sameClientP50Micros(),
+                        100 * h.otherClientShare(),
+                        h.otherClientP50Micros(),
+                        problems(p3));
             }
             if (s.includes("P4")) {
                 List<Contention.Result> levels = new ArrayList<>();
                 for (int n : s.p4Contenders()) {
                     int clients = Math.min(4, n);
-                    Contention.Result p4 = c.run("p4-r" + r + "-" + n, clients, n / clients, s.p4Warmup(), s.p4Measure(), true);
+                    Contention.Result p4 =
+                            c.run("p4-r" + r + "-" + n, clients, n / clients, s.p4Warmup(), s.p4Measure(), true);
                     levels.add(p4);
-                    log("P4 run %d %-8s: %2d contenders (%d x %d): %.2f client commands/acq %s, %.1f script calls/acq, %.0f acq/s under MONITOR%s",
-                            r, lib.label(), n, clients, n / clients, p4.commandsPerAcquisition(), p4.clientCommands(),
-                            p4.scriptCallsPerAcquisition(), p4.acquisitionsPerSecond(), problems(p4));
+                    log(
+                            "P4 run %d %-8s: %2d contenders (%d x %d): %.2f client commands/acq %s, %.1f script calls/acq, %.0f acq/s under MONITOR%s",
+                            r,
+                            lib.label(),
+                            n,
+                            clients,
+                            n / clients,
+                            p4.commandsPerAcquisition(),
+                            p4.clientCommands(),
+                            p4.scriptCallsPerAcquisition(),
+                            p4.acquisitionsPerSecond(),
+                            problems(p4));
                 }
                 run.p4().put(lib, levels);
             }
@@ -285,10 +430,19 @@ public final class BenchmarkMain {
     private static void flood(Settings s, RedisAdmin redis, Library lib, Run run) throws InterruptedException {
         WaiterFlood.Result f = WaiterFlood.run(lib, redis, s.p6Waiters(), "r" + run.run());
         run.p6().put(lib, f);
-        log("P6 run %d %-8s: +%d platform threads %s, +%d connections (base %d), %d pub/sub, drained in %.0f ms (median of %s)%s",
-                run.run(), lib.label(), f.extraPlatformThreads(), f.extraThreadNames(), f.extraConnections(),
-                f.baselineConnections(), f.pubSubConnections(), f.drainMillis(),
-                f.drains().stream().map(d -> String.format("%.0f", d)).collect(java.util.stream.Collectors.joining(" / ")),
+        log(
+                "P6 run %d %-8s: +%d platform threads %s, +%d connections (base %d), %d pub/sub, drained in %.0f ms (median of %s)%s",
+                run.run(),
+                lib.label(),
+                f.extraPlatformThreads(),
+                f.extraThreadNames(),
+                f.extraConnections(),
+                f.baselineConnections(),
+                f.pubSubConnections(),
+                f.drainMillis(),
+                f.drains().stream()
+                        .map(d -> String.format("%.0f", d))
+                        .collect(java.util.stream.Collectors.joining(" / ")),
                 f.errors() > 0 ? ", " + f.errors() + " errors: " + f.firstError() : "");
     }
 
@@ -303,21 +457,33 @@ public final class BenchmarkMain {
         return s;
     }
 
-    private static List<WatchdogLoad.Result> watchdog(Settings s, RedisFixture fixture, RedisAdmin lockkitRedis, String pinning)
-            throws Exception {
+    private static List<WatchdogLoad.Result> watchdog(
+            Settings s, RedisFixture fixture, RedisAdmin lockkitRedis, String pinning) throws Exception {
         lockkitRedis.flushAll();
         try (RedisServer second = fixture.start()) {
             if (pinning.startsWith("pinned")) {
                 taskset(second.pid().orElseThrow(), 0);
             }
-            log("P5: %,d locks under the watchdog for %d s, lockkit and Redisson side by side (second Redis at %s)",
+            log(
+                    "P5: %,d locks under the watchdog for %d s, lockkit and Redisson side by side (second Redis at %s)",
                     s.p5Locks(), s.p5Window().toSeconds(), second.uri());
-            List<WatchdogLoad.Result> results = WatchdogLoad.run(lockkitRedis, new RedisAdmin(second), s.p5Locks(), s.p5Window());
+            List<WatchdogLoad.Result> results =
+                    WatchdogLoad.run(lockkitRedis, new RedisAdmin(second), s.p5Locks(), s.p5Window());
             for (WatchdogLoad.Result r : results) {
-                log("P5 %-8s: %.1f client commands/s %s, %.1f script calls/s, %d ticks, %.1f renewals/tick, round trips/tick %.2f (median %.0f, most %d), Redis CPU %.2f%%, %d lost %s",
-                        r.library().label(), r.clientCommandsPerSecond(), r.clientCommands(), r.scriptCallsPerSecond(),
-                        r.renewalTicks(), r.renewalsPerTick(), r.roundTripsPerTick(), r.medianRoundTripsPerTick(),
-                        r.mostRoundTripsInATick(), r.redisCpuPercent(), r.lostHolds(), r.tickDetail());
+                log(
+                        "P5 %-8s: %.1f client commands/s %s, %.1f script calls/s, %d ticks, %.1f renewals/tick, round trips/tick %.2f (median %.0f, most %d), Redis CPU %.2f%%, %d lost %s",
+                        r.library().label(),
+                        r.clientCommandsPerSecond(),
+                        r.clientCommands(),
+                        r.scriptCallsPerSecond(),
+                        r.renewalTicks(),
+                        r.renewalsPerTick(),
+                        r.roundTripsPerTick(),
+                        r.medianRoundTripsPerTick(),
+                        r.mostRoundTripsInATick(),
+                        r.redisCpuPercent(),
+                        r.lostHolds(),
+                        r.tickDetail());
             }
             return results;
         }
@@ -361,7 +527,8 @@ public final class BenchmarkMain {
                 return null;
             }
         }
-        return s.with(runs > 0 ? runs : s.runs(), only != null ? only : s.scenarios(), pin, out != null ? out : s.out());
+        return s.with(
+                runs > 0 ? runs : s.runs(), only != null ? only : s.scenarios(), pin, out != null ? out : s.out());
     }
 
     /** Pins Redis to CPU 0 and this JVM to CPU 1 when it can; returns how things run, for the report. */
@@ -386,7 +553,8 @@ public final class BenchmarkMain {
 
     private static void taskset(long pid, int cpu) throws IOException {
         Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", Integer.toString(cpu), Long.toString(pid))
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         try (InputStream in = p.getInputStream()) {
             String output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
@@ -425,9 +593,11 @@ public final class BenchmarkMain {
             }
             // The results directory itself is rewritten by the run: it does not count.
             String changes = git("status", "--porcelain", "--", ".", ":(exclude)lock-benchmarks/results");
-            return changes == null ? sha
-                    : changes.isEmpty() ? sha + ", no uncommitted changes"
-                    : sha + " plus uncommitted changes at the time of the run";
+            return changes == null
+                    ? sha
+                    : changes.isEmpty()
+                            ? sha + ", no uncommitted changes"
+                            : sha + " plus uncommitted changes at the time of the run";
         } catch (IOException | RuntimeException e) {
             return "unknown";
         } catch (InterruptedException e) {

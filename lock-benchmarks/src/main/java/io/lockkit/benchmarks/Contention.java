@@ -2,7 +2,6 @@ package io.lockkit.benchmarks;
 
 import io.lockkit.benchmarks.BenchClient.BenchLock;
 import io.lockkit.benchmarks.Stats.Samples;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,22 +29,42 @@ final class Contention implements AutoCloseable {
      * from MONITOR when the run counted them (else empty / NaN); executed calls (client commands
      * and the commands their scripts ran) from {@code INFO commandstats}.
      */
-    record Result(Library library, int clients, int threadsPerClient, int contenders,
-                  long acquisitions, double seconds, double acquisitionsPerSecond,
-                  double handoffP50Micros, double handoffP90Micros, double handoffP99Micros,
-                  HandOffs handOffs, double waitP50Millis, double waitP99Millis, double maxWaitMillis,
-                  boolean monitored, Map<String, Long> clientCommands, double commandsPerAcquisition,
-                  double scriptCallsPerAcquisition, Map<String, Long> executedCalls, double executedPerAcquisition,
-                  long lostUpdates, long errors, String firstError) {
-    }
+    record Result(
+            Library library,
+            int clients,
+            int threadsPerClient,
+            int contenders,
+            long acquisitions,
+            double seconds,
+            double acquisitionsPerSecond,
+            double handoffP50Micros,
+            double handoffP90Micros,
+            double handoffP99Micros,
+            HandOffs handOffs,
+            double waitP50Millis,
+            double waitP99Millis,
+            double maxWaitMillis,
+            boolean monitored,
+            Map<String, Long> clientCommands,
+            double commandsPerAcquisition,
+            double scriptCallsPerAcquisition,
+            Map<String, Long> executedCalls,
+            double executedPerAcquisition,
+            long lostUpdates,
+            long errors,
+            String firstError) {}
 
     /**
      * Who took the lock after each release: the releasing thread itself (it came straight back),
      * another thread of the same client, or a thread of another client; shares and hand-off p50s.
      */
-    record HandOffs(double sameThreadShare, double sameClientShare, double otherClientShare,
-                    double sameThreadP50Micros, double sameClientP50Micros, double otherClientP50Micros) {
-    }
+    record HandOffs(
+            double sameThreadShare,
+            double sameClientShare,
+            double otherClientShare,
+            double sameThreadP50Micros,
+            double sameClientP50Micros,
+            double otherClientP50Micros) {}
 
     private static final int SAME_THREAD = 0;
     private static final int SAME_CLIENT = 1;
@@ -74,7 +93,8 @@ final class Contention implements AutoCloseable {
         this.redis = redis;
         try {
             for (int i = 0; i < clientCount; i++) {
-                clients.add(BenchClient.open(library, redis.uri(), "bench-" + library.name().toLowerCase() + "-" + tag + "-" + i));
+                clients.add(BenchClient.open(
+                        library, redis.uri(), "bench-" + library.name().toLowerCase() + "-" + tag + "-" + i));
             }
         } catch (RuntimeException e) {
             close();
@@ -100,7 +120,8 @@ final class Contention implements AutoCloseable {
      * @param monitor whether MONITOR counts the client commands of the measured window (it slows
      *     Redis, so rates measured with it are lower)
      */
-    Result run(String lockName, int clientCount, int threadsPerClient, Duration warmup, Duration measure, boolean monitor)
+    Result run(
+            String lockName, int clientCount, int threadsPerClient, Duration warmup, Duration measure, boolean monitor)
             throws InterruptedException {
         Shared shared = new Shared();
         List<Thread> threads = new ArrayList<>();
@@ -111,7 +132,8 @@ final class Contention implements AutoCloseable {
                 Recorder recorder = new Recorder(c, c * 10_000 + t);
                 recorders.add(recorder);
                 BenchLock lock = client.lock(lockName);
-                Thread thread = new Thread(() -> contend(lock, shared, recorder),
+                Thread thread = new Thread(
+                        () -> contend(lock, shared, recorder),
                         "bench-" + library.name().toLowerCase() + "-c" + c + "-t" + t);
                 thread.setDaemon(true);
                 threads.add(thread);
@@ -126,7 +148,8 @@ final class Contention implements AutoCloseable {
         try {
             TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
             if (monitor) {
-                counter = new MonitorCounter(redis.server().host(), redis.server().port());
+                counter =
+                        new MonitorCounter(redis.server().host(), redis.server().port());
             }
             redis.resetStats();
             if (counter != null) {
@@ -159,20 +182,42 @@ final class Contention implements AutoCloseable {
             Samples[] byKind = new Samples[3];
             for (int k = 0; k < 3; k++) {
                 int kind = k;
-                byKind[k] = Samples.merge(recorders.stream().map(rec -> rec.handoff[kind]).toList());
+                byKind[k] = Samples.merge(
+                        recorders.stream().map(rec -> rec.handoff[kind]).toList());
             }
             double n = Math.max(1, handoff.count);
-            HandOffs handOffs = new HandOffs(byKind[SAME_THREAD].count / n, byKind[SAME_CLIENT].count / n, byKind[OTHER_CLIENT].count / n,
-                    byKind[SAME_THREAD].percentile(50) / 1e3, byKind[SAME_CLIENT].percentile(50) / 1e3, byKind[OTHER_CLIENT].percentile(50) / 1e3);
+            HandOffs handOffs = new HandOffs(
+                    byKind[SAME_THREAD].count / n,
+                    byKind[SAME_CLIENT].count / n,
+                    byKind[OTHER_CLIENT].count / n,
+                    byKind[SAME_THREAD].percentile(50) / 1e3,
+                    byKind[SAME_CLIENT].percentile(50) / 1e3,
+                    byKind[OTHER_CLIENT].percentile(50) / 1e3);
             double perAcquisition = acquisitions > 0 ? 1.0 / acquisitions : Double.NaN;
-            return new Result(library, clientCount, threadsPerClient, clientCount * threadsPerClient,
-                    acquisitions, seconds, acquisitions / seconds,
-                    handoff.percentile(50) / 1e3, handoff.percentile(90) / 1e3, handoff.percentile(99) / 1e3,
-                    handOffs, wait.percentile(50) / 1e6, wait.percentile(99) / 1e6, wait.max() / 1e6,
-                    monitor, clientCommands, monitor ? RedisAdmin.sum(clientCommands) * perAcquisition : Double.NaN,
+            return new Result(
+                    library,
+                    clientCount,
+                    threadsPerClient,
+                    clientCount * threadsPerClient,
+                    acquisitions,
+                    seconds,
+                    acquisitions / seconds,
+                    handoff.percentile(50) / 1e3,
+                    handoff.percentile(90) / 1e3,
+                    handoff.percentile(99) / 1e3,
+                    handOffs,
+                    wait.percentile(50) / 1e6,
+                    wait.percentile(99) / 1e6,
+                    wait.max() / 1e6,
+                    monitor,
+                    clientCommands,
+                    monitor ? RedisAdmin.sum(clientCommands) * perAcquisition : Double.NaN,
                     monitor ? scriptCalls * perAcquisition : Double.NaN,
-                    executed, RedisAdmin.sum(executed) * perAcquisition,
-                    shared.acquisitions.get() - shared.guarded, shared.errors.get(), shared.firstError.get());
+                    executed,
+                    RedisAdmin.sum(executed) * perAcquisition,
+                    shared.acquisitions.get() - shared.guarded,
+                    shared.errors.get(),
+                    shared.firstError.get());
         } finally {
             shared.stop = true;
             if (counter != null) {
@@ -195,7 +240,9 @@ final class Contention implements AutoCloseable {
                 long previous = shared.lastReleaseStart;
                 int releaser = shared.lastReleaser;
                 if (previous != 0 && releaser >= 0) {
-                    int kind = releaser == me.id ? SAME_THREAD : releaser / 10_000 == me.client ? SAME_CLIENT : OTHER_CLIENT;
+                    int kind = releaser == me.id
+                            ? SAME_THREAD
+                            : releaser / 10_000 == me.client ? SAME_CLIENT : OTHER_CLIENT;
                     me.handoff[kind].add(t1 - previous);
                 }
                 me.wait.add(t1 - t0);

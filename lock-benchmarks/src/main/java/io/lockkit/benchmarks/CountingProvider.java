@@ -2,7 +2,6 @@ package io.lockkit.benchmarks;
 
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
-
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;

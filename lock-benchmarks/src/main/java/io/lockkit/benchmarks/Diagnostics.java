@@ -6,7 +6,6 @@ import io.lockkit.LockOptions;
 import io.lockkit.benchmarks.BenchClient.BenchLock;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -30,10 +29,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Diagnostics {
 
-    record Row(String variant, int threads, double pairsPerSecond, double p50Micros, double redisCpuMicrosPerPair,
-               double scriptMicrosPerPair, double clientCpuMicrosPerPair, double contextSwitchesPerPair,
-               double redisCpuPercent, double clientCpuPercent) {
-    }
+    record Row(
+            String variant,
+            int threads,
+            double pairsPerSecond,
+            double p50Micros,
+            double redisCpuMicrosPerPair,
+            double scriptMicrosPerPair,
+            double clientCpuMicrosPerPair,
+            double contextSwitchesPerPair,
+            double redisCpuPercent,
+            double clientCpuPercent) {}
 
     interface Pair {
         void run() throws Exception;
@@ -46,8 +52,7 @@ final class Diagnostics {
 
     private static volatile String tag = "D";
 
-    private Diagnostics() {
-    }
+    private Diagnostics() {}
 
     static List<Row> run(RedisAdmin redis, Duration warmup, Duration measure, Path out) throws Exception {
         List<Row> rows = new ArrayList<>();
@@ -58,21 +63,29 @@ final class Diagnostics {
             List<Row> into = rows.isEmpty() && discarded.isEmpty() ? discarded : rows;
             tag = into == discarded ? "D (warm-up, discarded)" : "D";
             try (FloorClient floor = new FloorClient(uri, "diag-floor")) {
-                into.add(measure(redis, "raw floor: lock + unlock", threads, warmup, measure,
+                into.add(measure(
+                        redis,
+                        "raw floor: lock + unlock",
+                        threads,
+                        warmup,
+                        measure,
                         t -> lockPair(floor.lock("diag-floor-" + t))));
             }
             try (LockProvider provider = LockkitClient.provider(uri, "diag-lockkit-spi")) {
-                into.add(measure(redis, "lockkit provider only: tryAcquire(no wait) + release", threads, warmup, measure, t -> {
-                    String name = "diag-spi-" + t;
-                    String owner = "diag:" + t;
-                    LockRequest request = new LockRequest(name, owner, LockOptions.DEFAULT_WATCHDOG_LEASE, Duration.ZERO);
-                    return () -> {
-                        provider.tryAcquire(request);
-                        provider.release(name, owner);
-                    };
-                }));
+                into.add(measure(
+                        redis, "lockkit provider only: tryAcquire(no wait) + release", threads, warmup, measure, t -> {
+                            String name = "diag-spi-" + t;
+                            String owner = "diag:" + t;
+                            LockRequest request =
+                                    new LockRequest(name, owner, LockOptions.DEFAULT_WATCHDOG_LEASE, Duration.ZERO);
+                            return () -> {
+                                provider.tryAcquire(request);
+                                provider.release(name, owner);
+                            };
+                        }));
             }
-            try (DistributedLockFactory f = DistributedLockFactory.create(LockkitClient.provider(uri, "diag-lockkit-try"))) {
+            try (DistributedLockFactory f =
+                    DistributedLockFactory.create(LockkitClient.provider(uri, "diag-lockkit-try"))) {
                 into.add(measure(redis, "lockkit factory: tryLock() + unlock()", threads, warmup, measure, t -> {
                     DistributedLock lock = f.getLock("diag-try-" + t);
                     return () -> {
@@ -83,7 +96,8 @@ final class Diagnostics {
                     };
                 }));
             }
-            try (DistributedLockFactory f = DistributedLockFactory.create(LockkitClient.provider(uri, "diag-lockkit-lock"))) {
+            try (DistributedLockFactory f =
+                    DistributedLockFactory.create(LockkitClient.provider(uri, "diag-lockkit-lock"))) {
                 into.add(measure(redis, "lockkit factory: lock() + unlock()", threads, warmup, measure, t -> {
                     DistributedLock lock = f.getLock("diag-lock-" + t);
                     return () -> {
@@ -93,7 +107,12 @@ final class Diagnostics {
                 }));
             }
             try (RedissonBenchClient redisson = new RedissonBenchClient(uri, "diag-redisson")) {
-                into.add(measure(redis, "Redisson: lock() + unlock()", threads, warmup, measure,
+                into.add(measure(
+                        redis,
+                        "Redisson: lock() + unlock()",
+                        threads,
+                        warmup,
+                        measure,
                         t -> lockPair(redisson.lock("diag-redisson-" + t))));
             }
         }
@@ -108,7 +127,8 @@ final class Diagnostics {
         };
     }
 
-    private static Row measure(RedisAdmin redis, String variant, int threads, Duration warmup, Duration measure, Variant v)
+    private static Row measure(
+            RedisAdmin redis, String variant, int threads, Duration warmup, Duration measure, Variant v)
             throws Exception {
         AtomicBoolean measuring = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
@@ -120,21 +140,23 @@ final class Diagnostics {
             Pair pair = v.open(t);
             Stats.Samples mine = new Stats.Samples();
             samples.add(mine);
-            Thread thread = new Thread(() -> {
-                try {
-                    while (!stop.get()) {
-                        long t0 = System.nanoTime();
-                        pair.run();
-                        if (measuring.get()) {
-                            mine.add(System.nanoTime() - t0);
-                            pairs.incrementAndGet();
+            Thread thread = new Thread(
+                    () -> {
+                        try {
+                            while (!stop.get()) {
+                                long t0 = System.nanoTime();
+                                pair.run();
+                                if (measuring.get()) {
+                                    mine.add(System.nanoTime() - t0);
+                                    pairs.incrementAndGet();
+                                }
+                            }
+                        } catch (Exception e) {
+                            failures.incrementAndGet();
+                            e.printStackTrace();
                         }
-                    }
-                } catch (Exception e) {
-                    failures.incrementAndGet();
-                    e.printStackTrace();
-                }
-            }, "diag-" + t);
+                    },
+                    "diag-" + t);
             thread.setDaemon(true);
             list.add(thread);
         }
@@ -163,19 +185,37 @@ final class Diagnostics {
         long n = Math.max(1, pairs.get());
         double seconds = (t1 - t0) / 1e9;
         long scriptMicros = micros.getOrDefault("evalsha", 0L) + micros.getOrDefault("eval", 0L);
-        Row row = new Row(variant, threads, n / seconds, Stats.Samples.merge(samples).percentile(50) / 1e3,
-                (redisCpu1 - redisCpu0) * 1e6 / n, (double) scriptMicros / n, (clientCpu1 - clientCpu0) / 1e3 / n,
-                (double) (switches1 - switches0) / n, 100 * (redisCpu1 - redisCpu0) / seconds,
+        Row row = new Row(
+                variant,
+                threads,
+                n / seconds,
+                Stats.Samples.merge(samples).percentile(50) / 1e3,
+                (redisCpu1 - redisCpu0) * 1e6 / n,
+                (double) scriptMicros / n,
+                (clientCpu1 - clientCpu0) / 1e3 / n,
+                (double) (switches1 - switches0) / n,
+                100 * (redisCpu1 - redisCpu0) / seconds,
                 100 * (clientCpu1 - clientCpu0) / 1e9 / seconds);
-        BenchmarkMain.log("%s %2d threads %-58s %,9.0f pairs/s p50 %6.1f µs | Redis CPU %5.1f µs/pair (%3.0f%%), scripts %5.1f µs/pair"
+        BenchmarkMain.log(
+                "%s %2d threads %-58s %,9.0f pairs/s p50 %6.1f µs | Redis CPU %5.1f µs/pair (%3.0f%%), scripts %5.1f µs/pair"
                         + " | client CPU %5.1f µs/pair (%3.0f%%), %4.1f context switches/pair",
-                tag, threads, variant, row.pairsPerSecond(), row.p50Micros(), row.redisCpuMicrosPerPair(), row.redisCpuPercent(),
-                row.scriptMicrosPerPair(), row.clientCpuMicrosPerPair(), row.clientCpuPercent(), row.contextSwitchesPerPair());
+                tag,
+                threads,
+                variant,
+                row.pairsPerSecond(),
+                row.p50Micros(),
+                row.redisCpuMicrosPerPair(),
+                row.redisCpuPercent(),
+                row.scriptMicrosPerPair(),
+                row.clientCpuMicrosPerPair(),
+                row.clientCpuPercent(),
+                row.contextSwitchesPerPair());
         return row;
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Voluntary and involuntary context switches of every thread of this process so far (Linux; 0 elsewhere). */
@@ -185,8 +225,10 @@ final class Diagnostics {
             for (Path task : tasks.toList()) {
                 try {
                     for (String line : Files.readAllLines(task.resolve("status"))) {
-                        if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                            total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                        if (line.startsWith("voluntary_ctxt_switches:")
+                                || line.startsWith("nonvoluntary_ctxt_switches:")) {
+                            total += Long.parseLong(
+                                    line.substring(line.indexOf(':') + 1).trim());
                         }
                     }
                 } catch (IOException | RuntimeException e) {
@@ -202,16 +244,30 @@ final class Diagnostics {
     static String markdown(List<Row> rows) {
         StringBuilder md = new StringBuilder();
         md.append("Scenario D (one run): one lock + unlock pair per iteration, each thread on ")
-                .append("a name of its own, through layers of lockkit beside the floor and Redisson. Redis CPU (user + sys) and the time ")
-                .append("Redis spent in EVAL/EVALSHA (commandstats usec, script calls included) per pair; client CPU is this whole ")
-                .append("JVM's per pair; context switches are all of this JVM's threads' (voluntary + involuntary) per pair. Redis and ")
+                .append(
+                        "a name of its own, through layers of lockkit beside the floor and Redisson. Redis CPU (user + sys) and the time ")
+                .append(
+                        "Redis spent in EVAL/EVALSHA (commandstats usec, script calls included) per pair; client CPU is this whole ")
+                .append(
+                        "JVM's per pair; context switches are all of this JVM's threads' (voluntary + involuntary) per pair. Redis and ")
                 .append("the JVM each have one CPU of their own (pinned).\n\n");
-        md.append("| threads | variant | pairs/s | p50 | Redis CPU / pair | in scripts / pair | client CPU / pair | context switches / pair | Redis CPU | client CPU |\n");
+        md.append(
+                "| threads | variant | pairs/s | p50 | Redis CPU / pair | in scripts / pair | client CPU / pair | context switches / pair | Redis CPU | client CPU |\n");
         md.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.1f µs | %.1f µs | %.1f µs | %.1f µs | %.1f | %.0f %% | %.0f %% |%n",
-                    r.threads(), r.variant(), r.pairsPerSecond(), r.p50Micros(), r.redisCpuMicrosPerPair(), r.scriptMicrosPerPair(),
-                    r.clientCpuMicrosPerPair(), r.contextSwitchesPerPair(), r.redisCpuPercent(), r.clientCpuPercent()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %d | %s | %,.0f | %.1f µs | %.1f µs | %.1f µs | %.1f µs | %.1f | %.0f %% | %.0f %% |%n",
+                    r.threads(),
+                    r.variant(),
+                    r.pairsPerSecond(),
+                    r.p50Micros(),
+                    r.redisCpuMicrosPerPair(),
+                    r.scriptMicrosPerPair(),
+                    r.clientCpuMicrosPerPair(),
+                    r.contextSwitchesPerPair(),
+                    r.redisCpuPercent(),
+                    r.clientCpuPercent()));
         }
         return md.toString();
     }

@@ -1,13 +1,5 @@
 package io.lockkit.benchmarks;
 
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,6 +19,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The raw floor: the least a Redis lock can cost. Acquire is {@code SET key owner NX PX lease} in
@@ -70,8 +69,11 @@ final class FloorClient implements BenchClient {
         pool.setJmxEnabled(false);
         this.jedis = RedisClient.builder()
                 .hostAndPort(new HostAndPort(u.getHost(), u.getPort()))
-                .clientConfig(DefaultJedisClientConfig.builder().clientName(connectionName)
-                        .socketTimeoutMillis(2000).connectionTimeoutMillis(2000).build())
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .clientName(connectionName)
+                        .socketTimeoutMillis(2000)
+                        .connectionTimeoutMillis(2000)
+                        .build())
                 .poolConfig(pool)
                 .build();
     }
@@ -172,15 +174,17 @@ final class FloorClient implements BenchClient {
                 confirmations.put(channel, confirmed);
                 if (pubSubThread == null) {
                     String first = channel;
-                    pubSubThread = new Thread(() -> {
-                        try {
-                            jedis.subscribe(pubSub, first);
-                        } catch (RuntimeException e) {
-                            if (!closed) {
-                                throw e;
-                            }
-                        }
-                    }, "floor-pubsub-" + name);
+                    pubSubThread = new Thread(
+                            () -> {
+                                try {
+                                    jedis.subscribe(pubSub, first);
+                                } catch (RuntimeException e) {
+                                    if (!closed) {
+                                        throw e;
+                                    }
+                                }
+                            },
+                            "floor-pubsub-" + name);
                     pubSubThread.setDaemon(true);
                     pubSubThread.start();
                 } else {
@@ -242,7 +246,8 @@ final class FloorClient implements BenchClient {
                     throw new IllegalStateException("missing script resource " + resource);
                 }
                 text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+                sha = HexFormat.of()
+                        .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (NoSuchAlgorithmException e) {

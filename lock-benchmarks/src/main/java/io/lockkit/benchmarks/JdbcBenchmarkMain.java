@@ -1,18 +1,13 @@
 package io.lockkit.benchmarks;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.benchmarks.Stats.Samples;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
-
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import org.springframework.integration.jdbc.lock.DefaultLockRepository;
-import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * P1 and P3 on PostgreSQL: lockkit's JDBC provider beside a raw-SQL floor and Spring Integration's
@@ -52,19 +50,23 @@ import javax.sql.DataSource;
  */
 public final class JdbcBenchmarkMain {
 
-    enum Peer { FLOOR, LOCKKIT, SPRING }
+    enum Peer {
+        FLOOR,
+        LOCKKIT,
+        SPRING
+    }
 
     private static final Duration P1_WARMUP = Duration.ofSeconds(2);
     /** P1 runs the libraries in turns of this length, so that load from elsewhere falls on all alike. */
     private static final Duration P1_TURN = Duration.ofMillis(500);
+
     private static final int P1_TURNS = 10;
     private static final Duration P3_WARMUP = Duration.ofSeconds(2);
     private static final Duration P3_MEASURE = Duration.ofSeconds(6);
     private static final int P3_CLIENTS = 4;
     private static final int P3_THREADS = 8;
 
-    private JdbcBenchmarkMain() {
-    }
+    private JdbcBenchmarkMain() {}
 
     /** A lock library's client: a process's worth of pool and lock objects. */
     private interface Client extends AutoCloseable {
@@ -78,14 +80,28 @@ public final class JdbcBenchmarkMain {
         Path out = Path.of(args.length > 0 ? args[0] : "results/jdbc");
         String pinning = "unpinned";
         int cpus = Runtime.getRuntime().availableProcessors(); // before pinning narrows it
-        try (PostgresServer pg = PostgresFixture.builder().sources(io.lockkit.testkit.jdbc.Source.EMBEDDED).build().start()) {
-            if (cpus >= 2 && pg.pid().isPresent()
+        try (PostgresServer pg = PostgresFixture.builder()
+                .sources(io.lockkit.testkit.jdbc.Source.EMBEDDED)
+                .build()
+                .start()) {
+            if (cpus >= 2
+                    && pg.pid().isPresent()
                     && taskset("-a", "-p", "-c", "0", Long.toString(pg.pid().getAsLong()))
-                    && taskset("-a", "-p", "-c", "1", Long.toString(ProcessHandle.current().pid()))) {
+                    && taskset(
+                            "-a",
+                            "-p",
+                            "-c",
+                            "1",
+                            Long.toString(ProcessHandle.current().pid()))) {
                 pinning = "PostgreSQL (postmaster, backends forked after) on CPU 0, this JVM on CPU 1";
             }
-            JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build().close();
-            pg.query("CREATE TABLE floor_locks (name text PRIMARY KEY, owner text NOT NULL, expires timestamptz NOT NULL)");
+            JdbcLockProvider.builder()
+                    .jdbcUrl(pg.jdbcUrl())
+                    .createSchema(true)
+                    .build()
+                    .close();
+            pg.query(
+                    "CREATE TABLE floor_locks (name text PRIMARY KEY, owner text NOT NULL, expires timestamptz NOT NULL)");
             pg.query(springLockTable());
             log("PostgreSQL %s at %s; %s", pg.version(), PostgresFixture.class.getSimpleName(), pinning);
 
@@ -93,17 +109,30 @@ public final class JdbcBenchmarkMain {
             double[][] p1 = p1(pg.jdbcUrl());
             for (Peer peer : Peer.values()) {
                 double[] one = p1[peer.ordinal()];
-                log("P1 %s: p50 %.0f us, p99 %.0f us (%d pairs), median of the turns' p50 ratios to the floor %.2f", peer, one[0], one[1],
-                        (long) one[2], one[3]);
+                log(
+                        "P1 %s: p50 %.0f us, p99 %.0f us (%d pairs), median of the turns' p50 ratios to the floor %.2f",
+                        peer, one[0], one[1], (long) one[2], one[3]);
             }
             for (Peer peer : Peer.values()) {
                 double[] p3 = p3(peer, pg.jdbcUrl());
-                log("P3 %s: %.0f acquisitions/s, hand-off p50 %.0f us p99 %.0f us (same client p50 %.0f us, other client p50 %.0f us,"
-                        + " %.0f%% same client), lost updates %d", peer, p3[0], p3[1], p3[2], p3[4], p3[5], p3[6], (long) p3[3]);
+                log(
+                        "P3 %s: %.0f acquisitions/s, hand-off p50 %.0f us p99 %.0f us (same client p50 %.0f us, other client p50 %.0f us,"
+                                + " %.0f%% same client), lost updates %d",
+                        peer, p3[0], p3[1], p3[2], p3[4], p3[5], p3[6], (long) p3[3]);
                 double[] one = p1[peer.ordinal()];
-                rows.add(new String[] {peer.name().toLowerCase(Locale.ROOT), fmt(one[0]), fmt(one[1]), String.format(Locale.ROOT, "%.2f", one[3]),
-                        fmt(p3[0]), fmt(p3[1]), fmt(p3[2]), fmt(p3[4]), fmt(p3[5]), String.format(Locale.ROOT, "%.0f%%", p3[6]),
-                        Long.toString((long) p3[3])});
+                rows.add(new String[] {
+                    peer.name().toLowerCase(Locale.ROOT),
+                    fmt(one[0]),
+                    fmt(one[1]),
+                    String.format(Locale.ROOT, "%.2f", one[3]),
+                    fmt(p3[0]),
+                    fmt(p3[1]),
+                    fmt(p3[2]),
+                    fmt(p3[4]),
+                    fmt(p3[5]),
+                    String.format(Locale.ROOT, "%.0f%%", p3[6]),
+                    Long.toString((long) p3[3])
+                });
             }
             String report = report(rows, pg.version(), pinning, cpus);
             Files.createDirectories(out);
@@ -206,26 +235,28 @@ public final class JdbcBenchmarkMain {
                     sameClient.add(mineSame);
                     otherClient.add(mineOther);
                     Lock lock = c.lock(name);
-                    Thread th = new Thread(() -> {
-                        while (System.nanoTime() - measureTo < 0) {
-                            lock.lock();
-                            long now = System.nanoTime();
-                            long released = releasedAt.get();
-                            int by = releasedBy.get();
-                            if (now - measureFrom >= 0 && now - measureTo < 0) {
-                                acquisitions.incrementAndGet();
-                                if (released != 0) {
-                                    mine.add(now - released);
-                                    (by == clientIndex ? mineSame : mineOther).add(now - released);
+                    Thread th = new Thread(
+                            () -> {
+                                while (System.nanoTime() - measureTo < 0) {
+                                    lock.lock();
+                                    long now = System.nanoTime();
+                                    long released = releasedAt.get();
+                                    int by = releasedBy.get();
+                                    if (now - measureFrom >= 0 && now - measureTo < 0) {
+                                        acquisitions.incrementAndGet();
+                                        if (released != 0) {
+                                            mine.add(now - released);
+                                            (by == clientIndex ? mineSame : mineOther).add(now - released);
+                                        }
+                                    }
+                                    plain[0]++;
+                                    atomic.incrementAndGet();
+                                    releasedBy.set(clientIndex);
+                                    releasedAt.set(System.nanoTime());
+                                    lock.unlock();
                                 }
-                            }
-                            plain[0]++;
-                            atomic.incrementAndGet();
-                            releasedBy.set(clientIndex);
-                            releasedAt.set(System.nanoTime());
-                            lock.unlock();
-                        }
-                    }, "p3-" + peer + "-" + threads.size());
+                            },
+                            "p3-" + peer + "-" + threads.size());
                     th.setDaemon(true);
                     threads.add(th);
                 }
@@ -238,9 +269,15 @@ public final class JdbcBenchmarkMain {
             Samples same = Samples.merge(sameClient);
             Samples other = Samples.merge(otherClient);
             double perSecond = acquisitions.get() / (P3_MEASURE.toNanos() / 1e9);
-            return new double[] {perSecond, all.percentile(50) / 1000, all.percentile(99) / 1000, atomic.get() - plain[0],
-                    same.count == 0 ? Double.NaN : same.percentile(50) / 1000, other.count == 0 ? Double.NaN : other.percentile(50) / 1000,
-                    all.count == 0 ? 0 : 100.0 * same.count / all.count};
+            return new double[] {
+                perSecond,
+                all.percentile(50) / 1000,
+                all.percentile(99) / 1000,
+                atomic.get() - plain[0],
+                same.count == 0 ? Double.NaN : same.percentile(50) / 1000,
+                other.count == 0 ? Double.NaN : other.percentile(50) / 1000,
+                all.count == 0 ? 0 : 100.0 * same.count / all.count
+            };
         } finally {
             clients.forEach(Client::close);
         }
@@ -281,7 +318,8 @@ public final class JdbcBenchmarkMain {
     }
 
     private static Client spring(HikariDataSource pool) {
-        DefaultLockRepository repository = new DefaultLockRepository(pool, UUID.randomUUID().toString());
+        DefaultLockRepository repository =
+                new DefaultLockRepository(pool, UUID.randomUUID().toString());
         repository.setTransactionManager(new DataSourceTransactionManager(pool));
         repository.afterPropertiesSet();
         repository.afterSingletonsInstantiated();
@@ -317,9 +355,10 @@ public final class JdbcBenchmarkMain {
     }
 
     private static final class FloorLock implements Lock {
-        private static final String ACQUIRE = "INSERT INTO floor_locks AS l VALUES (?, ?, clock_timestamp() + interval '30 seconds')"
-                + " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires = excluded.expires"
-                + " WHERE l.expires < clock_timestamp() RETURNING 1";
+        private static final String ACQUIRE =
+                "INSERT INTO floor_locks AS l VALUES (?, ?, clock_timestamp() + interval '30 seconds')"
+                        + " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires = excluded.expires"
+                        + " WHERE l.expires < clock_timestamp() RETURNING 1";
         private static final String RELEASE = "DELETE FROM floor_locks WHERE name = ? AND owner = ?";
         private final DataSource pool;
         private final String name;
@@ -338,7 +377,8 @@ public final class JdbcBenchmarkMain {
         }
 
         private boolean attempt(String owner) {
-            try (Connection c = pool.getConnection(); PreparedStatement s = c.prepareStatement(ACQUIRE)) {
+            try (Connection c = pool.getConnection();
+                    PreparedStatement s = c.prepareStatement(ACQUIRE)) {
                 s.setString(1, name);
                 s.setString(2, owner);
                 try (ResultSet rs = s.executeQuery()) {
@@ -352,7 +392,8 @@ public final class JdbcBenchmarkMain {
         @Override
         public void unlock() {
             String owner = Thread.currentThread().getName() + "-" + System.identityHashCode(this);
-            try (Connection c = pool.getConnection(); PreparedStatement s = c.prepareStatement(RELEASE)) {
+            try (Connection c = pool.getConnection();
+                    PreparedStatement s = c.prepareStatement(RELEASE)) {
                 s.setString(1, name);
                 s.setString(2, owner);
                 if (s.executeUpdate() != 1) {
@@ -386,9 +427,9 @@ public final class JdbcBenchmarkMain {
 
     // ---- plumbing ----
 
-
     private static String springLockTable() throws IOException {
-        try (InputStream in = JdbcLockRegistry.class.getResourceAsStream("/org/springframework/integration/jdbc/schema-postgresql.sql")) {
+        try (InputStream in = JdbcLockRegistry.class.getResourceAsStream(
+                "/org/springframework/integration/jdbc/schema-postgresql.sql")) {
             String sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             int from = sql.indexOf("CREATE TABLE INT_LOCK");
             return sql.substring(from, sql.indexOf(';', from));
@@ -413,20 +454,30 @@ public final class JdbcBenchmarkMain {
     private static String report(List<String[]> rows, String version, String pinning, int cpus) {
         StringBuilder b = new StringBuilder();
         b.append("# JDBC lock benchmarks (P1, P3) on PostgreSQL\n\n");
-        b.append("Generated ").append(ZonedDateTime.now(ZoneOffset.UTC).withNano(0)).append(" by\n\n```sh\n")
+        b.append("Generated ")
+                .append(ZonedDateTime.now(ZoneOffset.UTC).withNano(0))
+                .append(" by\n\n```sh\n")
                 .append("mvn -B -q -o -pl lock-benchmarks -am package -DskipTests && cd lock-benchmarks && \\\n")
-                .append("  java -cp target/classes:'target/lib/*' io.lockkit.benchmarks.JdbcBenchmarkMain results/jdbc\n```\n\n");
-        b.append(String.format(Locale.ROOT, "PostgreSQL %s (embedded binaries, loopback), JDK %s, %d CPUs, %s. One run.%n%n",
-                version, System.getProperty("java.version"), cpus, pinning));
-        b.append("P1: one thread, lock + unlock of an uncontended name (the pair's latency); the libraries take turns of 0.5 s, 10 turns each,\n"
-                + "so that load from elsewhere falls on all alike; \"P1 × floor\" is the median over turns of the p50 against the floor's in the same round.\n"
-                + "P3: 4 clients (own pools) × 8 threads, one hot name, no pause; hand-off = from the releasing thread's unlock call to the next\n"
-                + "holder's lock return, also split by whether the next holder is of the releasing client (same) or of another (other).\n"
-                + "floor = one INSERT … ON CONFLICT DO UPDATE … WHERE expired to acquire, one DELETE to release, waiters poll every 1 ms;\n"
-                + "spring = Spring Integration 7.1.2 `JdbcLockRegistry` over `DefaultLockRepository` (polls every 100 ms, its default).\n"
-                + "Every library on HikariCP pools of the same size.\n\n");
-        b.append("| library | P1 p50 µs | P1 p99 µs | P1 × floor | P3 acquisitions/s | P3 hand-off p50 µs | P3 hand-off p99 µs"
-                + " | same client p50 µs | other client p50 µs | same client share | P3 lost updates |\n");
+                .append(
+                        "  java -cp target/classes:'target/lib/*' io.lockkit.benchmarks.JdbcBenchmarkMain results/jdbc\n```\n\n");
+        b.append(String.format(
+                Locale.ROOT,
+                "PostgreSQL %s (embedded binaries, loopback), JDK %s, %d CPUs, %s. One run.%n%n",
+                version,
+                System.getProperty("java.version"),
+                cpus,
+                pinning));
+        b.append(
+                "P1: one thread, lock + unlock of an uncontended name (the pair's latency); the libraries take turns of 0.5 s, 10 turns each,\n"
+                        + "so that load from elsewhere falls on all alike; \"P1 × floor\" is the median over turns of the p50 against the floor's in the same round.\n"
+                        + "P3: 4 clients (own pools) × 8 threads, one hot name, no pause; hand-off = from the releasing thread's unlock call to the next\n"
+                        + "holder's lock return, also split by whether the next holder is of the releasing client (same) or of another (other).\n"
+                        + "floor = one INSERT … ON CONFLICT DO UPDATE … WHERE expired to acquire, one DELETE to release, waiters poll every 1 ms;\n"
+                        + "spring = Spring Integration 7.1.2 `JdbcLockRegistry` over `DefaultLockRepository` (polls every 100 ms, its default).\n"
+                        + "Every library on HikariCP pools of the same size.\n\n");
+        b.append(
+                "| library | P1 p50 µs | P1 p99 µs | P1 × floor | P3 acquisitions/s | P3 hand-off p50 µs | P3 hand-off p99 µs"
+                        + " | same client p50 µs | other client p50 µs | same client share | P3 lost updates |\n");
         b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (String[] r : rows) {
             b.append("| ").append(String.join(" | ", r)).append(" |\n");

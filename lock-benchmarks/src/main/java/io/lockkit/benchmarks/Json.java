@@ -8,8 +8,7 @@ import java.util.Map;
 /** Writes records, maps, collections, strings, numbers, booleans and enums as indented JSON; no dependency. */
 final class Json {
 
-    private Json() {
-    }
+    private Json() {}
 
     static String write(Object value) {
         StringBuilder sb = new StringBuilder();

@@ -40,7 +40,8 @@ final class MonitorCounter implements AutoCloseable {
             OutputStream out = socket.getOutputStream();
             out.write("*1\r\n$7\r\nMONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1), 1 << 16);
+            BufferedReader in = new BufferedReader(
+                    new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1), 1 << 16);
             String ok = in.readLine();
             if (!"+OK".equals(ok)) {
                 throw new IllegalStateException("MONITOR answered " + ok);
@@ -103,7 +104,8 @@ final class MonitorCounter implements AutoCloseable {
                 if (open < 0 || close < 0) {
                     continue;
                 }
-                boolean script = line.startsWith("lua", open + 3) || line.substring(open, close).contains(" lua");
+                boolean script = line.startsWith("lua", open + 3)
+                        || line.substring(open, close).contains(" lua");
                 int q1 = line.indexOf('"', close);
                 int q2 = q1 < 0 ? -1 : line.indexOf('"', q1 + 1);
                 if (q2 < 0) {

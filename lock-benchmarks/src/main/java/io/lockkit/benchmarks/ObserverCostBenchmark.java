@@ -7,6 +7,8 @@ import io.lockkit.LockObserver;
 import io.lockkit.micrometer.LockMetrics;
 import io.lockkit.spi.LockProvider;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -18,9 +20,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The cost of a {@link LockObserver}: P1 (an uncontended lock + unlock on one thread) with no
@@ -70,7 +69,8 @@ public class ObserverCostBenchmark {
         if (backend.equals("REDIS")) {
             String uri = System.getProperty(LockLatencyBenchmark.URI_PROPERTY);
             if (uri == null) {
-                throw new IllegalStateException("set -D" + LockLatencyBenchmark.URI_PROPERTY + "=redis://host:port for backend=REDIS");
+                throw new IllegalStateException(
+                        "set -D" + LockLatencyBenchmark.URI_PROPERTY + "=redis://host:port for backend=REDIS");
             }
             provider = LockkitClient.provider(uri, "bench-observer");
         } else {
@@ -94,9 +94,12 @@ public class ObserverCostBenchmark {
     public void close() {
         factory.close();
         if (counting != null && counting.acquired.get() != counting.released.get()) {
-            throw new IllegalStateException("the observer counted " + counting.acquired + " acquisitions but " + counting.released + " releases");
+            throw new IllegalStateException("the observer counted " + counting.acquired + " acquisitions but "
+                    + counting.released + " releases");
         }
-        if (registry != null && registry.get(LockMetrics.ACQUIRE).timer().count() != registry.get(LockMetrics.HELD).timer().count()) {
+        if (registry != null
+                && registry.get(LockMetrics.ACQUIRE).timer().count()
+                        != registry.get(LockMetrics.HELD).timer().count()) {
             throw new IllegalStateException("lockkit.acquire and lockkit.held counts differ");
         }
     }

@@ -57,7 +57,8 @@ final class OtherLoad {
             String stat = Files.readString(Path.of("/proc/self/stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
             // fields after the command: state(0) ... utime(11) stime(12) cutime(13) cstime(14)
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14])) / TICKS_PER_SECOND;
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]))
+                    / TICKS_PER_SECOND;
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }

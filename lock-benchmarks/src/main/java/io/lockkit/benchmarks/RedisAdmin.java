@@ -1,7 +1,6 @@
 package io.lockkit.benchmarks;
 
 import io.lockkit.testkit.redis.RedisServer;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +75,8 @@ final class RedisAdmin {
         double total = 0;
         for (String line : info("cpu").split("\r?\n")) {
             if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+                total +=
+                        Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
             }
         }
         return total;

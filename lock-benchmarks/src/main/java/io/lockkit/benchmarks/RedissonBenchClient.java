@@ -1,11 +1,10 @@
 package io.lockkit.benchmarks;
 
+import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-
-import java.util.concurrent.TimeUnit;
 
 /** Redisson's {@code RLock} with Redisson's default configuration, except the connections' name. */
 final class RedissonBenchClient implements BenchClient {

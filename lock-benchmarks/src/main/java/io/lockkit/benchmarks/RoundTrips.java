@@ -1,16 +1,11 @@
 package io.lockkit.benchmarks;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.bootstrap.Bootstrap;
-import org.redisson.client.NettyHook;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisSocketFactory;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-
 import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -23,6 +18,10 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import org.redisson.client.NettyHook;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisSocketFactory;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * Counts client round trips on the wire: a round trip is a turn from writing to reading on one
@@ -99,8 +98,7 @@ final class RoundTrips {
     NettyHook redissonHook() {
         return new NettyHook() {
             @Override
-            public void afterBoostrapInitialization(Bootstrap bootstrap) {
-            }
+            public void afterBoostrapInitialization(Bootstrap bootstrap) {}
 
             @Override
             public void afterChannelInitialization(Channel channel) {
@@ -126,7 +124,9 @@ final class RoundTrips {
 
     private static boolean isPing(Object msg) {
         if (msg instanceof ByteBuf buf && buf.readableBytes() <= 32) {
-            return buf.toString(buf.readerIndex(), buf.readableBytes(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT).contains("PING");
+            return buf.toString(buf.readerIndex(), buf.readableBytes(), StandardCharsets.US_ASCII)
+                    .toUpperCase(Locale.ROOT)
+                    .contains("PING");
         }
         return false;
     }

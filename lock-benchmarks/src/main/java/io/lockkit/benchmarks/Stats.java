@@ -6,12 +6,15 @@ import java.util.List;
 /** Small statistics helpers: medians across runs, percentiles of recorded samples. */
 final class Stats {
 
-    private Stats() {
-    }
+    private Stats() {}
 
     /** The median of the values (mean of the middle two for an even count); NaN for none. NaN values are ignored. */
     static double median(List<Double> values) {
-        double[] v = values.stream().filter(d -> d != null && !d.isNaN()).mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] v = values.stream()
+                .filter(d -> d != null && !d.isNaN())
+                .mapToDouble(Double::doubleValue)
+                .sorted()
+                .toArray();
         if (v.length == 0) {
             return Double.NaN;
         }

@@ -1,14 +1,13 @@
 package io.lockkit.benchmarks;
 
 import io.lockkit.benchmarks.BenchClient.BenchLock;
-
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,21 +27,49 @@ final class WaiterFlood {
     static final int DRAINS = 3;
 
     /** @param drainMillis the median of the drains; {@code drains} every one of them */
-    record Result(Library library, int waiters, int extraPlatformThreads, List<String> extraThreadNames,
-                  int baselineConnections, int extraConnections, int pubSubConnections, int baselinePubSubConnections,
-                  double drainMillis,
-                  long errors, String firstError, List<Double> drains) {
+    record Result(
+            Library library,
+            int waiters,
+            int extraPlatformThreads,
+            List<String> extraThreadNames,
+            int baselineConnections,
+            int extraConnections,
+            int pubSubConnections,
+            int baselinePubSubConnections,
+            double drainMillis,
+            long errors,
+            String firstError,
+            List<Double> drains) {
 
-        Result(Library library, int waiters, int extraPlatformThreads, List<String> extraThreadNames,
-               int baselineConnections, int extraConnections, int pubSubConnections, int baselinePubSubConnections,
-               double drainMillis, long errors, String firstError) {
-            this(library, waiters, extraPlatformThreads, extraThreadNames, baselineConnections, extraConnections,
-                    pubSubConnections, baselinePubSubConnections, drainMillis, errors, firstError, List.of(drainMillis));
+        Result(
+                Library library,
+                int waiters,
+                int extraPlatformThreads,
+                List<String> extraThreadNames,
+                int baselineConnections,
+                int extraConnections,
+                int pubSubConnections,
+                int baselinePubSubConnections,
+                double drainMillis,
+                long errors,
+                String firstError) {
+            this(
+                    library,
+                    waiters,
+                    extraPlatformThreads,
+                    extraThreadNames,
+                    baselineConnections,
+                    extraConnections,
+                    pubSubConnections,
+                    baselinePubSubConnections,
+                    drainMillis,
+                    errors,
+                    firstError,
+                    List.of(drainMillis));
         }
     }
 
-    private WaiterFlood() {
-    }
+    private WaiterFlood() {}
 
     static Result run(Library library, RedisAdmin redis, int waiters, String tag) throws InterruptedException {
         String connectionName = "bench-" + library.name().toLowerCase() + "-" + tag;
@@ -67,22 +94,24 @@ final class WaiterFlood {
                 CountDownLatch done = new CountDownLatch(waiters);
                 List<Thread> threads = new ArrayList<>(waiters);
                 for (int i = 0; i < waiters; i++) {
-                    Thread t = new Thread(() -> {
-                        BenchLock lock = client.lock(lockName);
-                        try {
-                            lock.lock();
-                            lock.unlock();
-                        } catch (RuntimeException e) {
-                            errors.incrementAndGet();
-                            synchronized (firstError) {
-                                if (firstError.isEmpty()) {
-                                    firstError.add(e.toString());
+                    Thread t = new Thread(
+                            () -> {
+                                BenchLock lock = client.lock(lockName);
+                                try {
+                                    lock.lock();
+                                    lock.unlock();
+                                } catch (RuntimeException e) {
+                                    errors.incrementAndGet();
+                                    synchronized (firstError) {
+                                        if (firstError.isEmpty()) {
+                                            firstError.add(e.toString());
+                                        }
+                                    }
+                                } finally {
+                                    done.countDown();
                                 }
-                            }
-                        } finally {
-                            done.countDown();
-                        }
-                    }, "waiter-" + i);
+                            },
+                            "waiter-" + i);
                     t.setDaemon(true);
                     threads.add(t);
                     t.start();
@@ -104,7 +133,8 @@ final class WaiterFlood {
                 long t0 = System.nanoTime();
                 holder.unlock();
                 if (!done.await(120, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException(library + ": " + done.getCount() + " of " + waiters + " waiters still waiting after 120 s");
+                    throw new IllegalStateException(
+                            library + ": " + done.getCount() + " of " + waiters + " waiters still waiting after 120 s");
                 }
                 drains.add((System.nanoTime() - t0) / 1e6);
                 for (Thread t : threads) {
@@ -113,9 +143,19 @@ final class WaiterFlood {
             }
             List<Double> sorted = new ArrayList<>(drains);
             sorted.sort(null);
-            return new Result(library, waiters, extra.size(), List.copyOf(extra.values()), baseConnections,
-                    connections - baseConnections, pubSub, basePubSub, sorted.get(sorted.size() / 2),
-                    errors.get(), firstError.isEmpty() ? null : firstError.get(0), List.copyOf(drains));
+            return new Result(
+                    library,
+                    waiters,
+                    extra.size(),
+                    List.copyOf(extra.values()),
+                    baseConnections,
+                    connections - baseConnections,
+                    pubSub,
+                    basePubSub,
+                    sorted.get(sorted.size() / 2),
+                    errors.get(),
+                    firstError.isEmpty() ? null : firstError.get(0),
+                    List.copyOf(drains));
         }
     }
 

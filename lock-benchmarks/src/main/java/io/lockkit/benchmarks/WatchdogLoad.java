@@ -3,17 +3,6 @@ package io.lockkit.benchmarks;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.jedis.JedisLockProvider;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.ConnectionFactory;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.providers.PooledConnectionProvider;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +14,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionFactory;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.providers.PooledConnectionProvider;
 
 /**
  * P5: many locks held under the watchdog (30 s lease, renewed every 10 s) for a while, with
@@ -38,16 +37,29 @@ final class WatchdogLoad {
 
     private static final int ACQUIRING_THREADS = 8;
 
-    record Result(Library library, int locks, double acquireSeconds, double seconds,
-                  double clientCommandsPerSecond, Map<String, Long> clientCommands, double scriptCallsPerSecond,
-                  long renewalTicks, String ticksCounted, double renewalsPerTick, long maxRenewalsPerTick,
-                  double meanTickMillis, long roundTrips, double roundTripsPerTick, double medianRoundTripsPerTick,
-                  long mostRoundTripsInATick, double redisCpuPercent, long lostHolds, List<Long> clientCommandsPer10s,
-                  List<String> tickDetail) {
-    }
+    record Result(
+            Library library,
+            int locks,
+            double acquireSeconds,
+            double seconds,
+            double clientCommandsPerSecond,
+            Map<String, Long> clientCommands,
+            double scriptCallsPerSecond,
+            long renewalTicks,
+            String ticksCounted,
+            double renewalsPerTick,
+            long maxRenewalsPerTick,
+            double meanTickMillis,
+            long roundTrips,
+            double roundTripsPerTick,
+            double medianRoundTripsPerTick,
+            long mostRoundTripsInATick,
+            double redisCpuPercent,
+            long lostHolds,
+            List<Long> clientCommandsPer10s,
+            List<String> tickDetail) {}
 
-    private WatchdogLoad() {
-    }
+    private WatchdogLoad() {}
 
     /** Runs lockkit on {@code lockkitRedis} and Redisson on {@code redissonRedis} at the same time. */
     static List<Result> run(RedisAdmin lockkitRedis, RedisAdmin redissonRedis, int locks, Duration window)
@@ -65,8 +77,11 @@ final class WatchdogLoad {
     static Result lockkit(RedisAdmin redis, int locks, Duration window) throws Exception {
         RoundTrips wire = new RoundTrips();
         URI u = URI.create(redis.uri());
-        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder().clientName("bench-lockkit-p5")
-                .socketTimeoutMillis(2000).connectionTimeoutMillis(2000).build();
+        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
+                .clientName("bench-lockkit-p5")
+                .socketTimeoutMillis(2000)
+                .connectionTimeoutMillis(2000)
+                .build();
         // The pool JedisLockProvider builds by default (16 command connections + 1 pub/sub), over counting sockets.
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
         pool.setMaxTotal(17);
@@ -75,7 +90,9 @@ final class WatchdogLoad {
         pool.setJmxEnabled(false);
         try (RedisClient client = RedisClient.builder()
                 .connectionProvider(new PooledConnectionProvider(
-                        new ConnectionFactory(wire.jedisSockets(new HostAndPort(u.getHost(), u.getPort()), 2000), config), pool))
+                        new ConnectionFactory(
+                                wire.jedisSockets(new HostAndPort(u.getHost(), u.getPort()), 2000), config),
+                        pool))
                 .build()) {
             CountingProvider provider = new CountingProvider(JedisLockProvider.create(client), wire::turns);
             try (DistributedLockFactory factory = DistributedLockFactory.create(provider)) {
@@ -94,14 +111,30 @@ final class WatchdogLoad {
                 long lost = handles.stream().filter(h -> !h.isValid()).count();
                 List<long[]> detail = provider.ticks();
                 List<Double> perTick = detail.stream().map(t -> (double) t[1]).toList();
-                return new Result(Library.LOCKKIT, locks, acquireSeconds, counts.seconds,
-                        counts.clientPerSecond(), counts.client, counts.scriptPerSecond(),
-                        ticks, "calls of LockProvider.renew", ticks == 0 ? Double.NaN : (double) provider.renewals() / ticks,
-                        provider.maxRenewals(), ticks == 0 ? Double.NaN : provider.renewNanos() / 1e6 / ticks,
-                        turns, ticks == 0 ? Double.NaN : (double) turns / ticks, Stats.median(perTick),
-                        detail.stream().mapToLong(t -> t[1]).max().orElse(0), counts.cpuPercent(),
-                        lost, counts.clientPer10s,
-                        detail.stream().map(t -> t[0] + " renewals, " + t[1] + " round trips, " + String.format(java.util.Locale.ROOT, "%.1f ms", t[2] / 1e3)).toList());
+                return new Result(
+                        Library.LOCKKIT,
+                        locks,
+                        acquireSeconds,
+                        counts.seconds,
+                        counts.clientPerSecond(),
+                        counts.client,
+                        counts.scriptPerSecond(),
+                        ticks,
+                        "calls of LockProvider.renew",
+                        ticks == 0 ? Double.NaN : (double) provider.renewals() / ticks,
+                        provider.maxRenewals(),
+                        ticks == 0 ? Double.NaN : provider.renewNanos() / 1e6 / ticks,
+                        turns,
+                        ticks == 0 ? Double.NaN : (double) turns / ticks,
+                        Stats.median(perTick),
+                        detail.stream().mapToLong(t -> t[1]).max().orElse(0),
+                        counts.cpuPercent(),
+                        lost,
+                        counts.clientPer10s,
+                        detail.stream()
+                                .map(t -> t[0] + " renewals, " + t[1] + " round trips, "
+                                        + String.format(java.util.Locale.ROOT, "%.1f ms", t[2] / 1e3))
+                                .toList());
             }
         }
     }
@@ -127,11 +160,27 @@ final class WatchdogLoad {
             for (int i = 0; i < locks; i += Math.max(1, locks / 100)) {
                 held += redisson.getLock("p5-" + i).isLocked() ? 0 : 1;
             }
-            return new Result(Library.REDISSON, locks, acquireSeconds, counts.seconds,
-                    counts.clientPerSecond(), counts.client, counts.scriptPerSecond(),
-                    ticks, "bursts of round trips at least 2 s apart (one renewal task per 10 s)",
-                    locks, locks, Double.NaN, turns, ticks == 0 ? Double.NaN : (double) turns / ticks, Double.NaN, 0,
-                    counts.cpuPercent(), held, counts.clientPer10s, List.of());
+            return new Result(
+                    Library.REDISSON,
+                    locks,
+                    acquireSeconds,
+                    counts.seconds,
+                    counts.clientPerSecond(),
+                    counts.client,
+                    counts.scriptPerSecond(),
+                    ticks,
+                    "bursts of round trips at least 2 s apart (one renewal task per 10 s)",
+                    locks,
+                    locks,
+                    Double.NaN,
+                    turns,
+                    ticks == 0 ? Double.NaN : (double) turns / ticks,
+                    Double.NaN,
+                    0,
+                    counts.cpuPercent(),
+                    held,
+                    counts.clientPer10s,
+                    List.of());
         } finally {
             redisson.shutdown(0, 5, TimeUnit.SECONDS);
         }
@@ -176,7 +225,8 @@ final class WatchdogLoad {
 
         private Window(RedisAdmin redis) {
             this.redis = redis;
-            this.monitor = new MonitorCounter(redis.server().host(), redis.server().port());
+            this.monitor =
+                    new MonitorCounter(redis.server().host(), redis.server().port());
             redis.resetStats();
             this.cpu0 = redis.cpuSeconds();
             monitor.begin(redis);
@@ -202,7 +252,8 @@ final class WatchdogLoad {
             }
         }
 
-        record Counts(double seconds, Map<String, Long> client, long script, double cpuSeconds, List<Long> clientPer10s) {
+        record Counts(
+                double seconds, Map<String, Long> client, long script, double cpuSeconds, List<Long> clientPer10s) {
             double clientPerSecond() {
                 return RedisAdmin.sum(client) / seconds;
             }

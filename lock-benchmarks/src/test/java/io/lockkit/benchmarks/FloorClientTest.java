@@ -1,20 +1,19 @@
 package io.lockkit.benchmarks;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.benchmarks.BenchClient.BenchLock;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 class FloorClientTest {
 
@@ -22,7 +21,10 @@ class FloorClientTest {
 
     @BeforeAll
     static void start() {
-        redis = RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build().start();
+        redis = RedisFixture.builder()
+                .sources(Source.PATH, Source.EMBEDDED)
+                .build()
+                .start();
     }
 
     @AfterAll
@@ -36,7 +38,8 @@ class FloorClientTest {
         AtomicInteger overlaps = new AtomicInteger();
         int[] counter = {0};
         List<Thread> threads = new ArrayList<>();
-        try (FloorClient a = new FloorClient(redis.uri(), "test-floor-a"); FloorClient b = new FloorClient(redis.uri(), "test-floor-b")) {
+        try (FloorClient a = new FloorClient(redis.uri(), "test-floor-a");
+                FloorClient b = new FloorClient(redis.uri(), "test-floor-b")) {
             for (FloorClient client : List.of(a, b)) {
                 for (int t = 0; t < 4; t++) {
                     BenchLock lock = client.lock("exclusion");
@@ -64,7 +67,8 @@ class FloorClientTest {
 
     @Test
     void aReleaseWakesAWaiterLongBeforeTheLeaseEnds() throws InterruptedException {
-        try (FloorClient a = new FloorClient(redis.uri(), "test-floor-a"); FloorClient b = new FloorClient(redis.uri(), "test-floor-b")) {
+        try (FloorClient a = new FloorClient(redis.uri(), "test-floor-a");
+                FloorClient b = new FloorClient(redis.uri(), "test-floor-b")) {
             BenchLock holder = a.lock("wake-up");
             holder.lock();
             CountDownLatch acquired = new CountDownLatch(1);
@@ -79,7 +83,8 @@ class FloorClientTest {
             long released = System.nanoTime();
             holder.unlock();
             assertThat(acquired.await(5, TimeUnit.SECONDS)).isTrue();
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).isLessThan(FloorClient.LEASE.toMillis() / 10);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
+                    .isLessThan(FloorClient.LEASE.toMillis() / 10);
             waiter.join();
         }
     }

@@ -2,7 +2,6 @@ package io.lockkit.cdi;
 
 import io.lockkit.LockHandle;
 import io.lockkit.cdi.internal.engine.HeldLocks;
-
 import java.util.Optional;
 
 /**
@@ -17,8 +16,7 @@ import java.util.Optional;
  */
 public final class CurrentLock {
 
-    private CurrentLock() {
-    }
+    private CurrentLock() {}
 
     /**
      * The hold of the innermost {@code @Locked} method running on the calling thread, or empty

@@ -3,7 +3,6 @@ package io.lockkit.cdi;
 import jakarta.enterprise.util.Nonbinding;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InterceptorBinding;
-
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

@@ -5,7 +5,6 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.cdi.internal.engine.TransactionCompletion;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -44,8 +43,8 @@ public class TransactionLocks {
     public LockHandle lockUntilCompletion(String name, LockOptions options) throws InterruptedException {
         TransactionCompletion transactions = holder.transactions();
         if (!transactions.active()) {
-            throw new IllegalStateException("lockUntilCompletion('" + name + "') needs an active transaction"
-                    + " (" + transactions + ")");
+            throw new IllegalStateException(
+                    "lockUntilCompletion('" + name + "') needs an active transaction" + " (" + transactions + ")");
         }
         DistributedLockFactory factory = holder.factory();
         LockHandle joined = transactions.heldUntilCompletion(factory, name);

@@ -1,7 +1,6 @@
 package io.lockkit.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 

@@ -7,13 +7,11 @@ import jakarta.transaction.SystemException;
 import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.Transactional;
-
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
-
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
@@ -30,6 +28,7 @@ public class Bookings {
 
     /** Committed bookings, in commit order; a seat twice is a double booking. */
     static final List<String> COMMITTED = new CopyOnWriteArrayList<>();
+
     private static final Set<String> TAKEN = ConcurrentHashMap.newKeySet();
 
     @Inject
@@ -68,8 +67,7 @@ public class Bookings {
                     }
 
                     @Override
-                    public void afterCompletion(int status) {
-                    }
+                    public void afterCompletion(int status) {}
                 });
             } catch (jakarta.transaction.RollbackException e) {
                 throw new IllegalStateException(e);
@@ -87,12 +85,10 @@ public class Bookings {
         }
 
         @Override
-        public void end(Xid xid, int flags) {
-        }
+        public void end(Xid xid, int flags) {}
 
         @Override
-        public void forget(Xid xid) {
-        }
+        public void forget(Xid xid) {}
 
         @Override
         public int getTransactionTimeout() {
@@ -115,8 +111,7 @@ public class Bookings {
         }
 
         @Override
-        public void rollback(Xid xid) throws XAException {
-        }
+        public void rollback(Xid xid) throws XAException {}
 
         @Override
         public boolean setTransactionTimeout(int seconds) {
@@ -124,8 +119,7 @@ public class Bookings {
         }
 
         @Override
-        public void start(Xid xid, int flags) {
-        }
+        public void start(Xid xid, int flags) {}
     }
 
     static void reset() {

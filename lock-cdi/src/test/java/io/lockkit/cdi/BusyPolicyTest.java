@@ -1,12 +1,19 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
@@ -17,15 +24,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 @EnableWeld
 @DisplayName("@Locked when the lock is busy")
@@ -78,8 +76,10 @@ class BusyPolicyTest {
     @DisplayName("a bounded wait fails only after the wait")
     void boundedWaitFailsAfterTheWait() {
         long start = System.nanoTime();
-        assertThatThrownBy(work::waitBriefly).isInstanceOf(LockNotAcquiredException.class)
-                .satisfies(e -> assertThat(((LockNotAcquiredException) e).waited()).isEqualTo(Duration.ofMillis(200)));
+        assertThatThrownBy(work::waitBriefly)
+                .isInstanceOf(LockNotAcquiredException.class)
+                .satisfies(
+                        e -> assertThat(((LockNotAcquiredException) e).waited()).isEqualTo(Duration.ofMillis(200)));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
         assertThat(work.ran()).isEqualTo(0);
     }

@@ -1,7 +1,6 @@
 package io.lockkit.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

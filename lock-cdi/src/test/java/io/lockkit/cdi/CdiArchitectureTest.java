@@ -1,13 +1,13 @@
 package io.lockkit.cdi;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** House rules for lock-cdi, checked on its own main classes (not its tests, not other jars). */
 @DisplayName("lock-cdi architecture")
@@ -21,9 +21,18 @@ class CdiArchitectureTest {
     @Test
     @DisplayName("the CDI-free engine uses no jakarta.* (nor javax.transaction, javax.naming or the javax CDI names)")
     void engineUsesNoJakartaTypes() {
-        noClasses().that().resideInAPackage(ENGINE)
-                .should().dependOnClassesThat().resideInAnyPackage("jakarta..", "javax.transaction..", "javax.naming..",
-                        "javax.enterprise..", "javax.inject..", "javax.interceptor..")
+        noClasses()
+                .that()
+                .resideInAPackage(ENGINE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "jakarta..",
+                        "javax.transaction..",
+                        "javax.naming..",
+                        "javax.enterprise..",
+                        "javax.inject..",
+                        "javax.interceptor..")
                 .because("the behaviour of @Locked runs without a container; CDI is a thin layer over it")
                 .check(MAIN);
     }
@@ -31,8 +40,12 @@ class CdiArchitectureTest {
     @Test
     @DisplayName("the engine does not call back into the CDI-facing classes")
     void engineDoesNotUseTheCdiLayer() {
-        noClasses().that().resideInAPackage(ENGINE)
-                .should().dependOnClassesThat().resideInAPackage("io.lockkit.cdi.internal")
+        noClasses()
+                .that()
+                .resideInAPackage(ENGINE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lockkit.cdi.internal")
                 .because("the CDI layer calls the engine, not the other way round (it would bring jakarta.* along)")
                 .check(MAIN);
     }
@@ -40,7 +53,10 @@ class CdiArchitectureTest {
     @Test
     @DisplayName("lock-cdi does not use redis.clients")
     void usesNoRedisClient() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("redis.clients..")
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("redis.clients..")
                 .because("only lock-jedis talks to Redis through Jedis; lock-cdi configures its builder")
                 .check(MAIN);
     }
@@ -48,7 +64,9 @@ class CdiArchitectureTest {
     @Test
     @DisplayName("lock-cdi uses neither lock-jedis' nor lock-jdbc's internal package (nor any other module's)")
     void usesNoOtherModulesInternals() {
-        noClasses().should().dependOnClassesThat(resideInAPackage("io.lockkit..internal..")
+        noClasses()
+                .should()
+                .dependOnClassesThat(resideInAPackage("io.lockkit..internal..")
                         .and(resideOutsideOfPackage("io.lockkit.cdi.internal..")))
                 .because("lock-cdi builds providers through their public builders only")
                 .check(MAIN);

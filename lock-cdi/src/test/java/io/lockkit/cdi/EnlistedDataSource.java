@@ -4,7 +4,6 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
-
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -58,7 +57,9 @@ final class EnlistedDataSource implements DataSource {
         }
         enlistedConnections.incrementAndGet();
         Connection target = c;
-        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+        return (Connection) Proxy.newProxyInstance(
+                Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "close" -> null; // stays with the transaction
                     case "setAutoCommit" -> {
@@ -67,7 +68,8 @@ final class EnlistedDataSource implements DataSource {
                         }
                         yield null;
                     }
-                    case "commit", "rollback" -> throw new SQLException("the connection is enlisted in a JTA transaction");
+                    case "commit", "rollback" ->
+                        throw new SQLException("the connection is enlisted in a JTA transaction");
                     default -> {
                         try {
                             yield method.invoke(target, args);
@@ -125,12 +127,10 @@ final class EnlistedDataSource implements DataSource {
     }
 
     @Override
-    public void setLogWriter(PrintWriter out) {
-    }
+    public void setLogWriter(PrintWriter out) {}
 
     @Override
-    public void setLoginTimeout(int seconds) {
-    }
+    public void setLoginTimeout(int seconds) {}
 
     @Override
     public int getLoginTimeout() {

@@ -2,14 +2,12 @@ package io.lockkit.cdi;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.Transactional;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -32,16 +30,17 @@ public class JdbcLedger {
     @Transactional
     public void post(String account, Runnable duringCommit, boolean fail) throws Exception {
         inner.post(account);
-        com.arjuna.ats.jta.TransactionManager.transactionManager().getTransaction().registerSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-                duringCommit.run();
-            }
+        com.arjuna.ats.jta.TransactionManager.transactionManager()
+                .getTransaction()
+                .registerSynchronization(new Synchronization() {
+                    @Override
+                    public void beforeCompletion() {
+                        duringCommit.run();
+                    }
 
-            @Override
-            public void afterCompletion(int status) {
-            }
-        });
+                    @Override
+                    public void afterCompletion(int status) {}
+                });
         if (fail) {
             throw new IllegalStateException("insufficient funds");
         }
@@ -57,7 +56,7 @@ public class JdbcLedger {
 
     static void insert(String account) throws SQLException {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("INSERT INTO ledger_entries (account) VALUES (?)")) {
+                PreparedStatement s = c.prepareStatement("INSERT INTO ledger_entries (account) VALUES (?)")) {
             s.setString(1, account);
             s.executeUpdate();
         }

@@ -1,13 +1,20 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.arjuna.ats.jta.cdi.TransactionExtension;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
-
-import com.arjuna.ats.jta.cdi.TransactionExtension;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -15,28 +22,24 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-@DisplayName("lockkit.provider=jdbc: locks in the application's PostgreSQL, never in its transactions (Weld + Narayana)")
+@DisplayName(
+        "lockkit.provider=jdbc: locks in the application's PostgreSQL, never in its transactions (Weld + Narayana)")
 class JdbcProviderTest {
 
     private static PostgresServer pg;
     /** Another process's view of the lock table. */
     private static JdbcLockProvider observer;
+
     private WeldContainer app;
 
     @BeforeAll
     static void startPostgres() {
         pg = PostgresFixture.builder().build().start();
         pg.query("CREATE TABLE ledger_entries (account text NOT NULL)");
-        observer = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build();
+        observer = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .createSchema(true)
+                .build();
     }
 
     @AfterAll
@@ -85,7 +88,7 @@ class JdbcProviderTest {
         assertThat(inside.fencingToken()).isPositive();
         assertThat(held("user:a")).as("held after the method returned").isFalse();
         try (DistributedLockFactory elsewhere = DistributedLockFactory.create(JdbcLockProvider.create(pg.jdbcUrl()));
-             LockHandle hold = elsewhere.acquire("user:b")) {
+                LockHandle hold = elsewhere.acquire("user:b")) {
             assertThat(hold.fencingToken()).isPositive();
             assertThatThrownBy(() -> user.locks().acquire("user:b", io.lockkit.LockOptions.noWait()))
                     .isInstanceOf(LockNotAcquiredException.class);
@@ -102,25 +105,34 @@ class JdbcProviderTest {
         WeldContainer c = startWithNarayana("jdbc-bean");
         int before = JdbcLedger.dataSource.plainConnections.get();
         c.select(LockUser.class).get().locked("bean");
-        assertThat(JdbcLedger.dataSource.plainConnections.get()).as("connections the provider took from the bean").isGreaterThan(before);
+        assertThat(JdbcLedger.dataSource.plainConnections.get())
+                .as("connections the provider took from the bean")
+                .isGreaterThan(before);
     }
 
     @Test
-    @DisplayName("a @Locked call inside a transaction: its lock row is committed at once, and the lock covers the commit")
+    @DisplayName(
+            "a @Locked call inside a transaction: its lock row is committed at once, and the lock covers the commit")
     void lockInsideATransactionCoversTheCommit() throws Exception {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
         WeldContainer c = startWithNarayana("jdbc-commit");
         List<String> seen = new CopyOnWriteArrayList<>();
         int enlistedBefore = JdbcLedger.dataSource.enlistedConnections.get();
-        c.select(JdbcLedger.class).get().post("acct-1", () -> {
-            seen.add("entry committed " + (entries("acct-1") == 1));
-            seen.add("lock held " + held("ledger:acct-1"));
-        }, false);
+        c.select(JdbcLedger.class)
+                .get()
+                .post(
+                        "acct-1",
+                        () -> {
+                            seen.add("entry committed " + (entries("acct-1") == 1));
+                            seen.add("lock held " + held("ledger:acct-1"));
+                        },
+                        false);
         assertThat(seen).containsExactly("entry committed true", "lock held true");
         assertThat(held("ledger:acct-1")).as("held after completion").isFalse();
         assertThat(entries("acct-1")).isEqualTo(1);
         // The application's insert was the only enlisted use: the lock's statements took none.
-        assertThat(JdbcLedger.dataSource.enlistedConnections.get() - enlistedBefore).isEqualTo(1);
+        assertThat(JdbcLedger.dataSource.enlistedConnections.get() - enlistedBefore)
+                .isEqualTo(1);
     }
 
     @Test
@@ -143,11 +155,12 @@ class JdbcProviderTest {
     void lockInsideARolledBackTransactionIsReleased() throws Exception {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
         WeldContainer c = startWithNarayana("jdbc-rollback-locked");
-        assertThatThrownBy(() -> c.select(JdbcLedger.class).get().post("acct-3", () -> { }, true))
+        assertThatThrownBy(() -> c.select(JdbcLedger.class).get().post("acct-3", () -> {}, true))
                 .hasMessage("insufficient funds");
         assertThat(entries("acct-3")).isZero();
         assertThat(held("ledger:acct-3")).isFalse();
-        try (LockHandle again = c.select(LockUser.class).get().locks().acquire("ledger:acct-3", io.lockkit.LockOptions.noWait())) {
+        try (LockHandle again =
+                c.select(LockUser.class).get().locks().acquire("ledger:acct-3", io.lockkit.LockOptions.noWait())) {
             assertThat(again.isValid()).isTrue();
         }
     }
@@ -160,28 +173,39 @@ class JdbcProviderTest {
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres?user=postgres";
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc", "lockkit.jdbc.url", url, "lockkit.jdbc.timeout", "1s"));
         assertThatThrownBy(() -> Lockkit.start("jdbc-wrong-url", LockUser.class).shutdown())
-                .satisfies(e -> assertThat(StartupTest.rootMessages(e)).anySatisfy(m -> assertThat(m)
-                        .startsWith("lockkit: the lock backend did not answer at application start")
-                        .contains("lockkit.jdbc.url = '" + url + "' (from MicroProfile Config)")));
+                .satisfies(e -> assertThat(StartupTest.rootMessages(e))
+                        .anySatisfy(m -> assertThat(m)
+                                .startsWith("lockkit: the lock backend did not answer at application start")
+                                .contains("lockkit.jdbc.url = '" + url + "' (from MicroProfile Config)")));
     }
 
     @Test
     @DisplayName("a missing lock table fails the start, naming lockkit.jdbc.table and lockkit.jdbc.create-schema")
     void missingTableFailsTheStart() {
-        Lockkit.useConfig(Map.of("lockkit.provider", "jdbc", "lockkit.jdbc.url", pg.jdbcUrl(), "lockkit.jdbc.table", "no_such_locks"));
+        Lockkit.useConfig(Map.of(
+                "lockkit.provider", "jdbc", "lockkit.jdbc.url", pg.jdbcUrl(), "lockkit.jdbc.table", "no_such_locks"));
         assertThatThrownBy(() -> Lockkit.start("jdbc-no-table", LockUser.class).shutdown())
-                .satisfies(e -> assertThat(StartupTest.rootMessages(e)).anySatisfy(m -> assertThat(m)
-                        .contains("lockkit.jdbc.table = 'no_such_locks'")
-                        .contains("lockkit.jdbc.create-schema=true")));
+                .satisfies(e -> assertThat(StartupTest.rootMessages(e))
+                        .anySatisfy(m -> assertThat(m)
+                                .contains("lockkit.jdbc.table = 'no_such_locks'")
+                                .contains("lockkit.jdbc.create-schema=true")));
     }
 
     @Test
     @DisplayName("lockkit.jdbc.create-schema=true creates the configured table at start")
     void createSchemaCreatesTheTable() {
-        Lockkit.useConfig(Map.of("lockkit.provider", "jdbc", "lockkit.jdbc.url", pg.jdbcUrl(), "lockkit.jdbc.table", "app_locks",
-                "lockkit.jdbc.create-schema", "true"));
+        Lockkit.useConfig(Map.of(
+                "lockkit.provider",
+                "jdbc",
+                "lockkit.jdbc.url",
+                pg.jdbcUrl(),
+                "lockkit.jdbc.table",
+                "app_locks",
+                "lockkit.jdbc.create-schema",
+                "true"));
         app = Lockkit.start("jdbc-create", LockUser.class);
-        assertThat(app.select(LockUser.class).get().locked("created").fencingToken()).isPositive();
+        assertThat(app.select(LockUser.class).get().locked("created").fencingToken())
+                .isPositive();
         assertThat(pg.query("SELECT to_regclass('app_locks') IS NOT NULL")).isEqualTo(true);
     }
 
@@ -190,8 +214,11 @@ class JdbcProviderTest {
     void noDatabaseFailsTheStart() {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
         assertThatThrownBy(() -> Lockkit.start("jdbc-none", LockUser.class).shutdown())
-                .satisfies(e -> assertThat(StartupTest.rootMessages(e)).anySatisfy(m -> assertThat(m)
-                        .contains("javax.sql.DataSource bean").contains("lockkit.jdbc.datasource").contains("lockkit.jdbc.url")));
+                .satisfies(e -> assertThat(StartupTest.rootMessages(e))
+                        .anySatisfy(m -> assertThat(m)
+                                .contains("javax.sql.DataSource bean")
+                                .contains("lockkit.jdbc.datasource")
+                                .contains("lockkit.jdbc.url")));
     }
 
     private static int closedPort() throws IOException {
@@ -199,5 +226,4 @@ class JdbcProviderTest {
             return socket.getLocalPort();
         }
     }
-
 }

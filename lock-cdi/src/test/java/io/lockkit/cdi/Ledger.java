@@ -5,7 +5,6 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -15,10 +14,9 @@ import jakarta.transaction.Synchronization;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.Transactional;
-import org.eclipse.microprofile.config.ConfigProvider;
-
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * A {@code @Locked @Transactional} method under Narayana, with a backend that records when the lock
@@ -79,8 +77,7 @@ public class Ledger {
             try {
                 TRANSACTIONS.getTransaction().registerSynchronization(new Synchronization() {
                     @Override
-                    public void beforeCompletion() {
-                    }
+                    public void beforeCompletion() {}
 
                     @Override
                     public void afterCompletion(int status) {
@@ -127,8 +124,8 @@ public class Ledger {
         @Produces
         @Singleton
         LockProvider provider() {
-            JedisLockProvider redis = JedisLockProvider.create(
-                    ConfigProvider.getConfig().getValue("lockkit.redis.uri", String.class));
+            JedisLockProvider redis =
+                    JedisLockProvider.create(ConfigProvider.getConfig().getValue("lockkit.redis.uri", String.class));
             return new ForwardingLockProvider(redis) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {

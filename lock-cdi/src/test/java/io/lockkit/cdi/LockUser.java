@@ -2,7 +2,6 @@ package io.lockkit.cdi;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

@@ -4,17 +4,15 @@ import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.cdi.internal.LockedInterceptor;
 import io.lockkit.cdi.internal.LockkitPortableExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import java.util.HashMap;
+import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.jboss.weld.junit5.WeldInitiator;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /** Test plumbing: Weld containers with lock-cdi's beans, and MicroProfile Config for them. */
 final class Lockkit {
@@ -22,15 +20,16 @@ final class Lockkit {
     /** What bean discovery finds in lock-cdi's jar (the extension comes through ServiceLoader). */
     static final Class<?>[] LIBRARY_BEANS = {LockedInterceptor.class, LockFactoryHolder.class};
 
-    private Lockkit() {
-    }
+    private Lockkit() {}
 
     /**
      * A Weld with discovery off, lock-cdi's beans and portable extension (what a CDI Full container
      * with discovery loads from lock-cdi's jar) and {@code beans}.
      */
     static Weld weld(Class<?>... beans) {
-        return WeldInitiator.createWeld().addBeanClasses(LIBRARY_BEANS).addBeanClasses(beans)
+        return WeldInitiator.createWeld()
+                .addBeanClasses(LIBRARY_BEANS)
+                .addBeanClasses(beans)
                 .addExtension(new LockkitPortableExtension());
     }
 

@@ -2,7 +2,6 @@ package io.lockkit.cdi;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 

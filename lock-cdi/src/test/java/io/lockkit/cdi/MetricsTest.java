@@ -1,16 +1,14 @@
 package io.lockkit.cdi;
 
-import io.lockkit.micrometer.LockMetrics;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockkit.micrometer.LockMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 @DisplayName("lock metrics in the application's MeterRegistry bean (Weld, Micrometer present)")
 class MetricsTest {
@@ -28,7 +26,11 @@ class MetricsTest {
         try {
             MeterRegistry registry = app.select(MeterRegistry.class).get();
             app.select(LockUser.class).get().locked("u1");
-            assertThat(registry.get(LockMetrics.ACQUIRE).tag(LockMetrics.OUTCOME_TAG, "acquired").timer().count()).isEqualTo(1);
+            assertThat(registry.get(LockMetrics.ACQUIRE)
+                            .tag(LockMetrics.OUTCOME_TAG, "acquired")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
             assertThat(registry.get(LockMetrics.HELD).timer().count()).isEqualTo(1);
             assertThat(registry.get(LockMetrics.HOLDS_ACTIVE).gauge().value()).isZero();
             assertThat(registry.get(LockMetrics.LOST).meters()).hasSize(4);
@@ -38,13 +40,16 @@ class MetricsTest {
     }
 
     @Test
-    @DisplayName("a MeterRegistry bean that fails while the meters are created neither stops the application nor a @Locked call")
+    @DisplayName(
+            "a MeterRegistry bean that fails while the meters are created neither stops the application nor a @Locked call")
     void brokenRegistryDoesNotStopLocking() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
         WeldContainer app = Lockkit.start("metrics-broken", LockUser.class, BrokenMeterRegistryProducer.class);
         try {
             assertThat(app.select(LockUser.class).get().locked("u1").name()).isEqualTo("user:u1");
-            assertThat(app.select(LockUser.class).get().locked("u1").fencingToken()).as("and again").isPositive();
+            assertThat(app.select(LockUser.class).get().locked("u1").fencingToken())
+                    .as("and again")
+                    .isPositive();
         } finally {
             app.shutdown();
         }

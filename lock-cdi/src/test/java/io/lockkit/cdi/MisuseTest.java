@@ -1,17 +1,10 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.cdi.internal.engine.LockedMethod;
-
 import jakarta.enterprise.inject.spi.DeploymentException;
-import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -20,9 +13,14 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("misuse of @Locked fails deployment, at the latest the first call, naming the method")
 class MisuseTest {
@@ -40,8 +38,11 @@ class MisuseTest {
     @Test
     @DisplayName("a placeholder naming no parameter lists the parameters there are")
     void unknownParameterFailsDeployment() {
-        assertDeploymentFails(Misuses.UnknownParameter.class,
-                "Misuses$UnknownParameter.ship(long)", "no parameter 'ordr'", "[order]");
+        assertDeploymentFails(
+                Misuses.UnknownParameter.class,
+                "Misuses$UnknownParameter.ship(long)",
+                "no parameter 'ordr'",
+                "[order]");
     }
 
     @Test
@@ -53,15 +54,21 @@ class MisuseTest {
     @Test
     @DisplayName("a property path step without a getter, is-getter, accessor or record component")
     void unknownPropertyFailsDeployment() {
-        assertDeploymentFails(Misuses.UnknownProperty.class, "UnknownProperty.ship(Order)",
-                "order.customer is a " + Templates.Customer.class.getName(), "getName()");
+        assertDeploymentFails(
+                Misuses.UnknownProperty.class,
+                "UnknownProperty.ship(Order)",
+                "order.customer is a " + Templates.Customer.class.getName(),
+                "getName()");
     }
 
     @Test
     @DisplayName("a position beyond the parameters")
     void positionOutOfRangeFailsDeployment() {
-        assertDeploymentFails(Misuses.PositionOutOfRange.class, "PositionOutOfRange.ship(long)",
-                "placeholder {2}", "has 1 parameter");
+        assertDeploymentFails(
+                Misuses.PositionOutOfRange.class,
+                "PositionOutOfRange.ship(long)",
+                "placeholder {2}",
+                "has 1 parameter");
     }
 
     @Test
@@ -73,13 +80,15 @@ class MisuseTest {
     @Test
     @DisplayName("a private method, which no interceptor sees")
     void privateMethodFailsDeployment() {
-        assertDeploymentFails(Misuses.PrivateMethod.class, "PrivateMethod.secret()", "private methods are not intercepted");
+        assertDeploymentFails(
+                Misuses.PrivateMethod.class, "PrivateMethod.secret()", "private methods are not intercepted");
     }
 
     @Test
     @DisplayName("SKIP on a method returning a primitive, which has nothing to return instead")
     void skipOnPrimitiveFailsDeployment() {
-        assertDeploymentFails(Misuses.SkipOnPrimitive.class, "SkipOnPrimitive.count()", "cannot skip a method returning int");
+        assertDeploymentFails(
+                Misuses.SkipOnPrimitive.class, "SkipOnPrimitive.count()", "cannot skip a method returning int");
     }
 
     @Test
@@ -100,11 +109,13 @@ class MisuseTest {
     void stereotypeBindingFailsTheFirstCall() {
         WeldContainer container = Lockkit.start("misuse-stereotype", Misuses.ThroughStereotype.class);
         try {
-            Misuses.ThroughStereotype bean = container.select(Misuses.ThroughStereotype.class).get();
+            Misuses.ThroughStereotype bean =
+                    container.select(Misuses.ThroughStereotype.class).get();
             for (int call = 0; call < 2; call++) {
                 assertThatThrownBy(() -> bean.run("acme"))
                         .isInstanceOf(IllegalStateException.class)
-                        .hasMessageContaining("@Locked on " + Misuses.ThroughStereotype.class.getName() + ".run(String)")
+                        .hasMessageContaining(
+                                "@Locked on " + Misuses.ThroughStereotype.class.getName() + ".run(String)")
                         .hasMessageContaining("no parameter 'tenantId'");
             }
         } finally {
@@ -119,7 +130,8 @@ class MisuseTest {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(unnamed.getClassLoader());
         try {
-            assertThatThrownBy(() -> Lockkit.weld(unnamed).containerId("misuse-unnamed").initialize())
+            assertThatThrownBy(() ->
+                            Lockkit.weld(unnamed).containerId("misuse-unnamed").initialize())
                     .isInstanceOf(DeploymentException.class)
                     .hasMessageContaining("Unnamed.ship(long)")
                     .hasMessageContaining("parameter names are not available")
@@ -135,9 +147,12 @@ class MisuseTest {
     }
 
     private static void assertDeploymentFails(Class<?> bean, String... fragments) {
-        assertThatThrownBy(() -> Lockkit.start("misuse-" + bean.getSimpleName(), bean).shutdown())
+        assertThatThrownBy(() ->
+                        Lockkit.start("misuse-" + bean.getSimpleName(), bean).shutdown())
                 .isInstanceOf(DeploymentException.class)
-                .satisfies(e -> assertThat(e.getMessage()).contains("@Locked on " + bean.getPackageName()).contains(fragments));
+                .satisfies(e -> assertThat(e.getMessage())
+                        .contains("@Locked on " + bean.getPackageName())
+                        .contains(fragments));
     }
 
     private static Class<?> compileWithoutParameters(Path dir) throws IOException, ClassNotFoundException {
@@ -153,12 +168,16 @@ class MisuseTest {
                     }
                 }
                 """);
-        String classPath = location(Locked.class) + File.pathSeparator
-                + location(jakarta.enterprise.context.ApplicationScoped.class) + File.pathSeparator
-                + location(jakarta.enterprise.util.Nonbinding.class) + File.pathSeparator
+        String classPath = location(Locked.class)
+                + File.pathSeparator
+                + location(jakarta.enterprise.context.ApplicationScoped.class)
+                + File.pathSeparator
+                + location(jakarta.enterprise.util.Nonbinding.class)
+                + File.pathSeparator
                 + location(jakarta.interceptor.InterceptorBinding.class);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int status = javac.run(null, null, null, "-proc:none", "-cp", classPath, "-d", dir.toString(), source.toString());
+        int status =
+                javac.run(null, null, null, "-proc:none", "-cp", classPath, "-d", dir.toString(), source.toString());
         assertThat(status).as("javac exit status").isZero();
         URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, MisuseTest.class.getClassLoader());
         return loader.loadClass("generated.Unnamed");
@@ -166,7 +185,11 @@ class MisuseTest {
 
     private static String location(Class<?> type) {
         try {
-            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(type.getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -2,7 +2,6 @@ package io.lockkit.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Stereotype;
-
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -13,42 +12,36 @@ import java.util.concurrent.Future;
 /** Beans whose {@code @Locked} cannot work; each must fail deployment (or, where a check cannot see it, the first call). */
 final class Misuses {
 
-    private Misuses() {
-    }
+    private Misuses() {}
 
     @ApplicationScoped
     public static class UnknownParameter {
         @Locked("order:{ordr}")
-        public void ship(long order) {
-        }
+        public void ship(long order) {}
     }
 
     @ApplicationScoped
     public static class UnclosedBrace {
         @Locked("order:{id")
-        public void ship(long id) {
-        }
+        public void ship(long id) {}
     }
 
     @ApplicationScoped
     public static class UnknownProperty {
         @Locked("customer:{order.customer.name}")
-        public void ship(Templates.Order order) {
-        }
+        public void ship(Templates.Order order) {}
     }
 
     @ApplicationScoped
     public static class PositionOutOfRange {
         @Locked("{2}")
-        public void ship(long id) {
-        }
+        public void ship(long id) {}
     }
 
     @ApplicationScoped
     public static class ArrayParameter {
         @Locked("batch:{ids}")
-        public void ship(long[] ids) {
-        }
+        public void ship(long[] ids) {}
     }
 
     @ApplicationScoped
@@ -58,8 +51,7 @@ final class Misuses {
         }
 
         @Locked
-        private void secret() {
-        }
+        private void secret() {}
     }
 
     @ApplicationScoped
@@ -81,15 +73,13 @@ final class Misuses {
     @ApplicationScoped
     public static class EstimatedUnit {
         @Locked(waitTime = 1, waitUnit = ChronoUnit.MONTHS)
-        public void run() {
-        }
+        public void run() {}
     }
 
     @ApplicationScoped
     public static class ZeroLease {
         @Locked(leaseTime = 0)
-        public void run() {
-        }
+        public void run() {}
     }
 
     /** A stereotype carrying a bad template: deployment checks look at @Locked itself, so the first call reports it. */
@@ -97,13 +87,11 @@ final class Misuses {
     @Locked("tenant:{tenantId}")
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.TYPE)
-    public @interface TenantLocked {
-    }
+    public @interface TenantLocked {}
 
     @ApplicationScoped
     @TenantLocked
     public static class ThroughStereotype {
-        public void run(String tenant) {
-        }
+        public void run(String tenant) {}
     }
 }

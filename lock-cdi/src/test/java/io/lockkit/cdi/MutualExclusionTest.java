@@ -1,19 +1,13 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
-import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -21,9 +15,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @DisplayName("@Locked across two applications (two Weld containers, one Redis)")
 class MutualExclusionTest {
@@ -58,7 +56,8 @@ class MutualExclusionTest {
                     .isNotSameAs(b.select(LockFactoryHolder.class).get().factory());
             List<Future<?>> calls = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
-                SharedCounter counter = (t % 2 == 0 ? a : b).select(SharedCounter.class).get();
+                SharedCounter counter =
+                        (t % 2 == 0 ? a : b).select(SharedCounter.class).get();
                 calls.add(pool.submit(() -> {
                     for (int i = 0; i < 25; i++) {
                         counter.increment();
@@ -69,7 +68,9 @@ class MutualExclusionTest {
                 call.get(60, TimeUnit.SECONDS);
             }
             assertThat(SharedCounter.overlaps.entries()).isEqualTo(200);
-            assertThat(SharedCounter.overlaps.most()).as("callers inside at once").isEqualTo(1);
+            assertThat(SharedCounter.overlaps.most())
+                    .as("callers inside at once")
+                    .isEqualTo(1);
             assertThat(SharedCounter.value).as("no update lost").isEqualTo(200);
         } finally {
             pool.shutdownNow();
@@ -114,7 +115,8 @@ class MutualExclusionTest {
         WeldContainer a = Lockkit.start("app-a", SharedCounter.class);
         WeldContainer b = Lockkit.start("app-b", SharedCounter.class);
         try {
-            DistributedLockFactory bLocks = b.select(DistributedLockFactory.class).get();
+            DistributedLockFactory bLocks =
+                    b.select(DistributedLockFactory.class).get();
             try (var hold = bLocks.acquire("shared-counter")) {
                 assertThatThrownBy(() -> a.select(SharedCounter.class).get().incrementIfFree())
                         .isInstanceOf(LockNotAcquiredException.class);

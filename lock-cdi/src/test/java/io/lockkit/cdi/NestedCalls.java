@@ -2,10 +2,8 @@ package io.lockkit.cdi;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 

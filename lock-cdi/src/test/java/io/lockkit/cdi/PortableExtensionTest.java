@@ -1,12 +1,12 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import jakarta.enterprise.inject.spi.DeploymentException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * CDI Full runs the portable extension and skips the build compatible one (which Quarkus runs, and
@@ -25,9 +25,14 @@ class PortableExtensionTest {
     @Test
     @DisplayName("with the portable extension present, the build compatible one is skipped (no double report)")
     void skippedWhenThePortableOneIsPresent() {
-        assertThatThrownBy(() -> Lockkit.weld(Misuses.UnknownParameter.class).containerId("full-misuse").initialize().shutdown())
+        assertThatThrownBy(() -> Lockkit.weld(Misuses.UnknownParameter.class)
+                        .containerId("full-misuse")
+                        .initialize()
+                        .shutdown())
                 .isInstanceOf(DeploymentException.class)
-                .satisfies(e -> assertThat(count(e.getMessage(), "no parameter 'ordr'")).as("reported once").isEqualTo(1));
+                .satisfies(e -> assertThat(count(e.getMessage(), "no parameter 'ordr'"))
+                        .as("reported once")
+                        .isEqualTo(1));
     }
 
     private static int count(String text, String part) {

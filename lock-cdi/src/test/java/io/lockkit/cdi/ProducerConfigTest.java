@@ -1,5 +1,8 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockHandle;
@@ -7,20 +10,15 @@ import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("the DistributedLockFactory bean built from MicroProfile Config")
 class ProducerConfigTest {
@@ -36,9 +34,20 @@ class ProducerConfigTest {
     @Test
     @DisplayName("Redis URI, key prefix, timeouts and watchdog lease come from lockkit.* keys")
     void redisSettingsComeFromConfig(RedisServer redis) throws Exception {
-        Lockkit.useRedis(redis, "lockkit.redis.key-prefix", "shop", "lockkit.watchdog-lease", "3s",
-                "lockkit.redis.timeout", "PT0.5S", "lockkit.redis.connect-timeout", "1s",
-                "lockkit.redis.max-connections", "4", "lockkit.redis.client-name", "shop-app");
+        Lockkit.useRedis(
+                redis,
+                "lockkit.redis.key-prefix",
+                "shop",
+                "lockkit.watchdog-lease",
+                "3s",
+                "lockkit.redis.timeout",
+                "PT0.5S",
+                "lockkit.redis.connect-timeout",
+                "1s",
+                "lockkit.redis.max-connections",
+                "4",
+                "lockkit.redis.client-name",
+                "shop-app");
         WeldContainer app = Lockkit.start("config-redis", LockUser.class);
         try (LockHandle hold = app.select(DistributedLockFactory.class).get().acquire("stock:1")) {
             assertThat(hold.remainingLease()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(3));
@@ -66,15 +75,20 @@ class ProducerConfigTest {
     }
 
     @Test
-    @DisplayName("shutting the application down closes the factory, frees what it held after the drain time and tells the holder")
+    @DisplayName(
+            "shutting the application down closes the factory, frees what it held after the drain time and tells the holder")
     void shutdownClosesTheFactory(RedisServer redis) throws Exception {
         Lockkit.useRedis(redis, "lockkit.drain-timeout", "200ms");
         WeldContainer app = Lockkit.start("config-shutdown", LockUser.class);
         DistributedLockFactory own = app.select(LockFactoryHolder.class).get().own();
         LockHandle leftBehind = own.acquire("left-behind");
         app.shutdown();
-        assertThat(leftBehind.lost()).as("its holder is told, after the drain time").isCompleted();
-        assertThatThrownBy(() -> own.tryAcquire("other")).isInstanceOf(LockException.class).hasMessageContaining("closed");
+        assertThat(leftBehind.lost())
+                .as("its holder is told, after the drain time")
+                .isCompleted();
+        assertThatThrownBy(() -> own.tryAcquire("other"))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("closed");
         try (DistributedLockFactory elsewhere = DistributedLockFactory.create(JedisLockProvider.create(redis.uri()))) {
             Optional<LockHandle> free = elsewhere.tryAcquire("left-behind");
             assertThat(free).as("released at shutdown, not left to expire").isPresent();

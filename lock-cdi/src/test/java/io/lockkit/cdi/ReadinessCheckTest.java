@@ -1,20 +1,13 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.HealthCheckResponse.Status;
-import org.eclipse.microprofile.health.Readiness;
-import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,15 +17,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponse.Status;
+import org.eclipse.microprofile.health.Readiness;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("the lockkit readiness check (MicroProfile Health) in Weld")
 class ReadinessCheckTest {
 
     /** A Redis process of the test's own (never a shared server or a container): the tests stop and stall it. */
-    private static final RedisFixture FIXTURE = RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build();
+    private static final RedisFixture FIXTURE =
+            RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build();
 
     private final List<AutoCloseable> closeAfter = new ArrayList<>();
 
@@ -71,8 +70,12 @@ class ReadinessCheckTest {
         HealthCheckResponse up = check.call();
         assertThat(up.getName()).isEqualTo("lockkit");
         assertThat(up.getStatus()).as("%s", data(up)).isEqualTo(Status.UP);
-        assertThat(data(up)).containsEntry("activeHolds", 0L).containsEntry("lossesLastMinute", 0L)
-                .containsEntry("watchdog", "IDLE").containsKey("probeLatencyMicros").doesNotContainKey("reason");
+        assertThat(data(up))
+                .containsEntry("activeHolds", 0L)
+                .containsEntry("lossesLastMinute", 0L)
+                .containsEntry("watchdog", "IDLE")
+                .containsKey("probeLatencyMicros")
+                .doesNotContainKey("reason");
         assertThat((String) data(up).get("backend")).contains(Integer.toString(port));
 
         LockUser user = container.select(LockUser.class).get();
@@ -108,10 +111,14 @@ class ReadinessCheckTest {
             long start = System.nanoTime();
             HealthCheckResponse stalled = check.call();
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            System.out.printf("readiness with Redis stalled: DOWN after %d ms (probe timeout 500 ms, Redis timeout 3 s)%n", tookMillis);
+            System.out.printf(
+                    "readiness with Redis stalled: DOWN after %d ms (probe timeout 500 ms, Redis timeout 3 s)%n",
+                    tookMillis);
             assertThat(stalled.getStatus()).isEqualTo(Status.DOWN);
             assertThat(data(stalled)).containsEntry("reason", "the backend did not answer within PT0.5S");
-            assertThat(tookMillis).as("answered at the probe timeout, not at Redis' 3 s timeout").isLessThan(2_500);
+            assertThat(tookMillis)
+                    .as("answered at the probe timeout, not at Redis' 3 s timeout")
+                    .isLessThan(2_500);
         } finally {
             signal("CONT", pid);
         }
@@ -126,18 +133,36 @@ class ReadinessCheckTest {
         HealthCheck check = readiness(container);
         LockUser user = container.select(LockUser.class).get();
 
-        LockHandle first = user.locks().acquire("lapses-1", LockOptions.builder().noWait().lease(Duration.ofMillis(50)).build());
-        await().atMost(Duration.ofSeconds(10)).until(() -> first.lost().toCompletableFuture().isDone());
+        LockHandle first = user.locks()
+                .acquire(
+                        "lapses-1",
+                        LockOptions.builder()
+                                .noWait()
+                                .lease(Duration.ofMillis(50))
+                                .build());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> first.lost().toCompletableFuture().isDone());
         HealthCheckResponse oneLoss = check.call();
         assertThat(oneLoss.getStatus()).as("%s", data(oneLoss)).isEqualTo(Status.UP);
         assertThat(data(oneLoss)).containsEntry("lossesLastMinute", 1L);
 
-        LockHandle second = user.locks().acquire("lapses-2", LockOptions.builder().noWait().lease(Duration.ofMillis(50)).build());
-        await().atMost(Duration.ofSeconds(10)).until(() -> second.lost().toCompletableFuture().isDone());
+        LockHandle second = user.locks()
+                .acquire(
+                        "lapses-2",
+                        LockOptions.builder()
+                                .noWait()
+                                .lease(Duration.ofMillis(50))
+                                .build());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> second.lost().toCompletableFuture().isDone());
         HealthCheckResponse twoLosses = check.call();
         assertThat(twoLosses.getStatus()).isEqualTo(Status.DOWN);
-        assertThat(data(twoLosses)).containsEntry("lossesLastMinute", 2L).containsKey("probeLatencyMicros")
-                .containsEntry("reason", "2 holds lost in the last minute, more than lockkit.health.max-losses-per-minute = 1");
+        assertThat(data(twoLosses))
+                .containsEntry("lossesLastMinute", 2L)
+                .containsKey("probeLatencyMicros")
+                .containsEntry(
+                        "reason",
+                        "2 holds lost in the last minute, more than lockkit.health.max-losses-per-minute = 1");
     }
 
     @Test
@@ -146,14 +171,16 @@ class ReadinessCheckTest {
         Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.health.timeout", "0s"));
         HealthCheckResponse response = readiness(start("health-bad-setting")).call();
         assertThat(response.getStatus()).isEqualTo(Status.DOWN);
-        assertThat((String) data(response).get("reason")).contains("lockkit.health.timeout = 'PT0S'").contains("must be positive");
+        assertThat((String) data(response).get("reason"))
+                .contains("lockkit.health.timeout = 'PT0S'")
+                .contains("must be positive");
     }
 
     @Test
     @DisplayName("lockkit.health.enabled=false keeps it UP without asking the backend")
     void disabledCheckIsUpWithoutProbing() {
-        Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.health.enabled", "false",
-                "lockkit.startup", "lazy"));
+        Lockkit.useConfig(
+                Map.of("lockkit.provider", "local", "lockkit.health.enabled", "false", "lockkit.startup", "lazy"));
         WeldContainer container = start("health-disabled");
         HealthCheckResponse response = readiness(container).call();
         assertThat(response.getStatus()).isEqualTo(Status.UP);
@@ -163,14 +190,18 @@ class ReadinessCheckTest {
     /** Sends SIGSTOP or SIGCONT to the redis-server this test started, and for SIGSTOP waits until the kernel says it stopped. */
     private static void signal(String signal, long pid) throws InterruptedException {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             assertThat(kill.waitFor(5, TimeUnit.SECONDS)).isTrue();
             assertThat(kill.exitValue()).as("kill -%s %d", signal, pid).isZero();
             if (signal.equals("STOP")) {
-                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> {
-                    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                    return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
-                });
+                await().atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(5))
+                        .until(() -> {
+                            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                            return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
+                        });
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

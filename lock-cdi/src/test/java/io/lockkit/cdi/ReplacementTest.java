@@ -1,20 +1,18 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
+import java.util.List;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 @DisplayName("an application's own beans replace the library's without ambiguity")
 class ReplacementTest {
@@ -42,7 +40,9 @@ class ReplacementTest {
             assertThat(app.select(DistributedLockFactory.class).isResolvable()).isTrue();
             LockHandle hold = user.locked("u1");
             assertThat(hold.name()).isEqualTo("user:u1");
-            assertThat(Replacements.backend.inspect("user:u1")).as("held while running, released after").isEmpty();
+            assertThat(Replacements.backend.inspect("user:u1"))
+                    .as("held while running, released after")
+                    .isEmpty();
             assertThat(redis.command("KEYS", "*user:u1*")).as("Redis untouched").isEqualTo(List.of());
         } finally {
             app.shutdown();
@@ -54,7 +54,8 @@ class ReplacementTest {
     void applicationProviderBacksOurFactory(RedisServer redis) throws Exception {
         WeldContainer app = Lockkit.start("replace-provider", LockUser.class, Replacements.ProviderProducer.class);
         try {
-            DistributedLockFactory locks = app.select(DistributedLockFactory.class).get();
+            DistributedLockFactory locks =
+                    app.select(DistributedLockFactory.class).get();
             try (LockHandle hold = locks.acquire("stock:9")) {
                 assertThat(Replacements.backend.inspect("stock:9")).isPresent();
             }
@@ -67,10 +68,13 @@ class ReplacementTest {
     @Test
     @DisplayName("a qualified factory sits next to the library's @Default one")
     void qualifiedFactoryDoesNotReplaceOurs() throws Exception {
-        WeldContainer app = Lockkit.start("replace-qualified", LockUser.class, Replacements.QualifiedFactoryProducer.class);
+        WeldContainer app =
+                Lockkit.start("replace-qualified", LockUser.class, Replacements.QualifiedFactoryProducer.class);
         try {
-            DistributedLockFactory ours = app.select(DistributedLockFactory.class).get();
-            DistributedLockFactory reporting = app.select(DistributedLockFactory.class, new ReportingLiteral()).get();
+            DistributedLockFactory ours =
+                    app.select(DistributedLockFactory.class).get();
+            DistributedLockFactory reporting = app.select(DistributedLockFactory.class, new ReportingLiteral())
+                    .get();
             assertThat(reporting.defaultOptions().watchdogLease()).contains(Replacements.MARK);
             assertThat(ours.defaultOptions().watchdogLease()).isEmpty();
             try (LockHandle hold = ours.acquire("report")) {

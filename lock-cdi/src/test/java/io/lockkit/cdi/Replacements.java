@@ -4,13 +4,11 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Qualifier;
 import jakarta.inject.Singleton;
-
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.time.Duration;
@@ -23,8 +21,7 @@ final class Replacements {
 
     static volatile LocalLockProvider backend;
 
-    private Replacements() {
-    }
+    private Replacements() {}
 
     /** A plain producer: no @Alternative, no priority. */
     @ApplicationScoped
@@ -56,8 +53,7 @@ final class Replacements {
 
     @Qualifier
     @Retention(RetentionPolicy.RUNTIME)
-    public @interface Reporting {
-    }
+    public @interface Reporting {}
 
     /** A second, qualified factory next to the library's. */
     @ApplicationScoped

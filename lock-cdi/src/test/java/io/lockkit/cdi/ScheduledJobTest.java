@@ -1,15 +1,10 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +12,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @DisplayName("@Locked(holdAtLeast): a job two instances schedule every 100 ms runs once per second")
 class ScheduledJobTest {
 
     /** Each task its own thread: blocking tasks must not queue behind each other in the common pool. */
     private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
-
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
@@ -42,7 +39,11 @@ class ScheduledJobTest {
     /** A short job: the lock stays held for a second after it starts, whatever its duration. */
     @ApplicationScoped
     public static class ReportJob {
-        @Locked(value = "report-job", waitTime = 0, whenBusy = WhenBusy.SKIP, holdAtLeast = 1000,
+        @Locked(
+                value = "report-job",
+                waitTime = 0,
+                whenBusy = WhenBusy.SKIP,
+                holdAtLeast = 1000,
                 holdAtLeastUnit = ChronoUnit.MILLIS)
         public void run() {
             RUNS.add(System.nanoTime());
@@ -61,15 +62,17 @@ class ScheduledJobTest {
             List<CompletableFuture<Integer>> schedulers = new ArrayList<>();
             for (WeldContainer instance : List.of(a, b)) {
                 ReportJob job = instance.select(ReportJob.class).get();
-                schedulers.add(CompletableFuture.supplyAsync(() -> {
-                    int ticks = 0;
-                    while (System.nanoTime() - end < 0) {
-                        job.run();
-                        ticks++;
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-                    }
-                    return ticks;
-                }, threads));
+                schedulers.add(CompletableFuture.supplyAsync(
+                        () -> {
+                            int ticks = 0;
+                            while (System.nanoTime() - end < 0) {
+                                job.run();
+                                ticks++;
+                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+                            }
+                            return ticks;
+                        },
+                        threads));
             }
             int ticks = 0;
             for (CompletableFuture<Integer> s : schedulers) {
@@ -79,7 +82,8 @@ class ScheduledJobTest {
             assertThat(RUNS).as("but it ran about once per second (3.5 s)").hasSizeBetween(2, 5);
             for (int i = 1; i < RUNS.size(); i++) {
                 assertThat(TimeUnit.NANOSECONDS.toMillis(RUNS.get(i) - RUNS.get(i - 1)))
-                        .as("gap between run %d and %d", i - 1, i).isGreaterThanOrEqualTo(900);
+                        .as("gap between run %d and %d", i - 1, i)
+                        .isGreaterThanOrEqualTo(900);
             }
         } finally {
             a.shutdown();

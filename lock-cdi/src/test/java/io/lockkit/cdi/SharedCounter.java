@@ -1,7 +1,6 @@
 package io.lockkit.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;

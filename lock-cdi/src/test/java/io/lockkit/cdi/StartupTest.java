@@ -1,21 +1,17 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
-import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.List;
@@ -24,9 +20,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @DisplayName("misconfiguration fails the application's start, naming the key to fix")
 class StartupTest {
@@ -44,7 +42,8 @@ class StartupTest {
     void unreachableRedisFailsTheStart() throws IOException {
         String uri = "redis://127.0.0.1:" + closedPort();
         Lockkit.useConfig(Map.of("lockkit.redis.uri", uri, "lockkit.redis.timeout", "500ms"));
-        assertThatThrownBy(() -> Lockkit.start("startup-unreachable", LockUser.class).shutdown())
+        assertThatThrownBy(() ->
+                        Lockkit.start("startup-unreachable", LockUser.class).shutdown())
                 .satisfies(e -> assertThat(rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .startsWith("lockkit: the lock backend did not answer at application start")
@@ -56,20 +55,30 @@ class StartupTest {
     @DisplayName("a malformed value fails the start, naming the key and its source")
     void malformedValueFailsTheStart(RedisServer redis) {
         Lockkit.useRedis(redis, "lockkit.redis.timeout", "soon");
-        assertThatThrownBy(() -> Lockkit.start("startup-malformed", LockUser.class).shutdown())
-                .satisfies(e -> assertThat(rootMessages(e)).anySatisfy(m -> assertThat(m)
-                        .contains("lockkit.redis.timeout = 'soon' (from MicroProfile Config)")));
+        assertThatThrownBy(
+                        () -> Lockkit.start("startup-malformed", LockUser.class).shutdown())
+                .satisfies(e -> assertThat(rootMessages(e))
+                        .anySatisfy(m ->
+                                assertThat(m).contains("lockkit.redis.timeout = 'soon' (from MicroProfile Config)")));
         Lockkit.useConfig(Map.of("lockkit.provider", "zookeeper"));
-        assertThatThrownBy(() -> Lockkit.start("startup-provider", LockUser.class).shutdown())
-                .satisfies(e -> assertThat(rootMessages(e)).anySatisfy(m -> assertThat(m)
-                        .contains("lockkit.provider = 'zookeeper'").contains("expected redis, jdbc or local")));
+        assertThatThrownBy(
+                        () -> Lockkit.start("startup-provider", LockUser.class).shutdown())
+                .satisfies(e -> assertThat(rootMessages(e))
+                        .anySatisfy(m -> assertThat(m)
+                                .contains("lockkit.provider = 'zookeeper'")
+                                .contains("expected redis, jdbc or local")));
     }
 
     @Test
     @DisplayName("lockkit.startup=lazy starts without the backend and fails the first use instead")
     void lazyStartDefersTheCheck() throws IOException {
-        Lockkit.useConfig(Map.of("lockkit.redis.uri", "redis://127.0.0.1:" + closedPort(),
-                "lockkit.redis.timeout", "500ms", "lockkit.startup", "lazy"));
+        Lockkit.useConfig(Map.of(
+                "lockkit.redis.uri",
+                "redis://127.0.0.1:" + closedPort(),
+                "lockkit.redis.timeout",
+                "500ms",
+                "lockkit.startup",
+                "lazy"));
         WeldContainer app = Lockkit.start("startup-lazy", LockUser.class);
         try {
             assertThatThrownBy(() -> app.select(LockUser.class).get().locked("u1"))
@@ -91,12 +100,10 @@ class StartupTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         Logger logger = Logger.getLogger("io.lockkit.cdi.internal.LockFactoryHolder");
         logger.addHandler(handler);
@@ -105,17 +112,23 @@ class StartupTest {
         } finally {
             logger.removeHandler(handler);
         }
-        assertThat(warnings).anySatisfy(w -> assertThat(w)
-                .contains("unknown configuration key lockkit.redis.url").contains("did you mean lockkit.redis.uri?"));
+        assertThat(warnings)
+                .anySatisfy(w -> assertThat(w)
+                        .contains("unknown configuration key lockkit.redis.url")
+                        .contains("did you mean lockkit.redis.uri?"));
     }
 
     @Test
     @DisplayName("two @Default LockProvider beans fail the deployment, naming both")
     void twoProvidersFailTheDeployment() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
-        assertThatThrownBy(() -> Lockkit.start("startup-two-providers", LockUser.class, TwoProviders.class).shutdown())
-                .satisfies(e -> assertThat(rootMessages(e)).anySatisfy(m -> assertThat(m)
-                        .contains("several LockProvider beans").contains("first").contains("second")));
+        assertThatThrownBy(() -> Lockkit.start("startup-two-providers", LockUser.class, TwoProviders.class)
+                        .shutdown())
+                .satisfies(e -> assertThat(rootMessages(e))
+                        .anySatisfy(m -> assertThat(m)
+                                .contains("several LockProvider beans")
+                                .contains("first")
+                                .contains("second")));
     }
 
     /** An application that produces two backends by mistake. */

@@ -31,8 +31,7 @@ public class Templates {
         }
     }
 
-    public record Customer(String id) {
-    }
+    public record Customer(String id) {}
 
     @Locked("order:{orderId}")
     public String byName(long orderId, String note) {

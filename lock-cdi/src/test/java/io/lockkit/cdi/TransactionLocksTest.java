@@ -1,14 +1,17 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.arjuna.ats.jta.cdi.TransactionExtension;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
-import com.arjuna.ats.jta.cdi.TransactionExtension;
 import jakarta.transaction.TransactionManager;
+import java.time.Duration;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -17,11 +20,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("TransactionLocks: the explicit API's locks released at the transaction's completion (Narayana)")
 class TransactionLocksTest {
@@ -47,8 +45,10 @@ class TransactionLocksTest {
 
     @BeforeEach
     void start(RedisServer redis) {
-        app = Lockkit.weld(TransactionLocks.class).addExtension(new TransactionExtension())
-                .containerId("transaction-locks").initialize();
+        app = Lockkit.weld(TransactionLocks.class)
+                .addExtension(new TransactionExtension())
+                .containerId("transaction-locks")
+                .initialize();
         elsewhere = DistributedLockFactory.create(JedisLockProvider.create(redis.uri()));
     }
 
@@ -67,10 +67,16 @@ class TransactionLocksTest {
         LockHandle again = locks.lockUntilCompletion("seat:1", BRIEFLY);
         assertThat(again).isSameAs(hold);
         assertThat(hold.holdCount()).isEqualTo(2);
-        assertThat(elsewhere.tryAcquire("seat:1")).as("busy inside the transaction").isEmpty();
+        assertThat(elsewhere.tryAcquire("seat:1"))
+                .as("busy inside the transaction")
+                .isEmpty();
         TRANSACTIONS.commit();
         assertThat(hold.holdCount()).isZero();
-        assertThat(elsewhere.tryAcquire("seat:1")).as("free after the commit").isPresent().get().satisfies(LockHandle::close);
+        assertThat(elsewhere.tryAcquire("seat:1"))
+                .as("free after the commit")
+                .isPresent()
+                .get()
+                .satisfies(LockHandle::close);
     }
 
     @Test
@@ -87,7 +93,8 @@ class TransactionLocksTest {
     @DisplayName("outside a transaction it refuses, without taking the lock")
     void refusedOutsideATransaction() {
         TransactionLocks locks = app.select(TransactionLocks.class).get();
-        assertThatThrownBy(() -> locks.lockUntilCompletion("seat:3", BRIEFLY)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> locks.lockUntilCompletion("seat:3", BRIEFLY))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("needs an active transaction");
         assertThat(elsewhere.tryAcquire("seat:3")).isPresent().get().satisfies(LockHandle::close);
     }

@@ -1,9 +1,11 @@
 package io.lockkit.cdi;
 
-import io.lockkit.testkit.redis.RedisExtension;
-import io.lockkit.testkit.redis.RedisServer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.arjuna.ats.jta.cdi.TransactionExtension;
+import io.lockkit.testkit.redis.RedisExtension;
+import io.lockkit.testkit.redis.RedisServer;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -12,9 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("@Locked wraps @Transactional (Narayana): lock before begin, release after completion")
 class TransactionOrderingTest {
@@ -39,7 +38,12 @@ class TransactionOrderingTest {
         Ledger.EVENTS.clear();
         // Weld SE loads portable extensions only with discovery on; Narayana's registers @Transactional.
         Bookings.reset();
-        app = Lockkit.weld(Ledger.class, Ledger.Inner.class, Ledger.RecordingBackend.class, Bookings.class, Bookings.Seats.class)
+        app = Lockkit.weld(
+                        Ledger.class,
+                        Ledger.Inner.class,
+                        Ledger.RecordingBackend.class,
+                        Bookings.class,
+                        Bookings.Seats.class)
                 .addExtension(new TransactionExtension())
                 .containerId("transactions")
                 .initialize();
@@ -54,12 +58,13 @@ class TransactionOrderingTest {
     @DisplayName("the lock is taken before the transaction begins and released after it committed")
     void lockWrapsACommit() throws Exception {
         app.select(Ledger.class).get().post("acct-1");
-        assertThat(Ledger.EVENTS).containsExactly(
-                "lock taken, transaction none",
-                "method runs, transaction active",
-                "transaction completing",
-                "transaction committed",
-                "lock released, transaction none");
+        assertThat(Ledger.EVENTS)
+                .containsExactly(
+                        "lock taken, transaction none",
+                        "method runs, transaction active",
+                        "transaction completing",
+                        "transaction committed",
+                        "lock released, transaction none");
     }
 
     @Test
@@ -67,10 +72,8 @@ class TransactionOrderingTest {
     void lockWrapsARollback() {
         assertThatThrownBy(() -> app.select(Ledger.class).get().failingPost("acct-2"))
                 .hasMessage("insufficient funds");
-        assertThat(Ledger.EVENTS).containsExactly(
-                "lock taken, transaction none",
-                "method fails",
-                "lock released, transaction none");
+        assertThat(Ledger.EVENTS)
+                .containsExactly("lock taken, transaction none", "method fails", "lock released, transaction none");
     }
 
     @Test
@@ -79,12 +82,13 @@ class TransactionOrderingTest {
         app.select(Ledger.class).get().postInside("acct-3");
         // Released in the transaction's afterCompletion: interposed synchronizations (ours) hear of
         // the outcome before ordinary ones, such as the test's recorder.
-        assertThat(Ledger.EVENTS).containsExactly(
-                "lock taken, transaction active",
-                "method runs, transaction active",
-                "transaction completing",
-                "lock released, transaction committed",
-                "transaction committed");
+        assertThat(Ledger.EVENTS)
+                .containsExactly(
+                        "lock taken, transaction active",
+                        "method runs, transaction active",
+                        "transaction completing",
+                        "lock released, transaction committed",
+                        "transaction committed");
     }
 
     @Test
@@ -92,34 +96,38 @@ class TransactionOrderingTest {
     void lockInsideATransactionCoversTheRollback() {
         assertThatThrownBy(() -> app.select(Ledger.class).get().failingPostInside("acct-4"))
                 .hasMessage("insufficient funds");
-        assertThat(Ledger.EVENTS).containsExactly(
-                "lock taken, transaction active",
-                "method fails",
-                "lock released, transaction rolled back",
-                "transaction rolled back");
+        assertThat(Ledger.EVENTS)
+                .containsExactly(
+                        "lock taken, transaction active",
+                        "method fails",
+                        "lock released, transaction rolled back",
+                        "transaction rolled back");
     }
 
     @Test
-    @DisplayName("a later @Locked call of the same name in the same transaction joins the hold instead of waiting for it")
+    @DisplayName(
+            "a later @Locked call of the same name in the same transaction joins the hold instead of waiting for it")
     void secondCallInTheTransactionJoinsTheHold() throws Exception {
         app.select(Ledger.class).get().postTwiceInside("acct-5");
         // Each call registers the test's recorder; the lock is taken twice (reentrant) and released
         // twice, both after the commit.
-        assertThat(Ledger.EVENTS).containsExactly(
-                "lock taken, transaction active",
-                "method runs, transaction active",
-                "lock taken, transaction active",
-                "method runs, transaction active",
-                "transaction completing",
-                "transaction completing",
-                "lock released, transaction committed",
-                "lock released, transaction committed",
-                "transaction committed",
-                "transaction committed");
+        assertThat(Ledger.EVENTS)
+                .containsExactly(
+                        "lock taken, transaction active",
+                        "method runs, transaction active",
+                        "lock taken, transaction active",
+                        "method runs, transaction active",
+                        "transaction completing",
+                        "transaction completing",
+                        "lock released, transaction committed",
+                        "lock released, transaction committed",
+                        "transaction committed",
+                        "transaction committed");
     }
 
     @Test
-    @DisplayName("count-then-insert inside transactions: 8 threads x 5 seats, each seat booked once, commits and rollbacks alike")
+    @DisplayName(
+            "count-then-insert inside transactions: 8 threads x 5 seats, each seat booked once, commits and rollbacks alike")
     void concurrentBookingsNeverDoubleBook() throws Exception {
         Bookings bookings = app.select(Bookings.class).get();
         int seats = 5;
@@ -152,6 +160,9 @@ class TransactionOrderingTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(Bookings.COMMITTED).as("each seat booked exactly once").hasSize(seats).doesNotHaveDuplicates();
+        assertThat(Bookings.COMMITTED)
+                .as("each seat booked exactly once")
+                .hasSize(seats)
+                .doesNotHaveDuplicates();
     }
 }

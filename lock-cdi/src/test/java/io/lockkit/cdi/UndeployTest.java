@@ -1,16 +1,13 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.LockLostException;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,17 +15,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @DisplayName("undeploy drains: a running @Locked method keeps its lock until it returns or the drain time ends")
 class UndeployTest {
 
     /** Each task its own thread: blocking tasks must not queue behind each other in the common pool. */
     private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
-
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
@@ -76,7 +73,8 @@ class UndeployTest {
             CompletableFuture<Void> undeploy = CompletableFuture.runAsync(undeployed::shutdown, threads);
             CompletableFuture<Void> other = CompletableFuture.runAsync(
                     () -> survivor.select(NightlyJob.class).get().runOnce("b"), threads);
-            await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(5))
+            await().during(Duration.ofMillis(700))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> !other.isDone() && !undeploy.isDone());
             finish.countDown();
             running.get(10, TimeUnit.SECONDS);
@@ -104,8 +102,10 @@ class UndeployTest {
             CompletableFuture.runAsync(undeployed::shutdown, threads).get(10, TimeUnit.SECONDS);
             survivor.select(NightlyJob.class).get().runOnce("b");
             finish.countDown();
-            assertThatThrownBy(() -> running.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                    .cause().isInstanceOf(LockLostException.class)
+            assertThatThrownBy(() -> running.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(LockLostException.class)
                     .hasMessageContaining("released when the lock factory closed");
             assertThat(EVENTS).containsExactly("a starts", "b runs", "a ends");
         } finally {

@@ -1,22 +1,20 @@
 package io.lockkit.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
-
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.Bean;
-import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.io.File;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("an application without the MicroProfile Health API")
 class WithoutHealthTest {
@@ -34,14 +32,18 @@ class WithoutHealthTest {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         String before = System.getProperty("lockkit.provider");
         System.setProperty("lockkit.provider", "local");
-        try (URLClassLoader application = new URLClassLoader(classPath.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader())) {
-            assertThat(application.getResource("org/eclipse/microprofile/health/HealthCheck.class")).isNull();
+        try (URLClassLoader application =
+                new URLClassLoader(classPath.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+            assertThat(application.getResource("org/eclipse/microprofile/health/HealthCheck.class"))
+                    .isNull();
             Thread.currentThread().setContextClassLoader(application);
             @SuppressWarnings("unchecked")
-            Callable<String> start = (Callable<String>) application.loadClass(StartWithoutHealth.class.getName())
-                    .getDeclaredConstructor().newInstance();
-            assertThat(start.call()).startsWith("locked; beans from lock-cdi: [LockFactoryHolder")
+            Callable<String> start = (Callable<String>) application
+                    .loadClass(StartWithoutHealth.class.getName())
+                    .getDeclaredConstructor()
+                    .newInstance();
+            assertThat(start.call())
+                    .startsWith("locked; beans from lock-cdi: [LockFactoryHolder")
                     .doesNotContain("LockkitReadinessCheck");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
@@ -58,7 +60,8 @@ class WithoutHealthTest {
         @Override
         public String call() throws Exception {
             WeldContainer container = Lockkit.start("without-health", LockUser.class);
-            try (LockHandle hold = container.select(LockUser.class).get().locks().acquire("no-health", LockOptions.noWait())) {
+            try (LockHandle hold =
+                    container.select(LockUser.class).get().locks().acquire("no-health", LockOptions.noWait())) {
                 List<String> beans = new ArrayList<>();
                 for (Bean<?> bean : container.getBeanManager().getBeans(Object.class, Any.Literal.INSTANCE)) {
                     if (bean.getBeanClass().getName().startsWith("io.lockkit.cdi.internal")) {

@@ -1,7 +1,6 @@
 package io.lockkit.cdi;
 
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.net.URL;
@@ -9,8 +8,8 @@ import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("an application with lockkit.provider=jdbc but without lock-jdbc")
 class WithoutJdbcTest {
@@ -28,12 +27,14 @@ class WithoutJdbcTest {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         String before = System.getProperty("lockkit.provider");
         System.setProperty("lockkit.provider", "jdbc");
-        try (URLClassLoader application = new URLClassLoader(classPath.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader application =
+                new URLClassLoader(classPath.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(application);
             @SuppressWarnings("unchecked")
-            Callable<String> start = (Callable<String>) application.loadClass(WithoutJedisTest.StartWithoutJedis.class.getName())
-                    .getDeclaredConstructor().newInstance();
+            Callable<String> start = (Callable<String>) application
+                    .loadClass(WithoutJedisTest.StartWithoutJedis.class.getName())
+                    .getDeclaredConstructor()
+                    .newInstance();
             assertThat(start.call()).contains("lockkit.provider=jdbc needs io.lockkit:lock-jdbc on the class path");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
@@ -44,5 +45,4 @@ class WithoutJdbcTest {
             }
         }
     }
-
 }

@@ -1,7 +1,6 @@
 package io.lockkit.cdi;
 
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.net.MalformedURLException;
@@ -10,8 +9,8 @@ import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("an application without lock-jedis")
 class WithoutJedisTest {
@@ -28,12 +27,14 @@ class WithoutJedisTest {
             classPath.add(toUrl(entry));
         }
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader application = new URLClassLoader(classPath.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader application =
+                new URLClassLoader(classPath.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(application);
             @SuppressWarnings("unchecked")
-            Callable<String> start = (Callable<String>) application.loadClass(StartWithoutJedis.class.getName())
-                    .getDeclaredConstructor().newInstance();
+            Callable<String> start = (Callable<String>) application
+                    .loadClass(StartWithoutJedis.class.getName())
+                    .getDeclaredConstructor()
+                    .newInstance();
             assertThat(start.call())
                     .contains("lockkit.provider=redis (the default) needs io.lockkit:lock-jedis")
                     .contains("lockkit.provider=local");

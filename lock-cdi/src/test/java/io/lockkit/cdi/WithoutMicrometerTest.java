@@ -1,7 +1,7 @@
 package io.lockkit.cdi;
 
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
 import java.net.URL;
@@ -10,9 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("an application without Micrometer and lock-micrometer")
 class WithoutMicrometerTest {
@@ -29,14 +28,16 @@ class WithoutMicrometerTest {
             classPath.add(new File(entry).toURI().toURL());
         }
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader application = new URLClassLoader(classPath.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader application =
+                new URLClassLoader(classPath.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(application);
             assertThatThrownBy(() -> application.loadClass("io.micrometer.core.instrument.MeterRegistry"))
                     .isInstanceOf(ClassNotFoundException.class);
             @SuppressWarnings("unchecked")
-            Callable<String> run = (Callable<String>) application.loadClass(LockedCall.class.getName())
-                    .getDeclaredConstructor().newInstance();
+            Callable<String> run = (Callable<String>) application
+                    .loadClass(LockedCall.class.getName())
+                    .getDeclaredConstructor()
+                    .newInstance();
             assertThat(run.call()).isEqualTo("user:u1");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);

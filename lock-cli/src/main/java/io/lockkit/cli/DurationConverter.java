@@ -1,12 +1,11 @@
 package io.lockkit.cli;
 
-import picocli.CommandLine;
-
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
 
 /** Reads {@code 250ms}, {@code 2s}, {@code 1m}, {@code 1h} or ISO-8601 ({@code PT1.5S}); positive only. */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
@@ -30,7 +29,8 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
             try {
                 d = Duration.parse(value.trim());
             } catch (DateTimeParseException e) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a duration such as 500ms, 2s, 1m or PT1.5S");
+                throw new CommandLine.TypeConversionException(
+                        "'" + value + "' is not a duration such as 500ms, 2s, 1m or PT1.5S");
             }
         }
         if (d.isNegative() || d.isZero()) {

@@ -2,11 +2,10 @@ package io.lockkit.cli;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
-import picocli.CommandLine;
-
 import java.io.PrintWriter;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 
 /**
  * Turns what a command throws into a message on stderr and an exit code: a bad option value found
@@ -55,7 +54,9 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
                     + " (list, show and watch need the read-only ACL of the README's Operator CLI section;"
                     + " release --force needs the provider's ACL, docs/SECURITY.md)";
         }
-        if (upper.contains("WRONGPASS") || upper.contains("NOAUTH") || upper.contains("INVALID USERNAME-PASSWORD")
+        if (upper.contains("WRONGPASS")
+                || upper.contains("NOAUTH")
+                || upper.contains("INVALID USERNAME-PASSWORD")
                 || upper.contains("INVALID PASSWORD")) {
             return "authentication to " + target + " failed: " + all;
         }

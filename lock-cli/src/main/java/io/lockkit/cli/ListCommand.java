@@ -1,25 +1,28 @@
 package io.lockkit.cli;
 
 import io.lockkit.LockInfo;
+import java.io.PrintWriter;
+import java.util.Iterator;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.util.Iterator;
-import java.util.concurrent.Callable;
-import java.util.stream.Stream;
-
 /**
  * {@code lockkit list [PREFIX]}: every held lock whose name starts with the prefix, streamed page by
  * page from the factory's {@code locks(prefix)} as it arrives (Redis SCAN order, not sorted), so
  * the client's memory does not grow with the number of locks.
  */
-@Command(name = "list", mixinStandardHelpOptions = true,
-        description = {"Lists the held locks whose names start with PREFIX.",
-            "All locks when PREFIX is not given; in the order Redis's SCAN finds them, streamed. Exit code 0 also when none is held."})
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Lists the held locks whose names start with PREFIX.",
+            "All locks when PREFIX is not given; in the order Redis's SCAN finds them, streamed. Exit code 0 also when none is held."
+        })
 final class ListCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -30,13 +33,19 @@ final class ListCommand implements Callable<Integer> {
     @SuppressWarnings("NullAway.Init")
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "PREFIX", defaultValue = "", description = "lock name prefix (default: all)")
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "PREFIX",
+            defaultValue = "",
+            description = "lock name prefix (default: all)")
     String prefix = "";
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Target target = cli.connect(); Stream<LockInfo> locks = target.factory().locks(prefix)) {
+        try (Target target = cli.connect();
+                Stream<LockInfo> locks = target.factory().locks(prefix)) {
             Iterator<LockInfo> it = locks.iterator();
             if (cli.json) {
                 writeJson(out, it);

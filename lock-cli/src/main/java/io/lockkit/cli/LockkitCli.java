@@ -1,11 +1,5 @@
 package io.lockkit.cli;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.BufferedOutputStream;
 import java.io.Console;
 import java.io.FileDescriptor;
@@ -16,6 +10,11 @@ import java.nio.charset.Charset;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code lockkit}, the operator's command line: lists, shows, force-releases and watches the locks
@@ -29,11 +28,18 @@ import org.jspecify.annotations.Nullable;
  * any number of locks page by page in constant memory. Options of this top-level command are
  * inherited: they may stand before or after the subcommand.
  */
-@Command(name = "lockkit",
+@Command(
+        name = "lockkit",
         mixinStandardHelpOptions = true,
         versionProvider = LockkitCli.Version.class,
         description = "Shows and steers the locks lockkit holds in a Redis.",
-        subcommands = {ListCommand.class, ShowCommand.class, ReleaseCommand.class, WatchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {
+            ListCommand.class,
+            ShowCommand.class,
+            ReleaseCommand.class,
+            WatchCommand.class,
+            CommandLine.HelpCommand.class
+        },
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -42,12 +48,14 @@ import org.jspecify.annotations.Nullable;
             "2:usage error: unknown option, missing argument, malformed --uri",
             "3:Redis unreachable or timed out, authentication failed, or a command refused (ACL)",
             "4:release refused: not confirmed (no --yes and no console to ask on, or not answered y)",
-            "5:internal error (a bug: please report it with the stack trace)"},
+            "5:internal error (a bug: please report it with the stack trace)"
+        },
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  LOCKKIT_REDIS_URI       the Redis URI when --uri is not given",
             "  LOCKKIT_REDIS_PASSWORD  the password when --password is not given",
-            "                          (keeps it out of ps and shell history)"})
+            "                          (keeps it out of ps and shell history)"
+        })
 public final class LockkitCli implements Runnable {
 
     /** Done; {@code list} and {@code watch} also when no lock is held. */
@@ -65,42 +73,72 @@ public final class LockkitCli implements Runnable {
 
     /** The URI used when neither {@code --uri} nor the environment names one. */
     public static final String DEFAULT_URI = "redis://localhost:6379";
+
     static final String URI_VARIABLE = "LOCKKIT_REDIS_URI";
     static final String PASSWORD_VARIABLE = "LOCKKIT_REDIS_PASSWORD";
 
-    @Option(names = "--uri", paramLabel = "URI", scope = CommandLine.ScopeType.INHERIT,
-            description = "redis://[user[:password]@]host[:port][/db] or rediss://... for TLS (default: $" + URI_VARIABLE
-                    + ", else " + DEFAULT_URI + ")")
-    @Nullable String uri;
-
-    @Option(names = "--user", paramLabel = "USER", scope = CommandLine.ScopeType.INHERIT,
-            description = "ACL user name (overrides the URI's)")
-    @Nullable String user;
-
-    @Option(names = "--password", paramLabel = "PASSWORD", arity = "0..1", interactive = true, prompt = "Redis password: ",
+    @Option(
+            names = "--uri",
+            paramLabel = "URI",
             scope = CommandLine.ScopeType.INHERIT,
-            description = "password (overrides the URI's); given without a value it is asked for on the console; else $" + PASSWORD_VARIABLE)
+            description = "redis://[user[:password]@]host[:port][/db] or rediss://... for TLS (default: $"
+                    + URI_VARIABLE + ", else " + DEFAULT_URI + ")")
+    @Nullable
+    String uri;
+
+    @Option(
+            names = "--user",
+            paramLabel = "USER",
+            scope = CommandLine.ScopeType.INHERIT,
+            description = "ACL user name (overrides the URI's)")
+    @Nullable
+    String user;
+
+    @Option(
+            names = "--password",
+            paramLabel = "PASSWORD",
+            arity = "0..1",
+            interactive = true,
+            prompt = "Redis password: ",
+            scope = CommandLine.ScopeType.INHERIT,
+            description = "password (overrides the URI's); given without a value it is asked for on the console; else $"
+                    + PASSWORD_VARIABLE)
     char @Nullable [] password;
 
-    @Option(names = "--key-prefix", paramLabel = "PREFIX", defaultValue = "lockkit", scope = CommandLine.ScopeType.INHERIT,
-            description = "the applications' key prefix (JedisLockProvider.Builder.keyPrefix; default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--key-prefix",
+            paramLabel = "PREFIX",
+            defaultValue = "lockkit",
+            scope = CommandLine.ScopeType.INHERIT,
+            description =
+                    "the applications' key prefix (JedisLockProvider.Builder.keyPrefix; default: ${DEFAULT-VALUE})")
     String keyPrefix = "lockkit";
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
+            converter = DurationConverter.class,
             scope = CommandLine.ScopeType.INHERIT,
             description = "connect and command timeout, e.g. 500ms, 2s, 1m (default: ${DEFAULT-VALUE})")
     Duration timeout = Duration.ofSeconds(2);
 
-    @Option(names = "--cacert", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,
+    @Option(
+            names = "--cacert",
+            paramLabel = "FILE",
+            scope = CommandLine.ScopeType.INHERIT,
             description = "rediss://: PEM file of the CA certificate(s) to trust instead of the JVM's trust store")
     java.nio.file.@Nullable Path caCert;
 
-    @Option(names = "--json", scope = CommandLine.ScopeType.INHERIT,
+    @Option(
+            names = "--json",
+            scope = CommandLine.ScopeType.INHERIT,
             description = "write JSON for scripts instead of tables (watch: one JSON document per line and refresh)")
     boolean json;
 
     @Spec
-    @Nullable CommandSpec spec;
+    @Nullable
+    CommandSpec spec;
 
     private final Environment environment;
 
@@ -110,9 +148,12 @@ public final class LockkitCli implements Runnable {
 
     /** Runs the command line and exits the JVM with its exit code. */
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
-                consoleCharset()), false);
-        PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), consoleCharset()), true);
+        PrintWriter out = new PrintWriter(
+                new OutputStreamWriter(
+                        new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16), consoleCharset()),
+                false);
+        PrintWriter err = new PrintWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), consoleCharset()), true);
         int code = execute(args, out, err, Environment.system());
         out.flush();
         err.flush();
@@ -152,7 +193,8 @@ public final class LockkitCli implements Runnable {
     @Override
     public void run() {
         // "lockkit" alone: the usage text, and a usage error's exit code.
-        throw new CommandLine.ParameterException(spec().commandLine(), "Missing command: one of list, show, release, watch");
+        throw new CommandLine.ParameterException(
+                spec().commandLine(), "Missing command: one of list, show, release, watch");
     }
 
     private CommandSpec spec() {
@@ -174,10 +216,12 @@ public final class LockkitCli implements Runnable {
     /** Where the CLI meets the process it runs in: environment variables and the console. */
     interface Environment {
 
-        @Nullable String variable(String name);
+        @Nullable
+        String variable(String name);
 
         /** The operator's console, or null when there is none (output or input redirected, a script, a test). */
-        @Nullable Prompt console();
+        @Nullable
+        Prompt console();
 
         /** The real process: {@link System#getenv(String)} and {@link System#console()}. */
         static Environment system() {
@@ -231,7 +275,8 @@ public final class LockkitCli implements Runnable {
     @FunctionalInterface
     interface Prompt {
         /** The line answered, or null at end of input. */
-        @Nullable String ask(String question);
+        @Nullable
+        String ask(String question);
     }
 
     /** The version from the jar's manifest. */

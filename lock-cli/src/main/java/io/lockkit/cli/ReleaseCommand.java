@@ -1,6 +1,10 @@
 package io.lockkit.cli;
 
 import io.lockkit.LockInfo;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -8,21 +12,20 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.concurrent.Callable;
-
 /**
  * {@code lockkit release NAME --force [--yes]}: frees a lock whoever holds it, after asking on the
  * console (or not, with {@code --yes}). The holder is not interrupted: its factory learns of the
  * loss at its next renewal and reports it (loss listener, {@code LockHandle.lost()}).
  */
-@Command(name = "release", mixinStandardHelpOptions = true,
-        description = {"Frees the lock NAME, whoever holds it.",
+@Command(
+        name = "release",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Frees the lock NAME, whoever holds it.",
             "Its holder learns of the loss at its next renewal. Asks \"Release NAME held by HOLDER? [y/N]\" on the console"
-                + " unless --yes is given; without a console and without --yes it refuses (exit code 4). Exit code 1 when the"
-                + " lock is not held."})
+                    + " unless --yes is given; without a console and without --yes it refuses (exit code 4). Exit code 1 when the"
+                    + " lock is not held."
+        })
 final class ReleaseCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -37,10 +40,15 @@ final class ReleaseCommand implements Callable<Integer> {
     @SuppressWarnings("NullAway.Init")
     String name;
 
-    @Option(names = "--force", required = true, description = "required: the lock is taken from a holder that may still be working under it")
+    @Option(
+            names = "--force",
+            required = true,
+            description = "required: the lock is taken from a holder that may still be working under it")
     boolean force;
 
-    @Option(names = {"-y", "--yes"}, description = "release without asking")
+    @Option(
+            names = {"-y", "--yes"},
+            description = "release without asking")
     boolean yes;
 
     @Override
@@ -55,7 +63,8 @@ final class ReleaseCommand implements Callable<Integer> {
                 return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
             }
             LockInfo lock = held.get();
-            String holder = Render.printable(Render.holder(lock)) + " (client " + Render.printable(lock.clientId()) + ")";
+            String holder =
+                    Render.printable(Render.holder(lock)) + " (client " + Render.printable(lock.clientId()) + ")";
             if (!yes) {
                 LockkitCli.Prompt console = cli.environment().console();
                 if (console == null) {
@@ -75,7 +84,8 @@ final class ReleaseCommand implements Callable<Integer> {
                 return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
             }
             if (!cli.json) {
-                out.print("released '" + shown + "', held by " + holder + "; the holder learns of the loss at its next renewal\n");
+                out.print("released '" + shown + "', held by " + holder
+                        + "; the holder learns of the loss at its next renewal\n");
             }
             return json(out, true, lock, LockkitCli.EXIT_OK);
         } finally {
@@ -87,7 +97,10 @@ final class ReleaseCommand implements Callable<Integer> {
     private int json(PrintWriter out, boolean released, @org.jspecify.annotations.Nullable LockInfo was, int code) {
         if (cli.json) {
             StringBuilder sb = new StringBuilder(256);
-            Render.string(sb.append("{\"name\":"), name).append(",\"released\":").append(released).append(",\"holder\":");
+            Render.string(sb.append("{\"name\":"), name)
+                    .append(",\"released\":")
+                    .append(released)
+                    .append(",\"holder\":");
             if (was == null) {
                 sb.append("null");
             } else {

@@ -1,7 +1,6 @@
 package io.lockkit.cli;
 
 import io.lockkit.LockInfo;
-
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -17,13 +16,19 @@ final class Render {
     /** Which of {@link #HEADERS} are right-aligned (numbers). */
     static final boolean[] RIGHT = {false, false, false, true, true, true, true};
 
-    private Render() {
-    }
+    private Render() {}
 
     /** The cells of a table row; the holder is the owner within its client ({@code t<thread>}, {@code h<handle>}). */
     static String[] cells(LockInfo lock) {
-        return new String[] {printable(lock.name()), printable(holder(lock)), printable(lock.clientId()), Integer.toString(lock.holdCount()), token(lock.fencingToken()),
-            lease(lock.leaseLeft()), waiters(lock.waiters())};
+        return new String[] {
+            printable(lock.name()),
+            printable(holder(lock)),
+            printable(lock.clientId()),
+            Integer.toString(lock.holdCount()),
+            token(lock.fencingToken()),
+            lease(lock.leaseLeft()),
+            waiters(lock.waiters())
+        };
     }
 
     /**
@@ -55,7 +60,8 @@ final class Render {
     static String holder(LockInfo lock) {
         String owner = lock.owner();
         return owner.length() > lock.clientId().length() && owner.startsWith(lock.clientId() + ":")
-                ? owner.substring(lock.clientId().length() + 1) : owner;
+                ? owner.substring(lock.clientId().length() + 1)
+                : owner;
     }
 
     static String token(long token) {

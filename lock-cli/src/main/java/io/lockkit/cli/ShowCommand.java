@@ -1,20 +1,23 @@
 package io.lockkit.cli;
 
 import io.lockkit.LockInfo;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.util.Optional;
-import java.util.concurrent.Callable;
-
 /** {@code lockkit show NAME}: one lock's holder, hold count, token, lease left and waiters. */
-@Command(name = "show", mixinStandardHelpOptions = true,
-        description = {"Shows who holds the lock NAME.",
-            "Holder, client, hold count, fencing token, lease left and waiters. Exit code 1 when it is not held."})
+@Command(
+        name = "show",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Shows who holds the lock NAME.",
+            "Holder, client, hold count, fencing token, lease left and waiters. Exit code 1 when it is not held."
+        })
 final class ShowCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -58,7 +61,11 @@ final class ShowCommand implements Callable<Integer> {
         String[] labels = {"name", "holder", "client", "hold count", "fencing token", "lease left", "waiters"};
         StringBuilder sb = new StringBuilder(256);
         for (int i = 0; i < labels.length; i++) {
-            sb.append(labels[i]).append(':').append(" ".repeat(15 - labels[i].length())).append(cells[i]).append('\n');
+            sb.append(labels[i])
+                    .append(':')
+                    .append(" ".repeat(15 - labels[i].length()))
+                    .append(cells[i])
+                    .append('\n');
         }
         out.print(sb);
     }

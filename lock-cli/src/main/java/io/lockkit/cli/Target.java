@@ -2,8 +2,6 @@ package io.lockkit.cli;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.jedis.JedisLockProvider;
-import redis.clients.jedis.SslOptions;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,6 +17,7 @@ import java.security.cert.CertificateFactory;
 import java.util.Collection;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.SslOptions;
 
 /**
  * The Redis a command talks to: a {@link JedisLockProvider} built from the global options (URI,
@@ -73,7 +72,9 @@ final class Target implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        DistributedLockFactory factory = DistributedLockFactory.builder(provider).subscriptionLinger(java.time.Duration.ZERO).build();
+        DistributedLockFactory factory = DistributedLockFactory.builder(provider)
+                .subscriptionLinger(java.time.Duration.ZERO)
+                .build();
         return new Target(factory, redact(uri) + " (key prefix " + options.keyPrefix + ")");
     }
 
@@ -88,11 +89,13 @@ final class Target implements AutoCloseable {
         try {
             uri = new URI(text.trim());
         } catch (URISyntaxException e) {
-            throw new UsageException("--uri is not a URI: " + e.getReason() + " at index " + e.getIndex()); // not the text: it may hold a password
+            throw new UsageException("--uri is not a URI: " + e.getReason() + " at index "
+                    + e.getIndex()); // not the text: it may hold a password
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if ((!scheme.equals("redis") && !scheme.equals("rediss")) || uri.getHost() == null) {
-            throw new UsageException("--uri must look like redis://host:port or rediss://host:port, was " + redact(uri));
+            throw new UsageException(
+                    "--uri must look like redis://host:port or rediss://host:port, was " + redact(uri));
         }
         String uriUser = null;
         String uriPassword = null;
@@ -102,7 +105,8 @@ final class Target implements AutoCloseable {
             uriUser = colon < 0 ? info : info.substring(0, colon);
             uriPassword = colon < 0 ? null : info.substring(colon + 1);
         }
-        String password = options.password != null ? new String(options.password) : env.variable(LockkitCli.PASSWORD_VARIABLE);
+        String password =
+                options.password != null ? new String(options.password) : env.variable(LockkitCli.PASSWORD_VARIABLE);
         if (password == null) {
             password = uriPassword;
         }
@@ -112,8 +116,9 @@ final class Target implements AutoCloseable {
         }
         if (password == null) {
             if (user != null) {
-                throw new UsageException("user '" + user + "' needs a password: --password (asks when given no value), $"
-                        + LockkitCli.PASSWORD_VARIABLE + " or the URI's user:password@");
+                throw new UsageException(
+                        "user '" + user + "' needs a password: --password (asks when given no value), $"
+                                + LockkitCli.PASSWORD_VARIABLE + " or the URI's user:password@");
             }
             return withUserInfo(uri, null);
         }
@@ -123,7 +128,14 @@ final class Target implements AutoCloseable {
 
     private static URI withUserInfo(URI uri, @Nullable String userInfo) {
         try {
-            return new URI(uri.getScheme().toLowerCase(Locale.ROOT), userInfo, uri.getHost(), uri.getPort(), uri.getPath(), null, null);
+            return new URI(
+                    uri.getScheme().toLowerCase(Locale.ROOT),
+                    userInfo,
+                    uri.getHost(),
+                    uri.getPort(),
+                    uri.getPath(),
+                    null,
+                    null);
         } catch (URISyntaxException e) {
             throw new UsageException("--uri cannot take these credentials: " + e.getReason());
         }
@@ -145,7 +157,8 @@ final class Target implements AutoCloseable {
         byte[] store;
         char[] password = "lockkit-cli".toCharArray();
         try (InputStream in = Files.newInputStream(pemFile)) {
-            Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509").generateCertificates(in);
+            Collection<? extends Certificate> certificates =
+                    CertificateFactory.getInstance("X.509").generateCertificates(in);
             if (certificates.isEmpty()) {
                 throw new UsageException("--cacert " + pemFile + " holds no certificate");
             }
@@ -161,7 +174,10 @@ final class Target implements AutoCloseable {
         } catch (IOException | GeneralSecurityException e) {
             throw new UsageException("--cacert " + pemFile + " cannot be read as PEM certificates: " + e.getMessage());
         }
-        return SslOptions.builder().trustStoreType("PKCS12").truststore(() -> new ByteArrayInputStream(store), password).build();
+        return SslOptions.builder()
+                .trustStoreType("PKCS12")
+                .truststore(() -> new ByteArrayInputStream(store), password)
+                .build();
     }
 
     @Override

@@ -2,13 +2,6 @@ package io.lockkit.cli;
 
 import io.lockkit.LockException;
 import io.lockkit.LockInfo;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +13,12 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code lockkit watch [PREFIX]}: the held locks as a table redrawn every interval, until
@@ -27,11 +26,15 @@ import java.util.stream.Stream;
  * only the first {@code --limit} names (a bounded heap), so memory stays flat however many locks
  * there are. A frame that fails (Redis away) is reported and the next one tries again.
  */
-@Command(name = "watch", mixinStandardHelpOptions = true,
-        description = {"Shows the held locks whose names start with PREFIX as a live table.",
+@Command(
+        name = "watch",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Shows the held locks whose names start with PREFIX as a live table.",
             "Holder, client, count, token, lease left and waiters, redrawn every --interval until interrupted (Ctrl-C) or for"
-                + " --iterations frames. With --json: one JSON document per line and frame. A frame that Redis fails is reported"
-                + " on stderr and the next one tries again; exit code 3 when the last frame failed."})
+                    + " --iterations frames. With --json: one JSON document per line and frame. A frame that Redis fails is reported"
+                    + " on stderr and the next one tries again; exit code 3 when the last frame failed."
+        })
 final class WatchCommand implements Callable<Integer> {
 
     private static final String CLEAR_SCREEN = "\033[H\033[2J";
@@ -44,25 +47,41 @@ final class WatchCommand implements Callable<Integer> {
     @SuppressWarnings("NullAway.Init")
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "PREFIX", defaultValue = "", description = "lock name prefix (default: all)")
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "PREFIX",
+            defaultValue = "",
+            description = "lock name prefix (default: all)")
     String prefix = "";
 
-    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+    @Option(
+            names = "--interval",
+            paramLabel = "DURATION",
+            defaultValue = "1s",
+            converter = DurationConverter.class,
             description = "time between frames (default: ${DEFAULT-VALUE})")
     Duration interval = Duration.ofSeconds(1);
 
-    @Option(names = {"-n", "--iterations"}, paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = {"-n", "--iterations"},
+            paramLabel = "N",
+            defaultValue = "0",
             description = "stop after N frames (default: 0, until interrupted)")
     int iterations;
 
-    @Option(names = "--limit", paramLabel = "ROWS", defaultValue = "50",
+    @Option(
+            names = "--limit",
+            paramLabel = "ROWS",
+            defaultValue = "50",
             description = "show at most ROWS locks per frame, the first by name (default: ${DEFAULT-VALUE})")
     int limit = 50;
 
     @Override
     public Integer call() throws InterruptedException {
         if (iterations < 0) {
-            throw new Target.UsageException("--iterations must be 0 (until interrupted) or positive, was " + iterations);
+            throw new Target.UsageException(
+                    "--iterations must be 0 (until interrupted) or positive, was " + iterations);
         }
         if (limit < 1) {
             throw new Target.UsageException("--limit must be positive, was " + limit);
@@ -82,7 +101,8 @@ final class WatchCommand implements Callable<Integer> {
                     print(out, target, f, clear, frame);
                 } catch (LockException e) {
                     failed = true;
-                    err.println("lockkit: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " " + Failures.explain(e, target.description()));
+                    err.println("lockkit: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " "
+                            + Failures.explain(e, target.description()));
                 }
                 out.flush();
             }
@@ -91,8 +111,7 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     /** One look at the locks: how many are held, and the first {@code limit} of them by name. */
-    record Frame(Instant at, long count, List<LockInfo> shown) {
-    }
+    record Frame(Instant at, long count, List<LockInfo> shown) {}
 
     private Frame frame(Target target) {
         Comparator<LockInfo> byName = Comparator.comparing(LockInfo::name);
@@ -133,7 +152,8 @@ final class WatchCommand implements Callable<Integer> {
             out.print("\n");
         }
         String showing = f.count() > f.shown().size() ? " (first " + f.shown().size() + " by name)" : "";
-        out.print("lockkit watch  " + target.description() + "  " + time + "  every " + (interval.toMillis() % 1000 == 0 ? interval.toSeconds() + "s" : Render.lease(interval)) + "\n");
+        out.print("lockkit watch  " + target.description() + "  " + time + "  every "
+                + (interval.toMillis() % 1000 == 0 ? interval.toSeconds() + "s" : Render.lease(interval)) + "\n");
         out.print(ListCommand.summary(f.count(), prefix) + showing + "\n\n");
         Table table = new Table(out, Render.HEADERS, Render.RIGHT);
         for (LockInfo lock : f.shown()) {

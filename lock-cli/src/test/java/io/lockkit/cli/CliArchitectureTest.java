@@ -1,12 +1,12 @@
 package io.lockkit.cli;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** House rules for lock-cli, checked on its own main classes (not its tests, not other jars). */
 @DisplayName("lock-cli architecture")
@@ -18,7 +18,9 @@ class CliArchitectureTest {
     @Test
     @DisplayName("lock-cli uses no module's internal package: only the public API of lock-api and lock-jedis")
     void usesNoInternals() {
-        noClasses().should().dependOnClassesThat(resideInAPackage("io.lockkit..internal.."))
+        noClasses()
+                .should()
+                .dependOnClassesThat(resideInAPackage("io.lockkit..internal.."))
                 .because("the CLI is a client of the public API like any application")
                 .check(MAIN);
     }
@@ -26,7 +28,9 @@ class CliArchitectureTest {
     @Test
     @DisplayName("lock-cli never reaches the provider SPI: it inspects and releases through the factory")
     void usesTheFactoryNotTheSpi() {
-        noClasses().should().dependOnClassesThat(resideInAPackage("io.lockkit.spi.."))
+        noClasses()
+                .should()
+                .dependOnClassesThat(resideInAPackage("io.lockkit.spi.."))
                 .because("the factory's inspection API is what operators' tools are meant to use")
                 .check(MAIN);
     }
@@ -34,8 +38,11 @@ class CliArchitectureTest {
     @Test
     @DisplayName("lock-cli does not use lock-jdbc, lock-cdi or the test kit")
     void usesNoOtherModules() {
-        noClasses().should().dependOnClassesThat(resideInAPackage("io.lockkit.jdbc..")
-                        .or(resideInAPackage("io.lockkit.cdi..")).or(resideInAPackage("io.lockkit.testkit..")))
+        noClasses()
+                .should()
+                .dependOnClassesThat(resideInAPackage("io.lockkit.jdbc..")
+                        .or(resideInAPackage("io.lockkit.cdi.."))
+                        .or(resideInAPackage("io.lockkit.testkit..")))
                 .check(MAIN);
     }
 }

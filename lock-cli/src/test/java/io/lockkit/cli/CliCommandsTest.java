@@ -1,5 +1,10 @@
 package io.lockkit.cli;
 
+import static io.lockkit.cli.CliSupport.json;
+import static io.lockkit.cli.CliSupport.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -15,12 +20,6 @@ import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,11 +28,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
-
-import static io.lockkit.cli.CliSupport.json;
-import static io.lockkit.cli.CliSupport.run;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Each command against a real Redis, with holders in this JVM (a factory of its own) and in
@@ -87,7 +86,8 @@ class CliCommandsTest {
     }
 
     private LockHandle hold(String name) throws InterruptedException {
-        return holders.acquire(name, LockOptions.builder().watchdogLease(LEASE).noWait().build()); // released by closing holders
+        return holders.acquire(
+                name, LockOptions.builder().watchdogLease(LEASE).noWait().build()); // released by closing holders
     }
 
     private RemoteHolder remote(String... names) throws Exception {
@@ -105,7 +105,8 @@ class CliCommandsTest {
 
         Result table = cli("list", prefix);
         assertThat(table.code()).as("%s", table).isZero();
-        assertThat(table.out()).contains("NAME", "HOLDER", "CLIENT", "COUNT", "TOKEN", "LEASE LEFT", "WAITERS")
+        assertThat(table.out())
+                .contains("NAME", "HOLDER", "CLIENT", "COUNT", "TOKEN", "LEASE LEFT", "WAITERS")
                 .contains(prefix + "remote:1", prefix + "remote:2", prefix + "local")
                 .contains("3 locks held under prefix '" + prefix + "'");
         assertThat(table.err()).isEmpty();
@@ -126,8 +127,12 @@ class CliCommandsTest {
         assertThat(mine.get("leaseLeftMillis").getAsLong()).isBetween(1L, LEASE.toMillis());
         assertThat(mine.get("waiters").getAsInt()).isZero();
         String remoteClient = byName.get(prefix + "remote:1").get("clientId").getAsString();
-        assertThat(byName.get(prefix + "remote:2").get("clientId").getAsString()).as("one client in the other JVM").isEqualTo(remoteClient);
-        assertThat(mine.get("clientId").getAsString()).as("another factory, another client").isNotEqualTo(remoteClient);
+        assertThat(byName.get(prefix + "remote:2").get("clientId").getAsString())
+                .as("one client in the other JVM")
+                .isEqualTo(remoteClient);
+        assertThat(mine.get("clientId").getAsString())
+                .as("another factory, another client")
+                .isNotEqualTo(remoteClient);
         assertThat(other.contains("LOST")).isFalse();
     }
 
@@ -139,14 +144,18 @@ class CliCommandsTest {
         hold(prefix + "b:1");
         Result a = cli("--json", "list", prefix + "a:");
         Set<String> names = new HashSet<>();
-        json(a.out()).getAsJsonObject().getAsJsonArray("locks").forEach(e -> names.add(e.getAsJsonObject().get("name").getAsString()));
+        json(a.out())
+                .getAsJsonObject()
+                .getAsJsonArray("locks")
+                .forEach(e -> names.add(e.getAsJsonObject().get("name").getAsString()));
         assertThat(names).containsExactlyInAnyOrder(prefix + "a:1", prefix + "a:2");
 
         Result none = cli("list", prefix + "nothing:");
         assertThat(none.code()).isZero();
         assertThat(none.out()).contains("0 locks held");
         Result noneJson = cli("list", "--json", prefix + "nothing:");
-        assertThat(json(noneJson.out()).getAsJsonObject().getAsJsonArray("locks")).isEmpty();
+        assertThat(json(noneJson.out()).getAsJsonObject().getAsJsonArray("locks"))
+                .isEmpty();
     }
 
     @Test
@@ -162,11 +171,22 @@ class CliCommandsTest {
         });
         waiter.setDaemon(true);
         waiter.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> holders.inspect(prefix + "order:42").map(LockInfo::waiters).orElse(0) == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> holders.inspect(prefix + "order:42")
+                                .map(LockInfo::waiters)
+                                .orElse(0)
+                        == 1);
         Result shown = cli("show", prefix + "order:42");
         assertThat(shown.code()).as("%s", shown).isZero();
-        assertThat(shown.out()).contains("name:", prefix + "order:42", "holder:", "hold count:     1",
-                "fencing token:  " + h.fencingToken(), "lease left:", "waiters:        1");
+        assertThat(shown.out())
+                .contains(
+                        "name:",
+                        prefix + "order:42",
+                        "holder:",
+                        "hold count:     1",
+                        "fencing token:  " + h.fencingToken(),
+                        "lease left:",
+                        "waiters:        1");
 
         JsonObject js = json(cli("show", prefix + "order:42", "--json").out()).getAsJsonObject();
         assertThat(js.get("held").getAsBoolean()).isTrue();
@@ -178,7 +198,8 @@ class CliCommandsTest {
         assertThat(free.err()).contains("lock '" + prefix + "free' is not held");
         Result freeJson = cli("--json", "show", prefix + "free");
         assertThat(freeJson.code()).isEqualTo(LockkitCli.EXIT_NOT_HELD);
-        assertThat(json(freeJson.out()).getAsJsonObject().get("held").getAsBoolean()).isFalse();
+        assertThat(json(freeJson.out()).getAsJsonObject().get("held").getAsBoolean())
+                .isFalse();
     }
 
     @Test
@@ -188,13 +209,15 @@ class CliCommandsTest {
         Result r = cli("release", prefix + "job", "--force", "--yes");
         assertThat(r.code()).as("%s", r).isZero();
         assertThat(r.out()).contains("released '" + prefix + "job'");
-        await().atMost(Duration.ofSeconds(10)).until(() -> lost.stream().anyMatch(e -> e.lockName().equals(prefix + "job")));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> lost.stream().anyMatch(e -> e.lockName().equals(prefix + "job")));
         assertThat(h.lost().toCompletableFuture()).isCompleted();
         assertThat(cli("show", prefix + "job").code()).isEqualTo(LockkitCli.EXIT_NOT_HELD);
     }
 
     @Test
-    @DisplayName("release --force --yes frees a lock held in another JVM, which hears of the loss; JSON says what was released")
+    @DisplayName(
+            "release --force --yes frees a lock held in another JVM, which hears of the loss; JSON says what was released")
     void releaseTellsARemoteHolder() throws Exception {
         RemoteHolder other = remote(prefix + "remote");
         Result r = cli("--json", "release", "--force", "-y", prefix + "remote");
@@ -206,7 +229,8 @@ class CliCommandsTest {
     }
 
     @Test
-    @DisplayName("release asks on the console: y releases, anything else refuses with exit 4; no console and no --yes refuses")
+    @DisplayName(
+            "release asks on the console: y releases, anything else refuses with exit 4; no console and no --yes refuses")
     void releaseAsksForConfirmation() throws Exception {
         hold(prefix + "asked");
         Result noConsole = cli("release", prefix + "asked", "--force");
@@ -216,14 +240,20 @@ class CliCommandsTest {
         ScriptedConsole no = new ScriptedConsole("n");
         Result declined = cli(LockkitCli.Environment.of(Map.of(), no), "release", prefix + "asked", "--force");
         assertThat(declined.code()).isEqualTo(LockkitCli.EXIT_REFUSED);
-        assertThat(no.question).startsWith("Release " + prefix + "asked held by ").endsWith("? [y/N] ");
+        assertThat(no.question)
+                .startsWith("Release " + prefix + "asked held by ")
+                .endsWith("? [y/N] ");
         ScriptedConsole eof = new ScriptedConsole(null);
-        assertThat(cli(LockkitCli.Environment.of(Map.of(), eof), "release", prefix + "asked", "--force").code())
+        assertThat(cli(LockkitCli.Environment.of(Map.of(), eof), "release", prefix + "asked", "--force")
+                        .code())
                 .isEqualTo(LockkitCli.EXIT_REFUSED);
-        assertThat(cli("show", prefix + "asked").code()).as("still held after the refusals").isZero();
+        assertThat(cli("show", prefix + "asked").code())
+                .as("still held after the refusals")
+                .isZero();
         assertThat(lost).isEmpty();
 
-        Result yes = cli(LockkitCli.Environment.of(Map.of(), new ScriptedConsole("y")), "release", prefix + "asked", "--force");
+        Result yes = cli(
+                LockkitCli.Environment.of(Map.of(), new ScriptedConsole("y")), "release", prefix + "asked", "--force");
         assertThat(yes.code()).as("%s", yes).isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
     }
@@ -257,7 +287,9 @@ class CliCommandsTest {
             assertThat(frame.get("count").getAsLong()).isEqualTo(2);
             JsonArray shown = frame.getAsJsonArray("locks");
             assertThat(shown).hasSize(1);
-            assertThat(shown.get(0).getAsJsonObject().get("name").getAsString()).as("the first by name").isEqualTo(prefix + "w:1");
+            assertThat(shown.get(0).getAsJsonObject().get("name").getAsString())
+                    .as("the first by name")
+                    .isEqualTo(prefix + "w:1");
         }
     }
 
@@ -265,7 +297,10 @@ class CliCommandsTest {
     @DisplayName("an unreachable Redis exits 3 with a message naming it; list, show, release and watch alike")
     void unreachableRedisExits3() {
         String nowhere = "redis://127.0.0.1:" + RedisFixture.freePort();
-        for (String[] args : List.of(new String[] {"list"}, new String[] {"show", "x"}, new String[] {"release", "x", "--force", "--yes"},
+        for (String[] args : List.of(
+                new String[] {"list"},
+                new String[] {"show", "x"},
+                new String[] {"release", "x", "--force", "--yes"},
                 new String[] {"watch", "-n", "1"})) {
             List<String> all = new ArrayList<>(List.of("--uri", nowhere, "--timeout", "300ms"));
             all.addAll(List.of(args));
@@ -276,10 +311,12 @@ class CliCommandsTest {
     }
 
     @Test
-    @DisplayName("the URI may come from LOCKKIT_REDIS_URI; usage errors (no command, unknown option, bad URI, bad duration) exit 2")
+    @DisplayName(
+            "the URI may come from LOCKKIT_REDIS_URI; usage errors (no command, unknown option, bad URI, bad duration) exit 2")
     void environmentAndUsageErrors() throws Exception {
         hold(prefix + "env");
-        Result fromEnv = run(LockkitCli.Environment.of(Map.of(LockkitCli.URI_VARIABLE, redis.uri()), null), "show", prefix + "env");
+        Result fromEnv = run(
+                LockkitCli.Environment.of(Map.of(LockkitCli.URI_VARIABLE, redis.uri()), null), "show", prefix + "env");
         assertThat(fromEnv.code()).as("%s", fromEnv).isZero();
 
         assertThat(run().code()).isEqualTo(LockkitCli.EXIT_USAGE);
@@ -297,7 +334,8 @@ class CliCommandsTest {
     void helpListsExitCodes() {
         Result help = run("--help");
         assertThat(help.code()).isZero();
-        assertThat(help.out()).contains("list", "show", "release", "watch", "Exit codes:", "LOCKKIT_REDIS_PASSWORD")
+        assertThat(help.out())
+                .contains("list", "show", "release", "watch", "Exit codes:", "LOCKKIT_REDIS_PASSWORD")
                 .contains("4   release refused");
     }
 }

@@ -1,5 +1,11 @@
 package io.lockkit.cli;
 
+import static io.lockkit.cli.CliSupport.json;
+import static io.lockkit.cli.CliSupport.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockInfo;
 import io.lockkit.LockOptions;
@@ -8,19 +14,6 @@ import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,12 +27,18 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-
-import static io.lockkit.cli.CliSupport.json;
-import static io.lockkit.cli.CliSupport.run;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The CLI under Redis security: a read-only ACL user (the one the README documents) can list,
@@ -58,8 +57,8 @@ class CliSecurityTest {
      * ({@code client|setname}: Jedis names the connection {@code lockkit-cli}; a refusal would only
      * be logged.)
      */
-    static final List<String> READ_ONLY_COMMANDS = List.of("scan", "evalsha", "eval", "hmget", "hget", "pttl", "time", "zrange",
-            "client|setname");
+    static final List<String> READ_ONLY_COMMANDS =
+            List.of("scan", "evalsha", "eval", "hmget", "hget", "pttl", "time", "zrange", "client|setname");
 
     /**
      * What {@code release --force} needs on top of {@link #READ_ONLY_COMMANDS} (with the channel
@@ -78,7 +77,10 @@ class CliSecurityTest {
     void setUp() {
         redis = REDIS.server();
         holders = DistributedLockFactory.builder(JedisLockProvider.create(redis.uri()))
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofSeconds(1)).build()).build();
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofSeconds(1))
+                        .build())
+                .build();
         prefix = CliSupport.uniquePrefix();
     }
 
@@ -89,7 +91,10 @@ class CliSecurityTest {
     }
 
     private static boolean atLeast(RedisServer server, int major, int minor) {
-        int[] v = Arrays.stream(server.version().split("\\.")).limit(2).mapToInt(Integer::parseInt).toArray();
+        int[] v = Arrays.stream(server.version().split("\\."))
+                .limit(2)
+                .mapToInt(Integer::parseInt)
+                .toArray();
         return v[0] > major || (v[0] == major && v[1] >= minor);
     }
 
@@ -132,7 +137,9 @@ class CliSecurityTest {
     private Result asReader(String... args) {
         List<String> all = new ArrayList<>(List.of("--uri", "redis://reader@127.0.0.1:" + redis.port()));
         all.addAll(List.of(args));
-        return run(LockkitCli.Environment.of(Map.of(LockkitCli.PASSWORD_VARIABLE, PASSWORD), null), all.toArray(String[]::new));
+        return run(
+                LockkitCli.Environment.of(Map.of(LockkitCli.PASSWORD_VARIABLE, PASSWORD), null),
+                all.toArray(String[]::new));
     }
 
     /** Two held locks under the test's prefix, the first with a waiter (so that the queue is read too). */
@@ -140,11 +147,14 @@ class CliSecurityTest {
         holders.acquire(prefix + "a", LockOptions.noWait());
         holders.acquire(prefix + "b", LockOptions.noWait());
         waiterThread.submit(() -> holders.tryAcquire(prefix + "a", LockOptions.waitAtMost(Duration.ofSeconds(30))));
-        await().atMost(Duration.ofSeconds(10)).until(() -> holders.inspect(prefix + "a").map(LockInfo::waiters).orElse(0) == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        holders.inspect(prefix + "a").map(LockInfo::waiters).orElse(0) == 1);
     }
 
     @Test
-    @DisplayName("a read-only ACL user lists, shows and watches with nothing refused, and release --force fails with exit 3 naming the ACL")
+    @DisplayName(
+            "a read-only ACL user lists, shows and watches with nothing refused, and release --force fails with exit 3 naming the ACL")
     void readOnlyAclUser() throws Exception {
         aclUser("reader", readOnlyRules());
         try {
@@ -153,26 +163,33 @@ class CliSecurityTest {
 
             Result list = asReader("--json", "list", prefix);
             assertThat(list.code()).as("%s", list).isZero();
-            assertThat(json(list.out()).getAsJsonObject().get("count").getAsLong()).isEqualTo(2);
+            assertThat(json(list.out()).getAsJsonObject().get("count").getAsLong())
+                    .isEqualTo(2);
             Result show = asReader("--json", "show", prefix + "a");
             assertThat(show.code()).as("%s", show).isZero();
-            assertThat(json(show.out()).getAsJsonObject().get("waiters").getAsInt()).isEqualTo(1);
+            assertThat(json(show.out()).getAsJsonObject().get("waiters").getAsInt())
+                    .isEqualTo(1);
             assertThat(asReader("show", prefix + "free").code()).isEqualTo(LockkitCli.EXIT_NOT_HELD);
             assertThat(asReader("watch", prefix, "-n", "1").code()).isZero();
-            assertThat(aclDenials("reader")).as("ACL LOG after list, show and watch").isEmpty();
+            assertThat(aclDenials("reader"))
+                    .as("ACL LOG after list, show and watch")
+                    .isEmpty();
 
             Result release = asReader("release", prefix + "a", "--force", "--yes");
             assertThat(release.code()).as("%s", release).isEqualTo(LockkitCli.EXIT_BACKEND);
             assertThat(release.err()).contains("refused a command to this user (ACL)");
             assertThat(aclDenials("reader")).as("ACL LOG after release --force").isNotEmpty();
-            assertThat(run("--uri", redis.uri(), "show", prefix + "a").code()).as("still held").isZero();
+            assertThat(run("--uri", redis.uri(), "show", prefix + "a").code())
+                    .as("still held")
+                    .isZero();
         } finally {
             redis.command("ACL", "DELUSER", "reader");
         }
     }
 
     @Test
-    @DisplayName("the operator ACL (read-only plus the release commands) force-releases a lock with a waiter and one without, with nothing refused")
+    @DisplayName(
+            "the operator ACL (read-only plus the release commands) force-releases a lock with a waiter and one without, with nothing refused")
     void operatorAclReleases() throws Exception {
         List<String> rules = new ArrayList<>(readOnlyRules());
         rules.add("&lockkit:*");
@@ -186,7 +203,8 @@ class CliSecurityTest {
             Result without = asReader("release", prefix + "b", "--force", "--yes");
             assertThat(without.code()).as("%s", without).isZero();
             assertThat(aclDenials("reader")).as("ACL LOG after both releases").isEmpty();
-            await().atMost(Duration.ofSeconds(10)).until(() -> holders.inspect(prefix + "a").isPresent());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> holders.inspect(prefix + "a").isPresent());
             assertThat(holders.inspect(prefix + "b")).isEmpty();
         } finally {
             redis.command("ACL", "DELUSER", "reader");
@@ -199,7 +217,8 @@ class CliSecurityTest {
 
     @ParameterizedTest(name = "without {0}")
     @MethodSource("neededCommands")
-    @DisplayName("every command of the read-only ACL is needed: without it list or show fails with exit 3 and Redis logs the refusal")
+    @DisplayName(
+            "every command of the read-only ACL is needed: without it list or show fails with exit 3 and Redis logs the refusal")
     void everyReadOnlyCommandIsNeeded(String command) throws Exception {
         List<String> rules = new ArrayList<>(readOnlyRules());
         rules.remove("+" + command);
@@ -221,7 +240,14 @@ class CliSecurityTest {
     void wrongPasswordIsAnAuthenticationFailure() {
         aclUser("reader", readOnlyRules());
         try {
-            Result r = run("--uri", "redis://127.0.0.1:" + redis.port(), "--user", "reader", "--password", "not-the-password", "list");
+            Result r = run(
+                    "--uri",
+                    "redis://127.0.0.1:" + redis.port(),
+                    "--user",
+                    "reader",
+                    "--password",
+                    "not-the-password",
+                    "list");
             assertThat(r.code()).as("%s", r).isEqualTo(LockkitCli.EXIT_BACKEND);
             assertThat(r.err()).contains("authentication").doesNotContain("not-the-password");
         } finally {
@@ -244,8 +270,17 @@ class CliSecurityTest {
             Path key = dir.resolve("redis.key");
             assumeTrue(openssl(dir, certificate, key), "no working openssl on the PATH to make a test certificate");
             tlsPort = RedisFixture.freePort();
-            List<String> args = List.of("--tls-port", Integer.toString(tlsPort), "--tls-cert-file", certificate.toString(),
-                    "--tls-key-file", key.toString(), "--tls-ca-cert-file", certificate.toString(), "--tls-auth-clients", "no");
+            List<String> args = List.of(
+                    "--tls-port",
+                    Integer.toString(tlsPort),
+                    "--tls-cert-file",
+                    certificate.toString(),
+                    "--tls-key-file",
+                    key.toString(),
+                    "--tls-ca-cert-file",
+                    certificate.toString(),
+                    "--tls-auth-clients",
+                    "no");
             try {
                 own = RedisFixture.builder().build().startLocal(RedisFixture.freePort(), args);
             } catch (IllegalStateException e) {
@@ -261,17 +296,20 @@ class CliSecurityTest {
         }
 
         @Test
-        @DisplayName("rediss:// with --cacert lists the locks; without it the certificate is not trusted (exit 3); --cacert on redis:// is a usage error")
+        @DisplayName(
+                "rediss:// with --cacert lists the locks; without it the certificate is not trusted (exit 3); --cacert on redis:// is a usage error")
         void rediss() throws Exception {
             try (DistributedLockFactory plain = DistributedLockFactory.create(JedisLockProvider.create(own.uri()))) {
                 plain.acquire(prefix + "tls", LockOptions.noWait());
                 String tls = "rediss://127.0.0.1:" + tlsPort;
                 Result ok = run("--uri", tls, "--cacert", certificate.toString(), "list", "--json", prefix);
                 assertThat(ok.code()).as("%s", ok).isZero();
-                assertThat(json(ok.out()).getAsJsonObject().get("count").getAsLong()).isEqualTo(1);
+                assertThat(json(ok.out()).getAsJsonObject().get("count").getAsLong())
+                        .isEqualTo(1);
                 String clients = (String) own.command("CLIENT", "LIST");
                 assertThat(clients.lines().filter(l -> l.contains(" name=" + Target.CLIENT_NAME + " ")))
-                        .as("the CLI's connections are gone when it returns").isEmpty();
+                        .as("the CLI's connections are gone when it returns")
+                        .isEmpty();
 
                 Result untrusted = run("--uri", tls, "--timeout", "1s", "show", prefix + "tls");
                 assertThat(untrusted.code()).as("%s", untrusted).isEqualTo(LockkitCli.EXIT_BACKEND);
@@ -285,10 +323,28 @@ class CliSecurityTest {
             Path log = dir.resolve("openssl.log");
             Process p;
             try {
-                p = new ProcessBuilder(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                        "-nodes", "-days", "2", "-subj", "/CN=lockkit-cli-test", "-addext", "subjectAltName=IP:127.0.0.1",
-                        "-keyout", key.toString(), "-out", cert.toString()))
-                        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                p = new ProcessBuilder(List.of(
+                                "openssl",
+                                "req",
+                                "-x509",
+                                "-newkey",
+                                "ec",
+                                "-pkeyopt",
+                                "ec_paramgen_curve:prime256v1",
+                                "-nodes",
+                                "-days",
+                                "2",
+                                "-subj",
+                                "/CN=lockkit-cli-test",
+                                "-addext",
+                                "subjectAltName=IP:127.0.0.1",
+                                "-keyout",
+                                key.toString(),
+                                "-out",
+                                cert.toString()))
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
             } catch (IOException e) {
                 return false;
             }

@@ -1,12 +1,13 @@
 package io.lockkit.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
-import org.jspecify.annotations.Nullable;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,15 +24,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.jspecify.annotations.Nullable;
 
 /** Running the CLI in-process, holders in other JVMs, and strict JSON parsing, for the CLI tests. */
 final class CliSupport {
 
-    private CliSupport() {
-    }
+    private CliSupport() {}
 
     /** What one run of the CLI left behind. */
     record Result(int code, String out, String err) {
@@ -64,7 +62,9 @@ final class CliSupport {
         try (JsonReader reader = new JsonReader(new StringReader(text))) {
             reader.setStrictness(Strictness.STRICT);
             JsonElement element = new Gson().getAdapter(JsonElement.class).read(reader);
-            assertThat(reader.peek()).as("nothing after the JSON document in %s", text).isEqualTo(JsonToken.END_DOCUMENT);
+            assertThat(reader.peek())
+                    .as("nothing after the JSON document in %s", text)
+                    .isEqualTo(JsonToken.END_DOCUMENT);
             return element;
         } catch (IOException e) {
             throw new UncheckedIOException("not strict JSON: " + text, e);
@@ -80,19 +80,28 @@ final class CliSupport {
         private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
 
         RemoteHolder(String uri, List<String> names) throws IOException {
-            List<String> command = new ArrayList<>(List.of(javaBinary().toString(), "-cp", System.getProperty("java.class.path"),
-                    "-Xmx64m", "-XX:TieredStopAtLevel=1", HolderMain.class.getName(), uri));
+            List<String> command = new ArrayList<>(List.of(
+                    javaBinary().toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    "-Xmx64m",
+                    "-XX:TieredStopAtLevel=1",
+                    HolderMain.class.getName(),
+                    uri));
             command.addAll(names);
             process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line = r.readLine(); line != null; line = r.readLine()) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    lines.add("(output closed: " + e + ")");
-                }
-            }, "holder-output-" + process.pid());
+            Thread reader = new Thread(
+                    () -> {
+                        try (BufferedReader r = new BufferedReader(
+                                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                                lines.add(line);
+                            }
+                        } catch (IOException e) {
+                            lines.add("(output closed: " + e + ")");
+                        }
+                    },
+                    "holder-output-" + process.pid());
             reader.setDaemon(true);
             reader.start();
         }

@@ -4,7 +4,6 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -25,8 +24,7 @@ public final class HolderMain {
     /** 1 s, or {@code -Dholder.leaseSeconds=N}. */
     private static final Duration LEASE = Duration.ofSeconds(Long.getLong("holder.leaseSeconds", 1));
 
-    private HolderMain() {
-    }
+    private HolderMain() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
@@ -50,7 +48,9 @@ public final class HolderMain {
                     waiter.start();
                     continue;
                 }
-                held.add(locks.acquire(args[i], LockOptions.builder().watchdogLease(LEASE).noWait().build()));
+                held.add(locks.acquire(
+                        args[i],
+                        LockOptions.builder().watchdogLease(LEASE).noWait().build()));
             }
             out.println("READY " + held.size());
             InputStream in = System.in;

@@ -4,7 +4,6 @@ import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -42,8 +41,7 @@ public final class ListBenchmarkMain {
 
     private static final Pattern HEAP = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
-    private ListBenchmarkMain() {
-    }
+    private ListBenchmarkMain() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new java.util.HashMap<>();
@@ -54,15 +52,19 @@ public final class ListBenchmarkMain {
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
         String xmx = opts.getOrDefault("xmx", "32m");
         // e.g. --flags "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" (the README's recommendation for a short-lived JVM)
-        List<String> flags = opts.getOrDefault("flags", "").isBlank() ? List.of() : List.of(opts.get("flags").trim().split("\\s+"));
+        List<String> flags = opts.getOrDefault("flags", "").isBlank()
+                ? List.of()
+                : List.of(opts.get("flags").trim().split("\\s+"));
         Path jar = Paths.get(opts.getOrDefault("jar", "lock-cli/target/lockkit-cli.jar"));
-        RedisServer own = opts.containsKey("uri") ? null : RedisFixture.builder().build().start();
+        RedisServer own =
+                opts.containsKey("uri") ? null : RedisFixture.builder().build().start();
         String uri = own != null ? own.uri() : opts.get("uri");
         try {
             String prefix = "bench:list:" + Long.toString(System.nanoTime(), 36) + ":";
             long fillStart = System.nanoTime();
             fill(uri, prefix, locks);
-            System.out.printf("filled %d locks in %d ms (%s)%n", locks, millis(fillStart), uri.replaceAll("//[^@/]*@", "//***@"));
+            System.out.printf(
+                    "filled %d locks in %d ms (%s)%n", locks, millis(fillStart), uri.replaceAll("//[^@/]*@", "//***@"));
             for (int r = 1; r <= runs; r++) {
                 child(jar, xmx, flags, uri, prefix, locks, r, false);
                 child(jar, xmx, flags, uri, prefix, locks, r, true);
@@ -81,14 +83,16 @@ public final class ListBenchmarkMain {
     /** N locks under {@code prefix}, taken through the provider by 8 threads (batched by the provider). */
     private static void fill(String uri, String prefix, int locks) throws Exception {
         int threads = 8;
-        try (JedisLockProvider provider = JedisLockProvider.builder().uri(uri).maxConnections(threads).build()) {
+        try (JedisLockProvider provider =
+                JedisLockProvider.builder().uri(uri).maxConnections(threads).build()) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int first = t;
                 done.add(pool.submit(() -> {
                     for (int i = first; i < locks; i += threads) {
-                        LockRequest request = new LockRequest(prefix + i, "benchclient:owner-" + first, Duration.ofMinutes(10), Duration.ZERO);
+                        LockRequest request = new LockRequest(
+                                prefix + i, "benchclient:owner-" + first, Duration.ofMinutes(10), Duration.ZERO);
                         if (!provider.tryAcquire(request).isAcquired()) {
                             throw new IllegalStateException("could not take " + request.name());
                         }
@@ -104,20 +108,26 @@ public final class ListBenchmarkMain {
         }
     }
 
-    private static void child(Path jar, String xmx, List<String> flags, String uri, String prefix, int locks, int run, boolean json)
+    private static void child(
+            Path jar, String xmx, List<String> flags, String uri, String prefix, int locks, int run, boolean json)
             throws IOException, InterruptedException {
         Path out = Files.createTempFile("lockkit-list", ".out");
         Path gc = Files.createTempFile("lockkit-list", ".gc");
         try {
-            List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx" + xmx, "-Xlog:gc:file=" + gc));
+            List<String> command = new ArrayList<>(List.of(
+                    Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx" + xmx,
+                    "-Xlog:gc:file=" + gc));
             command.addAll(flags);
             command.addAll(List.of("-jar", jar.toString(), "--uri", uri, "list", prefix));
             if (json) {
                 command.add("--json");
             }
             long start = System.nanoTime();
-            Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectOutput(out.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             int code = p.waitFor();
             long ms = millis(start);
             long lines;
@@ -135,10 +145,21 @@ public final class ListBenchmarkMain {
                     maxCommitted = Math.max(maxCommitted, Integer.parseInt(m.group(3)));
                 }
             }
-            System.out.printf("run %d  java -Xmx%s %s-jar lockkit-cli.jar list%s  %d locks: exit %d, %d ms wall (JVM start included),"
-                    + " %d output lines, %d MB output, GC: %d collections, largest heap after GC %d MB (heap committed <= %d MB)%n",
-                    run, xmx, flags.isEmpty() ? "" : String.join(" ", flags) + " ", json ? " --json" : "", locks, code, ms, lines,
-                    Files.size(out) >> 20, collections, maxAfter, maxCommitted);
+            System.out.printf(
+                    "run %d  java -Xmx%s %s-jar lockkit-cli.jar list%s  %d locks: exit %d, %d ms wall (JVM start included),"
+                            + " %d output lines, %d MB output, GC: %d collections, largest heap after GC %d MB (heap committed <= %d MB)%n",
+                    run,
+                    xmx,
+                    flags.isEmpty() ? "" : String.join(" ", flags) + " ",
+                    json ? " --json" : "",
+                    locks,
+                    code,
+                    ms,
+                    lines,
+                    Files.size(out) >> 20,
+                    collections,
+                    maxAfter,
+                    maxCommitted);
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(gc);
@@ -154,15 +175,16 @@ public final class ListBenchmarkMain {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         long start = System.nanoTime();
-        int code = LockkitCli.execute(new String[] {"--uri", uri, "list", prefix}, new PrintWriter(sink), new PrintWriter(System.err, true),
+        int code = LockkitCli.execute(
+                new String[] {"--uri", uri, "list", prefix},
+                new PrintWriter(sink),
+                new PrintWriter(System.err, true),
                 LockkitCli.Environment.of(Map.of(), null));
         System.out.printf("run %d  in-process list: exit %d, %d ms, %d chars%n", run, code, millis(start), chars[0]);
     }
@@ -171,8 +193,9 @@ public final class ListBenchmarkMain {
     private static void streamOnly(String uri, String prefix, int run) {
         long start = System.nanoTime();
         long n;
-        try (io.lockkit.DistributedLockFactory f = io.lockkit.DistributedLockFactory.create(JedisLockProvider.create(uri));
-             java.util.stream.Stream<io.lockkit.LockInfo> s = f.locks(prefix)) {
+        try (io.lockkit.DistributedLockFactory f =
+                        io.lockkit.DistributedLockFactory.create(JedisLockProvider.create(uri));
+                java.util.stream.Stream<io.lockkit.LockInfo> s = f.locks(prefix)) {
             n = s.count();
         }
         System.out.printf("run %d  factory.locks(prefix).count() alone: %d locks, %d ms%n", run, n, millis(start));

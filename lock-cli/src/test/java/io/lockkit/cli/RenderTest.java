@@ -1,18 +1,17 @@
 package io.lockkit.cli;
 
-import io.lockkit.LockInfo;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
+import static io.lockkit.cli.CliSupport.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockkit.LockInfo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
-
-import static io.lockkit.cli.CliSupport.json;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** Output formats without Redis: JSON escaping read back strictly, terminal-safe names, durations, the streaming table. */
 @DisplayName("lockkit CLI output formats")
@@ -21,7 +20,8 @@ class RenderTest {
     private static final String NASTY = "a\"b\\c\nd\te\u0000f\u001b[31mred\u2028g\u00e9\ud83d\udd12";
 
     @Test
-    @DisplayName("JSON strings survive quotes, backslashes, control characters and non-ASCII, read back by a strict parser")
+    @DisplayName(
+            "JSON strings survive quotes, backslashes, control characters and non-ASCII, read back by a strict parser")
     void jsonEscapesEverything() {
         String doc = Render.string(new StringBuilder(), NASTY).toString();
         assertThat(json(doc).getAsString()).isEqualTo(NASTY);
@@ -53,7 +53,9 @@ class RenderTest {
     @DisplayName("names in tables cannot drive the terminal: control characters are shown escaped")
     void tableCellsAreTerminalSafe() {
         assertThat(Render.printable("plain:name")).isEqualTo("plain:name");
-        assertThat(Render.printable("x\u001b[2Jy\nz\u0085")).isEqualTo("x\\x1b[2Jy\\x0az\\x85").doesNotContain("\u001b");
+        assertThat(Render.printable("x\u001b[2Jy\nz\u0085"))
+                .isEqualTo("x\\x1b[2Jy\\x0az\\x85")
+                .doesNotContain("\u001b");
         assertThat(Render.printable("p\u2028")).isEqualTo("p\\u2028");
     }
 
@@ -68,7 +70,8 @@ class RenderTest {
     }
 
     @Test
-    @DisplayName("the table aligns columns from the first rows and lets a later, wider value overflow instead of cutting it")
+    @DisplayName(
+            "the table aligns columns from the first rows and lets a later, wider value overflow instead of cutting it")
     void tableAlignsAndOverflows() {
         StringWriter text = new StringWriter();
         Table table = new Table(new PrintWriter(text), List.of("NAME", "N"), new boolean[] {false, true});
@@ -85,7 +88,11 @@ class RenderTest {
         big.add(new String[] {"x".repeat(80), "1"});
         big.finish();
         assertThat(big.rows()).isEqualTo(Table.SAMPLE + 11);
-        assertThat(many.toString().lines()).hasSize(Table.SAMPLE + 12).last().asString().startsWith("x".repeat(80) + "  ");
+        assertThat(many.toString().lines())
+                .hasSize(Table.SAMPLE + 12)
+                .last()
+                .asString()
+                .startsWith("x".repeat(80) + "  ");
     }
 
     @Test
@@ -98,7 +105,9 @@ class RenderTest {
         assertThat(c.convert("1H")).isEqualTo(Duration.ofHours(1));
         assertThat(c.convert("PT1.5S")).isEqualTo(Duration.ofMillis(1500));
         for (String bad : List.of("0s", "PT-1S", "soon", "")) {
-            assertThatThrownBy(() -> c.convert(bad)).isInstanceOf(CommandLine.TypeConversionException.class).hasMessageContaining("'" + bad + "'");
+            assertThatThrownBy(() -> c.convert(bad))
+                    .isInstanceOf(CommandLine.TypeConversionException.class)
+                    .hasMessageContaining("'" + bad + "'");
         }
     }
 }

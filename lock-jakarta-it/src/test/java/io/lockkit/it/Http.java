@@ -35,9 +35,15 @@ final class Http {
 
         /** The body without HTML markup (servers answer errors with HTML pages), at most 800 characters. */
         String readable() {
-            String text = body.replaceAll("(?s)<style.*?</style>", " ").replaceAll("<[^>]+>", " ")
-                    .replace("&quot;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
-                    .replace("&amp;", "&").replaceAll("\\s+", " ").strip();
+            String text = body.replaceAll("(?s)<style.*?</style>", " ")
+                    .replaceAll("<[^>]+>", " ")
+                    .replace("&quot;", "\"")
+                    .replace("&#39;", "'")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&")
+                    .replaceAll("\\s+", " ")
+                    .strip();
             text = text.length() <= 800 ? text : text.substring(0, 800) + "...";
             return cause.isEmpty() ? text : text + " [server log: " + cause + "]";
         }
@@ -66,8 +72,12 @@ final class Http {
     /** The body of a GET that answers 200; empty when the server refuses the connection or answers otherwise. */
     Optional<String> tryGet(String path) {
         try {
-            HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = CLIENT.send(
+                    HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? Optional.of(response.body()) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
@@ -80,7 +90,11 @@ final class Http {
     /** Whether anything answers HTTP at {@code url}. */
     static boolean answers(String url) {
         try {
-            CLIENT.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build(),
+            CLIENT.send(
+                    HttpRequest.newBuilder(URI.create(url))
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.discarding());
             return true;
         } catch (IOException e) {
@@ -92,8 +106,8 @@ final class Http {
     }
 
     private Response response(HttpResponse<String> response) {
-        return new Response(response.statusCode(), response.body(),
-                response.statusCode() >= 500 ? server.lastException() : "");
+        return new Response(
+                response.statusCode(), response.body(), response.statusCode() >= 500 ? server.lastException() : "");
     }
 
     private Response send(String method, String path) {

@@ -1,7 +1,6 @@
 package io.lockkit.it;
 
 import io.lockkit.testkit.redis.RedisServer;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,8 +15,7 @@ import java.util.stream.Collectors;
 /** What the tests look at from outside the servers: thread dumps, loaded classes, Redis clients, shared files. */
 final class Inspect {
 
-    private Inspect() {
-    }
+    private Inspect() {}
 
     /**
      * Threads of a JVM that belong to lockkit: named {@code lockkit…}, or running lockkit code
@@ -30,8 +28,9 @@ final class Inspect {
                 .filter(block -> block.startsWith("\""))
                 .filter(block -> {
                     String name = block.substring(1, block.indexOf('"', 1)).toLowerCase(Locale.ROOT);
-                    boolean lockkitFrame = block.lines().anyMatch(line -> line.strip().startsWith("at io.lockkit.")
-                            && !line.strip().startsWith("at io.lockkit.it."));
+                    boolean lockkitFrame = block.lines()
+                            .anyMatch(line -> line.strip().startsWith("at io.lockkit.")
+                                    && !line.strip().startsWith("at io.lockkit.it."));
                     return name.startsWith("lockkit") || lockkitFrame;
                 })
                 .map(block -> block.lines().findFirst().orElse(""))
@@ -43,7 +42,8 @@ final class Inspect {
         Processes.jdkTool("jcmd", Long.toString(pid), "GC.run");
         Processes.jdkTool("jcmd", Long.toString(pid), "GC.run");
         String hierarchy = Processes.jdkTool("jcmd", Long.toString(pid), "VM.class_hierarchy");
-        Matcher matcher = Pattern.compile("(?m)^[|\\s-]*" + Pattern.quote(className) + "/").matcher(hierarchy);
+        Matcher matcher = Pattern.compile("(?m)^[|\\s-]*" + Pattern.quote(className) + "/")
+                .matcher(hierarchy);
         int copies = 0;
         while (matcher.find()) {
             copies++;
@@ -54,7 +54,8 @@ final class Inspect {
     /** The first {@code limit} rows of the JVM's class histogram (taken after a full GC) of classes named with one of {@code prefixes}. */
     static List<String> liveObjects(long pid, int limit, String... prefixes) {
         String histogram = Processes.jdkTool("jcmd", Long.toString(pid), "GC.class_histogram");
-        return histogram.lines()
+        return histogram
+                .lines()
                 .filter(line -> Arrays.stream(prefixes).anyMatch(prefix -> line.contains(" " + prefix)))
                 .map(line -> line.strip().replaceAll("\\s+", " "))
                 .limit(limit)
@@ -64,7 +65,8 @@ final class Inspect {
     /** The Redis clients connected under {@code name} ({@code CLIENT LIST} lines). */
     static List<String> redisClients(RedisServer redis, String name) {
         Object reply = redis.command("CLIENT", "LIST");
-        String text = reply instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+        String text = reply instanceof byte[] bytes
+                ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
                 : String.valueOf(reply);
         return text.lines().filter(line -> line.contains(" name=" + name + " ")).collect(Collectors.toList());
     }
@@ -76,7 +78,9 @@ final class Inspect {
             return List.of();
         }
         try {
-            return Files.readAllLines(file).stream().filter(line -> line.contains(what)).collect(Collectors.toList());
+            return Files.readAllLines(file).stream()
+                    .filter(line -> line.contains(what))
+                    .collect(Collectors.toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,7 @@
 package io.lockkit.it;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,8 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * A Payara Micro instance ({@code --nocluster}, its own root and unpack directories) running the
@@ -38,13 +38,22 @@ final class PayaraMicroInstance extends ServerInstance {
         command.add(Settings.javaHome().resolve("bin/java").toString());
         command.addAll(jvmOptions());
         command.addAll(systemProperties(properties));
-        command.addAll(List.of("-jar", kind.distribution().toString(),
-                "--nocluster", "--disablephonehome", "--hotdeploy",
-                "--port", Integer.toString(port),
-                "--rootdir", dir.resolve("root").toString(),
-                "--unpackdir", dir.resolve("unpack").toString(),
-                "--contextroot", CONTEXT,
-                "--deploy", app.toString()));
+        command.addAll(List.of(
+                "-jar",
+                kind.distribution().toString(),
+                "--nocluster",
+                "--disablephonehome",
+                "--hotdeploy",
+                "--port",
+                Integer.toString(port),
+                "--rootdir",
+                dir.resolve("root").toString(),
+                "--unpackdir",
+                dir.resolve("unpack").toString(),
+                "--contextroot",
+                CONTEXT,
+                "--deploy",
+                app.toString()));
         try {
             Files.createDirectories(dir.resolve("root"));
             Files.createDirectories(dir.resolve("unpack"));
@@ -83,7 +92,9 @@ final class PayaraMicroInstance extends ServerInstance {
 
     @Override
     void awaitUndeployed() {
-        await(this + " redeploys").atMost(DEPLOY_TIMEOUT).pollInterval(Duration.ofMillis(250))
+        await(this + " redeploys")
+                .atMost(DEPLOY_TIMEOUT)
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> health().map(h -> !h.split(" ")[2].equals(before)).orElse(false));
     }
 
@@ -110,14 +121,17 @@ final class PayaraMicroInstance extends ServerInstance {
         }
         touchReload();
         // Deployed: a new deployment answers. Failed: the old one is gone and the log says why.
-        await(this + " redeploys with " + file.getFileName()).atMost(DEPLOY_TIMEOUT).pollInterval(Duration.ofMillis(250))
+        await(this + " redeploys with " + file.getFileName())
+                .atMost(DEPLOY_TIMEOUT)
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> {
                     Optional<String> health = health();
                     if (health.isPresent()) {
                         return !health.get().split(" ")[2].equals(id);
                     }
                     String log = logSince(offset);
-                    return log.contains("Exception while loading the app") || log.contains("Deployment failed")
+                    return log.contains("Exception while loading the app")
+                            || log.contains("Deployment failed")
                             || log.contains("Exception during lifecycle processing");
                 });
         Optional<String> health = health();

@@ -24,12 +24,11 @@ final class Processes {
     private static final Set<ProcessHandle> STARTED = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> STARTED.forEach(Processes::stopTree),
-                "lockkit-it-process-reaper"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> STARTED.forEach(Processes::stopTree), "lockkit-it-process-reaper"));
     }
 
-    private Processes() {
-    }
+    private Processes() {}
 
     /** Starts {@code command} in {@code dir} with stdout and stderr appended to {@code log}. */
     static Process start(List<String> command, Path dir, Path log, java.util.Map<String, String> env) {
@@ -39,8 +38,12 @@ final class Processes {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(env);
         try {
-            Files.writeString(log, "$ " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(
+                    log,
+                    "$ " + String.join(" ", command) + "\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
             Process process = builder.start();
             STARTED.add(process.toHandle());
             return process;
@@ -71,7 +74,8 @@ final class Processes {
         command.add(Settings.javaHome().resolve("bin").resolve(tool).toString());
         command.addAll(List.of(args));
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             byte[] out = process.getInputStream().readAllBytes();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

@@ -1,11 +1,12 @@
 package io.lockkit.it;
 
-import java.net.URI;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * One application server process with the test application deployed, as the tests drive it: start,
@@ -107,7 +106,10 @@ abstract class ServerInstance implements AutoCloseable {
     String logSince(long offset) {
         try {
             byte[] all = Files.readAllBytes(log());
-            return new String(all, (int) Math.min(offset, all.length), (int) Math.max(0, all.length - offset),
+            return new String(
+                    all,
+                    (int) Math.min(offset, all.length),
+                    (int) Math.max(0, all.length - offset),
                     StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -160,7 +162,9 @@ abstract class ServerInstance implements AutoCloseable {
     }
 
     void awaitHealth(Duration timeout) {
-        await(this + " application up").atMost(timeout).pollInterval(Duration.ofMillis(250))
+        await(this + " application up")
+                .atMost(timeout)
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> health().isPresent());
     }
 
@@ -208,11 +212,16 @@ abstract class ServerInstance implements AutoCloseable {
 
     /** JVM options every server gets: small heap, serial GC and C1 only (two cores, two servers). */
     static List<String> jvmOptions() {
-        return List.of("-Xms64m", "-Xmx512m", "-XX:MaxMetaspaceSize=512m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true", "-Djava.awt.headless=true");
+        return List.of(
+                "-Xms64m",
+                "-Xmx512m",
+                "-XX:MaxMetaspaceSize=512m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.net.preferIPv4Stack=true",
+                "-Djava.awt.headless=true");
     }
 
     /** What became of a deployment. */
-    record DeploymentOutcome(boolean deployed, String log) {
-    }
+    record DeploymentOutcome(boolean deployed, String log) {}
 }

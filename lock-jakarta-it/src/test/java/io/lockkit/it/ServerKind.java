@@ -8,11 +8,20 @@ import java.util.stream.Collectors;
 
 /** The application servers the tests run on, with the Maven coordinates of their distributions. */
 enum ServerKind {
-
     WILDFLY("wildfly", "org.wildfly", "wildfly-dist", "lockkit.it.wildfly.version", "zip", "Jakarta EE 10"),
-    WILDFLY_PREVIEW("wildfly-preview", "org.wildfly", "wildfly-preview-dist", "lockkit.it.wildfly.version", "zip",
+    WILDFLY_PREVIEW(
+            "wildfly-preview",
+            "org.wildfly",
+            "wildfly-preview-dist",
+            "lockkit.it.wildfly.version",
+            "zip",
             "Jakarta EE 11"),
-    PAYARA_MICRO("payara-micro", "fish.payara.extras", "payara-micro", "lockkit.it.payara-micro.version", "jar",
+    PAYARA_MICRO(
+            "payara-micro",
+            "fish.payara.extras",
+            "payara-micro",
+            "lockkit.it.payara-micro.version",
+            "jar",
             "Jakarta EE 10");
 
     final String id;

@@ -1,17 +1,10 @@
 package io.lockkit.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
-import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,9 +18,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The server tests, run once per server kind against one pair of instances (a and b) that share a
@@ -71,11 +70,16 @@ abstract class ServerTests {
 
     @BeforeAll
     void startServers() throws Exception {
-        Assumptions.assumeTrue(kind.selected(), () -> loud(kind.id + " server tests skipped: -Dlockkit.it.servers="
-                + System.getProperty("lockkit.it.servers") + " does not select " + kind.id));
-        Assumptions.assumeTrue(Files.isRegularFile(kind.distribution()), () -> loud(kind.id
-                + " server tests SKIPPED: " + kind.coordinates() + " is not in the local Maven repository ("
-                + kind.distribution() + "); fetch it with: mvn dependency:get -Dartifact=" + kind.coordinates()));
+        Assumptions.assumeTrue(
+                kind.selected(),
+                () -> loud(kind.id + " server tests skipped: -Dlockkit.it.servers="
+                        + System.getProperty("lockkit.it.servers") + " does not select " + kind.id));
+        Assumptions.assumeTrue(
+                Files.isRegularFile(kind.distribution()),
+                () -> loud(kind.id
+                        + " server tests SKIPPED: " + kind.coordinates() + " is not in the local Maven repository ("
+                        + kind.distribution() + "); fetch it with: mvn dependency:get -Dartifact="
+                        + kind.coordinates()));
         classStarted = System.nanoTime();
         shared = Settings.work().resolve(kind.id + "-shared");
         Processes.deleteTree(shared);
@@ -139,7 +143,8 @@ abstract class ServerTests {
     @Test
     @Order(3)
     void unlockedReadPauseWriteCounterLosesUpdatesAsTheNegativeControl() throws Exception {
-        List<Http.Response> responses = concurrently(20, a, b, server -> server.http.post("counter/unlocked-c/unlocked"));
+        List<Http.Response> responses =
+                concurrently(20, a, b, server -> server.http.post("counter/unlocked-c/unlocked"));
         responses.forEach(Http.Response::ok);
         int value = Integer.parseInt(a.http.get("counter/unlocked-c").ok());
         report("negative control: 40 unlocked increments left the counter at " + value + ", "
@@ -194,7 +199,8 @@ abstract class ServerTests {
             }
             int duplicates = 0;
             for (int slot = 0; slot < slots; slot++) {
-                long rows = Long.parseLong(a.http.get("bookings/" + variant + "-" + slot).ok());
+                long rows = Long.parseLong(
+                        a.http.get("bookings/" + variant + "-" + slot).ok());
                 duplicates += (int) Math.max(0, rows - 1);
             }
             report(variant + ": " + calls.size() + " bookings of " + slots + " slots: " + booked + " booked, "
@@ -230,9 +236,13 @@ abstract class ServerTests {
     @Order(8)
     void skipMethodDoesNotRunWhileAnotherInstanceHoldsItsLock() throws Exception {
         CompletableFuture<Http.Response> holder = a.http.postAsync("job/j1?millis=4000");
-        await("a inside job j1").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+        await("a inside job j1")
+                .atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> Files.exists(shared.resolve("inside-job-j1")) || holder.isDone());
-        assertThat(holder).as("a's call ended before it was seen inside: %s", holder.getNow(null)).isNotDone();
+        assertThat(holder)
+                .as("a's call ended before it was seen inside: %s", holder.getNow(null))
+                .isNotDone();
         assertThat(b.http.post("job/j1?millis=0").ok()).isEqualTo("skipped");
         assertThat(holder.get(5, TimeUnit.MINUTES).ok()).isEqualTo("ran");
         assertThat(b.http.post("job/j1?millis=0").ok()).isEqualTo("ran");
@@ -254,14 +264,22 @@ abstract class ServerTests {
     @Order(10)
     void readinessCheckIsUpAndReportsTheRedisBackend() throws Exception {
         java.util.Optional<java.net.URI> url = a.readinessUrl();
-        org.junit.jupiter.api.Assumptions.assumeTrue(url.isPresent(), "MicroProfile Health is not enabled on this server in the tests");
-        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(url.get()).timeout(Duration.ofSeconds(30)).GET().build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        report("readiness of a: HTTP " + response.statusCode() + " " + response.body().replaceAll("\\s+", " "));
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                url.isPresent(), "MicroProfile Health is not enabled on this server in the tests");
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(url.get())
+                                .timeout(Duration.ofSeconds(30))
+                                .GET()
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        report("readiness of a: HTTP " + response.statusCode() + " "
+                + response.body().replaceAll("\\s+", " "));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        assertThat(response.body().replaceAll("\\s+", "")).contains("\"name\":\"lockkit\",\"status\":\"UP\"")
-                .contains("\"backend\":\"JedisLockProvider[redis://").contains("\"watchdog\":");
+        assertThat(response.body().replaceAll("\\s+", ""))
+                .contains("\"name\":\"lockkit\",\"status\":\"UP\"")
+                .contains("\"backend\":\"JedisLockProvider[redis://")
+                .contains("\"watchdog\":");
     }
 
     /** Last: on Payara Micro a failed deployment leaves b without the application. */
@@ -269,12 +287,17 @@ abstract class ServerTests {
     @Order(30)
     void deploymentWithAWrongRedisUriFailsAndTheLogNamesTheKey() {
         int closed = RedisFixture.freePort();
-        ServerInstance.DeploymentOutcome outcome = b.deployWithConfig(
-                "lockkit.redis.uri=redis://127.0.0.1:" + closed + "\n");
+        ServerInstance.DeploymentOutcome outcome =
+                b.deployWithConfig("lockkit.redis.uri=redis://127.0.0.1:" + closed + "\n");
         report("deployment with lockkit.redis.uri=redis://127.0.0.1:" + closed + ": "
                 + (outcome.deployed() ? "DEPLOYED" : "failed") + "; lines naming the key: "
-                + outcome.log().lines().filter(line -> line.contains("lockkit.redis.uri")).limit(3).toList());
-        assertThat(outcome.deployed()).as("the misconfigured deployment deployed; log:\n%s", tail(outcome.log()))
+                + outcome.log()
+                        .lines()
+                        .filter(line -> line.contains("lockkit.redis.uri"))
+                        .limit(3)
+                        .toList());
+        assertThat(outcome.deployed())
+                .as("the misconfigured deployment deployed; log:\n%s", tail(outcome.log()))
                 .isFalse();
         assertThat(outcome.log()).contains("lockkit.redis.uri");
     }
@@ -294,9 +317,13 @@ abstract class ServerTests {
         Http.Response other;
         Http.Response undeployedAnswer;
         try {
-            await("a inside slow").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+            await("a inside slow")
+                    .atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> Files.exists(shared.resolve("inside-slow")) || slow.isDone());
-            assertThat(slow).as("a's slow call ended before it was seen inside: %s", slow.getNow(null)).isNotDone();
+            assertThat(slow)
+                    .as("a's slow call ended before it was seen inside: %s", slow.getNow(null))
+                    .isNotDone();
         } finally {
             undeploy();
         }
@@ -307,7 +334,9 @@ abstract class ServerTests {
         report("undeploy of a during slow(): a answered HTTP " + undeployedAnswer.status() + ", b answered HTTP "
                 + other.status() + "; events: " + events);
         assertThat(other.ok()).isEqualTo("b");
-        assertThat(Inspect.sharedLog(shared, "overlaps", "slow")).as("b inside slow while a still was").isEmpty();
+        assertThat(Inspect.sharedLog(shared, "overlaps", "slow"))
+                .as("b inside slow while a still was")
+                .isEmpty();
         long aExit = time(events, "a slow exit");
         long bEnter = time(events, "b slow enter");
         assertThat(bEnter).as("b entered before a's call returned").isGreaterThanOrEqualTo(aExit);
@@ -366,11 +395,16 @@ abstract class ServerTests {
                 // that deployment's class loader, until the next such deployment replaces it: one at
                 // most, never more (the redeploy cycle below asserts no growth). Without that
                 // services file the idle undeploy frees its class loader here (checked by hand).
-                softly.assertThat(afterIdleUndeploy).as("class loaders after an idle undeploy and GC (before: %d; Weld"
-                        + " keeps the last one)", deployed).isBetween(deployed - 1, deployed);
+                softly.assertThat(afterIdleUndeploy)
+                        .as(
+                                "class loaders after an idle undeploy and GC (before: %d; Weld"
+                                        + " keeps the last one)",
+                                deployed)
+                        .isBetween(deployed - 1, deployed);
             } else {
-                softly.assertThat(afterIdleUndeploy).as("class loaders after an idle undeploy and GC (before: %d)",
-                        deployed).isEqualTo(deployed - 1);
+                softly.assertThat(afterIdleUndeploy)
+                        .as("class loaders after an idle undeploy and GC (before: %d)", deployed)
+                        .isEqualTo(deployed - 1);
             }
             a.deployAgain();
         }
@@ -383,14 +417,18 @@ abstract class ServerTests {
                 + baselineClients.size() + "), " + copies + " class loaders hold " + APP_CLASS
                 + " after GC (before the cycle: " + deployed + ", left by the undeploy during a call: "
                 + afterBusyUndeploy + "); threads: " + threads);
-        softly.assertThat(threads.size()).as("lockkit threads after redeploy, compared with the first deployment's")
+        softly.assertThat(threads.size())
+                .as("lockkit threads after redeploy, compared with the first deployment's")
                 .isLessThanOrEqualTo(baselineThreads.size());
-        softly.assertThat(clients.size()).as("Redis connections after redeploy, compared with the first deployment's")
+        softly.assertThat(clients.size())
+                .as("Redis connections after redeploy, compared with the first deployment's")
                 .isLessThanOrEqualTo(baselineClients.size());
-        softly.assertThat(copies).as("class loaders after an idle redeploy and GC (before the cycle: %d)", deployed)
+        softly.assertThat(copies)
+                .as("class loaders after an idle redeploy and GC (before the cycle: %d)", deployed)
                 .isEqualTo(deployed);
-        b.controlApplicationLoadersLeft().ifPresent(left -> report("control on b: a JAX-RS application without"
-                + " lockkit, deployed, called and undeployed, leaves " + left + " class loaders after GC"));
+        b.controlApplicationLoadersLeft()
+                .ifPresent(left -> report("control on b: a JAX-RS application without"
+                        + " lockkit, deployed, called and undeployed, leaves " + left + " class loaders after GC"));
         softly.assertAll();
     }
 
@@ -399,7 +437,8 @@ abstract class ServerTests {
         if (Boolean.getBoolean("lockkit.it.heap-dump")) {
             Path dump = a.dir.resolve(name + ".hprof");
             report("heap dump: " + dump + " "
-                    + Processes.jdkTool("jcmd", Long.toString(pid), "GC.heap_dump", dump.toString()).strip());
+                    + Processes.jdkTool("jcmd", Long.toString(pid), "GC.heap_dump", dump.toString())
+                            .strip());
         }
     }
 
@@ -423,14 +462,17 @@ abstract class ServerTests {
     }
 
     private static long time(List<String> events, String prefix) {
-        return events.stream().filter(line -> line.startsWith(prefix + " ")).mapToLong(line -> Long.parseLong(
-                line.split(" ")[3])).findFirst().orElseThrow(() -> new AssertionError("no event " + prefix
-                        + " in " + events));
+        return events.stream()
+                .filter(line -> line.startsWith(prefix + " "))
+                .mapToLong(line -> Long.parseLong(line.split(" ")[3]))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no event " + prefix + " in " + events));
     }
 
     /** {@code perInstance} calls on each of a and b, 8 at a time, collected in order. */
-    private static List<Http.Response> concurrently(int perInstance, ServerInstance a, ServerInstance b,
-            Function<ServerInstance, Http.Response> call) throws Exception {
+    private static List<Http.Response> concurrently(
+            int perInstance, ServerInstance a, ServerInstance b, Function<ServerInstance, Http.Response> call)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<Http.Response>> futures = new ArrayList<>();

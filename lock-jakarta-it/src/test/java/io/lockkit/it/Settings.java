@@ -5,8 +5,7 @@ import java.nio.file.Path;
 /** The system properties Failsafe hands the server tests (see the module's pom.xml). */
 final class Settings {
 
-    private Settings() {
-    }
+    private Settings() {}
 
     static String required(String key) {
         String value = System.getProperty(key);

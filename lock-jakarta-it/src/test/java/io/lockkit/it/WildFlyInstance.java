@@ -1,5 +1,7 @@
 package io.lockkit.it;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,8 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * A WildFly (standard or Preview) standalone server with its own {@code jboss.server.base.dir} and a
@@ -35,7 +35,8 @@ final class WildFlyInstance extends ServerInstance {
         Path unpacked = Settings.work().resolve("dist-" + kind.id + "-" + kind.version());
         Processes.unzipOnce(kind.distribution(), unpacked);
         try (Stream<Path> children = Files.list(unpacked)) {
-            this.home = children.filter(Files::isDirectory).findFirst()
+            this.home = children.filter(Files::isDirectory)
+                    .findFirst()
                     .orElseThrow(() -> new IllegalStateException("no directory in " + unpacked));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -48,13 +49,17 @@ final class WildFlyInstance extends ServerInstance {
             String xml = Files.readString(config);
             // MicroProfile Health as standalone-microprofile.xml has it (that configuration lacks EJB,
             // which the application uses): lock-cdi's readiness check then shows at /health/ready.
-            Files.writeString(config, xml.replace("scan-interval=\"5000\"", "scan-interval=\"500\"")
-                    .replace("<extension module=\"org.wildfly.extension.health\"/>",
-                            "<extension module=\"org.wildfly.extension.health\"/>\n"
-                                    + "        <extension module=\"org.wildfly.extension.microprofile.health-smallrye\"/>")
-                    .replace("<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>",
-                            "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>\n"
-                                    + "        <subsystem xmlns=\"urn:wildfly:microprofile-health-smallrye:3.0\" security-enabled=\"false\"/>"));
+            Files.writeString(
+                    config,
+                    xml.replace("scan-interval=\"5000\"", "scan-interval=\"500\"")
+                            .replace(
+                                    "<extension module=\"org.wildfly.extension.health\"/>",
+                                    "<extension module=\"org.wildfly.extension.health\"/>\n"
+                                            + "        <extension module=\"org.wildfly.extension.microprofile.health-smallrye\"/>")
+                            .replace(
+                                    "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>",
+                                    "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>\n"
+                                            + "        <subsystem xmlns=\"urn:wildfly:microprofile-health-smallrye:3.0\" security-enabled=\"false\"/>"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -63,7 +68,9 @@ final class WildFlyInstance extends ServerInstance {
 
     @Override
     void launch(Map<String, String> properties) {
-        List<String> command = new ArrayList<>(List.of("bash", home.resolve("bin/standalone.sh").toString(),
+        List<String> command = new ArrayList<>(List.of(
+                "bash",
+                home.resolve("bin/standalone.sh").toString(),
                 "-Djboss.server.base.dir=" + base,
                 "-Djboss.socket.binding.port-offset=" + offset,
                 "-Djboss.bind.address=127.0.0.1",
@@ -88,7 +95,9 @@ final class WildFlyInstance extends ServerInstance {
     private void awaitMarker(String war, java.time.Duration timeout) {
         Path deployed = deployments.resolve(war + ".deployed");
         Path failed = deployments.resolve(war + ".failed");
-        await(this + " deploys " + war).atMost(timeout).pollInterval(java.time.Duration.ofMillis(250))
+        await(this + " deploys " + war)
+                .atMost(timeout)
+                .pollInterval(java.time.Duration.ofMillis(250))
                 .until(() -> {
                     requireAlive();
                     return Files.exists(deployed) || Files.exists(failed);
@@ -109,7 +118,9 @@ final class WildFlyInstance extends ServerInstance {
 
     @Override
     void awaitUndeployed() {
-        await(this + " undeploys " + WAR).atMost(DEPLOY_TIMEOUT).pollInterval(java.time.Duration.ofMillis(250))
+        await(this + " undeploys " + WAR)
+                .atMost(DEPLOY_TIMEOUT)
+                .pollInterval(java.time.Duration.ofMillis(250))
                 .until(() -> {
                     requireAlive();
                     return Files.exists(deployments.resolve(WAR + ".undeployed"))
@@ -145,7 +156,9 @@ final class WildFlyInstance extends ServerInstance {
         copyWar(variant, BROKEN_WAR);
         Path deployed = deployments.resolve(BROKEN_WAR + ".deployed");
         Path failed = deployments.resolve(BROKEN_WAR + ".failed");
-        await(this + " deploys " + BROKEN_WAR).atMost(DEPLOY_TIMEOUT).pollInterval(java.time.Duration.ofMillis(250))
+        await(this + " deploys " + BROKEN_WAR)
+                .atMost(DEPLOY_TIMEOUT)
+                .pollInterval(java.time.Duration.ofMillis(250))
                 .until(() -> Files.exists(deployed) || Files.exists(failed));
         boolean ok = Files.exists(deployed);
         String text = logSince(before) + (ok ? "" : "\n.failed marker: " + read(failed));
@@ -154,7 +167,9 @@ final class WildFlyInstance extends ServerInstance {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        await(this + " removes " + BROKEN_WAR).atMost(DEPLOY_TIMEOUT).pollInterval(java.time.Duration.ofMillis(250))
+        await(this + " removes " + BROKEN_WAR)
+                .atMost(DEPLOY_TIMEOUT)
+                .pollInterval(java.time.Duration.ofMillis(250))
                 .until(() -> !Files.exists(deployed) && !Files.exists(failed));
         return new DeploymentOutcome(ok, text);
     }
@@ -163,12 +178,13 @@ final class WildFlyInstance extends ServerInstance {
     java.util.OptionalInt controlApplicationLoadersLeft() {
         String control = CONTEXT + "-control";
         Path variant = dir.resolve(control + ".war");
-        List<String> keep = List.of("WEB-INF/classes/io/lockkit/it/app/ItApplication.class",
+        List<String> keep = List.of(
+                "WEB-INF/classes/io/lockkit/it/app/ItApplication.class",
                 "WEB-INF/classes/io/lockkit/it/app/SharedState.class",
                 "WEB-INF/classes/io/lockkit/it/app/PingResource.class");
         try (FileSystem source = FileSystems.newFileSystem(Settings.war());
-                FileSystem target = FileSystems.newFileSystem(URI.create("jar:" + variant.toUri()),
-                        Map.of("create", "true"))) {
+                FileSystem target =
+                        FileSystems.newFileSystem(URI.create("jar:" + variant.toUri()), Map.of("create", "true"))) {
             for (String entry : keep) {
                 Path to = target.getPath(entry);
                 Files.createDirectories(to.getParent());
@@ -188,7 +204,8 @@ final class WildFlyInstance extends ServerInstance {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        await(this + " undeploys the control application").atMost(DEPLOY_TIMEOUT)
+        await(this + " undeploys the control application")
+                .atMost(DEPLOY_TIMEOUT)
                 .pollInterval(java.time.Duration.ofMillis(250))
                 .until(() -> Files.exists(deployments.resolve(control + ".war.undeployed")));
         return java.util.OptionalInt.of(Inspect.loadedCopies(javaPid(), className) - before);
@@ -198,7 +215,8 @@ final class WildFlyInstance extends ServerInstance {
         try {
             Path tmp = deployments.resolve(as + ".copying");
             Files.copy(war, tmp, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(tmp, deployments.resolve(as), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    tmp, deployments.resolve(as), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -225,8 +243,10 @@ final class WildFlyInstance extends ServerInstance {
 
     @Override
     long javaPid() {
-        return process.toHandle().descendants()
-                .filter(handle -> handle.info().command().map(c -> c.endsWith("/java")).orElse(false))
+        return process.toHandle()
+                .descendants()
+                .filter(handle ->
+                        handle.info().command().map(c -> c.endsWith("/java")).orElse(false))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError(this + ": no java process under " + process.pid()))
                 .pid();

@@ -12,7 +12,6 @@ import io.lockkit.jdbc.internal.SqlFile;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -141,6 +140,7 @@ public final class JdbcLockProvider implements LockProvider {
 
     /** This provider's id in the hand-over notifications of its releases. */
     private final String origin;
+
     private final ConnectionSource connections;
     private final JdbcDialect dialect;
     private final LockTable table;
@@ -162,8 +162,8 @@ public final class JdbcLockProvider implements LockProvider {
         this.timeout = b.timeout;
         this.pollInterval = b.pollInterval;
         String qualified = b.schema == null ? b.table : b.schema + "." + b.table;
-        Map<String, String> names = Map.of("table", qualified, "sequence", qualified + SEQUENCE_SUFFIX,
-                "waiters", qualified + WAITERS_SUFFIX);
+        Map<String, String> names = Map.of(
+                "table", qualified, "sequence", qualified + SEQUENCE_SUFFIX, "waiters", qualified + WAITERS_SUFFIX);
         int queryTimeout = (int) Math.max(1, (b.timeout.toMillis() + 999) / 1000);
         this.table = dialect == JdbcDialect.POSTGRESQL
                 ? new PostgresLockTable(names, queryTimeout, micros(b.claimTimeout), origin)
@@ -172,8 +172,10 @@ public final class JdbcLockProvider implements LockProvider {
         this.channel = ch.length() > MAX_IDENTIFIER ? ch.substring(0, MAX_IDENTIFIER) : ch;
         this.notifications = table.notifies() && b.listen && PgListener.driverPresent();
         int instance = INSTANCES.incrementAndGet();
-        this.threadFactory = b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-jdbc-listen-" + instance);
-        this.description = "JdbcLockProvider[" + dialect.name().toLowerCase(Locale.ROOT) + ", table " + qualified + ", " + connections + "]";
+        this.threadFactory =
+                b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-jdbc-listen-" + instance);
+        this.description = "JdbcLockProvider[" + dialect.name().toLowerCase(Locale.ROOT) + ", table " + qualified + ", "
+                + connections + "]";
     }
 
     /** A provider on a JDBC URL (user and password as URL parameters), with every other option at its default. */
@@ -196,8 +198,14 @@ public final class JdbcLockProvider implements LockProvider {
     public Acquisition tryAcquire(LockRequest request) {
         String name = request.name();
         String key = Keys.of(name);
-        LockTable.Ask ask = new LockTable.Ask(key, name, request.owner(), micros(request.lease()), request.waiting(),
-                micros(request.maxWait()), request.waitId());
+        LockTable.Ask ask = new LockTable.Ask(
+                key,
+                name,
+                request.owner(),
+                micros(request.lease()),
+                request.waiting(),
+                micros(request.maxWait()),
+                request.waitId());
         LockTable.Attempt a = call(name, "acquiring", c -> table.acquire(c, ask));
         if (a.acquired()) {
             return Acquisition.acquired(a.token());
@@ -309,7 +317,8 @@ public final class JdbcLockProvider implements LockProvider {
         for (LockTable.Listed row : rows) {
             page.add(new HeldLock(row.name(), state(row.held())));
         }
-        return new ListPage(page, rows.size() < pageSize ? null : rows.get(rows.size() - 1).key());
+        return new ListPage(
+                page, rows.size() < pageSize ? null : rows.get(rows.size() - 1).key());
     }
 
     private static LockState state(LockTable.Held h) {
@@ -426,33 +435,40 @@ public final class JdbcLockProvider implements LockProvider {
         try {
             if (pgListener == null) {
                 checkOpen(null);
-                pgListener = new PgListener(connections, channel, new PgListener.Dispatcher() {
-                    @Override
-                    public void released(String payload) {
-                        // "<lock_key>" (free), or "<lock_key>:<grantee>[ <origin>]" (handed over): keys
-                        // are hex, owner ids have no spaces. A hand-over made by our own release was
-                        // passed to our waiter by the caller already; waking it twice costs an attempt.
-                        int colon = payload.indexOf(':');
-                        if (colon < 0) {
-                            wakeLocal(payload, null);
-                            return;
-                        }
-                        int space = payload.indexOf(' ', colon);
-                        if (space >= 0 && payload.substring(space + 1).equals(origin)) {
-                            return;
-                        }
-                        wakeLocal(payload.substring(0, colon), payload.substring(colon + 1, space < 0 ? payload.length() : space));
-                    }
-
-                    @Override
-                    public void missed() {
-                        for (List<WakeUpListener> list : listeners.values()) {
-                            for (WakeUpListener w : list) {
-                                w.missedNotifications();
+                pgListener = new PgListener(
+                        connections,
+                        channel,
+                        new PgListener.Dispatcher() {
+                            @Override
+                            public void released(String payload) {
+                                // "<lock_key>" (free), or "<lock_key>:<grantee>[ <origin>]" (handed over): keys
+                                // are hex, owner ids have no spaces. A hand-over made by our own release was
+                                // passed to our waiter by the caller already; waking it twice costs an attempt.
+                                int colon = payload.indexOf(':');
+                                if (colon < 0) {
+                                    wakeLocal(payload, null);
+                                    return;
+                                }
+                                int space = payload.indexOf(' ', colon);
+                                if (space >= 0 && payload.substring(space + 1).equals(origin)) {
+                                    return;
+                                }
+                                wakeLocal(
+                                        payload.substring(0, colon),
+                                        payload.substring(colon + 1, space < 0 ? payload.length() : space));
                             }
-                        }
-                    }
-                }, threadFactory, timeout);
+
+                            @Override
+                            public void missed() {
+                                for (List<WakeUpListener> list : listeners.values()) {
+                                    for (WakeUpListener w : list) {
+                                        w.missedNotifications();
+                                    }
+                                }
+                            }
+                        },
+                        threadFactory,
+                        timeout);
             }
             return pgListener;
         } finally {
@@ -544,8 +560,7 @@ public final class JdbcLockProvider implements LockProvider {
         private boolean listen = true;
         private @Nullable ThreadFactory threadFactory;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * The application's DataSource. Its connections must not be enlisted in the caller's
@@ -560,7 +575,8 @@ public final class JdbcLockProvider implements LockProvider {
         /** A JDBC URL; the provider then keeps a small pool of its own ({@link #maxConnections(int)}). */
         public Builder jdbcUrl(String jdbcUrl) {
             if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:")) {
-                throw new IllegalArgumentException("jdbcUrl must start with jdbc: (was " + (jdbcUrl == null ? null : "'" + redact(jdbcUrl) + "'") + ")");
+                throw new IllegalArgumentException("jdbcUrl must start with jdbc: (was "
+                        + (jdbcUrl == null ? null : "'" + redact(jdbcUrl) + "'") + ")");
             }
             this.jdbcUrl = jdbcUrl;
             return this;
@@ -674,8 +690,8 @@ public final class JdbcLockProvider implements LockProvider {
                 if (d == null) {
                     d = JdbcDialect.detect(jdbcUrl);
                     if (d == null) {
-                        throw new IllegalArgumentException("jdbcUrl names no supported database (PostgreSQL, H2): '" + redact(jdbcUrl)
-                                + "'; set dialect(...) if it speaks one of their dialects");
+                        throw new IllegalArgumentException("jdbcUrl names no supported database (PostgreSQL, H2): '"
+                                + redact(jdbcUrl) + "'; set dialect(...) if it speaks one of their dialects");
                     }
                 }
                 Properties props = new Properties();
@@ -696,9 +712,11 @@ public final class JdbcLockProvider implements LockProvider {
                 }
                 // The socket timeout backs up the query timeout for a database that stopped answering
                 // altogether (a query timeout's cancel request is not answered either).
-                connections = ConnectionSource.of(jdbcUrl, props, maxConnections, timeout, timeout.plusSeconds(seconds));
+                connections =
+                        ConnectionSource.of(jdbcUrl, props, maxConnections, timeout, timeout.plusSeconds(seconds));
             } else {
-                connections = ConnectionSource.of(Objects.requireNonNull(dataSource, "dataSource")); // exactly one is set
+                connections =
+                        ConnectionSource.of(Objects.requireNonNull(dataSource, "dataSource")); // exactly one is set
                 if (d == null) {
                     d = detect(connections);
                 }
@@ -726,8 +744,9 @@ public final class JdbcLockProvider implements LockProvider {
                 String product = c.getMetaData().getDatabaseProductName();
                 JdbcDialect d = JdbcDialect.detect(product);
                 if (d == null) {
-                    throw new IllegalArgumentException("dataSource is a " + product
-                            + " database; supported are PostgreSQL and H2 (set dialect(...) if it speaks one of their dialects)");
+                    throw new IllegalArgumentException(
+                            "dataSource is a " + product
+                                    + " database; supported are PostgreSQL and H2 (set dialect(...) if it speaks one of their dialects)");
                 }
                 return d;
             } catch (SQLException e) {

@@ -3,15 +3,14 @@ package io.lockkit.jdbc;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.LockContractTest;
 import io.lockkit.testkit.redis.RedisFixture;
-import org.h2.tools.Server;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.h2.tools.Server;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
 
 /**
  * The unchanged contract on H2 2.x, reached over its TCP server (so that the kit's clients are

@@ -1,25 +1,29 @@
 package io.lockkit.jdbc;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** House rules for lock-jdbc, checked on its own main classes (not its tests, not other jars). */
 @DisplayName("lock-jdbc architecture")
 class JdbcArchitectureTest {
 
     private static final JavaClasses MAIN = new ClassFileImporter()
-            .importUrl(JdbcLockProvider.class.getProtectionDomain().getCodeSource().getLocation());
+            .importUrl(
+                    JdbcLockProvider.class.getProtectionDomain().getCodeSource().getLocation());
 
     @Test
     @DisplayName("lock-jdbc does not use redis.clients")
     void usesNoRedisClient() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("redis.clients..")
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("redis.clients..")
                 .because("only lock-jedis talks to Redis through Jedis")
                 .check(MAIN);
     }
@@ -27,7 +31,10 @@ class JdbcArchitectureTest {
     @Test
     @DisplayName("lock-jdbc does not use lock-jedis at all")
     void usesNoJedisProvider() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("io.lockkit.jedis..")
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lockkit.jedis..")
                 .because("the two backends are independent of each other")
                 .check(MAIN);
     }
@@ -35,7 +42,9 @@ class JdbcArchitectureTest {
     @Test
     @DisplayName("lock-jdbc uses no other module's internal package")
     void usesNoOtherModulesInternals() {
-        noClasses().should().dependOnClassesThat(resideInAPackage("io.lockkit..internal..")
+        noClasses()
+                .should()
+                .dependOnClassesThat(resideInAPackage("io.lockkit..internal..")
                         .and(resideOutsideOfPackage("io.lockkit.jdbc.internal..")))
                 .because("a module's internal package is its own business")
                 .check(MAIN);

@@ -8,14 +8,13 @@ import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.Release;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /** The PostgreSQL wait queue: a release hands the lock to the oldest waiter, who alone may claim it. */
 class JdbcHandOverTest {
@@ -28,7 +27,11 @@ class JdbcHandOverTest {
     @BeforeAll
     static void startPostgres() {
         pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build().close();
+        JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .createSchema(true)
+                .build()
+                .close();
     }
 
     @AfterAll
@@ -44,7 +47,10 @@ class JdbcHandOverTest {
     }
 
     private JdbcLockProvider provider() {
-        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).claimTimeout(CLAIM).build();
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .claimTimeout(CLAIM)
+                .build();
         providers.add(p);
         return p;
     }
@@ -63,21 +69,30 @@ class JdbcHandOverTest {
         JdbcLockProvider holder = provider();
         JdbcLockProvider first = provider();
         JdbcLockProvider second = provider();
-        long held = holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO)).fencingToken();
+        long held = holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO))
+                .fencingToken();
         assertThat(waitFor(first, n, "a:1", 1).isAcquired()).isFalse();
         assertThat(waitFor(second, n, "b:1", 1).isAcquired()).isFalse();
 
         Release r = holder.release(n, "h:1");
         assertThat(r.outcome()).isEqualTo(Release.Outcome.RELEASED);
         assertThat(r.grantee()).isEqualTo("a:1");
-        assertThat(waitFor(second, n, "b:1", 1).isAcquired()).as("a later waiter cannot take the hand-over").isFalse();
-        assertThat(holder.tryAcquire(new LockRequest(n, "h:2", LONG, Duration.ZERO)).isAcquired()).as("nor a newcomer").isFalse();
+        assertThat(waitFor(second, n, "b:1", 1).isAcquired())
+                .as("a later waiter cannot take the hand-over")
+                .isFalse();
+        assertThat(holder.tryAcquire(new LockRequest(n, "h:2", LONG, Duration.ZERO))
+                        .isAcquired())
+                .as("nor a newcomer")
+                .isFalse();
         Acquisition claimed = waitFor(first, n, "a:1", 1);
         assertThat(claimed.isAcquired()).isTrue();
         assertThat(claimed.fencingToken()).isGreaterThan(held);
-        assertThat(first.inspect(n)).hasValueSatisfying(s -> assertThat(s.holdCounts()).containsEntry("a:1", 1));
+        assertThat(first.inspect(n))
+                .hasValueSatisfying(s -> assertThat(s.holdCounts()).containsEntry("a:1", 1));
 
-        assertThat(first.release(n, "a:1").grantee()).as("then the next in line").isEqualTo("b:1");
+        assertThat(first.release(n, "a:1").grantee())
+                .as("then the next in line")
+                .isEqualTo("b:1");
         assertThat(waitFor(second, n, "b:1", 1).isAcquired()).isTrue();
         assertThat(second.release(n, "b:1")).isEqualTo(Release.RELEASED);
         assertThat(second.inspect(n)).as("nobody left: the row is gone").isEmpty();
@@ -94,7 +109,8 @@ class JdbcHandOverTest {
         waitFor(next, n, "n:1", 1);
         assertThat(holder.release(n, "h:1").grantee()).isEqualTo("q:1");
         quitter.abandon(n, "q:1", 7);
-        assertThat(next.inspect(n)).hasValueSatisfying(s -> assertThat(s.holdCounts()).containsOnlyKeys("n:1"));
+        assertThat(next.inspect(n))
+                .hasValueSatisfying(s -> assertThat(s.holdCounts()).containsOnlyKeys("n:1"));
         assertThat(waitFor(next, n, "n:1", 1).isAcquired()).isTrue();
     }
 
@@ -112,8 +128,10 @@ class JdbcHandOverTest {
         assertThat(busy.isAcquired()).isFalse();
         assertThat(busy.retryAfter()).isLessThanOrEqualTo(CLAIM);
         long start = System.nanoTime();
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
-                .until(() -> other.tryAcquire(new LockRequest(n, "o:1", LONG, LONG, 1)).isAcquired());
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> other.tryAcquire(new LockRequest(n, "o:1", LONG, LONG, 1))
+                        .isAcquired());
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CLAIM.plusSeconds(2));
     }
 
@@ -130,8 +148,7 @@ class JdbcHandOverTest {
             }
 
             @Override
-            public void missedNotifications() {
-            }
+            public void missedNotifications() {}
         });
         holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO));
         waitFor(waiters, n, "w:1", 1);
@@ -153,8 +170,7 @@ class JdbcHandOverTest {
             }
 
             @Override
-            public void missedNotifications() {
-            }
+            public void missedNotifications() {}
         });
         holder.tryAcquire(new LockRequest(n, "h:1", LONG, Duration.ZERO));
         assertThat(holder.release(n, "h:1")).isEqualTo(Release.RELEASED);
@@ -179,13 +195,17 @@ class JdbcHandOverTest {
         assertThat(r.grantee()).isEqualTo("c:2");
         assertThat(r.grantWaitId()).isEqualTo(5);
         assertThat(r.grantToken()).isGreaterThan(held);
-        assertThat(p.inspect(n)).hasValueSatisfying(s -> assertThat(s.holdCounts()).containsExactly(java.util.Map.entry("c:2", 1)));
-        assertThat(p.tryAcquire(new LockRequest(n, "c:3", LONG, Duration.ZERO)).isAcquired()).as("nobody else takes it").isFalse();
+        assertThat(p.inspect(n))
+                .hasValueSatisfying(s -> assertThat(s.holdCounts()).containsExactly(java.util.Map.entry("c:2", 1)));
+        assertThat(p.tryAcquire(new LockRequest(n, "c:3", LONG, Duration.ZERO)).isAcquired())
+                .as("nobody else takes it")
+                .isFalse();
 
         Acquisition taken = waitFor(p, n, "c:2", 5);
         assertThat(taken.isAcquired()).isTrue();
         assertThat(taken.fencingToken()).as("the granted token").isEqualTo(r.grantToken());
-        assertThat(p.inspect(n)).as("the wait's attempt does not count a second hold")
+        assertThat(p.inspect(n))
+                .as("the wait's attempt does not count a second hold")
                 .hasValueSatisfying(s -> assertThat(s.holdCounts()).containsExactly(java.util.Map.entry("c:2", 1)));
         assertThat(p.release(n, "c:2")).isEqualTo(Release.RELEASED);
         assertThat(p.inspect(n)).isEmpty();
@@ -201,10 +221,12 @@ class JdbcHandOverTest {
         waitFor(other, n, "o:1", 1);
         assertThat(p.release(n, "c:1").granted()).isTrue();
         p.abandon(n, "c:2", 4);
-        assertThat(p.inspect(n)).as("the abandon of another wait leaves the grant")
+        assertThat(p.inspect(n))
+                .as("the abandon of another wait leaves the grant")
                 .hasValueSatisfying(s -> assertThat(s.holdCounts()).containsOnlyKeys("c:2"));
         p.abandon(n, "c:2", 5);
-        assertThat(other.inspect(n)).as("passed on to the next waiter to claim")
+        assertThat(other.inspect(n))
+                .as("passed on to the next waiter to claim")
                 .hasValueSatisfying(s -> assertThat(s.holdCounts()).containsExactly(java.util.Map.entry("o:1", 0)));
         assertThat(waitFor(other, n, "o:1", 1).isAcquired()).isTrue();
     }
@@ -228,9 +250,13 @@ class JdbcHandOverTest {
             assertThat(waitFor(local, n, holder, 100 + i).isAcquired()).isTrue();
         }
         Release r = local.release(n, holder);
-        assertThat(r.grantee()).as("the ninth goes to the older waiter of the other client").isEqualTo("r:1");
+        assertThat(r.grantee())
+                .as("the ninth goes to the older waiter of the other client")
+                .isEqualTo("r:1");
         assertThat(r.granted()).as("which claims it").isFalse();
         assertThat(waitFor(remote, n, "r:1", 1).isAcquired()).isTrue();
-        assertThat(remote.release(n, "r:1").grantee()).as("then the queue goes on in order").isEqualTo("c:9");
+        assertThat(remote.release(n, "r:1").grantee())
+                .as("then the queue goes on in order")
+                .isEqualTo("c:9");
     }
 }

@@ -2,9 +2,8 @@ package io.lockkit.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 /** Bad options fail at the setter (or at build when they contradict) with the argument's name. */
 class JdbcLockProviderBuilderTest {
@@ -12,29 +11,40 @@ class JdbcLockProviderBuilderTest {
     @Test
     void namesThatCouldCarrySqlAreRejected() {
         assertThatThrownBy(() -> JdbcLockProvider.builder().table("locks; DROP TABLE users"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("table ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("table ");
         assertThatThrownBy(() -> JdbcLockProvider.builder().table("\"quoted\"")).hasMessageStartingWith("table ");
-        assertThatThrownBy(() -> JdbcLockProvider.builder().table("a".repeat(54))).hasMessageStartingWith("table ");
+        assertThatThrownBy(() -> JdbcLockProvider.builder().table("a".repeat(54)))
+                .hasMessageStartingWith("table ");
         assertThatThrownBy(() -> JdbcLockProvider.builder().schema("public.x")).hasMessageStartingWith("schema ");
         assertThatThrownBy(() -> JdbcLockProvider.builder().schema(null)).hasMessageStartingWith("schema ");
     }
 
     @Test
     void timesAndSizesMustBeSensible() {
-        assertThatThrownBy(() -> JdbcLockProvider.builder().timeout(Duration.ZERO)).hasMessageStartingWith("timeout ");
+        assertThatThrownBy(() -> JdbcLockProvider.builder().timeout(Duration.ZERO))
+                .hasMessageStartingWith("timeout ");
         assertThatThrownBy(() -> JdbcLockProvider.builder().timeout(null)).hasMessageStartingWith("timeout ");
-        assertThatThrownBy(() -> JdbcLockProvider.builder().pollInterval(Duration.ofMillis(-1))).hasMessageStartingWith("pollInterval ");
-        assertThatThrownBy(() -> JdbcLockProvider.builder().maxConnections(0)).hasMessageStartingWith("maxConnections ");
+        assertThatThrownBy(() -> JdbcLockProvider.builder().pollInterval(Duration.ofMillis(-1)))
+                .hasMessageStartingWith("pollInterval ");
+        assertThatThrownBy(() -> JdbcLockProvider.builder().maxConnections(0))
+                .hasMessageStartingWith("maxConnections ");
     }
 
     @Test
     void exactlyOneConnectionSourceAndAKnownDatabase() {
         assertThatThrownBy(() -> JdbcLockProvider.builder().build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dataSource and jdbcUrl");
-        assertThatThrownBy(() -> JdbcLockProvider.builder().jdbcUrl("postgres://x")).hasMessageStartingWith("jdbcUrl ");
-        assertThatThrownBy(() -> JdbcLockProvider.builder().jdbcUrl("jdbc:oracle:thin:@x:1521/db").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("dataSource and jdbcUrl");
+        assertThatThrownBy(() -> JdbcLockProvider.builder().jdbcUrl("postgres://x"))
                 .hasMessageStartingWith("jdbcUrl ");
-        assertThatThrownBy(() -> JdbcLockProvider.builder().jdbcUrl("jdbc:h2:mem:x;PASSWORD=secret").credentials("", "x"))
+        assertThatThrownBy(() -> JdbcLockProvider.builder()
+                        .jdbcUrl("jdbc:oracle:thin:@x:1521/db")
+                        .build())
+                .hasMessageStartingWith("jdbcUrl ");
+        assertThatThrownBy(() -> JdbcLockProvider.builder()
+                        .jdbcUrl("jdbc:h2:mem:x;PASSWORD=secret")
+                        .credentials("", "x"))
                 .hasMessageStartingWith("user ");
     }
 }

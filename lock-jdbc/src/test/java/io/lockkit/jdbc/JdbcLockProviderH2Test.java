@@ -6,10 +6,6 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Renewal;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -20,6 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** What the H2 dialect promises beyond the kit: local wake-ups without polling, batched renewal, tokens. */
 class JdbcLockProviderH2Test {
@@ -31,7 +30,9 @@ class JdbcLockProviderH2Test {
     @BeforeEach
     void createTable() throws SQLException {
         keeper = DriverManager.getConnection(URL);
-        provider = JdbcLockProvider.builder().jdbcUrl(URL).createSchema(true)
+        provider = JdbcLockProvider.builder()
+                .jdbcUrl(URL)
+                .createSchema(true)
                 // A poll interval far longer than the bounds below: only a wake-up can meet them.
                 .pollInterval(Duration.ofSeconds(20))
                 .build();
@@ -65,7 +66,8 @@ class JdbcLockProviderH2Test {
             holder.unlock();
             waiter.join(TimeUnit.SECONDS.toMillis(10));
             assertThat(acquiredAt.get()).isNotZero();
-            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released)).isLessThan(2000);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released))
+                    .isLessThan(2000);
         }
     }
 
@@ -73,11 +75,17 @@ class JdbcLockProviderH2Test {
     void anApplicationDataSourceIsRecognisedAsH2AndSharesTheTable() {
         org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
         dataSource.setURL(URL);
-        try (JdbcLockProvider fromPool = JdbcLockProvider.builder().dataSource(dataSource).build()) {
+        try (JdbcLockProvider fromPool =
+                JdbcLockProvider.builder().dataSource(dataSource).build()) {
             assertThat(fromPool.dialect()).isEqualTo(JdbcDialect.H2);
-            assertThat(fromPool.tryAcquire(new LockRequest("shared", "c:pool", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
-            assertThat(provider.inspect("shared")).hasValueSatisfying(s -> assertThat(s.holdCounts()).containsEntry("c:pool", 1));
-            assertThat(provider.tryAcquire(new LockRequest("shared", "c:url", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isFalse();
+            assertThat(fromPool.tryAcquire(new LockRequest("shared", "c:pool", Duration.ofSeconds(30), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
+            assertThat(provider.inspect("shared"))
+                    .hasValueSatisfying(s -> assertThat(s.holdCounts()).containsEntry("c:pool", 1));
+            assertThat(provider.tryAcquire(new LockRequest("shared", "c:url", Duration.ofSeconds(30), Duration.ZERO))
+                            .isAcquired())
+                    .isFalse();
         }
     }
 
@@ -97,17 +105,22 @@ class JdbcLockProviderH2Test {
 
     @Test
     void tokensKeepIncreasingAcrossReleaseExpiryAndRowDeletion() throws Exception {
-        long t1 = provider.tryAcquire(new LockRequest("t", "c:a", Duration.ofMillis(1), Duration.ZERO)).fencingToken();
+        long t1 = provider.tryAcquire(new LockRequest("t", "c:a", Duration.ofMillis(1), Duration.ZERO))
+                .fencingToken();
         org.awaitility.Awaitility.await().until(() -> provider.inspect("t").isEmpty());
-        long t2 = provider.tryAcquire(new LockRequest("t", "c:b", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        long t2 = provider.tryAcquire(new LockRequest("t", "c:b", Duration.ofSeconds(30), Duration.ZERO))
+                .fencingToken();
         provider.release("t", "c:b");
-        long t3 = provider.tryAcquire(new LockRequest("t", "c:c", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        long t3 = provider.tryAcquire(new LockRequest("t", "c:c", Duration.ofSeconds(30), Duration.ZERO))
+                .fencingToken();
         try (Statement s = keeper.createStatement()) {
             s.execute("DELETE FROM lockkit_locks");
         }
-        long t4 = provider.tryAcquire(new LockRequest("t", "c:d", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        long t4 = provider.tryAcquire(new LockRequest("t", "c:d", Duration.ofSeconds(30), Duration.ZERO))
+                .fencingToken();
         assertThat(List.of(t1, t2, t3, t4)).isSorted().doesNotHaveDuplicates();
-        try (Statement s = keeper.createStatement(); ResultSet rs = s.executeQuery("SELECT token FROM lockkit_locks")) {
+        try (Statement s = keeper.createStatement();
+                ResultSet rs = s.executeQuery("SELECT token FROM lockkit_locks")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getLong(1)).isEqualTo(t4);
         }

@@ -14,11 +14,6 @@ import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.spi.Release;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -32,6 +27,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** What the PostgreSQL dialect promises beyond the kit: statement counts, tokens, time, transactions, LISTEN. */
 class JdbcLockProviderPostgresTest {
@@ -42,7 +41,11 @@ class JdbcLockProviderPostgresTest {
     @BeforeAll
     static void startPostgres() {
         pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build().close();
+        JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .createSchema(true)
+                .build()
+                .close();
     }
 
     @AfterAll
@@ -76,8 +79,14 @@ class JdbcLockProviderPostgresTest {
     }
 
     /** Runs {@code threads} threads that each lock and unlock {@code rounds} times while the lock starts out held. */
-    private static int contend(DistributedLockFactory holderFactory, List<DistributedLockFactory> factories, String name,
-            int threadsPerFactory, int rounds, java.util.function.LongSupplier attempts) throws Exception {
+    private static int contend(
+            DistributedLockFactory holderFactory,
+            List<DistributedLockFactory> factories,
+            String name,
+            int threadsPerFactory,
+            int rounds,
+            java.util.function.LongSupplier attempts)
+            throws Exception {
         long attemptsBefore = attempts.getAsLong();
         LockHandle first = holderFactory.acquire(name, LockOptions.noWait());
         AtomicInteger done = new AtomicInteger();
@@ -118,7 +127,8 @@ class JdbcLockProviderPostgresTest {
         long before = p.statements("acquire");
         int acquisitions = contend(f, List.of(f), name, 16, 5, () -> p.statements("acquire"));
         double perAcquisition = (p.statements("acquire") - before) / (double) acquisitions;
-        System.out.printf("PostgreSQL, 1 process x 16 threads: %.2f acquire statements per acquisition%n", perAcquisition);
+        System.out.printf(
+                "PostgreSQL, 1 process x 16 threads: %.2f acquire statements per acquisition%n", perAcquisition);
         assertThat(perAcquisition).isLessThanOrEqualTo(3.0);
     }
 
@@ -133,10 +143,17 @@ class JdbcLockProviderPostgresTest {
         }
         String name = name("contended-processes");
         long before = providers.stream().mapToLong(p -> p.statements("acquire")).sum();
-        int acquisitions = contend(factories.get(0), factories, name, 4, 5,
+        int acquisitions = contend(
+                factories.get(0),
+                factories,
+                name,
+                4,
+                5,
                 () -> providers.stream().mapToLong(p -> p.statements("acquire")).sum());
-        double perAcquisition = (providers.stream().mapToLong(p -> p.statements("acquire")).sum() - before) / (double) acquisitions;
-        System.out.printf("PostgreSQL, 4 processes x 4 threads: %.2f acquire statements per acquisition%n", perAcquisition);
+        double perAcquisition =
+                (providers.stream().mapToLong(p -> p.statements("acquire")).sum() - before) / (double) acquisitions;
+        System.out.printf(
+                "PostgreSQL, 4 processes x 4 threads: %.2f acquire statements per acquisition%n", perAcquisition);
         // A release hands the lock to the oldest waiter and wakes only it, whichever process it is in.
         assertThat(perAcquisition).isLessThanOrEqualTo(3.0);
     }
@@ -146,7 +163,9 @@ class JdbcLockProviderPostgresTest {
         JdbcLockProvider p = provider();
         String prefix = name("listing") + "/";
         for (int i = 0; i < 10; i++) {
-            assertThat(p.tryAcquire(new LockRequest(prefix + i, "c:o", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+            assertThat(p.tryAcquire(new LockRequest(prefix + i, "c:o", Duration.ofSeconds(30), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
         }
         long before = p.statements();
         LockProvider.LockState state = p.inspect(prefix + 3).orElseThrow();
@@ -166,8 +185,12 @@ class JdbcLockProviderPostgresTest {
         assertThat(listed).isEqualTo(10);
         assertThat(pages).as("pages of 4 for 10 locks").isEqualTo(3);
         assertThat(p.statements("list")).as("listing statements").isEqualTo(3);
-        assertThat(p.statements() - before).as("statements of the whole listing").isEqualTo(3);
-        assertThatThrownBy(() -> p.list(prefix, "not-a-key", 4)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cursor");
+        assertThat(p.statements() - before)
+                .as("statements of the whole listing")
+                .isEqualTo(3);
+        assertThatThrownBy(() -> p.list(prefix, "not-a-key", 4))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cursor");
     }
 
     @Test
@@ -177,7 +200,9 @@ class JdbcLockProviderPostgresTest {
         List<Renewal> renewals = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             String n = prefix + ":" + i;
-            assertThat(p.tryAcquire(new LockRequest(n, "c:o" + i, Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+            assertThat(p.tryAcquire(new LockRequest(n, "c:o" + i, Duration.ofSeconds(30), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
             renewals.add(new Renewal(n, "c:o" + i, Duration.ofSeconds(60)));
         }
         for (int i = 0; i < 10; i++) {
@@ -187,9 +212,12 @@ class JdbcLockProviderPostgresTest {
         List<Renewal> lost = p.renew(renewals);
         assertThat(p.statements() - before).as("statements for 1000 renewals").isEqualTo(1);
         assertThat(lost).hasSize(10).allSatisfy(r -> assertThat(r.name()).matches(".*:\\d*00$|.*:0$"));
-        Object left = pg.query("SELECT round(extract(epoch FROM min(lease_until) - clock_timestamp())) FROM lockkit_locks WHERE name LIKE '"
-                + prefix + ":%'");
-        assertThat(((Number) left).intValue()).as("seconds left on the renewed leases").isBetween(55, 60);
+        Object left = pg.query(
+                "SELECT round(extract(epoch FROM min(lease_until) - clock_timestamp())) FROM lockkit_locks WHERE name LIKE '"
+                        + prefix + ":%'");
+        assertThat(((Number) left).intValue())
+                .as("seconds left on the renewed leases")
+                .isBetween(55, 60);
     }
 
     @Test
@@ -197,8 +225,7 @@ class JdbcLockProviderPostgresTest {
         // Every acquisition here inserts the row anew (a release deletes it): the case in which a
         // token drawn before the INSERT could be overtaken by a hold taken and released meanwhile.
         String n = name("token-order");
-        record Hold(long start, long token) {
-        }
+        record Hold(long start, long token) {}
         List<Hold> holds = new CopyOnWriteArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < 4; c++) {
@@ -224,7 +251,9 @@ class JdbcLockProviderPostgresTest {
         sorted.sort(java.util.Comparator.comparingLong(Hold::start));
         assertThat(sorted).hasSizeGreaterThan(100);
         for (int i = 1; i < sorted.size(); i++) {
-            assertThat(sorted.get(i).token()).as("token of hold %d of %d", i, sorted.size()).isGreaterThan(sorted.get(i - 1).token());
+            assertThat(sorted.get(i).token())
+                    .as("token of hold %d of %d", i, sorted.size())
+                    .isGreaterThan(sorted.get(i - 1).token());
         }
     }
 
@@ -233,25 +262,34 @@ class JdbcLockProviderPostgresTest {
         JdbcLockProvider p = provider();
         String n = name("clock");
         p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(90), Duration.ZERO));
-        Object fromDatabaseNow = pg.query("SELECT extract(epoch FROM lease_until - clock_timestamp()) FROM lockkit_locks WHERE name = '" + n + "'");
+        Object fromDatabaseNow =
+                pg.query("SELECT extract(epoch FROM lease_until - clock_timestamp()) FROM lockkit_locks WHERE name = '"
+                        + n + "'");
         assertThat(((Number) fromDatabaseNow).doubleValue()).isBetween(80.0, 90.0);
         // A deadline moved into the past on the database clock frees the lock for another owner at once.
-        pg.query("UPDATE lockkit_locks SET lease_until = clock_timestamp() - interval '1 millisecond' WHERE name = '" + n + "'");
-        assertThat(p.tryAcquire(new LockRequest(n, "c:other", Duration.ofSeconds(5), Duration.ZERO)).isAcquired()).isTrue();
+        pg.query("UPDATE lockkit_locks SET lease_until = clock_timestamp() - interval '1 millisecond' WHERE name = '"
+                + n + "'");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:other", Duration.ofSeconds(5), Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
     }
 
     @Test
     void tokensKeepIncreasingAcrossReleaseRowDeletionAndADatabaseRestart() {
         String n = name("tokens");
         JdbcLockProvider p = provider();
-        long t1 = p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        long t1 = p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO))
+                .fencingToken();
         assertThat(p.release(n, "c:a")).isEqualTo(Release.RELEASED);
-        long t2 = p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        long t2 = p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ZERO))
+                .fencingToken();
         pg.query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
-        long t3 = p.tryAcquire(new LockRequest(n, "c:c", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        long t3 = p.tryAcquire(new LockRequest(n, "c:c", Duration.ofSeconds(30), Duration.ZERO))
+                .fencingToken();
         pg.restart();
         pg.query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
-        long t4 = p.tryAcquire(new LockRequest(n, "c:d", Duration.ofSeconds(30), Duration.ZERO)).fencingToken();
+        long t4 = p.tryAcquire(new LockRequest(n, "c:d", Duration.ofSeconds(30), Duration.ZERO))
+                .fencingToken();
         assertThat(List.of(t1, t2, t3, t4)).isSorted().doesNotHaveDuplicates();
     }
 
@@ -264,12 +302,17 @@ class JdbcLockProviderPostgresTest {
             c.setAutoCommit(false);
             return c;
         });
-        JdbcLockProvider p = JdbcLockProvider.builder().dataSource(transactional).build();
+        JdbcLockProvider p =
+                JdbcLockProvider.builder().dataSource(transactional).build();
         toClose.add(p);
         assertThat(p.dialect()).isEqualTo(JdbcDialect.POSTGRESQL);
         String n = name("autocommit");
-        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
-        assertThat(pg.query("SELECT owner FROM lockkit_locks WHERE name = '" + n + "'")).as("visible to another session").isEqualTo("c:a");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        assertThat(pg.query("SELECT owner FROM lockkit_locks WHERE name = '" + n + "'"))
+                .as("visible to another session")
+                .isEqualTo("c:a");
     }
 
     @Test
@@ -291,13 +334,16 @@ class JdbcLockProviderPostgresTest {
         });
         toClose.add(s::close);
         assertThat(p.listening()).isTrue();
-        Object terminated = pg.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'LISTEN lockkit_locks'");
+        Object terminated = pg.query(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'LISTEN lockkit_locks'");
         assertThat(terminated).isEqualTo(1L);
         await().atMost(Duration.ofSeconds(10)).until(() -> missed.get() >= 2 && p.listening());
         JdbcLockProvider other = provider();
         other.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ZERO));
         // Someone waits (a release nobody waits for notifies nobody), so the release notifies.
-        assertThat(p.tryAcquire(new LockRequest(n, "w:1", Duration.ofSeconds(30), Duration.ofSeconds(30), 1)).isAcquired()).isFalse();
+        assertThat(p.tryAcquire(new LockRequest(n, "w:1", Duration.ofSeconds(30), Duration.ofSeconds(30), 1))
+                        .isAcquired())
+                .isFalse();
         other.release(n, "c:x");
         await().atMost(Duration.ofSeconds(5)).until(() -> released.get() == 1);
     }
@@ -306,8 +352,11 @@ class JdbcLockProviderPostgresTest {
     void withoutListenWaitersOfOtherClientsPollAndStillGetTheLockInTurn() throws Exception {
         // As behind PgBouncer in transaction mode: no LISTEN, so waiters poll every pollInterval.
         java.util.function.Supplier<JdbcLockProvider> polling = () -> {
-            JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).listen(false)
-                    .pollInterval(Duration.ofMillis(100)).build();
+            JdbcLockProvider p = JdbcLockProvider.builder()
+                    .jdbcUrl(pg.jdbcUrl())
+                    .listen(false)
+                    .pollInterval(Duration.ofMillis(100))
+                    .build();
             toClose.add(p);
             return p;
         };
@@ -317,7 +366,8 @@ class JdbcLockProviderPostgresTest {
         String n = name("no-listen");
         DistributedLockFactory holding = factory(holder);
         LockHandle h = holding.acquire(n, LockOptions.noWait());
-        assertThat(holder.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ofSeconds(30))).retryAfter())
+        assertThat(holder.tryAcquire(new LockRequest(n, "c:x", Duration.ofSeconds(30), Duration.ofSeconds(30)))
+                        .retryAfter())
                 .as("a busy answer without notifications asks to look again within the poll interval")
                 .isLessThanOrEqualTo(Duration.ofMillis(100));
         holder.abandon(n, "c:x", 0);
@@ -341,7 +391,10 @@ class JdbcLockProviderPostgresTest {
 
     @Test
     void aMissingLockTableIsReportedAsASchemaProblem() {
-        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).table("no_such_table").build();
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .table("no_such_table")
+                .build();
         toClose.add(p);
         assertThatThrownBy(() -> p.tryAcquire(new LockRequest("x", "c:a", Duration.ofSeconds(1), Duration.ZERO)))
                 .isInstanceOf(LockSchemaException.class)
@@ -351,19 +404,33 @@ class JdbcLockProviderPostgresTest {
     @Test
     void aConfiguredSchemaAndTableAreCreatedAndUsed() {
         pg.query("CREATE SCHEMA IF NOT EXISTS app_locks");
-        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).schema("app_locks").table("my_locks").createSchema(true).build();
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .schema("app_locks")
+                .table("my_locks")
+                .createSchema(true)
+                .build();
         toClose.add(p);
-        assertThat(p.tryAcquire(new LockRequest("custom", "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
-        assertThat(pg.query("SELECT owner FROM app_locks.my_locks WHERE name = 'custom'")).isEqualTo("c:a");
-        assertThat(pg.query("SELECT last_value FROM app_locks.my_locks_token_seq")).isEqualTo(1L);
+        assertThat(p.tryAcquire(new LockRequest("custom", "c:a", Duration.ofSeconds(30), Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        assertThat(pg.query("SELECT owner FROM app_locks.my_locks WHERE name = 'custom'"))
+                .isEqualTo("c:a");
+        assertThat(pg.query("SELECT last_value FROM app_locks.my_locks_token_seq"))
+                .isEqualTo(1L);
     }
 
     @Test
     void aStalledDatabaseFailsCallsWithBackendUnavailableInBoundedTime() throws Exception {
-        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).timeout(Duration.ofSeconds(1)).build();
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .timeout(Duration.ofSeconds(1))
+                .build();
         toClose.add(p);
         String n = name("stalled");
-        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
         // Stop the postmaster and every backend (the provider's pooled session included): no reply, no reset.
         List<Long> pids = new ArrayList<>();
         long postmaster = pg.pid().orElseThrow();
@@ -373,29 +440,39 @@ class JdbcLockProviderPostgresTest {
         try {
             signal("STOP", pids);
             // (The statement may still run when the server resumes: a failed call's effect is unknown.)
-            assertThatThrownBy(() -> p.tryAcquire(new LockRequest(n + ":other", "c:b", Duration.ofSeconds(1), Duration.ZERO)))
+            assertThatThrownBy(() ->
+                            p.tryAcquire(new LockRequest(n + ":other", "c:b", Duration.ofSeconds(1), Duration.ZERO)))
                     .isInstanceOf(io.lockkit.BackendUnavailableException.class);
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
                     .as("socket timeout, then a fresh connection's login timeout")
                     .isLessThan(10_000);
-            System.out.printf("stalled PostgreSQL: BackendUnavailableException after %d ms%n",
+            System.out.printf(
+                    "stalled PostgreSQL: BackendUnavailableException after %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         } finally {
             signal("CONT", pids);
         }
         long resumed = System.nanoTime();
-        await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> p.inspect(n).isPresent());
-        System.out.printf("stalled PostgreSQL: the provider answered again %d ms after the server resumed%n",
+        await().atMost(Duration.ofSeconds(20))
+                .ignoreExceptions()
+                .until(() -> p.inspect(n).isPresent());
+        System.out.printf(
+                "stalled PostgreSQL: the provider answered again %d ms after the server resumed%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumed));
         assertThat(p.release(n, "c:a")).as("the hold taken before the stall").isEqualTo(Release.RELEASED);
     }
 
     @Test
     void aLockRowHeldByAnotherSessionFailsAcquireAndReleaseWithBackendUnavailableWithinTheTimeout() throws Exception {
-        JdbcLockProvider p = JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).timeout(Duration.ofSeconds(1)).build();
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .timeout(Duration.ofSeconds(1))
+                .build();
         toClose.add(p);
         String n = name("row-locked");
-        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+        assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
         try (java.sql.Connection other = pg.connect()) {
             other.setAutoCommit(false);
             try (java.sql.Statement s = other.createStatement()) {
@@ -403,11 +480,15 @@ class JdbcLockProviderPostgresTest {
             }
             // acquire and release run without a JDBC query timeout: their functions bound their lock waits.
             long start = System.nanoTime();
-            assertThatThrownBy(() -> p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ofSeconds(30), 1)))
-                    .isInstanceOf(io.lockkit.BackendUnavailableException.class).hasMessageContaining("55P03");
+            assertThatThrownBy(() ->
+                            p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ofSeconds(30), 1)))
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class)
+                    .hasMessageContaining("55P03");
             assertThatThrownBy(() -> p.release(n, "c:a"))
-                    .isInstanceOf(io.lockkit.BackendUnavailableException.class).hasMessageContaining("55P03");
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("two calls, each bounded by the 1 s timeout")
+                    .isInstanceOf(io.lockkit.BackendUnavailableException.class)
+                    .hasMessageContaining("55P03");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .as("two calls, each bounded by the 1 s timeout")
                     .isBetween(1_500L, 8_000L);
             other.rollback();
         }
@@ -418,7 +499,10 @@ class JdbcLockProviderPostgresTest {
     private static void signal(String signal, List<Long> pids) throws Exception {
         for (long pid : pids) {
             if (ProcessHandle.of(pid).isPresent()) {
-                new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start().waitFor();
+                new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                        .redirectErrorStream(true)
+                        .start()
+                        .waitFor();
             }
         }
         assertThat(ProcessHandle.of(pids.get(0))).as("the postmaster").isPresent();
@@ -430,7 +514,9 @@ class JdbcLockProviderPostgresTest {
     }
 
     private static DataSource dataSource(ConnectionMaker maker) {
-        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+        return (DataSource) Proxy.newProxyInstance(
+                DataSource.class.getClassLoader(),
+                new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "getConnection" -> maker.make();
                     case "getLogWriter" -> (PrintWriter) null;

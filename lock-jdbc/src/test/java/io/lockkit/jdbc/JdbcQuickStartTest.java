@@ -14,10 +14,11 @@ class JdbcQuickStartTest {
         String jdbcUrl = "jdbc:h2:mem:quickstart;DB_CLOSE_DELAY=-1";
         // readme:begin
         JdbcLockProvider provider = JdbcLockProvider.builder()
-                .jdbcUrl(jdbcUrl)              // or .dataSource(dataSource): the application's pool
-                .createSchema(true)            // or run the DDL shipped in the jar from Flyway/Liquibase
+                .jdbcUrl(jdbcUrl) // or .dataSource(dataSource): the application's pool
+                .createSchema(true) // or run the DDL shipped in the jar from Flyway/Liquibase
                 .build();
-        try (DistributedLockFactory locks = DistributedLockFactory.builder(provider).build()) {
+        try (DistributedLockFactory locks =
+                DistributedLockFactory.builder(provider).build()) {
             DistributedLock lock = locks.getLock("nightly-report");
             lock.lock();
             try {

@@ -20,7 +20,11 @@ class PostgresContractTest extends LockContractTest {
     @BeforeAll
     static void startPostgres() {
         pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build().close();
+        JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .createSchema(true)
+                .build()
+                .close();
     }
 
     @AfterAll

@@ -1,17 +1,13 @@
 package io.lockkit.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.history.LockHistory;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,9 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * The kit's history check ({@link LockHistory}) on PostgreSQL: four clients (providers with pools
@@ -44,6 +43,7 @@ class PostgresHistoryFaultTest {
     private static final Duration LEASE = Duration.ofMillis(3000);
     /** Statement timeout of the clients (whole seconds on JDBC). */
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
     private static final String APPLICATION = "lockkit-history";
 
     private static PostgresServer pg;
@@ -52,7 +52,11 @@ class PostgresHistoryFaultTest {
     @BeforeAll
     static void startPostgres() {
         pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).createSchema(true).build().close();
+        JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .createSchema(true)
+                .build()
+                .close();
     }
 
     @AfterAll
@@ -70,14 +74,23 @@ class PostgresHistoryFaultTest {
     @Test
     @DisplayName("no two clean holds overlap, and tokens are ordered in time")
     void historyShowsMutualExclusionAndFencing() throws Exception {
-        assumeTrue(pg.canStop() && pg.pid().isPresent(), "needs a PostgreSQL process of this test's own (not LOCKKIT_JDBC_URL)");
+        assumeTrue(
+                pg.canStop() && pg.pid().isPresent(),
+                "needs a PostgreSQL process of this test's own (not LOCKKIT_JDBC_URL)");
         String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "ApplicationName=" + APPLICATION;
         LockHistory.Result r = LockHistory.builder()
-                .clients(4, listener -> DistributedLockFactory.builder(
-                                JdbcLockProvider.builder().jdbcUrl(url).timeout(TIMEOUT).pollInterval(Duration.ofMillis(100)).build())
-                        .defaultOptions(LockOptions.builder().watchdogLease(LEASE).build())
-                        .onLockLost(listener)
-                        .build())
+                .clients(
+                        4,
+                        listener -> DistributedLockFactory.builder(JdbcLockProvider.builder()
+                                        .jdbcUrl(url)
+                                        .timeout(TIMEOUT)
+                                        .pollInterval(Duration.ofMillis(100))
+                                        .build())
+                                .defaultOptions(LockOptions.builder()
+                                        .watchdogLease(LEASE)
+                                        .build())
+                                .onLockLost(listener)
+                                .build())
                 .threadsPerClient(4)
                 .fault("command connections terminated", false, () -> terminate(false))
                 .fault("LISTEN connections terminated", false, () -> terminate(true))
@@ -110,12 +123,15 @@ class PostgresHistoryFaultTest {
             Thread.sleep(20);
         }
         Object n = pg.query("SELECT count(pg_terminate_backend(pid))" + filter);
-        assertThat(((Number) n).longValue()).as("%s connections terminated", listen ? "LISTEN" : "command").isPositive();
+        assertThat(((Number) n).longValue())
+                .as("%s connections terminated", listen ? "LISTEN" : "command")
+                .isPositive();
     }
 
     /** Holds a lock on every row of the lock table for {@code length} in a transaction of another session. */
     private static void lockRows(Duration length) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+        try (Connection c = pg.connect();
+                Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.execute("SELECT 1 FROM " + JdbcLockProvider.DEFAULT_TABLE + " FOR UPDATE");
             Thread.sleep(length.toMillis());
@@ -155,17 +171,19 @@ class PostgresHistoryFaultTest {
     private static List<Long> children(long parent) {
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             List<Long> children = new ArrayList<>();
-            procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).forEach(p -> {
-                try {
-                    String stat = Files.readString(p.resolve("stat"));
-                    String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    if (Long.parseLong(after[1]) == parent) {
-                        children.add(Long.parseLong(p.getFileName().toString()));
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // gone meanwhile
-                }
-            });
+            procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .forEach(p -> {
+                        try {
+                            String stat = Files.readString(p.resolve("stat"));
+                            String[] after =
+                                    stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                            if (Long.parseLong(after[1]) == parent) {
+                                children.add(Long.parseLong(p.getFileName().toString()));
+                            }
+                        } catch (IOException | RuntimeException e) {
+                            // gone meanwhile
+                        }
+                    });
             return children;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,5 +1,9 @@
 package io.lockkit.jedis;
 
+import static io.lockkit.jedis.internal.Arguments.atLeast;
+import static io.lockkit.jedis.internal.Arguments.notNull;
+import static io.lockkit.jedis.internal.Arguments.positive;
+
 import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
 import io.lockkit.jedis.internal.InspectScript;
@@ -17,9 +21,6 @@ import io.lockkit.jedis.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import redis.clients.jedis.SslOptions;
-import redis.clients.jedis.UnifiedJedis;
-
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -32,6 +33,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The Redis lock backend, over one Jedis {@link UnifiedJedis} client: standalone
@@ -88,6 +91,7 @@ public final class JedisLockProvider implements LockProvider {
     private final int localHandOffs;
     /** Acquisitions wait for replicas when configured; else null. */
     private final @Nullable ReplicaAcknowledgement replicaAcknowledgement;
+
     private final Topology topology;
     private final Renewals renewals;
     private final Listing listing;
@@ -104,10 +108,13 @@ public final class JedisLockProvider implements LockProvider {
         this.claimTimeout = b.claimTimeout;
         this.fenceRetention = b.fenceRetention;
         this.localHandOffs = b.localHandOffs;
-        this.replicaAcknowledgement = b.replicas > 0 ? new ReplicaAcknowledgement(jedis, b.replicas, b.replicaTimeout) : null;
+        this.replicaAcknowledgement =
+                b.replicas > 0 ? new ReplicaAcknowledgement(jedis, b.replicas, b.replicaTimeout) : null;
         String id = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
         AtomicInteger n = new AtomicInteger();
-        ThreadFactory threads = b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-redis-" + id + "-" + n.incrementAndGet());
+        ThreadFactory threads = b.threadFactory != null
+                ? b.threadFactory
+                : r -> new Thread(r, "lockkit-redis-" + id + "-" + n.incrementAndGet());
         this.topology = new Topology(jedis, b.keyPrefix + ":ctl", threads, b.timeout);
         this.renewals = new Renewals(jedis, topology, keys);
         this.listing = new Listing(jedis, topology, keys);
@@ -128,7 +135,7 @@ public final class JedisLockProvider implements LockProvider {
         return new Builder();
     }
 
-    // ---- LockProvider: each call is one script call through RedisCalls (closed check, one retry, exception mapping) ----
+    // ---- LockProvider: one script call each, through RedisCalls (closed check, retry, errors) ----
 
     @Override
     public Acquisition tryAcquire(LockRequest request) {
@@ -142,16 +149,23 @@ public final class JedisLockProvider implements LockProvider {
         }
         String base = keys.base(name);
         // The slack of a queue entry past the owner's next retry: the claim timeout.
-        AcquireScript.Args args = new AcquireScript.Args(owner, request.lease(), request.maxWait(), claimTimeout,
-                queued.mayBeQueued(name, owner), request.waitId());
+        AcquireScript.Args args = new AcquireScript.Args(
+                owner,
+                request.lease(),
+                request.maxWait(),
+                claimTimeout,
+                queued.mayBeQueued(name, owner),
+                request.waitId());
         AcquireScript.Reply reply;
         try {
-            reply = calls.run(name, () -> replicaAcknowledgement != null
-                    ? replicaAcknowledgement.acquire(name, base, args, this::release)
-                    : AcquireScript.decode(calls.script(Scripts.ACQUIRE, Keys.all(base), args.encode())));
+            reply = calls.run(
+                    name,
+                    () -> replicaAcknowledgement != null
+                            ? replicaAcknowledgement.acquire(name, base, args, this::release)
+                            : AcquireScript.decode(calls.script(Scripts.ACQUIRE, Keys.all(base), args.encode())));
         } catch (RuntimeException e) {
-            if (request.waiting()) {
-                queued.queued(name, owner, request.waitId()); // the call may have queued the owner before its reply was lost
+            if (request.waiting()) { // the call may have queued the owner before its reply was lost
+                queued.queued(name, owner, request.waitId());
             }
             throw e;
         }
@@ -195,9 +209,19 @@ public final class JedisLockProvider implements LockProvider {
         // Only a release's caller hears the grantee from the reply and wakes a waiter of its own
         // client; an abandon's caller does not, so its hand-over is always published.
         String localPrefix = mode == ReleaseScript.Mode.RELEASE ? clientPrefix(owner) : "";
-        ReleaseScript.Args args = new ReleaseScript.Args(owner, mode, claimTimeout, fenceRetention, Keys.channel(base),
-                topology.publishCommand(), localPrefix, localHandOffs, nonce, waitId);
-        return calls.run(name, () -> ReleaseScript.decode(calls.script(Scripts.RELEASE, Keys.all(base), args.encode())));
+        ReleaseScript.Args args = new ReleaseScript.Args(
+                owner,
+                mode,
+                claimTimeout,
+                fenceRetention,
+                Keys.channel(base),
+                topology.publishCommand(),
+                localPrefix,
+                localHandOffs,
+                nonce,
+                waitId);
+        return calls.run(
+                name, () -> ReleaseScript.decode(calls.script(Scripts.RELEASE, Keys.all(base), args.encode())));
     }
 
     /** The client part of an owner id ({@code <client id>:<owner>}), which the release script may prefer. */
@@ -217,12 +241,10 @@ public final class JedisLockProvider implements LockProvider {
 
     @Override
     public Optional<LockState> inspect(String name) {
-        String base = keys.base(name);
-        InspectScript.Reply reply = calls.run(name, () -> InspectScript.decode(calls.script(Scripts.INSPECT, Keys.all(base), List.of())));
-        if (!(reply instanceof InspectScript.Held held)) {
-            return Optional.empty();
-        }
-        return Optional.of(Listing.state(held));
+        List<String> keyList = Keys.all(keys.base(name));
+        InspectScript.Reply reply =
+                calls.run(name, () -> InspectScript.decode(calls.script(Scripts.INSPECT, keyList, List.of())));
+        return reply instanceof InspectScript.Held held ? Optional.of(Listing.state(held)) : Optional.empty();
     }
 
     /** A page of held locks by name prefix (see the design notes of {@code internal.Listing}); the cursor holds no connection. */
@@ -297,8 +319,7 @@ public final class JedisLockProvider implements LockProvider {
         private @Nullable ThreadFactory threadFactory;
         private @Nullable SslOptions sslOptions;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The Redis to use: {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS. */
         public Builder uri(String uri) {
@@ -310,10 +331,7 @@ public final class JedisLockProvider implements LockProvider {
 
         /** A client the application already has and keeps owning (standalone, Sentinel or Cluster). */
         public Builder client(UnifiedJedis client) {
-            if (client == null) {
-                throw new IllegalArgumentException("client must not be null");
-            }
-            this.client = client;
+            this.client = notNull(client, "client");
             this.uri = null;
             this.target = client.getClass().getSimpleName();
             return this;
@@ -321,8 +339,13 @@ public final class JedisLockProvider implements LockProvider {
 
         /** The namespace of every key, so applications sharing a Redis keep apart; no braces or spaces. */
         public Builder keyPrefix(String keyPrefix) {
-            if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.length() > 128 || !keyPrefix.matches("[\\x21-\\x7e&&[^{}]]+")) {
-                throw new IllegalArgumentException("keyPrefix must be 1 to 128 printable ASCII characters without braces or spaces, was '" + keyPrefix + "'");
+            if (keyPrefix == null
+                    || keyPrefix.isEmpty()
+                    || keyPrefix.length() > 128
+                    || !keyPrefix.matches("[\\x21-\\x7e&&[^{}]]+")) {
+                throw new IllegalArgumentException(
+                        "keyPrefix must be 1 to 128 printable ASCII characters without braces or spaces, was '"
+                                + keyPrefix + "'");
             }
             this.keyPrefix = keyPrefix;
             return this;
@@ -331,7 +354,8 @@ public final class JedisLockProvider implements LockProvider {
         /** The name the provider's connections carry in {@code CLIENT LIST}. */
         public Builder clientName(String clientName) {
             if (clientName == null || clientName.isEmpty() || !clientName.matches("[\\x21-\\x7e]+")) {
-                throw new IllegalArgumentException("clientName must be printable ASCII without spaces, was '" + clientName + "'");
+                throw new IllegalArgumentException(
+                        "clientName must be printable ASCII without spaces, was '" + clientName + "'");
             }
             this.clientName = clientName;
             return this;
@@ -371,10 +395,7 @@ public final class JedisLockProvider implements LockProvider {
          * {@link ReplicaAcknowledgementException}. Zero replicas turns this off.
          */
         public Builder replicaAcknowledgement(int replicas, Duration timeout) {
-            if (replicas < 0) {
-                throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
-            }
-            this.replicas = replicas;
+            this.replicas = atLeast(replicas, 0, "replicas");
             this.replicaTimeout = positive(timeout, "timeout");
             return this;
         }
@@ -385,37 +406,25 @@ public final class JedisLockProvider implements LockProvider {
          * the price of strict arrival order. Zero gives strict FIFO across processes.
          */
         public Builder localHandOffs(int localHandOffs) {
-            if (localHandOffs < 0) {
-                throw new IllegalArgumentException("localHandOffs must not be negative, was " + localHandOffs);
-            }
-            this.localHandOffs = localHandOffs;
+            this.localHandOffs = atLeast(localHandOffs, 0, "localHandOffs");
             return this;
         }
 
         /** The most pooled connections used for commands (the pub/sub connection comes on top). */
         public Builder maxConnections(int maxConnections) {
-            if (maxConnections < 1) {
-                throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
-            }
-            this.maxConnections = maxConnections;
+            this.maxConnections = atLeast(maxConnections, 1, "maxConnections");
             return this;
         }
 
         /** Trust and key stores for {@code rediss://} (default: the JVM's trust store). */
         public Builder sslOptions(SslOptions sslOptions) {
-            if (sslOptions == null) {
-                throw new IllegalArgumentException("sslOptions must not be null");
-            }
-            this.sslOptions = sslOptions;
+            this.sslOptions = notNull(sslOptions, "sslOptions");
             return this;
         }
 
         /** Where the provider's pub/sub thread comes from (e.g. a container-managed factory). */
         public Builder threadFactory(ThreadFactory threadFactory) {
-            if (threadFactory == null) {
-                throw new IllegalArgumentException("threadFactory must not be null");
-            }
-            this.threadFactory = threadFactory;
+            this.threadFactory = notNull(threadFactory, "threadFactory");
             return this;
         }
 
@@ -430,18 +439,9 @@ public final class JedisLockProvider implements LockProvider {
                 return new JedisLockProvider(this, client, false);
             }
             URI u = uri != null ? uri : URI.create(target);
-            RedisClients.Options options = new RedisClients.Options(clientName, timeout, connectTimeout, maxConnections, sslOptions);
+            RedisClients.Options options =
+                    new RedisClients.Options(clientName, timeout, connectTimeout, maxConnections, sslOptions);
             return new JedisLockProvider(this, RedisClients.standalone(u, options), true);
-        }
-
-        private static Duration positive(Duration d, String argument) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(argument + " must be positive, was " + d);
-            }
-            if (d.compareTo(Duration.ofDays(1)) > 0) {
-                throw new IllegalArgumentException(argument + " must be at most one day, was " + d);
-            }
-            return d;
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.lockkit.jedis;
 
 import io.lockkit.LockException;
-
 import java.time.Duration;
 
 /** Too few replicas acknowledged an acquisition in time; it was undone. */
@@ -12,7 +11,10 @@ public class ReplicaAcknowledgementException extends LockException {
     private final long acknowledged;
 
     public ReplicaAcknowledgementException(String lockName, int required, long acknowledged, Duration timeout) {
-        super(lockName, "only " + acknowledged + " of " + required + " replicas acknowledged the acquisition within " + timeout + "; it was undone");
+        super(
+                lockName,
+                "only " + acknowledged + " of " + required + " replicas acknowledged the acquisition within " + timeout
+                        + "; it was undone");
         this.required = required;
         this.acknowledged = acknowledged;
     }

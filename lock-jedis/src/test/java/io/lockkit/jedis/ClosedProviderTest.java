@@ -1,5 +1,8 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider;
@@ -8,6 +11,10 @@ import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -15,14 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.RedisClient;
-
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The closed-provider contract at the SPI: once {@code close()} ran, every call of
@@ -37,19 +36,19 @@ class ClosedProviderTest {
 
     private static final WakeUpListener IGNORED = new WakeUpListener() {
         @Override
-        public void released(String grantee) {
-        }
+        public void released(String grantee) {}
 
         @Override
-        public void missedNotifications() {
-        }
+        public void missedNotifications() {}
     };
 
     /** Every SPI call but close() and capabilities(), by name. */
     private static Map<String, ThrowingCallable> calls(LockProvider p, String name) {
         Map<String, ThrowingCallable> calls = new LinkedHashMap<>();
         calls.put("tryAcquire", () -> p.tryAcquire(new LockRequest(name, "c:o", Duration.ofSeconds(5), Duration.ZERO)));
-        calls.put("tryAcquire, waiting", () -> p.tryAcquire(new LockRequest(name, "c:o", Duration.ofSeconds(5), Duration.ofSeconds(5), 7)));
+        calls.put(
+                "tryAcquire, waiting",
+                () -> p.tryAcquire(new LockRequest(name, "c:o", Duration.ofSeconds(5), Duration.ofSeconds(5), 7)));
         calls.put("release", () -> p.release(name, "c:o"));
         calls.put("abandon", () -> p.abandon(name, "c:o", 7));
         calls.put("forceRelease", () -> p.forceRelease(name));
@@ -68,24 +67,35 @@ class ClosedProviderTest {
         String name = "closed:" + started;
         if (started) {
             // a wait queued in Redis and a live subscription: close() has something to undo
-            assertThat(p.tryAcquire(new LockRequest(name, "c:holder", Duration.ofSeconds(5), Duration.ZERO)).isAcquired()).isTrue();
-            assertThat(p.tryAcquire(new LockRequest(name, "c:waiter", Duration.ofSeconds(5), Duration.ofSeconds(5), 1)).isAcquired()).isFalse();
+            assertThat(p.tryAcquire(new LockRequest(name, "c:holder", Duration.ofSeconds(5), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
+            assertThat(p.tryAcquire(new LockRequest(name, "c:waiter", Duration.ofSeconds(5), Duration.ofSeconds(5), 1))
+                            .isAcquired())
+                    .isFalse();
             p.subscribe(name, IGNORED);
         }
         p.close();
         calls(p, name).forEach((call, run) -> {
             Throwable t = catchThrowable(run);
-            assertThat(t).as(call).isExactlyInstanceOf(LockException.class).hasMessageContaining("the Redis lock provider is closed");
+            assertThat(t)
+                    .as(call)
+                    .isExactlyInstanceOf(LockException.class)
+                    .hasMessageContaining("the Redis lock provider is closed");
             if (!call.equals("renew of nothing")) {
                 assertThat(t).as(call).hasMessageContaining("'" + name + "'");
             }
         });
         p.close(); // idempotent
-        assertThat(p.capabilities()).as("a description, still answered").hasSize(LockProvider.Capability.values().length);
+        assertThat(p.capabilities())
+                .as("a description, still answered")
+                .hasSize(LockProvider.Capability.values().length);
         if (started) {
             JedisLockProvider other = JedisLockProvider.create(redis.uri());
             try {
-                assertThat(other.forceRelease(name)).as("close left the hold alone").isTrue();
+                assertThat(other.forceRelease(name))
+                        .as("close left the hold alone")
+                        .isTrue();
             } finally {
                 other.close();
             }
@@ -98,8 +108,10 @@ class ClosedProviderTest {
         try (RedisClient client = RedisClient.create(redis.host(), redis.port())) {
             JedisLockProvider p = JedisLockProvider.create(client);
             p.close();
-            calls(p, "app-client").forEach((call, run) ->
-                    assertThat(catchThrowable(run)).as(call).isExactlyInstanceOf(LockException.class)
+            calls(p, "app-client")
+                    .forEach((call, run) -> assertThat(catchThrowable(run))
+                            .as(call)
+                            .isExactlyInstanceOf(LockException.class)
                             .isNotInstanceOf(BackendUnavailableException.class));
             assertThat(client.ping()).as("the application's client stays open").isEqualTo("PONG");
         }

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import redis.clients.jedis.UnifiedJedis;
 
-
 /**
  * The contract against a 3-master Redis Cluster without replicas, started for this class: Redis 7
  * from the PATH, else the embedded 6.2 ({@code -Dlockkit.topology.sources=EMBEDDED} forces it).
@@ -42,7 +41,8 @@ class ClusterContractTest extends LockContractTest {
      * it was given open, and the kit makes hundreds of providers per run.
      */
     static LockProvider closingClientToo(UnifiedJedis client) {
-        return new ForwardingLockProvider(JedisLockProvider.builder().client(client).build()) {
+        return new ForwardingLockProvider(
+                JedisLockProvider.builder().client(client).build()) {
             @Override
             public void close() {
                 try {

@@ -1,5 +1,9 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
@@ -10,12 +14,6 @@ import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,10 +23,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /** Cluster-specific behaviour of the Redis provider: key co-location and sharded wake-ups. */
 @DisplayName("JedisLockProvider on a Redis Cluster: co-location and sharded pub/sub")
@@ -72,11 +71,17 @@ class ClusterProviderTest {
         Keys keys = new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX);
         for (int i = 0; i < 60; i++) {
             String name = "colocated:" + i + (i % 3 == 0 ? "{tag}" : "");
-            assertThat(p.tryAcquire(new LockRequest(name, "o:" + i, Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+            assertThat(p.tryAcquire(new LockRequest(name, "o:" + i, Duration.ofSeconds(30), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
             String base = keys.base(name);
             RedisServer master = cluster.masterFor(base);
-            assertThat(master.command("EXISTS", base)).as("lock hash of %s on its slot's master", name).isEqualTo(1L);
-            assertThat(master.command("HGET", base, "~t")).as("token of %s in its hash", name).isNotNull();
+            assertThat(master.command("EXISTS", base))
+                    .as("lock hash of %s on its slot's master", name)
+                    .isEqualTo(1L);
+            assertThat(master.command("HGET", base, "~t"))
+                    .as("token of %s in its hash", name)
+                    .isNotNull();
             perMaster.merge(master.port(), 1, Integer::sum);
         }
         assertThat(perMaster).hasSize(cluster.masters().size());
@@ -91,22 +96,29 @@ class ClusterProviderTest {
         for (int i = 0; i < 120; i++) {
             // Every third name shares the slot of "{tag}", so some script calls carry several holds.
             String name = "renewed:" + i + (i % 3 == 0 ? "{tag}" : "");
-            assertThat(p.tryAcquire(new LockRequest(name, "o:1", Duration.ofSeconds(5), Duration.ZERO)).isAcquired()).isTrue();
+            assertThat(p.tryAcquire(new LockRequest(name, "o:1", Duration.ofSeconds(5), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
             renewals.add(new io.lockkit.spi.LockProvider.Renewal(name, "o:1", Duration.ofSeconds(30)));
         }
         renewals.add(new io.lockkit.spi.LockProvider.Renewal("renewed:never-held{tag}", "o:1", Duration.ofSeconds(30)));
-        assertThat(p.renew(renewals)).extracting(io.lockkit.spi.LockProvider.Renewal::name)
+        assertThat(p.renew(renewals))
+                .extracting(io.lockkit.spi.LockProvider.Renewal::name)
                 .containsExactly("renewed:never-held{tag}");
         for (io.lockkit.spi.LockProvider.Renewal r : renewals.subList(0, 120)) {
             String base = keys.base(r.name());
-            assertThat((Long) cluster.masterFor(base).command("PTTL", base)).as(r.name()).isGreaterThan(5000);
+            assertThat((Long) cluster.masterFor(base).command("PTTL", base))
+                    .as(r.name())
+                    .isGreaterThan(5000);
         }
     }
 
     @Test
     @DisplayName("on Redis 7 wake-ups use sharded pub/sub on the lock's own shard")
     void redis7UsesShardedPubSub() throws Exception {
-        assumeTrue(cluster.version().compareTo("7") >= 0, "sharded pub/sub needs Redis 7, this cluster runs " + cluster.version());
+        assumeTrue(
+                cluster.version().compareTo("7") >= 0,
+                "sharded pub/sub needs Redis 7, this cluster runs " + cluster.version());
         JedisLockProvider p = provider();
         assertThat(p.usesShardedPubSub()).isTrue();
         String name = "sharded:" + System.nanoTime();
@@ -126,7 +138,8 @@ class ClusterProviderTest {
         t.start();
         String channel = Keys.channel(new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX).base(name));
         RedisServer shard = cluster.masterFor(channel);
-        await().atMost(Duration.ofSeconds(5)).until(() -> ((List<?>) shard.command("PUBSUB", "SHARDCHANNELS")).contains(channel));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> ((List<?>) shard.command("PUBSUB", "SHARDCHANNELS")).contains(channel));
         long released = System.nanoTime();
         held.release();
         t.join(10_000);
@@ -140,12 +153,10 @@ class ClusterProviderTest {
         JedisLockProvider p = provider();
         WakeUpListener ignore = new WakeUpListener() {
             @Override
-            public void released(String grantee) {
-            }
+            public void released(String grantee) {}
 
             @Override
-            public void missedNotifications() {
-            }
+            public void missedNotifications() {}
         };
         Set<String> names = new HashSet<>();
         for (int i = 0; i < 30; i++) {
@@ -154,7 +165,9 @@ class ClusterProviderTest {
             long start = System.nanoTime();
             Subscription s = p.subscribe(name, ignore);
             s.close();
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("subscription %d", i).isLessThan(Duration.ofSeconds(1));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("subscription %d", i)
+                    .isLessThan(Duration.ofSeconds(1));
         }
         List<Subscription> all = new ArrayList<>();
         for (String name : names) {
@@ -164,8 +177,10 @@ class ClusterProviderTest {
         all.forEach(Subscription::close);
         assertThat(p.subscribedChannels()).isZero();
     }
+
     @Test
-    @DisplayName("an interrupt does not fail a sharded subscription: it is confirmed, and the interrupt status stays set")
+    @DisplayName(
+            "an interrupt does not fail a sharded subscription: it is confirmed, and the interrupt status stays set")
     void interruptedSubscriptionIsConfirmedAndKeepsTheStatus() {
         JedisLockProvider p = provider();
         List<Subscription> all = new ArrayList<>();
@@ -180,9 +195,13 @@ class ClusterProviderTest {
             } catch (RuntimeException e) {
                 failures.add(i + ": " + e);
             }
-            assertThat(Thread.interrupted()).as("interrupt status after subscription %d", i).isTrue();
+            assertThat(Thread.interrupted())
+                    .as("interrupt status after subscription %d", i)
+                    .isTrue();
         }
-        assertThat(failures).as("subscriptions that failed because of the interrupt").isEmpty();
+        assertThat(failures)
+                .as("subscriptions that failed because of the interrupt")
+                .isEmpty();
         assertThat(p.subscribedChannels()).isEqualTo(20);
         all.forEach(Subscription::close);
     }
@@ -190,17 +209,16 @@ class ClusterProviderTest {
     private static WakeUpListener ignoringListener() {
         return new WakeUpListener() {
             @Override
-            public void released(String grantee) {
-            }
+            public void released(String grantee) {}
 
             @Override
-            public void missedNotifications() {
-            }
+            public void missedNotifications() {}
         };
     }
 
     @Test
-    @DisplayName("listing walks every master: locks on each of them are listed, one SCAN per page on the master it names, never KEYS")
+    @DisplayName(
+            "listing walks every master: locks on each of them are listed, one SCAN per page on the master it names, never KEYS")
     void listingCoversEveryMaster() {
         JedisLockProvider p = provider();
         Keys keys = new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX);
@@ -229,8 +247,12 @@ class ClusterProviderTest {
         long scans = 0;
         for (RedisServer master : cluster.masters()) {
             String stats = String.valueOf(master.command("INFO", "commandstats"));
-            assertThat(stats).as("commands on master %d", master.port()).contains("cmdstat_scan:").doesNotContain("cmdstat_keys:");
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_scan:calls=(\\d+)").matcher(stats);
+            assertThat(stats)
+                    .as("commands on master %d", master.port())
+                    .contains("cmdstat_scan:")
+                    .doesNotContain("cmdstat_keys:");
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile("cmdstat_scan:calls=(\\d+)").matcher(stats);
             assertThat(m.find()).isTrue();
             scans += Long.parseLong(m.group(1));
         }

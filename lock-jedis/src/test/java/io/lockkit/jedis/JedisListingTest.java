@@ -1,5 +1,8 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockInfo;
 import io.lockkit.LockOptions;
@@ -7,12 +10,6 @@ import io.lockkit.spi.LockProvider.ListPage;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,9 +22,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Inspection and listing on Redis beyond the kit: the commands they send (one script call per
@@ -57,7 +56,10 @@ class JedisListingTest {
     }
 
     private JedisLockProvider provider(String keyPrefix) {
-        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).keyPrefix(keyPrefix).build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .keyPrefix(keyPrefix)
+                .build();
         closeables.add(p);
         return p;
     }
@@ -78,7 +80,8 @@ class JedisListingTest {
     }
 
     @Test
-    @DisplayName("inspect is one script call, and a listing page one SCAN plus one read per key found; KEYS is never sent")
+    @DisplayName(
+            "inspect is one script call, and a listing page one SCAN plus one read per key found; KEYS is never sent")
     void inspectAndListingCommands() {
         JedisLockProvider p = provider("lockkit");
         String prefix = name();
@@ -89,9 +92,12 @@ class JedisListingTest {
         redis.command("CONFIG", "RESETSTAT");
         p.inspect(prefix + 1);
         Map<String, Long> afterInspect = commandCalls();
-        assertThat(afterInspect.getOrDefault("evalsha", 0L) + afterInspect.getOrDefault("eval", 0L)).as("script calls of one inspect").isEqualTo(1);
+        assertThat(afterInspect.getOrDefault("evalsha", 0L) + afterInspect.getOrDefault("eval", 0L))
+                .as("script calls of one inspect")
+                .isEqualTo(1);
         // Commands a script runs count in the statistics too; only the script call itself is the client's.
-        assertThat(afterInspect.keySet()).as("commands of one inspect, with those of its script")
+        assertThat(afterInspect.keySet())
+                .as("commands of one inspect, with those of its script")
                 .isSubsetOf("evalsha", "hmget", "hget", "pttl", "time", "zrange", "info");
 
         redis.command("CONFIG", "RESETSTAT");
@@ -107,12 +113,15 @@ class JedisListingTest {
         Map<String, Long> calls = commandCalls();
         assertThat(found).isEqualTo(10);
         assertThat(calls.get("scan")).as("SCANs for %d pages", pages).isEqualTo(pages);
-        assertThat(calls.getOrDefault("eval", 0L) + calls.getOrDefault("evalsha", 0L)).as("reads of 10 held locks").isEqualTo(10);
+        assertThat(calls.getOrDefault("eval", 0L) + calls.getOrDefault("evalsha", 0L))
+                .as("reads of 10 held locks")
+                .isEqualTo(10);
         assertThat(calls).as("commands of a listing").doesNotContainKey("keys");
     }
 
     @Test
-    @DisplayName("on the wire, inspect is one round trip and a listing page two (the SCAN, then one pipelined batch of reads)")
+    @DisplayName(
+            "on the wire, inspect is one round trip and a listing page two (the SCAN, then one pipelined batch of reads)")
     void roundTripsOnTheWire() throws Exception {
         try (TurnCounter proxy = new TurnCounter(redis.host(), redis.port())) {
             JedisLockProvider p = JedisLockProvider.create("redis://127.0.0.1:" + proxy.port());
@@ -131,7 +140,9 @@ class JedisListingTest {
             ListPage page = p.list(prefix, null, 1000);
             assertThat(page.locks()).hasSize(12);
             assertThat(page.next()).isNull();
-            assertThat(proxy.turns() - before).as("round trips of one page of 12 locks").isEqualTo(2);
+            assertThat(proxy.turns() - before)
+                    .as("round trips of one page of 12 locks")
+                    .isEqualTo(2);
         }
     }
 
@@ -140,49 +151,55 @@ class JedisListingTest {
      * read (or before anything), so a pipeline of many commands is one.
      */
     private static final class TurnCounter implements AutoCloseable {
-        private final java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        private final java.net.ServerSocket server =
+                new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
         private final java.util.concurrent.atomic.AtomicLong turns = new java.util.concurrent.atomic.AtomicLong();
         private final List<java.net.Socket> sockets = new CopyOnWriteArrayList<>();
 
         TurnCounter(String host, int port) throws java.io.IOException {
-            Thread acceptor = new Thread(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        java.net.Socket client = server.accept();
-                        java.net.Socket upstream = new java.net.Socket(host, port);
-                        sockets.add(client);
-                        sockets.add(upstream);
-                        java.util.concurrent.atomic.AtomicBoolean replied = new java.util.concurrent.atomic.AtomicBoolean(true);
-                        pump(client, upstream, () -> {
-                            if (replied.getAndSet(false)) {
-                                turns.incrementAndGet();
+            Thread acceptor = new Thread(
+                    () -> {
+                        while (!server.isClosed()) {
+                            try {
+                                java.net.Socket client = server.accept();
+                                java.net.Socket upstream = new java.net.Socket(host, port);
+                                sockets.add(client);
+                                sockets.add(upstream);
+                                java.util.concurrent.atomic.AtomicBoolean replied =
+                                        new java.util.concurrent.atomic.AtomicBoolean(true);
+                                pump(client, upstream, () -> {
+                                    if (replied.getAndSet(false)) {
+                                        turns.incrementAndGet();
+                                    }
+                                });
+                                pump(upstream, client, () -> replied.set(true));
+                            } catch (java.io.IOException e) {
+                                return; // closed
                             }
-                        });
-                        pump(upstream, client, () -> replied.set(true));
-                    } catch (java.io.IOException e) {
-                        return; // closed
-                    }
-                }
-            }, "turn-counter");
+                        }
+                    },
+                    "turn-counter");
             acceptor.setDaemon(true);
             acceptor.start();
         }
 
         private static void pump(java.net.Socket from, java.net.Socket to, Runnable onData) {
-            Thread t = new Thread(() -> {
-                byte[] buffer = new byte[65536];
-                try {
-                    java.io.InputStream in = from.getInputStream();
-                    java.io.OutputStream out = to.getOutputStream();
-                    for (int n; (n = in.read(buffer)) > 0; ) {
-                        onData.run(); // counted before forwarding, so the other side cannot answer first
-                        out.write(buffer, 0, n);
-                        out.flush();
-                    }
-                } catch (java.io.IOException e) {
-                    // a side closed
-                }
-            }, "turn-counter-pump");
+            Thread t = new Thread(
+                    () -> {
+                        byte[] buffer = new byte[65536];
+                        try {
+                            java.io.InputStream in = from.getInputStream();
+                            java.io.OutputStream out = to.getOutputStream();
+                            for (int n; (n = in.read(buffer)) > 0; ) {
+                                onData.run(); // counted before forwarding, so the other side cannot answer first
+                                out.write(buffer, 0, n);
+                                out.flush();
+                            }
+                        } catch (java.io.IOException e) {
+                            // a side closed
+                        }
+                    },
+                    "turn-counter-pump");
             t.setDaemon(true);
             t.start();
         }
@@ -205,23 +222,26 @@ class JedisListingTest {
     }
 
     @Test
-    @DisplayName("a key prefix holding glob characters lists only its own locks, not those of a prefix its pattern would match")
+    @DisplayName(
+            "a key prefix holding glob characters lists only its own locks, not those of a prefix its pattern would match")
     void globCharactersInTheKeyPrefixAreLiteral() throws Exception {
         String name = name() + "x";
         JedisLockProvider globby = provider("a?p*[1]");
         JedisLockProvider plain = provider("axpyy1");
         try (DistributedLockFactory a = DistributedLockFactory.create(globby);
-             DistributedLockFactory b = DistributedLockFactory.create(plain)) {
+                DistributedLockFactory b = DistributedLockFactory.create(plain)) {
             a.acquire(name, LockOptions.noWait());
             b.acquire(name, LockOptions.noWait());
             String ownerA = a.inspect(name).orElseThrow().owner();
             String ownerB = b.inspect(name).orElseThrow().owner();
             assertThat(ownerA).isNotEqualTo(ownerB);
             try (Stream<LockInfo> listed = a.locks(name)) {
-                assertThat(listed.map(LockInfo::owner).collect(Collectors.toList())).containsExactly(ownerA);
+                assertThat(listed.map(LockInfo::owner).collect(Collectors.toList()))
+                        .containsExactly(ownerA);
             }
             try (Stream<LockInfo> listed = b.locks(name)) {
-                assertThat(listed.map(LockInfo::owner).collect(Collectors.toList())).containsExactly(ownerB);
+                assertThat(listed.map(LockInfo::owner).collect(Collectors.toList()))
+                        .containsExactly(ownerB);
             }
         }
     }
@@ -235,7 +255,7 @@ class JedisListingTest {
             p.tryAcquire(new LockRequest(prefix + i, "c:o", Duration.ofSeconds(30), Duration.ZERO));
         }
         try (DistributedLockFactory f = DistributedLockFactory.create(provider("lockkit"));
-             Stream<LockInfo> listed = f.locks(prefix)) {
+                Stream<LockInfo> listed = f.locks(prefix)) {
             Set<String> names = new HashSet<>();
             listed.forEach(i -> names.add(i.name()));
             assertThat(names).hasSize(1200);
@@ -246,7 +266,11 @@ class JedisListingTest {
     @DisplayName("a cursor that is not one of this provider's is refused with IllegalArgumentException")
     void foreignCursorIsRefused() {
         JedisLockProvider p = provider("lockkit");
-        assertThatThrownBy(() -> p.list("", "nonsense", 10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cursor");
-        assertThatThrownBy(() -> p.list("", null, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pageSize");
+        assertThatThrownBy(() -> p.list("", "nonsense", 10))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cursor");
+        assertThatThrownBy(() -> p.list("", null, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pageSize");
     }
 }

@@ -1,5 +1,11 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
@@ -14,12 +20,6 @@ import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -32,12 +32,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Behaviour of the Redis provider beyond the shared contract, against one Redis of its own. */
 class JedisLockProviderTest {
@@ -82,8 +81,20 @@ class JedisLockProviderTest {
 
     /** Commands clients sent since the last reset, from {@code INFO commandstats} (script-internal calls excluded). */
     private long clientCommands() {
-        return commands("evalsha", "eval", "subscribe", "unsubscribe", "ssubscribe", "sunsubscribe",
-                "ping", "hello", "client", "auth", "select", "wait", "script");
+        return commands(
+                "evalsha",
+                "eval",
+                "subscribe",
+                "unsubscribe",
+                "ssubscribe",
+                "sunsubscribe",
+                "ping",
+                "hello",
+                "client",
+                "auth",
+                "select",
+                "wait",
+                "script");
     }
 
     /** Calls of these commands since the last reset, from INFO commandstats. */
@@ -118,7 +129,8 @@ class JedisLockProviderTest {
         redis.command("SCRIPT", "FLUSH");
         assertThat(p.tryAcquire(request(name, "b", Duration.ZERO)).isAcquired()).isTrue();
         redis.command("SCRIPT", "FLUSH");
-        assertThat(p.renew(List.of(new io.lockkit.spi.LockProvider.Renewal(name, "b", Duration.ofSeconds(5))))).isEmpty();
+        assertThat(p.renew(List.of(new io.lockkit.spi.LockProvider.Renewal(name, "b", Duration.ofSeconds(5)))))
+                .isEmpty();
     }
 
     @Test
@@ -138,11 +150,16 @@ class JedisLockProviderTest {
         assertThat(p.renew(renewals)).as("holds found gone").containsExactly(renewals.get(150));
         String info = (String) redis.command("INFO", "commandstats");
         // The first batch carries the script text (EVAL), which teaches it for the two after it.
-        assertThat(info).contains("cmdstat_eval:calls=1,").contains("cmdstat_evalsha:calls=2,")
-                .doesNotContain("failed_calls=1").doesNotContain("failed_calls=2");
+        assertThat(info)
+                .contains("cmdstat_eval:calls=1,")
+                .contains("cmdstat_evalsha:calls=2,")
+                .doesNotContain("failed_calls=1")
+                .doesNotContain("failed_calls=2");
         for (io.lockkit.spi.LockProvider.Renewal r : renewals) {
             if (!r.name().equals(gone)) {
-                assertThat((Long) redis.command("PTTL", "lockkit:{" + r.name() + "}")).as(r.name()).isGreaterThan(5000);
+                assertThat((Long) redis.command("PTTL", "lockkit:{" + r.name() + "}"))
+                        .as(r.name())
+                        .isGreaterThan(5000);
             }
         }
     }
@@ -150,9 +167,13 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("a provider closed while its pub/sub connection is still coming up leaves no connection behind")
     void closeDuringThePubSubStartLeavesNoConnection() {
-        String clientName = "closing-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        String clientName =
+                "closing-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         for (int i = 0; i < 20; i++) {
-            JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).clientName(clientName).build();
+            JedisLockProvider p = JedisLockProvider.builder()
+                    .uri(redis.uri())
+                    .clientName(clientName)
+                    .build();
             DistributedLockFactory f = DistributedLockFactory.create(p);
             DistributedLock lock = f.getLock(name());
             lock.lock(); // may wait: starts the pub/sub thread, which connects on its own
@@ -160,8 +181,10 @@ class JedisLockProviderTest {
             f.close();
             p.close();
         }
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat((String) redis.command("CLIENT", "LIST")).doesNotContain("name=" + clientName));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() ->
+                        assertThat((String) redis.command("CLIENT", "LIST")).doesNotContain("name=" + clientName));
     }
 
     @Test
@@ -172,7 +195,8 @@ class JedisLockProviderTest {
         lock.unlock(); // warm the pool up: connection set-up is not per acquisition
         // The first lock() that may wait also started the provider's pub/sub connection: a
         // one-time cost, let it finish before counting.
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> !((List<?>) redis.command("PUBSUB", "CHANNELS", "lockkit:ctl")).isEmpty());
         resetStats();
         for (int i = 0; i < 10; i++) {
@@ -181,8 +205,9 @@ class JedisLockProviderTest {
         }
         long commands = clientCommands();
         long scripts = commands("evalsha", "eval", "script");
-        System.out.printf("uncontended lock + unlock: %.1f client commands (%.1f script calls)%n", commands / 10.0,
-                scripts / 10.0);
+        System.out.printf(
+                "uncontended lock + unlock: %.1f client commands (%.1f script calls)%n",
+                commands / 10.0, scripts / 10.0);
         assertThat(scripts).as("script calls for 10 lock + unlock pairs").isEqualTo(20);
         // Connection upkeep that may fall into the window on a busy machine (a pooled connection
         // made, a keep-alive of the wake-up connection) is not a per-acquisition cost, but it must
@@ -213,14 +238,20 @@ class JedisLockProviderTest {
         JedisLockProvider p = provider();
         String name = name();
         p.tryAcquire(request(name, "holder", Duration.ZERO));
-        assertThat(p.tryAcquire(request(name, "first", Duration.ofSeconds(10))).isAcquired()).isFalse();
-        assertThat(p.tryAcquire(request(name, "second", Duration.ofSeconds(10))).isAcquired()).isFalse();
-        assertThat(p.tryAcquire(request(name, "barger", Duration.ZERO)).isAcquired()).isFalse();
+        assertThat(p.tryAcquire(request(name, "first", Duration.ofSeconds(10))).isAcquired())
+                .isFalse();
+        assertThat(p.tryAcquire(request(name, "second", Duration.ofSeconds(10))).isAcquired())
+                .isFalse();
+        assertThat(p.tryAcquire(request(name, "barger", Duration.ZERO)).isAcquired())
+                .isFalse();
 
         Release r = p.release(name, "holder");
         assertThat(r).isEqualTo(new Release(Release.Outcome.RELEASED, "first"));
-        assertThat(p.tryAcquire(request(name, "barger", Duration.ZERO)).isAcquired()).as("handed over, not free").isFalse();
-        assertThat(p.tryAcquire(request(name, "first", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        assertThat(p.tryAcquire(request(name, "barger", Duration.ZERO)).isAcquired())
+                .as("handed over, not free")
+                .isFalse();
+        assertThat(p.tryAcquire(request(name, "first", Duration.ofSeconds(10))).isAcquired())
+                .isTrue();
         assertThat(p.release(name, "first").grantee()).isEqualTo("second");
     }
 
@@ -230,11 +261,16 @@ class JedisLockProviderTest {
         JedisLockProvider p = provider();
         String name = name();
         p.tryAcquire(request(name, "holder", Duration.ZERO));
-        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isFalse();
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired())
+                .isFalse();
         redis.command("DEL", "lockkit:{" + name + "}"); // as an eviction, a DEL or an expiry would
-        assertThat(p.tryAcquire(request(name, "newcomer", Duration.ZERO)).isAcquired()).isTrue();
-        assertThat(p.release(name, "newcomer").grantee()).as("the newcomer's release hands over").isEqualTo("waiter");
-        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        assertThat(p.tryAcquire(request(name, "newcomer", Duration.ZERO)).isAcquired())
+                .isTrue();
+        assertThat(p.release(name, "newcomer").grantee())
+                .as("the newcomer's release hands over")
+                .isEqualTo("waiter");
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired())
+                .isTrue();
     }
 
     @Test
@@ -243,19 +279,27 @@ class JedisLockProviderTest {
         JedisLockProvider p = provider();
         String name = name();
         p.tryAcquire(request(name, "holder", Duration.ZERO));
-        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isFalse();
-        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "waiter")).isNotNull();
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired())
+                .isFalse();
+        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "waiter"))
+                .isNotNull();
         redis.command("DEL", "lockkit:{" + name + "}");
-        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired()).isTrue();
-        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "waiter")).as("queue entry").isNull();
+        assertThat(p.tryAcquire(request(name, "waiter", Duration.ofSeconds(10))).isAcquired())
+                .isTrue();
+        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "waiter"))
+                .as("queue entry")
+                .isNull();
         assertThat(p.release(name, "waiter")).isEqualTo(Release.RELEASED);
-        assertThat(redis.command("HGET", "lockkit:{" + name + "}", "~w")).as("queue mark after the queue emptied").isNull();
+        assertThat(redis.command("HGET", "lockkit:{" + name + "}", "~w"))
+                .as("queue mark after the queue emptied")
+                .isNull();
     }
 
     @Test
     @DisplayName("a release prefers a waiter of its own process, for a bounded number of hand-overs in a row")
     void releasePrefersALocalWaiterBoundedly() {
-        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).localHandOffs(1).build();
+        JedisLockProvider p =
+                JedisLockProvider.builder().uri(redis.uri()).localHandOffs(1).build();
         closeables.add(p);
         String name = name();
         p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
@@ -263,8 +307,11 @@ class JedisLockProviderTest {
         p.tryAcquire(request(name, "c1:a", Duration.ofSeconds(10)));
         p.tryAcquire(request(name, "c1:b", Duration.ofSeconds(10)));
         assertThat(p.release(name, "c1:holder").grantee()).isEqualTo("c1:a");
-        assertThat(p.tryAcquire(request(name, "c1:a", Duration.ofSeconds(10))).isAcquired()).isTrue();
-        assertThat(p.release(name, "c1:a").grantee()).as("after one local hand-over the oldest waiter").isEqualTo("c2:older");
+        assertThat(p.tryAcquire(request(name, "c1:a", Duration.ofSeconds(10))).isAcquired())
+                .isTrue();
+        assertThat(p.release(name, "c1:a").grantee())
+                .as("after one local hand-over the oldest waiter")
+                .isEqualTo("c2:older");
     }
 
     /** An attempt of wait {@code waitId} that will wait up to 10 s, with the given lease. */
@@ -285,23 +332,27 @@ class JedisLockProviderTest {
             }
 
             @Override
-            public void missedNotifications() {
-            }
+            public void missedNotifications() {}
         };
     }
 
     /** The hold count of whoever holds the lock, or -1 when it is free. */
     private static int holdCount(io.lockkit.spi.LockProvider p, String name) {
-        return p.inspect(name).map(s -> s.holdCounts().values().iterator().next()).orElse(-1);
+        return p.inspect(name)
+                .map(s -> s.holdCounts().values().iterator().next())
+                .orElse(-1);
     }
 
     @Test
-    @DisplayName("a release grants the lock outright to a waiter of its own client: held once, with that waiter's lease")
+    @DisplayName(
+            "a release grants the lock outright to a waiter of its own client: held once, with that waiter's lease")
     void localWaiterIsGrantedTheLockOutright() {
         JedisLockProvider p = provider();
         String name = name();
         long held = p.tryAcquire(request(name, "c1:holder", Duration.ZERO)).fencingToken();
-        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20))).isAcquired()).isFalse();
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20)))
+                        .isAcquired())
+                .isFalse();
 
         Release r = p.release(name, "c1:holder");
 
@@ -312,9 +363,13 @@ class JedisLockProviderTest {
         assertThat(r.grantToken()).isGreaterThan(held);
         LockState state = p.inspect(name).orElseThrow();
         assertThat(state.holdCounts()).isEqualTo(Map.of("c1:waiter", 1));
-        assertThat(state.remainingLease()).as("the waiter's lease, not the claim timeout")
-                .isGreaterThan(Duration.ofSeconds(15)).isLessThanOrEqualTo(Duration.ofSeconds(20));
-        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "c1:waiter")).as("queue entry").isNull();
+        assertThat(state.remainingLease())
+                .as("the waiter's lease, not the claim timeout")
+                .isGreaterThan(Duration.ofSeconds(15))
+                .isLessThanOrEqualTo(Duration.ofSeconds(20));
+        assertThat(redis.command("ZSCORE", "lockkit:{" + name + "}:q", "c1:waiter"))
+                .as("queue entry")
+                .isNull();
         assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
         assertThat(p.inspect(name)).isEmpty();
     }
@@ -328,11 +383,15 @@ class JedisLockProviderTest {
         p.tryAcquire(inWait(name, "c2:remote", 3, Duration.ofSeconds(30)));
         p.tryAcquire(request(name, "c1:anonymous", Duration.ofSeconds(10)));
 
-        assertThat(p.release(name, "c1:holder")).as("local first, but without a wait id: a claim")
+        assertThat(p.release(name, "c1:holder"))
+                .as("local first, but without a wait id: a claim")
                 .isEqualTo(new Release(Release.Outcome.RELEASED, "c1:anonymous"));
         assertThat(holdCount(p, name, "c1:anonymous")).isZero();
-        assertThat(p.tryAcquire(request(name, "c1:anonymous", Duration.ofSeconds(10))).isAcquired()).isTrue();
-        assertThat(p.release(name, "c1:anonymous")).as("another client's waiter: a claim")
+        assertThat(p.tryAcquire(request(name, "c1:anonymous", Duration.ofSeconds(10)))
+                        .isAcquired())
+                .isTrue();
+        assertThat(p.release(name, "c1:anonymous"))
+                .as("another client's waiter: a claim")
                 .isEqualTo(new Release(Release.Outcome.RELEASED, "c2:remote"));
         assertThat(holdCount(p, name, "c2:remote")).isZero();
     }
@@ -345,7 +404,8 @@ class JedisLockProviderTest {
         String base = "lockkit:{" + name + "}";
         p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
         p.tryAcquire(inWait(name, "c1:new", 7, Duration.ofSeconds(30)));
-        assertThat((String) redis.command("HGET", base + ":qd", "c1:new")).as("the deadline, a plain number as before")
+        assertThat((String) redis.command("HGET", base + ":qd", "c1:new"))
+                .as("the deadline, a plain number as before")
                 .matches("\\d+");
 
         // A waiter of an earlier version, queued first: its entry holds the deadline alone.
@@ -355,8 +415,11 @@ class JedisLockProviderTest {
 
         assertThat(p.release(name, "c1:holder")).isEqualTo(new Release(Release.Outcome.RELEASED, "c1:old"));
         assertThat(holdCount(p, name, "c1:old")).isZero();
-        assertThat(p.tryAcquire(request(name, "c1:old", Duration.ofSeconds(30))).isAcquired()).isTrue();
-        assertThat(p.release(name, "c1:old").granted()).as("the new version's waiter next, outright").isTrue();
+        assertThat(p.tryAcquire(request(name, "c1:old", Duration.ofSeconds(30))).isAcquired())
+                .isTrue();
+        assertThat(p.release(name, "c1:old").granted())
+                .as("the new version's waiter next, outright")
+                .isTrue();
     }
 
     @Test
@@ -376,7 +439,8 @@ class JedisLockProviderTest {
     }
 
     @Test
-    @DisplayName("an attempt of the granted wait that meets the grant sets its lease anew, as its client counts it from that attempt")
+    @DisplayName(
+            "an attempt of the granted wait that meets the grant sets its lease anew, as its client counts it from that attempt")
     void meetingTheGrantSetsTheLeaseAnew() {
         JedisLockProvider p = provider();
         String name = name();
@@ -386,24 +450,36 @@ class JedisLockProviderTest {
         // Most of the grant's lease went by before the waiter looked (a release it never heard of).
         redis.command("PEXPIRE", "lockkit:{" + name + "}", "300");
 
-        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20))).isAcquired()).isTrue();
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20)))
+                        .isAcquired())
+                .isTrue();
 
-        assertThat(p.inspect(name).orElseThrow().remainingLease()).as("the lease from the attempt that found the grant")
+        assertThat(p.inspect(name).orElseThrow().remainingLease())
+                .as("the lease from the attempt that found the grant")
                 .isGreaterThan(Duration.ofSeconds(15));
         assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(1);
     }
 
     @Test
-    @DisplayName("a hold taken in a wait whose answer never reached the client is given back by that wait's abandon, and only by it")
+    @DisplayName(
+            "a hold taken in a wait whose answer never reached the client is given back by that wait's abandon, and only by it")
     void aHoldTakenInAnUnansweredWaitIsGivenBackByItsAbandon() {
         JedisLockProvider p = provider();
         String name = name();
-        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 5, Duration.ofSeconds(20))).isAcquired()).isTrue();
-        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 5, Duration.ofSeconds(20))).isAcquired())
-                .as("the retry of that attempt").isTrue();
-        assertThat(holdCount(p, name, "c1:waiter")).as("a retry takes the same hold").isEqualTo(1);
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 5, Duration.ofSeconds(20)))
+                        .isAcquired())
+                .isTrue();
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 5, Duration.ofSeconds(20)))
+                        .isAcquired())
+                .as("the retry of that attempt")
+                .isTrue();
+        assertThat(holdCount(p, name, "c1:waiter"))
+                .as("a retry takes the same hold")
+                .isEqualTo(1);
         p.abandon(name, "c1:waiter", 4);
-        assertThat(holdCount(p, name, "c1:waiter")).as("another wait's abandon leaves it").isEqualTo(1);
+        assertThat(holdCount(p, name, "c1:waiter"))
+                .as("another wait's abandon leaves it")
+                .isEqualTo(1);
 
         p.abandon(name, "c1:waiter", 5);
 
@@ -411,7 +487,8 @@ class JedisLockProviderTest {
     }
 
     @Test
-    @DisplayName("a release retried after its reply was lost answers the grant it made, so the grantee still hears of it")
+    @DisplayName(
+            "a release retried after its reply was lost answers the grant it made, so the grantee still hears of it")
     void aRetriedReleaseAnswersItsGrant() throws Exception {
         JedisLockProvider p = provider();
         String name = name();
@@ -422,17 +499,40 @@ class JedisLockProviderTest {
         try (var in = JedisLockProvider.class.getResourceAsStream("internal/release.lua")) {
             script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
-        String[] call = {"EVAL", script, "3", base, base + ":q", base + ":qd",
-                "c1:holder", "release", "2000", "60000", base + ":c", "PUBLISH", "c1:", "8", "nonce-1", "0"};
+        String[] call = {
+            "EVAL",
+            script,
+            "3",
+            base,
+            base + ":q",
+            base + ":qd",
+            "c1:holder",
+            "release",
+            "2000",
+            "60000",
+            base + ":c",
+            "PUBLISH",
+            "c1:",
+            "8",
+            "nonce-1",
+            "0"
+        };
 
         Object first = redis.command(call);
         Object retried = redis.command(call);
 
-        assertThat(first).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST).hasSize(3).first().asString().isEqualTo("c1:waiter");
+        assertThat(first)
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+                .hasSize(3)
+                .first()
+                .asString()
+                .isEqualTo("c1:waiter");
         assertThat(retried).as("the same call again").isEqualTo(first);
         assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(1);
         assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
-        assertThat(redis.command(call)).as("once the grantee released, the retry finds nothing").isEqualTo(-1L);
+        assertThat(redis.command(call))
+                .as("once the grantee released, the retry finds nothing")
+                .isEqualTo(-1L);
     }
 
     @Test
@@ -449,13 +549,16 @@ class JedisLockProviderTest {
         assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(2);
         p.abandon(name, "c1:waiter", 8);
         p.abandon(name, "c1:waiter", 0);
-        assertThat(holdCount(p, name, "c1:waiter")).as("abandoning other waits leaves the hold").isEqualTo(2);
+        assertThat(holdCount(p, name, "c1:waiter"))
+                .as("abandoning other waits leaves the hold")
+                .isEqualTo(2);
         assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.STILL_HELD);
         assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
     }
 
     @Test
-    @DisplayName("a wait that ends without learning of its grant gives the lock back, and it goes on to the next waiter")
+    @DisplayName(
+            "a wait that ends without learning of its grant gives the lock back, and it goes on to the next waiter")
     void abandoningTheGrantedWaitPassesTheLockOn() throws Exception {
         JedisLockProvider p = provider();
         String name = name();
@@ -469,9 +572,13 @@ class JedisLockProviderTest {
             p.abandon(name, "c1:quitter", 7);
 
             assertThat(holdCount(p, name, "c1:quitter")).isEqualTo(-1);
-            assertThat(holdCount(p, name, "c1:patient")).as("passed on by an abandon: claimed, and announced").isZero();
+            assertThat(holdCount(p, name, "c1:patient"))
+                    .as("passed on by an abandon: claimed, and announced")
+                    .isZero();
             await().atMost(Duration.ofSeconds(5)).until(() -> published.contains("c1:patient"));
-            assertThat(p.tryAcquire(inWait(name, "c1:patient", 9, Duration.ofSeconds(30))).isAcquired()).isTrue();
+            assertThat(p.tryAcquire(inWait(name, "c1:patient", 9, Duration.ofSeconds(30)))
+                            .isAcquired())
+                    .isTrue();
         }
     }
 
@@ -551,8 +658,12 @@ class JedisLockProviderTest {
 
         assertThat(tokens).hasSize(n);
         assertThat(overlaps).hasValue(0);
-        assertThat(tokens).as("tokens in the order the lock was held").isSorted().doesNotHaveDuplicates();
-        assertThat(provider.acquisitions()).as("no waiter claimed: each took the token its predecessor's release passed on")
+        assertThat(tokens)
+                .as("tokens in the order the lock was held")
+                .isSorted()
+                .doesNotHaveDuplicates();
+        assertThat(provider.acquisitions())
+                .as("no waiter claimed: each took the token its predecessor's release passed on")
                 .isEqualTo(n + 2);
         assertThat(f.getLock(name).isLocked()).isFalse();
     }
@@ -561,8 +672,8 @@ class JedisLockProviderTest {
      * Starts a thread that waits up to {@code seconds} for the lock; completes with tryLock's answer,
      * then unlocks once {@code unlock} opens.
      */
-    private static java.util.concurrent.CompletableFuture<Boolean> waitFor(DistributedLockFactory f, String name, long seconds,
-            CountDownLatch unlock, List<Thread> started) {
+    private static java.util.concurrent.CompletableFuture<Boolean> waitFor(
+            DistributedLockFactory f, String name, long seconds, CountDownLatch unlock, List<Thread> started) {
         java.util.concurrent.CompletableFuture<Boolean> waited = new java.util.concurrent.CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
@@ -608,16 +719,20 @@ class JedisLockProviderTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> holdCount(provider, name) == 1);
         waiter.get(0).interrupt();
 
-        assertThat(catchThrowable(() -> waited.get(10, TimeUnit.SECONDS))).hasCauseInstanceOf(InterruptedException.class);
+        assertThat(catchThrowable(() -> waited.get(10, TimeUnit.SECONDS)))
+                .hasCauseInstanceOf(InterruptedException.class);
         releaser.join(10_000);
-        assertThat(f.getLock(name).isLocked()).as("the grant went back with the abandon, not after its 30 s lease").isFalse();
+        assertThat(f.getLock(name).isLocked())
+                .as("the grant went back with the abandon, not after its 30 s lease")
+                .isFalse();
         try (DistributedLockFactory other = factory()) {
             assertThat(other.tryAcquire(name)).isPresent();
         }
     }
 
     @Test
-    @DisplayName("a wait whose deadline passes while the lock is being granted to it takes the grant with its last look, once")
+    @DisplayName(
+            "a wait whose deadline passes while the lock is being granted to it takes the grant with its last look, once")
     void grantRacingTheDeadlineIsTakenOnce() throws Exception {
         Gated provider = gated();
         DistributedLockFactory f = DistributedLockFactory.create(provider);
@@ -636,7 +751,9 @@ class JedisLockProviderTest {
         releaser.start();
 
         assertThat(waited.get(10, TimeUnit.SECONDS)).as("taken at the deadline").isTrue();
-        assertThat(holdCount(provider, name)).as("the last look met the grant and did not count it twice").isEqualTo(1);
+        assertThat(holdCount(provider, name))
+                .as("the last look met the grant and did not count it twice")
+                .isEqualTo(1);
         unlock.countDown();
         waiter.get(0).join(10_000);
         waiterDone.countDown();
@@ -647,7 +764,8 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("with local hand-overs off, waiters get the lock in arrival order")
     void strictArrivalOrderWhenLocalHandOffsAreOff() {
-        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).localHandOffs(0).build();
+        JedisLockProvider p =
+                JedisLockProvider.builder().uri(redis.uri()).localHandOffs(0).build();
         closeables.add(p);
         String name = name();
         p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
@@ -666,7 +784,9 @@ class JedisLockProviderTest {
         p.tryAcquire(request(name, "patient", Duration.ofSeconds(10)));
         assertThat(p.release(name, "holder").grantee()).isEqualTo("quitter");
         p.abandon(name, "quitter", 0);
-        assertThat(p.tryAcquire(request(name, "patient", Duration.ofSeconds(10))).isAcquired()).isTrue();
+        assertThat(p.tryAcquire(request(name, "patient", Duration.ofSeconds(10)))
+                        .isAcquired())
+                .isTrue();
     }
 
     @Test
@@ -687,14 +807,19 @@ class JedisLockProviderTest {
             p.abandon(name, "c1:quitter", 0);
 
             await().atMost(Duration.ofSeconds(5)).until(() -> grantees.contains("c1:patient"));
-            assertThat(p.tryAcquire(request(name, "c1:patient", Duration.ofSeconds(10))).isAcquired()).isTrue();
+            assertThat(p.tryAcquire(request(name, "c1:patient", Duration.ofSeconds(10)))
+                            .isAcquired())
+                    .isTrue();
         }
     }
 
     @Test
     @DisplayName("a dead waiter's hand-over lapses after the claim timeout")
     void deadWaiterCostsOneClaimTimeout() {
-        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).claimTimeout(Duration.ofMillis(300)).build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .claimTimeout(Duration.ofMillis(300))
+                .build();
         closeables.add(p);
         String name = name();
         p.tryAcquire(request(name, "holder", Duration.ZERO));
@@ -703,13 +828,17 @@ class JedisLockProviderTest {
         Acquisition busy = p.tryAcquire(request(name, "next", Duration.ZERO));
         assertThat(busy.isAcquired()).isFalse();
         assertThat(busy.retryAfter()).isLessThanOrEqualTo(Duration.ofMillis(300));
-        await().atMost(Duration.ofSeconds(3)).until(() -> p.tryAcquire(request(name, "next", Duration.ZERO)).isAcquired());
+        await().atMost(Duration.ofSeconds(3))
+                .until(() -> p.tryAcquire(request(name, "next", Duration.ZERO)).isAcquired());
     }
 
     @Test
     @DisplayName("a waiter whose queue entry went stale is skipped by the hand-over")
     void staleQueueEntriesAreSkipped() throws Exception {
-        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).claimTimeout(Duration.ofMillis(50)).build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .claimTimeout(Duration.ofMillis(50))
+                .build();
         closeables.add(p);
         String name = name();
         p.tryAcquire(new LockRequest(name, "holder", Duration.ofSeconds(30), Duration.ZERO));
@@ -738,7 +867,10 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("after a release only the lock's hash stays behind: no owner, the last token, a bounded lifetime")
     void releaseLeavesOnlyABoundedHashWithTheLastToken() {
-        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri()).fenceRetention(Duration.ofSeconds(5)).build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .fenceRetention(Duration.ofSeconds(5))
+                .build();
         closeables.add(p);
         String name = name();
         long token = p.tryAcquire(request(name, "a", Duration.ZERO)).fencingToken();
@@ -750,7 +882,8 @@ class JedisLockProviderTest {
         long ttl = (Long) redis.command("PTTL", key);
         assertThat(ttl).isPositive().isLessThanOrEqualTo(5000);
         assertThat(p.inspect(name)).isEmpty();
-        assertThat(p.tryAcquire(request(name, "b", Duration.ZERO)).fencingToken()).isGreaterThan(token);
+        assertThat(p.tryAcquire(request(name, "b", Duration.ZERO)).fencingToken())
+                .isGreaterThan(token);
     }
 
     // ---- naming ----
@@ -758,8 +891,10 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("key prefixes keep applications apart")
     void keyPrefixesKeepApplicationsApart() {
-        JedisLockProvider a = JedisLockProvider.builder().uri(redis.uri()).keyPrefix("app-a").build();
-        JedisLockProvider b = JedisLockProvider.builder().uri(redis.uri()).keyPrefix("app-b").build();
+        JedisLockProvider a =
+                JedisLockProvider.builder().uri(redis.uri()).keyPrefix("app-a").build();
+        JedisLockProvider b =
+                JedisLockProvider.builder().uri(redis.uri()).keyPrefix("app-b").build();
         closeables.add(a);
         closeables.add(b);
         String name = name();
@@ -817,7 +952,9 @@ class JedisLockProviderTest {
     @DisplayName("one pub/sub connection serves every waiter of a provider, and channels are dropped after the waits")
     void onePubSubConnectionPerProvider() throws Exception {
         JedisLockProvider provider = JedisLockProvider.create(redis.uri());
-        DistributedLockFactory waiters = DistributedLockFactory.builder(provider).subscriptionLinger(Duration.ZERO).build();
+        DistributedLockFactory waiters = DistributedLockFactory.builder(provider)
+                .subscriptionLinger(Duration.ZERO)
+                .build();
         closeables.add(waiters);
         DistributedLockFactory holders = factory();
         long before = pubSubClients();
@@ -845,11 +982,16 @@ class JedisLockProviderTest {
     }
 
     @Test
-    @DisplayName("1,000 virtual threads waiting on one lock all acquire in turn without extra platform threads or connections")
+    @DisplayName(
+            "1,000 virtual threads waiting on one lock all acquire in turn without extra platform threads or connections")
     void thousandVirtualThreadsAcquireInTurn() throws Exception {
         assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21 or later");
         String name = name();
-        JedisLockProvider provider = JedisLockProvider.builder().uri(redis.uri()).clientName("vt-test").maxConnections(4).build();
+        JedisLockProvider provider = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .clientName("vt-test")
+                .maxConnections(4)
+                .build();
         DistributedLockFactory f = DistributedLockFactory.create(provider);
         closeables.add(f);
         DistributedLock lock = f.getLock(name);
@@ -887,21 +1029,31 @@ class JedisLockProviderTest {
         for (Thread t : warm) {
             t.join(10_000);
         }
-        System.out.printf("1,000 virtual waiters: platform threads %d -> %d, connections %d -> %d, drained in %d ms%n",
-                platformBefore, platformWaiting, connectionsBefore, connectionsWaiting,
+        System.out.printf(
+                "1,000 virtual waiters: platform threads %d -> %d, connections %d -> %d, drained in %d ms%n",
+                platformBefore,
+                platformWaiting,
+                connectionsBefore,
+                connectionsWaiting,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         assertThat(done).hasValue(1000);
-        assertThat(connectionsWaiting).as("connections while 1,000 threads wait").isLessThanOrEqualTo(connectionsBefore)
+        assertThat(connectionsWaiting)
+                .as("connections while 1,000 threads wait")
+                .isLessThanOrEqualTo(connectionsBefore)
                 .isLessThanOrEqualTo(4 + 1);
         // The JDK's carrier threads for virtual threads are the only platform threads allowed to appear.
-        assertThat(platformWaiting - platformBefore).isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() + 2);
+        assertThat(platformWaiting - platformBefore)
+                .isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() + 2);
     }
 
     @Test
     @DisplayName("32 threads locking distinct names share two command connections on a single node")
     void lockersShareTwoCommandConnections() throws Exception {
         String clientName = "share-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
-        JedisLockProvider provider = JedisLockProvider.builder().uri(redis.uri()).clientName(clientName).build();
+        JedisLockProvider provider = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .clientName(clientName)
+                .build();
         DistributedLockFactory f = DistributedLockFactory.create(provider);
         closeables.add(f);
         String prefix = name();
@@ -932,13 +1084,17 @@ class JedisLockProviderTest {
         assertThat(pairs).hasValue(32 * 300);
         // The pool keeps what it opened (idle connections stay): the count is the most ever in use.
         // The pub/sub connection (TYPE pubsub) comes on top.
-        assertThat(connections(clientName, "TYPE", "normal")).as("command connections for 32 threads").isBetween(1L, 2L);
+        assertThat(connections(clientName, "TYPE", "normal"))
+                .as("command connections for 32 threads")
+                .isBetween(1L, 2L);
     }
 
     private static Thread newVirtualThread(Runnable body) throws Exception {
         Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
         // Through the public interface Thread.Builder (JDK 21+); the implementation class is not accessible.
-        return (Thread) Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class).invoke(builder, body);
+        return (Thread) Class.forName("java.lang.Thread$Builder")
+                .getMethod("start", Runnable.class)
+                .invoke(builder, body);
     }
 
     /** Connections named {@code clientName} in {@code CLIENT LIST}, narrowed by {@code filter} (e.g. TYPE normal). */
@@ -948,7 +1104,9 @@ class JedisLockProviderTest {
         command[1] = "LIST";
         System.arraycopy(filter, 0, command, 2, filter.length);
         String clients = (String) redis.command(command);
-        return clients.lines().filter(l -> l.contains(" name=" + clientName + " ")).count();
+        return clients.lines()
+                .filter(l -> l.contains(" name=" + clientName + " "))
+                .count();
     }
 
     @Test
@@ -965,7 +1123,8 @@ class JedisLockProviderTest {
         int acquisitions = contend(locks, 10);
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         double perAcquisition = (double) clientCommands() / acquisitions;
-        System.out.printf("64 contenders on 4 providers: %d acquisitions in %d ms, %.2f client commands per acquisition%n",
+        System.out.printf(
+                "64 contenders on 4 providers: %d acquisitions in %d ms, %.2f client commands per acquisition%n",
                 acquisitions, millis, perAcquisition);
         assertThat(acquisitions).isEqualTo(640);
         assertThat(perAcquisition).isLessThanOrEqualTo(3.2);
@@ -1008,12 +1167,16 @@ class JedisLockProviderTest {
     void restartDuringAHoldIsReported() throws Exception {
         String name = name();
         DistributedLockFactory f = DistributedLockFactory.builder(JedisLockProvider.create(redis.uri()))
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofMillis(900)).build()).build();
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofMillis(900))
+                        .build())
+                .build();
         closeables.add(f);
         LockHandle h = f.acquire(name, LockOptions.noWait());
         long before = h.fencingToken();
         redis.restart();
-        assertThat(h.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).lockName()).isEqualTo(name);
+        assertThat(h.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).lockName())
+                .isEqualTo(name);
         LockHandle after = f.acquire(name, LockOptions.waitAtMost(Duration.ofSeconds(5)));
         assertThat(after.fencingToken()).isGreaterThan(before);
     }
@@ -1025,20 +1188,26 @@ class JedisLockProviderTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        JedisLockProvider p = JedisLockProvider.builder().uri("redis://127.0.0.1:" + port)
-                .timeout(Duration.ofMillis(500)).connectTimeout(Duration.ofMillis(500)).build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri("redis://127.0.0.1:" + port)
+                .timeout(Duration.ofMillis(500))
+                .connectTimeout(Duration.ofMillis(500))
+                .build();
         closeables.add(p);
         long start = System.nanoTime();
         assertThatThrownBy(() -> p.tryAcquire(request("x", "o", Duration.ZERO)))
-                .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("'x'");
+                .isInstanceOf(BackendUnavailableException.class)
+                .hasMessageContaining("'x'");
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
     }
 
     @Test
     @DisplayName("replica acknowledgement without enough replicas undoes the acquisition")
     void missingReplicaAcknowledgementUndoesTheAcquisition() {
-        JedisLockProvider p = JedisLockProvider.builder().uri(redis.uri())
-                .replicaAcknowledgement(1, Duration.ofMillis(50)).build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .replicaAcknowledgement(1, Duration.ofMillis(50))
+                .build();
         closeables.add(p);
         String name = name();
         assertThatThrownBy(() -> p.tryAcquire(request(name, "a", Duration.ZERO)))
@@ -1068,15 +1237,20 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("the builder rejects bad settings naming the argument")
     void builderRejectsBadSettings() {
-        assertThatThrownBy(() -> JedisLockProvider.builder().uri("http://localhost")).hasMessageContaining("uri");
+        assertThatThrownBy(() -> JedisLockProvider.builder().uri("http://localhost"))
+                .hasMessageContaining("uri");
         assertThatThrownBy(() -> JedisLockProvider.builder().uri(" ")).hasMessageContaining("uri");
         assertThatThrownBy(() -> JedisLockProvider.builder().uri(null)).hasMessageContaining("uri");
         assertThatThrownBy(() -> JedisLockProvider.builder().keyPrefix("a{b}")).hasMessageContaining("keyPrefix");
         assertThatThrownBy(() -> JedisLockProvider.builder().keyPrefix("")).hasMessageContaining("keyPrefix");
-        assertThatThrownBy(() -> JedisLockProvider.builder().keyPrefix("has space")).hasMessageContaining("keyPrefix");
-        assertThatThrownBy(() -> JedisLockProvider.builder().timeout(Duration.ZERO)).hasMessageContaining("timeout");
-        assertThatThrownBy(() -> JedisLockProvider.builder().claimTimeout(Duration.ofMillis(-1))).hasMessageContaining("claimTimeout");
-        assertThatThrownBy(() -> JedisLockProvider.builder().replicaAcknowledgement(-1, Duration.ofSeconds(1))).hasMessageContaining("replicas");
+        assertThatThrownBy(() -> JedisLockProvider.builder().keyPrefix("has space"))
+                .hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> JedisLockProvider.builder().timeout(Duration.ZERO))
+                .hasMessageContaining("timeout");
+        assertThatThrownBy(() -> JedisLockProvider.builder().claimTimeout(Duration.ofMillis(-1)))
+                .hasMessageContaining("claimTimeout");
+        assertThatThrownBy(() -> JedisLockProvider.builder().replicaAcknowledgement(-1, Duration.ofSeconds(1)))
+                .hasMessageContaining("replicas");
         assertThatThrownBy(() -> JedisLockProvider.builder().maxConnections(0)).hasMessageContaining("maxConnections");
         assertThatThrownBy(() -> JedisLockProvider.builder().localHandOffs(-1)).hasMessageContaining("localHandOffs");
         assertThatThrownBy(() -> JedisLockProvider.builder().client(null)).hasMessageContaining("client");
@@ -1086,12 +1260,16 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("a password in the URI is not shown by toString")
     void passwordIsRedacted() {
-        JedisLockProvider p = JedisLockProvider.builder().uri("redis://user:secret@127.0.0.1:1").build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri("redis://user:secret@127.0.0.1:1")
+                .build();
         closeables.add(p);
         assertThat(p.toString()).doesNotContain("secret");
     }
+
     @Test
-    @DisplayName("an interrupt does not fail a wake-up subscription: it is confirmed, and the interrupt status stays set")
+    @DisplayName(
+            "an interrupt does not fail a wake-up subscription: it is confirmed, and the interrupt status stays set")
     void interruptedSubscriptionIsConfirmedAndKeepsTheStatus() {
         JedisLockProvider p = provider();
         List<LockProvider.Subscription> all = new ArrayList<>();
@@ -1106,15 +1284,20 @@ class JedisLockProviderTest {
             } catch (RuntimeException e) {
                 failures.add(i + ": " + e);
             }
-            assertThat(Thread.interrupted()).as("interrupt status after subscription %d", i).isTrue();
+            assertThat(Thread.interrupted())
+                    .as("interrupt status after subscription %d", i)
+                    .isTrue();
         }
-        assertThat(failures).as("subscriptions that failed because of the interrupt").isEmpty();
+        assertThat(failures)
+                .as("subscriptions that failed because of the interrupt")
+                .isEmpty();
         assertThat(p.subscribedChannels()).isEqualTo(20);
         all.forEach(LockProvider.Subscription::close);
     }
 
     @Test
-    @DisplayName("lock() called with the interrupt status set on a busy lock waits, takes it once free, and keeps the status")
+    @DisplayName(
+            "lock() called with the interrupt status set on a busy lock waits, takes it once free, and keeps the status")
     void lockWithTheInterruptSetWaitsOnRedis() throws Exception {
         DistributedLockFactory holder = factory();
         DistributedLockFactory waiting = factory();
@@ -1135,14 +1318,17 @@ class JedisLockProviderTest {
                 // The release comes from another thread once this one is waiting (parked or subscribing).
                 Thread self = Thread.currentThread();
                 Thread watcher = new Thread(() -> {
-                    await().atMost(Duration.ofSeconds(10)).until(() -> self.getState() == Thread.State.WAITING
-                            || self.getState() == Thread.State.TIMED_WAITING);
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> self.getState() == Thread.State.WAITING
+                                    || self.getState() == Thread.State.TIMED_WAITING);
                     release.complete(null);
                 });
                 watcher.setDaemon(true);
                 watcher.start();
                 lock.lock();
-                assertThat(Thread.currentThread().isInterrupted()).as("interrupt status kept by lock() %d", i).isTrue();
+                assertThat(Thread.currentThread().isInterrupted())
+                        .as("interrupt status kept by lock() %d", i)
+                        .isTrue();
                 lock.unlock();
             } catch (RuntimeException e) {
                 failures.add(i + ": " + e);
@@ -1152,6 +1338,8 @@ class JedisLockProviderTest {
             }
             releaser.join(10_000);
         }
-        assertThat(failures).as("lock() calls that failed because of the interrupt").isEmpty();
+        assertThat(failures)
+                .as("lock() calls that failed because of the interrupt")
+                .isEmpty();
     }
 }

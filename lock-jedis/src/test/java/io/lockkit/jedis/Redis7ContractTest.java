@@ -1,13 +1,13 @@
 package io.lockkit.jedis;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
-
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The contract against standalone Redis 7 from the PATH ({@code .ci/run} installs it). */
 @DisplayName("JedisLockProvider on standalone Redis 7 (redis-server on the PATH)")

@@ -1,19 +1,18 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The README's quick start on Redis, compiled and run; the block between the markers is copied there. */
 @ExtendWith(RedisExtension.class)
@@ -26,17 +25,17 @@ class RedisQuickStartTest {
         String redisUri = redis.uri();
         // quick-start:begin
         try (DistributedLockFactory locks = DistributedLockFactory.create(JedisLockProvider.create(redisUri))) {
-            DistributedLock lock = locks.getLock("orders:42");   // a java.util.concurrent.locks.Lock
-            lock.lock();                                         // held by the watchdog until unlock
+            DistributedLock lock = locks.getLock("orders:42"); // a java.util.concurrent.locks.Lock
+            lock.lock(); // held by the watchdog until unlock
             try {
-                ship(42, lock.fencingToken());                   // the resource refuses older tokens
+                ship(42, lock.fencingToken()); // the resource refuses older tokens
             } finally {
                 lock.unlock();
             }
 
             try (LockHandle hold = locks.acquire("orders:42", LockOptions.waitAtMost(Duration.ofSeconds(5)))) {
                 hold.lost().thenAccept(loss -> System.err.println("stop work: " + loss.getMessage()));
-                ship(42, hold.fencingToken());                   // a handle may be released by any thread
+                ship(42, hold.fencingToken()); // a handle may be released by any thread
             }
         }
         // quick-start:end

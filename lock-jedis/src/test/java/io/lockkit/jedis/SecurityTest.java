@@ -1,5 +1,11 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
@@ -16,23 +22,6 @@ import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.SslOptions;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -54,12 +43,22 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.SslOptions;
 
 /**
  * AUTH with a password, an ACL user limited to the key prefix and the commands the provider needs
@@ -76,7 +75,8 @@ class SecurityTest {
     static final String SOURCES_PROPERTY = "lockkit.security.sources";
 
     @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.builder().fixture(localFixture()).build();
+    static final RedisExtension REDIS =
+            RedisExtension.builder().fixture(localFixture()).build();
 
     /**
      * The commands a standalone provider needs, found by running it under an ACL and reading
@@ -84,9 +84,24 @@ class SecurityTest {
      * logged when refused (Jedis ignores the refusal), {@code client|setinfo} exists from 7.2 on.
      */
     static final List<String> MINIMAL_COMMANDS = List.of(
-            "evalsha", "eval", "subscribe", "unsubscribe", "client|setname",
-            "hget", "hmget", "hset", "hincrby", "hdel", "exists",
-            "pexpire", "pttl", "zadd", "zrem", "zrange", "time", "publish");
+            "evalsha",
+            "eval",
+            "subscribe",
+            "unsubscribe",
+            "client|setname",
+            "hget",
+            "hmget",
+            "hset",
+            "hincrby",
+            "hdel",
+            "exists",
+            "pexpire",
+            "pttl",
+            "zadd",
+            "zrem",
+            "zrange",
+            "time",
+            "publish");
 
     private static final Duration SHORT_TIMEOUT = Duration.ofMillis(500);
     private static final String PASSWORD = "s3cret-for-lockkit";
@@ -95,8 +110,10 @@ class SecurityTest {
     private RedisServer redis;
 
     static RedisFixture localFixture() {
-        Source[] sources = Arrays.stream(System.getProperty(SOURCES_PROPERTY, "PATH,EMBEDDED").split(","))
-                .map(s -> Source.valueOf(s.trim().toUpperCase(Locale.ROOT))).toArray(Source[]::new);
+        Source[] sources = Arrays.stream(
+                        System.getProperty(SOURCES_PROPERTY, "PATH,EMBEDDED").split(","))
+                .map(s -> Source.valueOf(s.trim().toUpperCase(Locale.ROOT)))
+                .toArray(Source[]::new);
         return RedisFixture.builder().sources(sources).build();
     }
 
@@ -120,7 +137,10 @@ class SecurityTest {
     }
 
     private static int[] version(RedisServer server) {
-        return Arrays.stream(server.version().split("\\.")).limit(2).mapToInt(Integer::parseInt).toArray();
+        return Arrays.stream(server.version().split("\\."))
+                .limit(2)
+                .mapToInt(Integer::parseInt)
+                .toArray();
     }
 
     private static boolean atLeast(RedisServer server, int major, int minor) {
@@ -129,7 +149,8 @@ class SecurityTest {
     }
 
     private void assumeAclChannels() {
-        assumeTrue(atLeast(redis, 6, 2), "ACL channel permissions (&pattern) need Redis 6.2, this is " + redis.version());
+        assumeTrue(
+                atLeast(redis, 6, 2), "ACL channel permissions (&pattern) need Redis 6.2, this is " + redis.version());
     }
 
     /**
@@ -152,7 +173,8 @@ class SecurityTest {
 
     /** Creates (or replaces) an ACL user with {@code rules}, e.g. {@code "~lockkit:*", "+get"}. */
     private void aclUser(String user, String password, List<String> rules) {
-        List<String> args = new ArrayList<>(List.of("ACL", "SETUSER", user, "reset", "resetchannels", "on", ">" + password));
+        List<String> args =
+                new ArrayList<>(List.of("ACL", "SETUSER", user, "reset", "resetchannels", "on", ">" + password));
         args.addAll(rules);
         redis.command(args.toArray(String[]::new));
         closeables.add(() -> redis.command("ACL", "DELUSER", user));
@@ -183,13 +205,20 @@ class SecurityTest {
     }
 
     private JedisLockProvider.Builder providerFor(String uri) {
-        return JedisLockProvider.builder().uri(uri).timeout(SHORT_TIMEOUT).connectTimeout(SHORT_TIMEOUT)
+        return JedisLockProvider.builder()
+                .uri(uri)
+                .timeout(SHORT_TIMEOUT)
+                .connectTimeout(SHORT_TIMEOUT)
                 .claimTimeout(Duration.ofMillis(200));
     }
 
     private DistributedLockFactory factory(JedisLockProvider p) {
-        return closeLater(DistributedLockFactory.builder(closeLater(p)).subscriptionLinger(Duration.ZERO)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofMillis(300)).build()).build());
+        return closeLater(DistributedLockFactory.builder(closeLater(p))
+                .subscriptionLinger(Duration.ZERO)
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofMillis(300))
+                        .build())
+                .build());
     }
 
     private static String userUri(String user, String password, RedisServer server) {
@@ -227,18 +256,31 @@ class SecurityTest {
                             }
                             return got;
                         });
-                        await().atMost(Duration.ofSeconds(2)).until(() -> (Long) redis.command("ZCARD", RedisState.lockKey(prefix, n) + ":q") > 0
-                                || waiter.isDone());
+                        await().atMost(Duration.ofSeconds(2))
+                                .until(() -> (Long) redis.command("ZCARD", RedisState.lockKey(prefix, n) + ":q") > 0
+                                        || waiter.isDone());
                         l.unlock();
-                        assertThat(waiter.get(5, TimeUnit.SECONDS)).as("the waiter was woken and claimed the lock").isTrue();
+                        assertThat(waiter.get(5, TimeUnit.SECONDS))
+                                .as("the waiter was woken and claimed the lock")
+                                .isTrue();
                     },
                     () -> {
-                        try (LockHandle h = a.acquire(n, LockOptions.builder().lease(Duration.ofSeconds(5)).noWait().build())) {
+                        try (LockHandle h = a.acquire(
+                                n,
+                                LockOptions.builder()
+                                        .lease(Duration.ofSeconds(5))
+                                        .noWait()
+                                        .build())) {
                             h.extend(Duration.ofSeconds(6));
                             h.acquireAgain();
                             h.release();
-                            assertThat(b.getLock(n).tryLock(50, TimeUnit.MILLISECONDS)).as("a timed-out wait").isFalse();
-                            assertThat(rawB.tryAcquire(new LockRequest(n, "zz:stale", Duration.ofSeconds(5), Duration.ofMillis(1))).isAcquired()).isFalse();
+                            assertThat(b.getLock(n).tryLock(50, TimeUnit.MILLISECONDS))
+                                    .as("a timed-out wait")
+                                    .isFalse();
+                            assertThat(rawB.tryAcquire(new LockRequest(
+                                                    n, "zz:stale", Duration.ofSeconds(5), Duration.ofMillis(1)))
+                                            .isAcquired())
+                                    .isFalse();
                             Thread.sleep(250); // the stale entry's deadline passes
                         }
                     },
@@ -279,11 +321,13 @@ class SecurityTest {
             minimalCommands().forEach(c -> rules.add("+" + c));
             aclUser("lockapp", PASSWORD, rules);
             redis.command("ACL", "LOG", "RESET");
-            List<Throwable> failures = assertTimeoutPreemptively(Duration.ofSeconds(30),
+            List<Throwable> failures = assertTimeoutPreemptively(
+                    Duration.ofSeconds(30),
                     () -> exerciseEveryPath(userUri("lockapp", PASSWORD, redis), "lockkit", () -> false));
             assertThat(failures).isEmpty();
             assertThat(aclDenials("lockapp")).as("ACL LOG").isEmpty();
-            System.out.println("minimal ACL on Redis " + redis.version() + ": ACL SETUSER lockapp on >*** " + String.join(" ", rules));
+            System.out.println("minimal ACL on Redis " + redis.version() + ": ACL SETUSER lockapp on >*** "
+                    + String.join(" ", rules));
         }
 
         static Stream<String> minimalCommandNames() {
@@ -301,13 +345,18 @@ class SecurityTest {
             redis.command("ACL", "LOG", "RESET");
             String logged = "command:" + loggedAs(command);
             BooleanSupplier refused = () -> aclDenials("lockapp").contains(logged);
-            List<Throwable> failures = assertTimeoutPreemptively(Duration.ofSeconds(30),
+            List<Throwable> failures = assertTimeoutPreemptively(
+                    Duration.ofSeconds(30),
                     () -> exerciseEveryPath(userUri("lockapp", PASSWORD, redis), "lockkit", refused));
             assertThat(aclDenials("lockapp")).as("ACL LOG without +%s", command).contains(logged);
             for (Throwable t : failures) {
                 if (!(t instanceof AssertionError) && !command.equals("unsubscribe")) {
                     // Refusals surface as the library's exceptions (see the disabled test for unsubscribe).
-                    assertThat(t).isInstanceOfAny(LockException.class, LockLostException.class, java.util.concurrent.ExecutionException.class);
+                    assertThat(t)
+                            .isInstanceOfAny(
+                                    LockException.class,
+                                    LockLostException.class,
+                                    java.util.concurrent.ExecutionException.class);
                 }
             }
         }
@@ -319,8 +368,10 @@ class SecurityTest {
             aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), minimalCommands()));
             String uri = userUri("lockapp", PASSWORD, redis) + "/1";
             DistributedLockFactory refused = factory(providerFor(uri).build());
-            assertThat(catchThrowable(() -> refused.getLock(name()).tryLock())).isInstanceOf(LockException.class)
-                    .isNotInstanceOf(BackendUnavailableException.class).hasMessageContaining("select");
+            assertThat(catchThrowable(() -> refused.getLock(name()).tryLock()))
+                    .isInstanceOf(LockException.class)
+                    .isNotInstanceOf(BackendUnavailableException.class)
+                    .hasMessageContaining("select");
             List<String> commands = new ArrayList<>(minimalCommands());
             commands.add("select");
             aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), commands));
@@ -331,15 +382,21 @@ class SecurityTest {
         }
 
         @Test
-        @DisplayName("a user limited to one prefix cannot take, free or wait for locks under another; their holder keeps them")
+        @DisplayName(
+                "a user limited to one prefix cannot take, free or wait for locks under another; their holder keeps them")
         void aclKeepsPrefixesApart() throws Exception {
             assumeAclChannels();
             aclUser("app-a", PASSWORD, rules("app-a:*", List.of("app-a:*"), minimalCommands()));
             String n = name();
-            JedisLockProvider bAdmin = closeLater(providerFor(redis.uri()).keyPrefix("app-b").build());
-            assertThat(bAdmin.tryAcquire(new LockRequest(n, "b:holder", Duration.ofSeconds(30), Duration.ZERO)).isAcquired()).isTrue();
+            JedisLockProvider bAdmin =
+                    closeLater(providerFor(redis.uri()).keyPrefix("app-b").build());
+            assertThat(bAdmin.tryAcquire(new LockRequest(n, "b:holder", Duration.ofSeconds(30), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
 
-            JedisLockProvider intruder = closeLater(providerFor(userUri("app-a", PASSWORD, redis)).keyPrefix("app-b").build());
+            JedisLockProvider intruder = closeLater(providerFor(userUri("app-a", PASSWORD, redis))
+                    .keyPrefix("app-b")
+                    .build());
             DistributedLockFactory f = factory(intruder);
             for (ThrowingCallable attempt : List.<ThrowingCallable>of(
                     () -> f.getLock(n).tryLock(),
@@ -347,12 +404,18 @@ class SecurityTest {
                     () -> f.getLock(n).forceUnlock(),
                     () -> f.getLock(n).isLocked(),
                     () -> intruder.release(n, "b:holder"))) {
-                assertThat(catchThrowable(attempt)).isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class)
+                assertThat(catchThrowable(attempt))
+                        .isInstanceOf(LockException.class)
+                        .isNotInstanceOf(BackendUnavailableException.class)
                         .hasMessageContaining("NOPERM");
             }
-            assertThat(bAdmin.inspect(n)).get().satisfies(s -> assertThat(s.holdCounts()).containsOnlyKeys("b:holder"));
+            assertThat(bAdmin.inspect(n))
+                    .get()
+                    .satisfies(s -> assertThat(s.holdCounts()).containsOnlyKeys("b:holder"));
 
-            JedisLockProvider own = providerFor(userUri("app-a", PASSWORD, redis)).keyPrefix("app-a").build();
+            JedisLockProvider own = providerFor(userUri("app-a", PASSWORD, redis))
+                    .keyPrefix("app-a")
+                    .build();
             DistributedLock mine = factory(own).getLock(n);
             assertThat(mine.tryLock()).as("its own prefix works").isTrue();
             mine.unlock();
@@ -366,10 +429,16 @@ class SecurityTest {
             List<String> rules = new ArrayList<>(List.of("~app:{*", "&app:{*", "&app:ctl"));
             minimalCommands().forEach(c -> rules.add("+" + c));
             aclUser("app", PASSWORD, rules);
-            JedisLockProvider intruder = closeLater(providerFor(userUri("app", PASSWORD, redis)).keyPrefix("app:x").build());
-            assertThat(catchThrowable(() -> intruder.tryAcquire(new LockRequest(name(), "c:o", Duration.ofSeconds(5), Duration.ZERO))))
-                    .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class).hasMessageContaining("NOPERM");
+            JedisLockProvider intruder = closeLater(providerFor(userUri("app", PASSWORD, redis))
+                    .keyPrefix("app:x")
+                    .build());
+            assertThat(catchThrowable(() ->
+                            intruder.tryAcquire(new LockRequest(name(), "c:o", Duration.ofSeconds(5), Duration.ZERO))))
+                    .isInstanceOf(LockException.class)
+                    .isNotInstanceOf(BackendUnavailableException.class)
+                    .hasMessageContaining("NOPERM");
         }
+
         @Test
         @DisplayName("a refused pub/sub command fails waits with LockException and never corrupts later replies")
         void refusedPubSubCommandNeverCorruptsReplies() throws Exception {
@@ -377,9 +446,12 @@ class SecurityTest {
             List<String> commands = new ArrayList<>(minimalCommands());
             commands.remove("unsubscribe");
             aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), commands));
-            JedisLockProvider holderProvider = closeLater(providerFor(redis.uri()).build());
+            JedisLockProvider holderProvider =
+                    closeLater(providerFor(redis.uri()).build());
             DistributedLockFactory holders = factory(holderProvider);
-            DistributedLockFactory f = factory(providerFor(userUri("lockapp", PASSWORD, redis)).maxConnections(2).build());
+            DistributedLockFactory f = factory(providerFor(userUri("lockapp", PASSWORD, redis))
+                    .maxConnections(2)
+                    .build());
             List<Throwable> unexpected = new ArrayList<>();
             String n = name(); // one name: its releases publish on the channel the refused UNSUBSCRIBE left subscribed
             for (int i = 0; i < 20; i++) {
@@ -399,7 +471,8 @@ class SecurityTest {
                         unexpected.add(t);
                     }
                     for (int k = 0; k < 3; k++) {
-                        Throwable plain = catchThrowable(() -> f.tryAcquire(name()).ifPresent(LockHandle::close));
+                        Throwable plain =
+                                catchThrowable(() -> f.tryAcquire(name()).ifPresent(LockHandle::close));
                         if (plain != null && !(plain instanceof LockException)) {
                             unexpected.add(plain);
                         }
@@ -410,6 +483,7 @@ class SecurityTest {
             }
             assertThat(unexpected).isEmpty();
         }
+
         @Test
         @DisplayName("a failed replica acknowledgement leaves the lock free")
         void failedReplicaAcknowledgementLeavesTheLockFree() {
@@ -417,27 +491,37 @@ class SecurityTest {
             List<String> commands = new ArrayList<>(minimalCommands()); // no +wait
             aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), commands));
             JedisLockProvider p = closeLater(providerFor(userUri("lockapp", PASSWORD, redis))
-                    .replicaAcknowledgement(1, Duration.ofMillis(50)).build());
+                    .replicaAcknowledgement(1, Duration.ofMillis(50))
+                    .build());
             String n = name();
-            assertThat(catchThrowable(() -> p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(30), Duration.ZERO))))
-                    .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class).hasMessageContaining("wait");
+            assertThat(catchThrowable(
+                            () -> p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(30), Duration.ZERO))))
+                    .isInstanceOf(LockException.class)
+                    .isNotInstanceOf(BackendUnavailableException.class)
+                    .hasMessageContaining("wait");
             JedisLockProvider admin = closeLater(providerFor(redis.uri()).build());
             assertThat(admin.inspect(n)).isEmpty();
         }
 
         @Test
-        @DisplayName("replica acknowledgement needs +wait: with it, too few replicas is a ReplicaAcknowledgementException")
+        @DisplayName(
+                "replica acknowledgement needs +wait: with it, too few replicas is a ReplicaAcknowledgementException")
         void replicaAcknowledgementNeedsWait() {
             assumeAclChannels();
             List<String> commands = new ArrayList<>(minimalCommands());
             commands.add("wait");
             aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), commands));
             JedisLockProvider p = closeLater(providerFor(userUri("lockapp", PASSWORD, redis))
-                    .replicaAcknowledgement(1, Duration.ofMillis(50)).build());
+                    .replicaAcknowledgement(1, Duration.ofMillis(50))
+                    .build());
             String n = name();
-            assertThat(catchThrowable(() -> p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(30), Duration.ZERO))))
-                    .isInstanceOf(ReplicaAcknowledgementException.class).hasMessageContaining("0 of 1 replicas");
-            assertThat(closeLater(providerFor(redis.uri()).build()).inspect(n)).as("undone").isEmpty();
+            assertThat(catchThrowable(
+                            () -> p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(30), Duration.ZERO))))
+                    .isInstanceOf(ReplicaAcknowledgementException.class)
+                    .hasMessageContaining("0 of 1 replicas");
+            assertThat(closeLater(providerFor(redis.uri()).build()).inspect(n))
+                    .as("undone")
+                    .isEmpty();
         }
     }
 
@@ -448,7 +532,8 @@ class SecurityTest {
     class Prefixes {
 
         @Test
-        @DisplayName("two applications with different prefixes hold the same name at once and cannot free, wake or see each other's lock")
+        @DisplayName(
+                "two applications with different prefixes hold the same name at once and cannot free, wake or see each other's lock")
         void prefixesKeepApplicationsApart() throws Exception {
             String n = name();
             JedisLockProvider rawA = providerFor(redis.uri()).keyPrefix("app-a").build();
@@ -467,7 +552,8 @@ class SecurityTest {
             b.getLock(n).unlock();
             Map<String, Long> keysByPrefix = new LinkedHashMap<>();
             for (String prefix : List.of("app-a", "app-b")) {
-                keysByPrefix.put(prefix, (long) RedisState.of(redis).keys(prefix + ":*").size());
+                keysByPrefix.put(
+                        prefix, (long) RedisState.of(redis).keys(prefix + ":*").size());
             }
             assertThat(RedisState.of(redis).keys("app-a:*")).allMatch(k -> k.startsWith("app-a:{"));
             assertThat(rawA.inspect(n)).isPresent();
@@ -484,27 +570,46 @@ class SecurityTest {
     class ScriptText {
 
         @Test
-        @DisplayName("hostile names never change script text: only the four resource scripts are ever loaded, and other data is untouched")
+        @DisplayName(
+                "hostile names never change script text: only the four resource scripts are ever loaded, and other data is untouched")
         void hostileNamesNeverBecomeScriptText() throws Exception {
             List<String> hostile = List.of(
                     "'; redis.call('FLUSHALL') --",
                     "]] redis.call('FLUSHALL') [[",
                     "\") redis.call('SET', 'canary', 'pwned') (\"",
                     "')) return redis.call('FLUSHDB') --",
-                    "KEYS[1]", "ARGV[1]", "%s%s%s%n", "${jndi:ldap://127.0.0.1/x}", "\\", "\"", "'", "--[[", "]]",
-                    "lockkit:{other}", "}:f", "{canary}");
+                    "KEYS[1]",
+                    "ARGV[1]",
+                    "%s%s%s%n",
+                    "${jndi:ldap://127.0.0.1/x}",
+                    "\\",
+                    "\"",
+                    "'",
+                    "--[[",
+                    "]]",
+                    "lockkit:{other}",
+                    "}:f",
+                    "{canary}");
             Map<String, String> resourceShas = new LinkedHashMap<>();
             for (Scripts s : Scripts.values()) {
                 String resource = s.name().toLowerCase(Locale.ROOT) + ".lua";
                 try (InputStream in = Scripts.class.getResourceAsStream(resource)) {
                     assertThat(in).as(resource).isNotNull();
-                    resourceShas.put(resource, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(in.readAllBytes())));
+                    resourceShas.put(
+                            resource,
+                            HexFormat.of()
+                                    .formatHex(
+                                            MessageDigest.getInstance("SHA-1").digest(in.readAllBytes())));
                 }
                 assertThat(s.sha()).isEqualTo(resourceShas.get(resource));
             }
 
-            JedisLockProvider other = closeLater(providerFor(redis.uri()).keyPrefix("other").build());
-            assertThat(other.tryAcquire(new LockRequest("victim", "other:holder", Duration.ofSeconds(60), Duration.ZERO)).isAcquired()).isTrue();
+            JedisLockProvider other =
+                    closeLater(providerFor(redis.uri()).keyPrefix("other").build());
+            assertThat(other.tryAcquire(
+                                    new LockRequest("victim", "other:holder", Duration.ofSeconds(60), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
             redis.command("SET", "canary", "1");
             redis.command("SCRIPT", "FLUSH");
             redis.command("CONFIG", "RESETSTAT");
@@ -527,20 +632,34 @@ class SecurityTest {
             renewed.close();
 
             assertThat(redis.command("GET", "canary")).isEqualTo("1");
-            assertThat(other.inspect("victim")).get().satisfies(s -> assertThat(s.holdCounts()).containsOnlyKeys("other:holder"));
+            assertThat(other.inspect("victim"))
+                    .get()
+                    .satisfies(s -> assertThat(s.holdCounts()).containsOnlyKeys("other:holder"));
             RedisState state = RedisState.of(redis);
             assertThat(state.calls("flushall", "flushdb")).isZero();
-            List<?> exists = (List<?>) redis.command(Stream.concat(Stream.of("SCRIPT", "EXISTS"), resourceShas.values().stream())
-                    .toArray(String[]::new));
-            assertThat(exists).as("SCRIPT EXISTS of %s", resourceShas.keySet()).hasSize(resourceShas.size())
+            List<?> exists =
+                    (List<?>) redis.command(Stream.concat(Stream.of("SCRIPT", "EXISTS"), resourceShas.values().stream())
+                            .toArray(String[]::new));
+            assertThat(exists)
+                    .as("SCRIPT EXISTS of %s", resourceShas.keySet())
+                    .hasSize(resourceShas.size())
                     .allMatch(Long.valueOf(1)::equals);
             String memory = (String) redis.command("INFO", "memory");
-            Optional<String> cached = memory.lines().filter(l -> l.startsWith("number_of_cached_scripts:")).findFirst();
-            cached.ifPresent(line -> assertThat(line).as("scripts in the server's cache after %d hostile names", hostile.size())
+            Optional<String> cached = memory.lines()
+                    .filter(l -> l.startsWith("number_of_cached_scripts:"))
+                    .findFirst();
+            cached.ifPresent(line -> assertThat(line)
+                    .as("scripts in the server's cache after %d hostile names", hostile.size())
                     .isEqualTo("number_of_cached_scripts:" + Scripts.values().length));
             long evals = state.calls("eval");
-            assertThat(evals).as("EVAL calls (script loads after the flush)").isBetween(1L, 2L * Scripts.values().length);
-            System.out.printf("%d hostile names: %d EVALSHA, %d EVAL, %s%n", hostile.size(), state.calls("evalsha"), evals,
+            assertThat(evals)
+                    .as("EVAL calls (script loads after the flush)")
+                    .isBetween(1L, 2L * Scripts.values().length);
+            System.out.printf(
+                    "%d hostile names: %d EVALSHA, %d EVAL, %s%n",
+                    hostile.size(),
+                    state.calls("evalsha"),
+                    evals,
                     cached.orElse("number_of_cached_scripts not reported"));
             other.release("victim", "other:holder");
             redis.command("DEL", "canary");
@@ -587,7 +706,8 @@ class SecurityTest {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
                 Future<Boolean> waiter = pool.submit(() -> b.getLock(n).tryLock(5, TimeUnit.SECONDS));
-                await().atMost(Duration.ofSeconds(3)).until(() -> admin.pubsubNumSub(RedisState.channel(n)).get(RedisState.channel(n)) == 1);
+                await().atMost(Duration.ofSeconds(3))
+                        .until(() -> admin.pubsubNumSub(RedisState.channel(n)).get(RedisState.channel(n)) == 1);
                 h.release();
                 assertThat(waiter.get(5, TimeUnit.SECONDS)).isTrue();
             } finally {
@@ -597,15 +717,22 @@ class SecurityTest {
         }
 
         @Test
-        @DisplayName("no password or a wrong one fails with LockException (not BackendUnavailableException: retrying will not help) within 3 s, without showing the password")
+        @DisplayName(
+                "no password or a wrong one fails with LockException (not BackendUnavailableException: retrying will not help) within 3 s, without showing the password")
         void missingOrWrongPasswordFails() {
-            for (String uri : List.of("redis://127.0.0.1:" + own.port(), "redis://:wrong-" + PASSWORD + "@127.0.0.1:" + own.port())) {
+            for (String uri : List.of(
+                    "redis://127.0.0.1:" + own.port(), "redis://:wrong-" + PASSWORD + "@127.0.0.1:" + own.port())) {
                 JedisLockProvider p = closeLater(providerFor(uri).build());
                 DistributedLockFactory f = factory(p);
                 long start = System.nanoTime();
-                Throwable t = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> catchThrowable(() -> f.getLock(name()).lock()));
-                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
-                assertThat(t).isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class)
+                Throwable t = assertTimeoutPreemptively(
+                        Duration.ofSeconds(10),
+                        () -> catchThrowable(() -> f.getLock(name()).lock()));
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                        .isLessThan(3_000);
+                assertThat(t)
+                        .isInstanceOf(LockException.class)
+                        .isNotInstanceOf(BackendUnavailableException.class)
                         .hasMessageMatching("(?s).*(NOAUTH|WRONGPASS).*");
                 assertThat(t.getMessage()).doesNotContain(PASSWORD);
                 assertThat(p.toString()).doesNotContain(PASSWORD);
@@ -631,11 +758,17 @@ class SecurityTest {
             certificates = made.get();
             tlsPort = RedisFixture.freePort();
             // The plain port stays open for the fixture's readiness check and shutdown; the provider uses the TLS port.
-            List<String> args = List.of("--tls-port", Integer.toString(tlsPort),
-                    "--tls-cert-file", certificates.certificate().toString(),
-                    "--tls-key-file", certificates.key().toString(),
-                    "--tls-ca-cert-file", certificates.certificate().toString(),
-                    "--tls-auth-clients", "no");
+            List<String> args = List.of(
+                    "--tls-port",
+                    Integer.toString(tlsPort),
+                    "--tls-cert-file",
+                    certificates.certificate().toString(),
+                    "--tls-key-file",
+                    certificates.key().toString(),
+                    "--tls-ca-cert-file",
+                    certificates.certificate().toString(),
+                    "--tls-auth-clients",
+                    "no");
             try {
                 own = localFixture().startLocal(RedisFixture.freePort(), args);
             } catch (IllegalStateException e) {
@@ -651,8 +784,10 @@ class SecurityTest {
         }
 
         private SslOptions trusting() {
-            return SslOptions.builder().truststore(certificates.trustStore().toFile(), certificates.trustStorePassword())
-                    .trustStoreType("PKCS12").build();
+            return SslOptions.builder()
+                    .truststore(certificates.trustStore().toFile(), certificates.trustStorePassword())
+                    .trustStoreType("PKCS12")
+                    .build();
         }
 
         private String tlsUri(String host) {
@@ -660,10 +795,17 @@ class SecurityTest {
         }
 
         @Test
-        @DisplayName("a provider trusting the certificate locks, waits (pub/sub over TLS too) and unlocks, on the TLS port only")
+        @DisplayName(
+                "a provider trusting the certificate locks, waits (pub/sub over TLS too) and unlocks, on the TLS port only")
         void tlsWorks() throws Exception {
-            DistributedLockFactory a = factory(providerFor(tlsUri("127.0.0.1")).sslOptions(trusting()).clientName("lockkit-tls").build());
-            DistributedLockFactory b = factory(providerFor(tlsUri("127.0.0.1")).sslOptions(trusting()).clientName("lockkit-tls").build());
+            DistributedLockFactory a = factory(providerFor(tlsUri("127.0.0.1"))
+                    .sslOptions(trusting())
+                    .clientName("lockkit-tls")
+                    .build());
+            DistributedLockFactory b = factory(providerFor(tlsUri("127.0.0.1"))
+                    .sslOptions(trusting())
+                    .clientName("lockkit-tls")
+                    .build());
             String n = name();
             LockHandle h = a.acquire(n, LockOptions.noWait());
             ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -676,7 +818,10 @@ class SecurityTest {
             } finally {
                 pool.shutdownNow();
             }
-            List<String> clients = ((String) own.command("CLIENT", "LIST")).lines().filter(l -> l.contains(" name=lockkit-tls ")).toList();
+            List<String> clients = ((String) own.command("CLIENT", "LIST"))
+                    .lines()
+                    .filter(l -> l.contains(" name=lockkit-tls "))
+                    .toList();
             assertThat(clients).isNotEmpty().allMatch(l -> l.contains(" laddr=127.0.0.1:" + tlsPort + " "));
         }
 
@@ -695,8 +840,13 @@ class SecurityTest {
         @Test
         @DisplayName("a host name the certificate does not name fails the handshake (host name verification is on)")
         void wrongHostNameFails() throws IOException {
-            assumeTrue(InetAddress.getByName("localhost").getHostAddress().equals("127.0.0.1"), "localhost is not 127.0.0.1 here");
-            assertFailsPromptly(providerFor(tlsUri("localhost")).sslOptions(trusting()).build(), Duration.ofSeconds(3), "localhost");
+            assumeTrue(
+                    InetAddress.getByName("localhost").getHostAddress().equals("127.0.0.1"),
+                    "localhost is not 127.0.0.1 here");
+            assertFailsPromptly(
+                    providerFor(tlsUri("localhost")).sslOptions(trusting()).build(),
+                    Duration.ofSeconds(3),
+                    "localhost");
         }
 
         @Test
@@ -707,15 +857,21 @@ class SecurityTest {
             // the attempt and the core's abandon, each retried once by the provider, each opening a
             // second connection for Jedis' HELLO fallback. Measured 4.06 s at a 500 ms timeout:
             // bounded, never a hang, but well past the configured timeout (reported).
-            assertFailsPromptly(providerFor("rediss://127.0.0.1:" + own.port()).sslOptions(trusting()).build(),
-                    SHORT_TIMEOUT.multipliedBy(8).plusSeconds(1), null);
+            assertFailsPromptly(
+                    providerFor("rediss://127.0.0.1:" + own.port())
+                            .sslOptions(trusting())
+                            .build(),
+                    SHORT_TIMEOUT.multipliedBy(8).plusSeconds(1),
+                    null);
         }
 
         private void assertFailsPromptly(JedisLockProvider provider, Duration bound, String reason) {
             DistributedLockFactory f = factory(provider);
             String n = name();
             long start = System.nanoTime();
-            Throwable t = assertTimeoutPreemptively(bound.plusSeconds(5), () -> catchThrowable(() -> f.getLock(n).lock()));
+            Throwable t = assertTimeoutPreemptively(
+                    bound.plusSeconds(5),
+                    () -> catchThrowable(() -> f.getLock(n).lock()));
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             System.out.printf("TLS failure after %d ms: %s%n", millis, t);
             assertThat(t).isInstanceOf(BackendUnavailableException.class).hasMessageContaining(n);

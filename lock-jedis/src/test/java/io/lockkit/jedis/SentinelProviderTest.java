@@ -1,24 +1,23 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.jedis.topology.RedisSentinelSetup;
 import io.lockkit.spi.LockProvider.LockRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /** Replica acknowledgement through Sentinel: a master with one replica. */
 @DisplayName("JedisLockProvider on Redis Sentinel: replica acknowledgement")
@@ -49,8 +48,10 @@ class SentinelProviderTest {
     private JedisLockProvider provider(int replicas) {
         var client = sentinel.newClient();
         closeables.add(client);
-        JedisLockProvider p = JedisLockProvider.builder().client(client)
-                .replicaAcknowledgement(replicas, Duration.ofMillis(500)).build();
+        JedisLockProvider p = JedisLockProvider.builder()
+                .client(client)
+                .replicaAcknowledgement(replicas, Duration.ofMillis(500))
+                .build();
         closeables.add(p);
         return p;
     }
@@ -63,7 +64,8 @@ class SentinelProviderTest {
         String name = "acknowledged:" + System.nanoTime();
         try (LockHandle hold = locks.acquire(name, LockOptions.noWait())) {
             assertThat(hold.isValid()).isTrue();
-            assertThat(sentinel.replica().command("EXISTS", new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX).base(name))).isEqualTo(1L);
+            assertThat(sentinel.replica().command("EXISTS", new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX).base(name)))
+                    .isEqualTo(1L);
         }
     }
 

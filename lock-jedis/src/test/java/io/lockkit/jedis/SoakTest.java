@@ -1,20 +1,19 @@
 package io.lockkit.jedis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.jedis.support.LeakWorkload;
 import io.lockkit.jedis.support.LeakWorkload.Figures;
 import io.lockkit.jedis.support.RedisState;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link LeakTest}'s workload for ten minutes (or {@code -Dlockkit.soak.minutes=N}), with the
@@ -29,7 +28,8 @@ class SoakTest {
     static final RedisExtension REDIS = new RedisExtension();
 
     @Test
-    @DisplayName("minutes of lock/unlock cycles and timed-out waits leave threads, channels, keys, renewals and heap at their baseline after every minute")
+    @DisplayName(
+            "minutes of lock/unlock cycles and timed-out waits leave threads, channels, keys, renewals and heap at their baseline after every minute")
     void soak() throws Exception {
         double minutes = Double.parseDouble(System.getProperty("lockkit.soak.minutes", "10"));
         RedisServer redis = REDIS.server();
@@ -56,7 +56,9 @@ class SoakTest {
                 System.out.printf("soak after %,d cycles and %,d timed-out waits: %s%n", cycles, waits, now);
             }
             long[] shared = work.sharedUpdates();
-            assertThat(shared[0]).as("updates of the shared counters under the lock").isEqualTo(shared[1]);
+            assertThat(shared[0])
+                    .as("updates of the shared counters under the lock")
+                    .isEqualTo(shared[1]);
             Figures last = checkpoints.get(checkpoints.size() - 1);
             assertThat(last.usedHeap()).isLessThanOrEqualTo(baseline.usedHeap() + Figures.HEAP_MARGIN);
             assertThat(last.keys()).isEqualTo(baseline.keys());

@@ -4,7 +4,6 @@ import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockLostException;
 import io.lockkit.LockObserver;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,7 +11,6 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
-
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +85,7 @@ public final class LockMetrics implements LockObserver, MeterBinder {
     private final Series untagged;
     /** With a name mapping: a series per tag value. */
     private final ConcurrentHashMap<String, Series> byTag = new ConcurrentHashMap<>();
+
     private final AtomicInteger waiters = new AtomicInteger();
     private volatile @Nullable Bound bound;
 
@@ -127,14 +126,19 @@ public final class LockMetrics implements LockObserver, MeterBinder {
                 throw new IllegalStateException("these lock metrics are bound to " + b.registry
                         + " already; bind a CompositeMeterRegistry to report to several registries");
             }
-            Counter renewalFailures = Counter.builder(RENEWAL_FAILURES).tags(tags)
+            Counter renewalFailures = Counter.builder(RENEWAL_FAILURES)
+                    .tags(tags)
                     .description("Watchdog renewal batches that failed (retried until the leases' deadlines)")
                     .register(registry);
-            Counter unavailable = Counter.builder(BACKEND_UNAVAILABLE).tags(tags)
+            Counter unavailable = Counter.builder(BACKEND_UNAVAILABLE)
+                    .tags(tags)
                     .description("Lock calls and renewals that found the backend unreachable or too slow")
                     .register(registry);
-            Gauge.builder(WAITERS, waiters, AtomicInteger::get).tags(tags).strongReference(true)
-                    .description("Threads waiting for a busy lock").register(registry);
+            Gauge.builder(WAITERS, waiters, AtomicInteger::get)
+                    .tags(tags)
+                    .strongReference(true)
+                    .description("Threads waiting for a busy lock")
+                    .register(registry);
             b = new Bound(registry, renewalFailures, unavailable);
             if (lockNameTag == null) {
                 untagged.bind(registry);
@@ -252,7 +256,8 @@ public final class LockMetrics implements LockObserver, MeterBinder {
         }
 
         /** The meters, created in the bound registry at first use; null while not bound. */
-        @Nullable Meters meters(@Nullable Bound b) {
+        @Nullable
+        Meters meters(@Nullable Bound b) {
             Meters m = meters;
             if (m != null || b == null) {
                 return m;
@@ -289,15 +294,19 @@ public final class LockMetrics implements LockObserver, MeterBinder {
             busy = acquireTimer(registry, tags, tagValue(Outcome.BUSY));
             timedOut = acquireTimer(registry, tags, tagValue(Outcome.TIMED_OUT));
             interrupted = acquireTimer(registry, tags, tagValue(Outcome.INTERRUPTED));
-            held = Timer.builder(HELD).tags(tags)
+            held = Timer.builder(HELD)
+                    .tags(tags)
                     .description("How long locks were held, from the winning request to the owner's last release")
                     .register(registry);
             leaseExpired = lostCounter(registry, tags, LossCause.LEASE_EXPIRED);
             notHeld = lostCounter(registry, tags, LossCause.NOT_HELD);
             forceReleased = lostCounter(registry, tags, LossCause.FORCE_RELEASED);
             factoryClosed = lostCounter(registry, tags, LossCause.FACTORY_CLOSED);
-            Gauge.builder(HOLDS_ACTIVE, active, AtomicInteger::get).tags(tags).strongReference(true)
-                    .description("Holds held now").register(registry);
+            Gauge.builder(HOLDS_ACTIVE, active, AtomicInteger::get)
+                    .tags(tags)
+                    .strongReference(true)
+                    .description("Holds held now")
+                    .register(registry);
         }
 
         Timer acquire(Outcome outcome) {
@@ -318,13 +327,19 @@ public final class LockMetrics implements LockObserver, MeterBinder {
         }
 
         private static Timer acquireTimer(MeterRegistry registry, Tags tags, String outcome) {
-            return Timer.builder(ACQUIRE).tags(tags).tag(OUTCOME_TAG, outcome)
-                    .description("How long lock acquisitions took, by how they ended").register(registry);
+            return Timer.builder(ACQUIRE)
+                    .tags(tags)
+                    .tag(OUTCOME_TAG, outcome)
+                    .description("How long lock acquisitions took, by how they ended")
+                    .register(registry);
         }
 
         private static Counter lostCounter(MeterRegistry registry, Tags tags, LossCause cause) {
-            return Counter.builder(LOST).tags(tags).tag(CAUSE_TAG, tagValue(cause))
-                    .description("Holds lost before their owner released them").register(registry);
+            return Counter.builder(LOST)
+                    .tags(tags)
+                    .tag(CAUSE_TAG, tagValue(cause))
+                    .description("Holds lost before their owner released them")
+                    .register(registry);
         }
     }
 
@@ -340,8 +355,7 @@ public final class LockMetrics implements LockObserver, MeterBinder {
         private Tags tags = Tags.empty();
         private @Nullable Function<? super String, String> lockNameTag;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Tags added to every meter, e.g. to tell the factories of one application apart

@@ -1,11 +1,14 @@
 package io.lockkit.micrometer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
-
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -13,20 +16,15 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.pause.PauseDetector;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("LockMetrics over a real factory (in-JVM provider) and a SimpleMeterRegistry")
 class LockMetricsTest {
@@ -42,7 +40,10 @@ class LockMetricsTest {
     }
 
     private DistributedLockFactory factory(LocalLockProvider provider, LockMetrics metrics, LockOptions defaults) {
-        DistributedLockFactory f = DistributedLockFactory.builder(provider).observer(metrics).defaultOptions(defaults).build();
+        DistributedLockFactory f = DistributedLockFactory.builder(provider)
+                .observer(metrics)
+                .defaultOptions(defaults)
+                .build();
         toClose.add(f);
         return f;
     }
@@ -64,7 +65,10 @@ class LockMetricsTest {
     }
 
     private long acquires(String outcome) {
-        return registry.get(LockMetrics.ACQUIRE).tag(LockMetrics.OUTCOME_TAG, outcome).timer().count();
+        return registry.get(LockMetrics.ACQUIRE)
+                .tag(LockMetrics.OUTCOME_TAG, outcome)
+                .timer()
+                .count();
     }
 
     private double gauge(String name) {
@@ -108,8 +112,12 @@ class LockMetricsTest {
         assertThat(lock.tryLock(30, TimeUnit.MILLISECONDS)).isFalse();
         assertThat(acquires("busy")).isEqualTo(1);
         assertThat(acquires("timed_out")).isEqualTo(1);
-        Timer timedOut = registry.get(LockMetrics.ACQUIRE).tag(LockMetrics.OUTCOME_TAG, "timed_out").timer();
-        assertThat(timedOut.totalTime(TimeUnit.MILLISECONDS)).as("the wait is timed").isGreaterThanOrEqualTo(25);
+        Timer timedOut = registry.get(LockMetrics.ACQUIRE)
+                .tag(LockMetrics.OUTCOME_TAG, "timed_out")
+                .timer();
+        assertThat(timedOut.totalTime(TimeUnit.MILLISECONDS))
+                .as("the wait is timed")
+                .isGreaterThanOrEqualTo(25);
 
         AtomicReference<Throwable> waiter = new AtomicReference<>();
         Thread t = start("waiter", () -> {
@@ -124,7 +132,8 @@ class LockMetricsTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> acquires("interrupted") == 1);
         assertThat(waiter.get()).isInstanceOf(InterruptedException.class);
         release.countDown();
-        await().atMost(Duration.ofSeconds(5)).until(() -> registry.get(LockMetrics.HELD).timer().count() == 2);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> registry.get(LockMetrics.HELD).timer().count() == 2);
         assertThat(acquires("acquired")).isEqualTo(2);
     }
 
@@ -137,7 +146,9 @@ class LockMetricsTest {
         LockHandle b = locks.acquire("b");
         assertThat(gauge(LockMetrics.HOLDS_ACTIVE)).isEqualTo(2);
         a.acquireAgain();
-        assertThat(gauge(LockMetrics.HOLDS_ACTIVE)).as("a reentrant acquisition is no new hold").isEqualTo(2);
+        assertThat(gauge(LockMetrics.HOLDS_ACTIVE))
+                .as("a reentrant acquisition is no new hold")
+                .isEqualTo(2);
         start("waiter", () -> {
             try (LockHandle h = locks.acquire("b")) {
                 assertThat(h.isValid()).isTrue();
@@ -147,7 +158,8 @@ class LockMetricsTest {
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> gauge(LockMetrics.WAITERS) == 1);
         b.release();
-        await().atMost(Duration.ofSeconds(5)).until(() -> registry.get(LockMetrics.HELD).timer().count() == 2);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> registry.get(LockMetrics.HELD).timer().count() == 2);
         assertThat(gauge(LockMetrics.WAITERS)).isZero();
         a.release();
         assertThat(gauge(LockMetrics.HOLDS_ACTIVE)).isEqualTo(1);
@@ -159,13 +171,18 @@ class LockMetricsTest {
     }
 
     @Test
-    @DisplayName("losses are counted by cause (force_released, not_held after a backend restart, factory_closed); failed renewals are counted")
+    @DisplayName(
+            "losses are counted by cause (force_released, not_held after a backend restart, factory_closed); failed renewals are counted")
     void lossesAreCountedByCause() throws Exception {
         LockMetrics metrics = LockMetrics.create();
         metrics.bindTo(registry);
         LocalLockProvider provider = new LocalLockProvider();
-        DistributedLockFactory locks = DistributedLockFactory.builder(provider).observer(metrics)
-                .defaultOptions(LockOptions.builder().watchdogLease(Duration.ofMillis(1500)).build()).build();
+        DistributedLockFactory locks = DistributedLockFactory.builder(provider)
+                .observer(metrics)
+                .defaultOptions(LockOptions.builder()
+                        .watchdogLease(Duration.ofMillis(1500))
+                        .build())
+                .build();
         try {
             LockHandle forced = locks.acquire("forced");
             assertThat(locks.getLock("forced").forceUnlock()).isTrue();
@@ -173,10 +190,13 @@ class LockMetricsTest {
 
             LockHandle restarted = locks.acquire("restarted");
             provider.stopBackend();
-            await().atMost(Duration.ofSeconds(5)).until(() -> registry.get(LockMetrics.RENEWAL_FAILURES).counter().count() >= 1);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() ->
+                            registry.get(LockMetrics.RENEWAL_FAILURES).counter().count() >= 1);
             provider.startBackend();
             restarted.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
-            assertThat(registry.get(LockMetrics.BACKEND_UNAVAILABLE).counter().count()).isGreaterThanOrEqualTo(1);
+            assertThat(registry.get(LockMetrics.BACKEND_UNAVAILABLE).counter().count())
+                    .isGreaterThanOrEqualTo(1);
 
             locks.acquire("left-open");
             assertThat(gauge(LockMetrics.HOLDS_ACTIVE)).isEqualTo(1);
@@ -192,7 +212,10 @@ class LockMetricsTest {
     }
 
     private double lost(String cause) {
-        return registry.get(LockMetrics.LOST).tag(LockMetrics.CAUSE_TAG, cause).counter().count();
+        return registry.get(LockMetrics.LOST)
+                .tag(LockMetrics.CAUSE_TAG, cause)
+                .counter()
+                .count();
     }
 
     @Test
@@ -200,41 +223,72 @@ class LockMetricsTest {
     void lockNameIsATagOnlyThroughAMapping() throws Exception {
         DistributedLockFactory plain = bound(LockMetrics.create());
         plain.acquire("order:1").close();
-        assertThat(registry.getMeters()).allSatisfy(m -> assertThat(m.getId().getTag(LockMetrics.LOCK_TAG)).isNull());
+        assertThat(registry.getMeters())
+                .allSatisfy(
+                        m -> assertThat(m.getId().getTag(LockMetrics.LOCK_TAG)).isNull());
 
         SimpleMeterRegistry tagged = new SimpleMeterRegistry();
-        LockMetrics metrics = LockMetrics.builder().tags(Tags.of("factory", "orders"))
-                .lockNameTag(name -> name.startsWith("order:") ? "order" : "other").build();
+        LockMetrics metrics = LockMetrics.builder()
+                .tags(Tags.of("factory", "orders"))
+                .lockNameTag(name -> name.startsWith("order:") ? "order" : "other")
+                .build();
         metrics.bindTo(tagged);
         DistributedLockFactory locks = factory(new LocalLockProvider(), metrics, LockOptions.DEFAULTS);
         locks.acquire("order:1").close();
         locks.acquire("order:2").close();
         locks.acquire("user:1").close();
-        assertThat(tagged.get(LockMetrics.ACQUIRE).tags("lock", "order", "outcome", "acquired", "factory", "orders").timer().count()).isEqualTo(2);
-        assertThat(tagged.get(LockMetrics.ACQUIRE).tags("lock", "other", "outcome", "acquired").timer().count()).isEqualTo(1);
-        assertThat(tagged.get(LockMetrics.HELD).tags("lock", "order").timer().count()).isEqualTo(2);
-        assertThat(tagged.get(LockMetrics.HOLDS_ACTIVE).tags("lock", "order").gauge().value()).isZero();
-        assertThat(tagged.get(LockMetrics.LOST).tags("lock", "other", "cause", "not_held").counter().count()).isZero();
-        assertThat(tagged.getMeters()).extracting(m -> m.getId().getTag(LockMetrics.LOCK_TAG))
-                .as("tag values come from the mapping only").containsOnly("order", "other", null);
-        assertThat(tagged.getMeters()).allSatisfy(m -> assertThat(m.getId().getTag("factory")).isEqualTo("orders"));
+        assertThat(tagged.get(LockMetrics.ACQUIRE)
+                        .tags("lock", "order", "outcome", "acquired", "factory", "orders")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
+        assertThat(tagged.get(LockMetrics.ACQUIRE)
+                        .tags("lock", "other", "outcome", "acquired")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(tagged.get(LockMetrics.HELD).tags("lock", "order").timer().count())
+                .isEqualTo(2);
+        assertThat(tagged.get(LockMetrics.HOLDS_ACTIVE)
+                        .tags("lock", "order")
+                        .gauge()
+                        .value())
+                .isZero();
+        assertThat(tagged.get(LockMetrics.LOST)
+                        .tags("lock", "other", "cause", "not_held")
+                        .counter()
+                        .count())
+                .isZero();
+        assertThat(tagged.getMeters())
+                .extracting(m -> m.getId().getTag(LockMetrics.LOCK_TAG))
+                .as("tag values come from the mapping only")
+                .containsOnly("order", "other", null);
+        assertThat(tagged.getMeters())
+                .allSatisfy(m -> assertThat(m.getId().getTag("factory")).isEqualTo("orders"));
         assertThat(tagged.get(LockMetrics.RENEWAL_FAILURES).counter().getId().getTag(LockMetrics.LOCK_TAG))
-                .as("renewal batches are about several locks").isNull();
+                .as("renewal batches are about several locks")
+                .isNull();
     }
 
     @Test
-    @DisplayName("meters are created once: a lock call looks nothing up in the registry (with a mapping: once per tag value)")
+    @DisplayName(
+            "meters are created once: a lock call looks nothing up in the registry (with a mapping: once per tag value)")
     void metersAreCreatedOnce() throws Exception {
         LockMetrics metrics = LockMetrics.create();
         DistributedLockFactory locks = bound(metrics);
         int created = registry.getMeters().size();
-        assertThat(created).as("every meter exists once bound, before any lock call").isEqualTo(14);
+        assertThat(created)
+                .as("every meter exists once bound, before any lock call")
+                .isEqualTo(14);
         registry.clear();
         locks.acquire("x").close();
-        assertThat(registry.getMeters()).as("a lookup would have registered the meter again").isEmpty();
+        assertThat(registry.getMeters())
+                .as("a lookup would have registered the meter again")
+                .isEmpty();
 
         SimpleMeterRegistry tagged = new SimpleMeterRegistry();
-        LockMetrics byTag = LockMetrics.builder().lockNameTag(name -> name.substring(0, 1)).build();
+        LockMetrics byTag =
+                LockMetrics.builder().lockNameTag(name -> name.substring(0, 1)).build();
         byTag.bindTo(tagged);
         DistributedLockFactory tagLocks = factory(new LocalLockProvider(), byTag, LockOptions.DEFAULTS);
         tagLocks.acquire("a1").close();
@@ -242,8 +296,11 @@ class LockMetricsTest {
         tagLocks.acquire("a2").close();
         assertThat(tagged.getMeters()).as("tag value a is cached").isEmpty();
         tagLocks.acquire("b1").close();
-        assertThat(tagged.getMeters()).extracting(m -> m.getId().getTag(LockMetrics.LOCK_TAG)).containsOnly("b");
-        assertThat(tagged.get(LockMetrics.HELD).tags("lock", "b").timer().count()).isEqualTo(1);
+        assertThat(tagged.getMeters())
+                .extracting(m -> m.getId().getTag(LockMetrics.LOCK_TAG))
+                .containsOnly("b");
+        assertThat(tagged.get(LockMetrics.HELD).tags("lock", "b").timer().count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -262,7 +319,8 @@ class LockMetricsTest {
         }
 
         LockMetrics unmapped = LockMetrics.create();
-        assertThatThrownBy(() -> unmapped.bindTo(brokenRegistry())).as("the application's own bindTo call sees it")
+        assertThatThrownBy(() -> unmapped.bindTo(brokenRegistry()))
+                .as("the application's own bindTo call sees it")
                 .hasMessage("registry out of order");
         DistributedLockFactory other = factory(new LocalLockProvider(), unmapped, LockOptions.DEFAULTS);
         other.acquire("job").close();
@@ -281,12 +339,14 @@ class LockMetricsTest {
     @Test
     @DisplayName("a name mapping that throws (or returns null) never fails a lock call")
     void throwingMappingDoesNotFailLockCalls() throws Exception {
-        LockMetrics metrics = LockMetrics.builder().lockNameTag(name -> {
-            if (name.startsWith("bad")) {
-                throw new IllegalArgumentException("no tag for " + name);
-            }
-            return name.startsWith("null") ? nothing() : "good";
-        }).build();
+        LockMetrics metrics = LockMetrics.builder()
+                .lockNameTag(name -> {
+                    if (name.startsWith("bad")) {
+                        throw new IllegalArgumentException("no tag for " + name);
+                    }
+                    return name.startsWith("null") ? nothing() : "good";
+                })
+                .build();
         metrics.bindTo(registry);
         DistributedLockFactory locks = factory(new LocalLockProvider(), metrics, LockOptions.DEFAULTS);
         for (String name : new String[] {"bad", "null", "good"}) {
@@ -297,7 +357,11 @@ class LockMetricsTest {
             lock.lock();
             lock.unlock();
         }
-        assertThat(registry.get(LockMetrics.ACQUIRE).tags("lock", "good", "outcome", "acquired").timer().count()).isEqualTo(2);
+        assertThat(registry.get(LockMetrics.ACQUIRE)
+                        .tags("lock", "good", "outcome", "acquired")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
     }
 
     @SuppressWarnings("NullAway") // the test of a mapping that breaks its contract
@@ -315,13 +379,16 @@ class LockMetricsTest {
                 .lockNameTag(name -> name.startsWith("order:") ? "order" : "other")
                 .build();
         metrics.bindTo(registry);
-        DistributedLockFactory locks = DistributedLockFactory.builder(provider)
-                .observer(metrics)
-                .build();
+        DistributedLockFactory locks =
+                DistributedLockFactory.builder(provider).observer(metrics).build();
         // README end
         toClose.add(locks);
         locks.acquire("order:4711").close();
-        assertThat(registry.get("lockkit.acquire").tags("lock", "order", "outcome", "acquired").timer().count()).isEqualTo(1);
+        assertThat(registry.get("lockkit.acquire")
+                        .tags("lock", "order", "outcome", "acquired")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -330,12 +397,17 @@ class LockMetricsTest {
         LockMetrics metrics = LockMetrics.create();
         metrics.bindTo(registry);
         metrics.bindTo(registry);
-        assertThatThrownBy(() -> metrics.bindTo(new SimpleMeterRegistry())).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> metrics.bindTo(new SimpleMeterRegistry()))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("CompositeMeterRegistry");
-        assertThatThrownBy(() -> metrics.bindTo(nullOf())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("registry");
-        assertThatThrownBy(() -> LockMetrics.builder().lockNameTag(nullOf())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> metrics.bindTo(nullOf()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("registry");
+        assertThatThrownBy(() -> LockMetrics.builder().lockNameTag(nullOf()))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("mapping");
-        assertThatThrownBy(() -> LockMetrics.builder().tags(nullOf())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> LockMetrics.builder().tags(nullOf()))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tags");
         assertThat(metrics.toString()).contains("bound to");
     }

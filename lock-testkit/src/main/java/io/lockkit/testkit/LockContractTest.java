@@ -1,5 +1,13 @@
 package io.lockkit.testkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
@@ -12,18 +20,9 @@ import io.lockkit.LockOptions;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.Release;
-import io.lockkit.spi.LockProvider.Capability;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.Timeout;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -50,15 +49,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.jspecify.annotations.Nullable;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The contract every lock backend keeps, as JUnit 5 tests. A backend's test class extends this
@@ -89,6 +88,7 @@ public abstract class LockContractTest {
     private final List<LockProvider> providers = new CopyOnWriteArrayList<>();
     /** What the first provider made in this test declared. */
     private volatile @Nullable Set<Capability> declared;
+
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private @Nullable Set<Capability> capabilities;
     private String testName = "test";
@@ -175,13 +175,14 @@ public abstract class LockContractTest {
 
     /** A client over a new provider, with the kit's short watchdog lease; closed after the test. */
     protected final DistributedLockFactory client() {
-        return client(watchdogLease(), e -> { });
+        return client(watchdogLease(), e -> {});
     }
 
     /** A client with the kit's watchdog lease over {@code provider} (a decorator of a new provider); closed after the test. */
     protected final DistributedLockFactory clientOver(LockProvider provider) {
         DistributedLockFactory f = DistributedLockFactory.builder(provider)
-                .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build())
+                .defaultOptions(
+                        LockOptions.builder().watchdogLease(watchdogLease()).build())
                 .subscriptionLinger(Duration.ZERO)
                 .build();
         clients.add(f);
@@ -189,9 +190,11 @@ public abstract class LockContractTest {
     }
 
     /** A client with its own watchdog lease and loss listener. */
-    protected final DistributedLockFactory client(Duration watchdogLease, java.util.function.Consumer<LockLostException> onLost) {
+    protected final DistributedLockFactory client(
+            Duration watchdogLease, java.util.function.Consumer<LockLostException> onLost) {
         DistributedLockFactory f = DistributedLockFactory.builder(provider())
-                .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease).build())
+                .defaultOptions(
+                        LockOptions.builder().watchdogLease(watchdogLease).build())
                 .onLockLost(onLost)
                 .subscriptionLinger(Duration.ZERO)
                 .build();
@@ -213,7 +216,8 @@ public abstract class LockContractTest {
 
     /** A lock name unique to this test run. */
     protected final String name() {
-        return "kit:" + testName + ":" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        return "kit:" + testName + ":"
+                + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     }
 
     protected final boolean has(Capability capability) {
@@ -275,7 +279,8 @@ public abstract class LockContractTest {
      * hint is involved), failing after {@code bound}; releases what it took. Returns the millis
      * it took from {@code sinceNanos}.
      */
-    private long freeForOtherWithin(DistributedLockFactory other, String name, Duration bound, long sinceNanos, String what) {
+    private long freeForOtherWithin(
+            DistributedLockFactory other, String name, Duration bound, long sinceNanos, String what) {
         await(what).atMost(scaled(bound)).pollInterval(Duration.ofMillis(20)).until(() -> {
             Optional<LockHandle> h = other.tryAcquire(name);
             h.ifPresent(LockHandle::release);
@@ -300,8 +305,7 @@ public abstract class LockContractTest {
     }
 
     /** A hold as one contender saw it: the time from acquisition to release, and its token. */
-    private record Interval(long start, long end, long token) {
-    }
+    private record Interval(long start, long end, long token) {}
 
     private static void assertNoOverlap(List<Interval> intervals) {
         List<Interval> sorted = new ArrayList<>(intervals);
@@ -309,7 +313,9 @@ public abstract class LockContractTest {
         for (int i = 1; i < sorted.size(); i++) {
             Interval prev = sorted.get(i - 1);
             Interval cur = sorted.get(i);
-            assertThat(cur.start).as("hold %d began before hold %d ended", i, i - 1).isGreaterThanOrEqualTo(prev.end);
+            assertThat(cur.start)
+                    .as("hold %d began before hold %d ended", i, i - 1)
+                    .isGreaterThanOrEqualTo(prev.end);
         }
     }
 
@@ -418,7 +424,10 @@ public abstract class LockContractTest {
                             try (LockHandle h = client.acquire(name, waitFor(Duration.ofSeconds(30)))) {
                                 long start = System.nanoTime();
                                 counter.increment();
-                                intervals.add(new Interval(start, System.nanoTime(), has(Capability.FENCING_TOKENS) ? h.fencingToken() : 0));
+                                intervals.add(new Interval(
+                                        start,
+                                        System.nanoTime(),
+                                        has(Capability.FENCING_TOKENS) ? h.fencingToken() : 0));
                             } catch (InterruptedException e) {
                                 throw new IllegalStateException(e);
                             }
@@ -470,7 +479,9 @@ public abstract class LockContractTest {
             a.lock();
             for (int c = 0; c < 3; c++) {
                 DistributedLock other = client().getLock(name);
-                assertThat(returnsWithin(Duration.ofSeconds(3), () -> other.tryLock(scaled(Duration.ofMillis(100)), null))).isFalse();
+                assertThat(returnsWithin(
+                                Duration.ofSeconds(3), () -> other.tryLock(scaled(Duration.ofMillis(100)), null)))
+                        .isFalse();
             }
             a.unlock();
             assertThat(client().getLock(name).tryLock()).isTrue();
@@ -488,7 +499,9 @@ public abstract class LockContractTest {
             DistributedLock lock = client().getLock(name);
             DistributedLock other = client().getLock(name);
             for (int i = 1; i <= 10; i++) {
-                assertThat(lock.tryLock(scaled(Duration.ofSeconds(2)), null)).as("nested lock %d", i).isTrue();
+                assertThat(lock.tryLock(scaled(Duration.ofSeconds(2)), null))
+                        .as("nested lock %d", i)
+                        .isTrue();
                 assertThat(lock.getHoldCount()).isEqualTo(i);
             }
             for (int i = 9; i >= 1; i--) {
@@ -496,10 +509,14 @@ public abstract class LockContractTest {
                 assertThat(lock.getHoldCount()).isEqualTo(i);
                 assertThat(lock.isHeldByCurrentThread()).isTrue();
             }
-            assertThat(other.tryLock()).as("another client while one hold remains").isFalse();
+            assertThat(other.tryLock())
+                    .as("another client while one hold remains")
+                    .isFalse();
             lock.unlock();
             assertThat(lock.isHeldByCurrentThread()).isFalse();
-            assertThat(other.tryLock()).as("another client after the last unlock").isTrue();
+            assertThat(other.tryLock())
+                    .as("another client after the last unlock")
+                    .isTrue();
             other.unlock();
         }
 
@@ -509,9 +526,13 @@ public abstract class LockContractTest {
             String name = name();
             DistributedLock lock = client().getLock(name);
             lock.lock();
-            assertThat(lock.tryLock(scaled(Duration.ofSeconds(2)), null)).as("nested lock").isTrue();
+            assertThat(lock.tryLock(scaled(Duration.ofSeconds(2)), null))
+                    .as("nested lock")
+                    .isTrue();
             AtomicReference<Object[]> seen = new AtomicReference<>();
-            Thread t = start("other-thread", () -> seen.set(new Object[] {lock.tryLock(), lock.getHoldCount(), lock.isHeldByCurrentThread()}));
+            Thread t = start(
+                    "other-thread",
+                    () -> seen.set(new Object[] {lock.tryLock(), lock.getHoldCount(), lock.isHeldByCurrentThread()}));
             t.join(scaled(Duration.ofSeconds(10)).toMillis());
             assertThat(seen.get()).containsExactly(false, 0, false);
             assertThat(lock.getHoldCount()).isEqualTo(2);
@@ -549,10 +570,14 @@ public abstract class LockContractTest {
                 assertThat(h.holdCount()).isEqualTo(i);
                 assertThat(h.isValid()).isTrue();
             }
-            assertThat(other.tryAcquire(name)).as("another client while one hold remains").isEmpty();
+            assertThat(other.tryAcquire(name))
+                    .as("another client while one hold remains")
+                    .isEmpty();
             h.release();
             assertThat(h.isValid()).isFalse();
-            assertThat(other.tryAcquire(name)).as("another client after the last release").isPresent();
+            assertThat(other.tryAcquire(name))
+                    .as("another client after the last release")
+                    .isPresent();
         }
 
         @Test
@@ -584,7 +609,8 @@ public abstract class LockContractTest {
             DistributedLock lock = client().getLock(name());
             lock.lock();
             lock.unlock();
-            assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+            assertThatThrownBy(lock::unlock)
+                    .isInstanceOf(IllegalMonitorStateException.class)
                     .isNotInstanceOf(LockLostException.class);
         }
     }
@@ -641,16 +667,25 @@ public abstract class LockContractTest {
             DistributedLockFactory first = client();
             DistributedLockFactory second = client();
             assertThat(first.tryAcquire(a)).as("the first name").isPresent();
-            assertThat(second.tryAcquire(b)).as("the second name, while the first is held").isPresent();
-            assertThat(second.tryAcquire(a)).as("the first name, held by another client").isEmpty();
+            assertThat(second.tryAcquire(b))
+                    .as("the second name, while the first is held")
+                    .isPresent();
+            assertThat(second.tryAcquire(a))
+                    .as("the first name, held by another client")
+                    .isEmpty();
         }
 
         @Test
         @DisplayName("names with braces, spaces, unicode and 1 KB length lock like any other")
         void unusualNamesLock() {
             String base = name();
-            List<String> names = List.of(base + "{braces}", base + "}{", base + "{", base + " with spaces ",
-                    base + "锁🔒ünïcödé", base + "x".repeat(1024));
+            List<String> names = List.of(
+                    base + "{braces}",
+                    base + "}{",
+                    base + "{",
+                    base + " with spaces ",
+                    base + "锁🔒ünïcödé",
+                    base + "x".repeat(1024));
             DistributedLockFactory a = client();
             DistributedLockFactory b = client();
             for (String n : names) {
@@ -675,8 +710,11 @@ public abstract class LockContractTest {
             DistributedLock a = client().getLock(name);
             a.lock(scaled(Duration.ofMillis(500)));
             long start = System.nanoTime();
-            assertThat(client().getLock(name).tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
-            assertThat(millisSince(start)).as("waited for the lease").isGreaterThanOrEqualTo(scaled(Duration.ofMillis(300)).toMillis());
+            assertThat(client().getLock(name).tryLock(scaled(Duration.ofSeconds(5)), null))
+                    .isTrue();
+            assertThat(millisSince(start))
+                    .as("waited for the lease")
+                    .isGreaterThanOrEqualTo(scaled(Duration.ofMillis(300)).toMillis());
         }
 
         @Test
@@ -688,10 +726,14 @@ public abstract class LockContractTest {
             a.lock(scaled(Duration.ofMillis(400)));
             DistributedLock b = client().getLock(name);
             assertThat(b.tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
-            assertThatThrownBy(a::unlock).isInstanceOf(LockLostException.class)
-                    .satisfies(e -> assertThat(((LockLostException) e).lockName()).isEqualTo(name));
+            assertThatThrownBy(a::unlock)
+                    .isInstanceOf(LockLostException.class)
+                    .satisfies(
+                            e -> assertThat(((LockLostException) e).lockName()).isEqualTo(name));
             assertThat(b.isHeldByCurrentThread()).isTrue();
-            assertThat(client().getLock(name).tryLock()).as("a third client after the old holder's unlock").isFalse();
+            assertThat(client().getLock(name).tryLock())
+                    .as("a third client after the old holder's unlock")
+                    .isFalse();
             b.unlock();
         }
 
@@ -739,7 +781,12 @@ public abstract class LockContractTest {
             LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofSeconds(20))));
             long start = System.nanoTime();
             h.extend(scaled(Duration.ofMillis(500)));
-            freeForOtherWithin(client(), name, Duration.ofMillis(2500), start, "the lock free after its lease was renewed to 500 ms");
+            freeForOtherWithin(
+                    client(),
+                    name,
+                    Duration.ofMillis(2500),
+                    start,
+                    "the lock free after its lease was renewed to 500 ms");
         }
 
         @Test
@@ -751,12 +798,15 @@ public abstract class LockContractTest {
             lock.lock(scaled(Duration.ofSeconds(20)));
             lock.lock(scaled(Duration.ofMillis(300)));
             Thread.sleep(scaled(Duration.ofSeconds(1)).toMillis()); // past the shorter lease, on the backend's clock
-            assertThat(client().getLock(name).tryLock()).as("another client, past the shorter lease").isFalse();
+            assertThat(client().getLock(name).tryLock())
+                    .as("another client, past the shorter lease")
+                    .isFalse();
             assertThat(lock.isHeldByCurrentThread()).isTrue();
             assertThatCode(() -> {
-                lock.unlock();
-                lock.unlock();
-            }).doesNotThrowAnyException();
+                        lock.unlock();
+                        lock.unlock();
+                    })
+                    .doesNotThrowAnyException();
         }
 
         @Test
@@ -768,12 +818,15 @@ public abstract class LockContractTest {
             lock.lock(scaled(Duration.ofMillis(400)));
             lock.lock(scaled(Duration.ofSeconds(20)));
             Thread.sleep(scaled(Duration.ofMillis(1200)).toMillis()); // past the first lease, on the backend's clock
-            assertThat(client().getLock(name).tryLock()).as("another client, past the first lease").isFalse();
+            assertThat(client().getLock(name).tryLock())
+                    .as("another client, past the first lease")
+                    .isFalse();
             assertThat(lock.isHeldByCurrentThread()).isTrue();
             assertThatCode(() -> {
-                lock.unlock();
-                lock.unlock();
-            }).doesNotThrowAnyException();
+                        lock.unlock();
+                        lock.unlock();
+                    })
+                    .doesNotThrowAnyException();
         }
 
         @Test
@@ -797,9 +850,14 @@ public abstract class LockContractTest {
             DistributedLock lock = client().getLock(name);
             lock.lock();
             long token = has(Capability.FENCING_TOKENS) ? lock.fencingToken() : 0;
-            Thread.sleep(watchdogLease().multipliedBy(3).plus(scaled(Duration.ofMillis(300))).toMillis());
+            Thread.sleep(watchdogLease()
+                    .multipliedBy(3)
+                    .plus(scaled(Duration.ofMillis(300)))
+                    .toMillis());
             assertThat(lock.isHeldByCurrentThread()).isTrue();
-            assertThat(client().getLock(name).tryLock()).as("another client after 3 leases").isFalse();
+            assertThat(client().getLock(name).tryLock())
+                    .as("another client after 3 leases")
+                    .isFalse();
             if (has(Capability.FENCING_TOKENS)) {
                 assertThat(lock.fencingToken()).isEqualTo(token);
             }
@@ -824,7 +882,9 @@ public abstract class LockContractTest {
             String name = name();
             RecordingProvider recording = new RecordingProvider(provider());
             DistributedLockFactory client = DistributedLockFactory.builder(recording)
-                    .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build()).build();
+                    .defaultOptions(
+                            LockOptions.builder().watchdogLease(watchdogLease()).build())
+                    .build();
             clients.add(client);
             DistributedLock lock = client.getLock(name);
             lock.lock();
@@ -866,9 +926,12 @@ public abstract class LockContractTest {
             client().getLock(name).lock();
             DistributedLock b = client().getLock(name);
             long start = System.nanoTime();
-            boolean acquired = returnsWithin(Duration.ofSeconds(3), () -> b.tryLock(scaled(Duration.ofMillis(400)).toMillis(), TimeUnit.MILLISECONDS));
+            boolean acquired = returnsWithin(
+                    Duration.ofSeconds(3),
+                    () -> b.tryLock(scaled(Duration.ofMillis(400)).toMillis(), TimeUnit.MILLISECONDS));
             assertThat(acquired).isFalse();
-            assertThat(millisSince(start)).isGreaterThanOrEqualTo(scaled(Duration.ofMillis(380)).toMillis());
+            assertThat(millisSince(start))
+                    .isGreaterThanOrEqualTo(scaled(Duration.ofMillis(380)).toMillis());
         }
 
         @Test
@@ -877,7 +940,9 @@ public abstract class LockContractTest {
             String name = name();
             client().getLock(name).lock();
             DistributedLockFactory other = client();
-            assertThatThrownBy(() -> returnsWithin(Duration.ofSeconds(3), () -> other.acquire(name, LockOptions.waitAtMost(scaled(Duration.ofMillis(200))))))
+            assertThatThrownBy(() -> returnsWithin(
+                            Duration.ofSeconds(3),
+                            () -> other.acquire(name, LockOptions.waitAtMost(scaled(Duration.ofMillis(200))))))
                     .isInstanceOf(LockNotAcquiredException.class)
                     .satisfies(e -> assertThat(((LockException) e).lockName()).isEqualTo(name));
         }
@@ -887,9 +952,9 @@ public abstract class LockContractTest {
         void waiterAcquiresSoonAfterRelease() throws Exception {
             String name = name();
             Duration longLease = scaled(Duration.ofSeconds(30));
-            DistributedLock holder = client(longLease, e -> { }).getLock(name);
+            DistributedLock holder = client(longLease, e -> {}).getLock(name);
             holder.lock();
-            DistributedLock waiter = client(longLease, e -> { }).getLock(name);
+            DistributedLock waiter = client(longLease, e -> {}).getLock(name);
             AtomicLong acquiredAt = new AtomicLong();
             CountDownLatch waiting = new CountDownLatch(1);
             Thread t = start("waiter", () -> {
@@ -904,7 +969,8 @@ public abstract class LockContractTest {
             holder.unlock();
             t.join(scaled(Duration.ofSeconds(10)).toMillis());
             assertThat(acquiredAt.get()).as("the waiter acquired").isNotZero();
-            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released))
+                    .isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
         }
 
         @Test
@@ -1000,7 +1066,8 @@ public abstract class LockContractTest {
         }
 
         @Test
-        @DisplayName("a waiter that no release wakes takes a lapsed lock soon after the lease: retry hints are not too long")
+        @DisplayName(
+                "a waiter that no release wakes takes a lapsed lock soon after the lease: retry hints are not too long")
         void waiterTakesALapsedLockSoonAfterTheLease() throws Exception {
             assume(Capability.EXPLICIT_LEASE);
             String name = name();
@@ -1009,12 +1076,15 @@ public abstract class LockContractTest {
             DistributedLock b = client().getLock(name);
             // No release: nothing wakes the waiter, which has only the backend's retry hint to go by.
             long tookMillis = returnsWithin(Duration.ofSeconds(15), () -> {
-                assertThat(b.tryLock(scaled(Duration.ofSeconds(10)), null)).as("the waiter took the lapsed lock").isTrue();
+                assertThat(b.tryLock(scaled(Duration.ofSeconds(10)), null))
+                        .as("the waiter took the lapsed lock")
+                        .isTrue();
                 long took = millisSince(start);
                 b.unlock();
                 return took;
             });
-            assertThat(tookMillis).as("millis until the waiter had the lock of a 500 ms lease")
+            assertThat(tookMillis)
+                    .as("millis until the waiter had the lock of a 500 ms lease")
                     .isLessThan(scaled(Duration.ofMillis(2500)).toMillis());
         }
 
@@ -1025,7 +1095,8 @@ public abstract class LockContractTest {
             client().getLock(name).lock();
             long start = System.nanoTime();
             assertThat(client().getLock(name).tryLock(-5, TimeUnit.SECONDS)).isFalse();
-            assertThat(millisSince(start)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+            assertThat(millisSince(start))
+                    .isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
         }
     }
 
@@ -1062,8 +1133,8 @@ public abstract class LockContractTest {
         }
 
         /** Runs {@code call} on a kit thread that first sets its own interrupt status; the outcome or failure. */
-        private java.util.concurrent.CompletableFuture<Object> interruptedOnEntry(String label, List<Thread> started,
-                java.util.concurrent.Callable<Object> call) {
+        private java.util.concurrent.CompletableFuture<Object> interruptedOnEntry(
+                String label, List<Thread> started, java.util.concurrent.Callable<Object> call) {
             java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
             started.add(start(label, () -> {
                 Thread.currentThread().interrupt();
@@ -1078,7 +1149,8 @@ public abstract class LockContractTest {
         }
 
         @Test
-        @DisplayName("lock() and lock(lease) called with the interrupt status set wait for a busy lock, take it and keep the status")
+        @DisplayName(
+                "lock() and lock(lease) called with the interrupt status set wait for a busy lock, take it and keep the status")
         void lockWithTheInterruptSetWaitsAndKeepsTheFlag() throws Exception {
             List<String> names = busyNames(WAITS);
             DistributedLockFactory waiting = client();
@@ -1099,31 +1171,42 @@ public abstract class LockContractTest {
                     return held;
                 }));
             }
-            await().atMost(scaled(Duration.ofSeconds(10))).until(() -> waiters.stream().allMatch(this::settled));
+            await().atMost(scaled(Duration.ofSeconds(10)))
+                    .until(() -> waiters.stream().allMatch(this::settled));
             for (int i = 0; i < WAITS; i++) {
-                assertThat(outcomes.get(i)).as("lock() %d ended while its lock was held", i).isNotDone();
+                assertThat(outcomes.get(i))
+                        .as("lock() %d ended while its lock was held", i)
+                        .isNotDone();
             }
             releaseBusyNames();
             for (int i = 0; i < WAITS; i++) {
-                Object outcome = outcomes.get(i).get(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS);
-                assertThat(outcome).as("lock() %d: [result or failure, interrupt status after]", i).isEqualTo(List.of(true, true));
+                Object outcome =
+                        outcomes.get(i).get(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(outcome)
+                        .as("lock() %d: [result or failure, interrupt status after]", i)
+                        .isEqualTo(List.of(true, true));
             }
         }
 
         @Test
-        @DisplayName("lockInterruptibly, tryLock(time) and acquire called with the interrupt status set throw InterruptedException and clear it")
+        @DisplayName(
+                "lockInterruptibly, tryLock(time) and acquire called with the interrupt status set throw InterruptedException and clear it")
         void interruptibleWaitsWithTheInterruptSetThrow() throws Exception {
             List<String> names = busyNames(WAITS);
             DistributedLockFactory waiting = client();
             List<java.util.concurrent.CompletableFuture<Object>> outcomes = new ArrayList<>();
             for (int i = 0; i < WAITS; i++) {
                 String name = names.get(i);
-                outcomes.add(interruptedOnEntry("interruptible-" + i, new ArrayList<>(), interruptibleWait(waiting, name, i)));
+                outcomes.add(interruptedOnEntry(
+                        "interruptible-" + i, new ArrayList<>(), interruptibleWait(waiting, name, i)));
             }
             for (int i = 0; i < WAITS; i++) {
-                List<?> outcome = (List<?>) outcomes.get(i).get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+                List<?> outcome = (List<?>)
+                        outcomes.get(i).get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
                 assertThat(outcome.get(0)).as("wait %d", i).isInstanceOf(InterruptedException.class);
-                assertThat(outcome.get(1)).as("interrupt status after wait %d threw", i).isEqualTo(false);
+                assertThat(outcome.get(1))
+                        .as("interrupt status after wait %d threw", i)
+                        .isEqualTo(false);
             }
         }
 
@@ -1137,13 +1220,15 @@ public abstract class LockContractTest {
         }
 
         /** One of the waits that honour interrupts, chosen by {@code i}, on {@code name}. */
-        private java.util.concurrent.Callable<Object> interruptibleWait(DistributedLockFactory client, String name, int i) {
+        private java.util.concurrent.Callable<Object> interruptibleWait(
+                DistributedLockFactory client, String name, int i) {
             DistributedLock lock = client.getLock(name);
             return switch (i % 4) {
-                case 0 -> () -> {
-                    lock.lockInterruptibly();
-                    return "acquired by lockInterruptibly";
-                };
+                case 0 ->
+                    () -> {
+                        lock.lockInterruptibly();
+                        return "acquired by lockInterruptibly";
+                    };
                 case 1 -> () -> lock.tryLock(60, TimeUnit.SECONDS);
                 case 2 -> () -> lock.tryLock(Duration.ofSeconds(60), null);
                 default -> () -> client.acquire(name, LockOptions.waitAtMost(Duration.ofSeconds(60)));
@@ -1151,7 +1236,8 @@ public abstract class LockContractTest {
         }
 
         @Test
-        @DisplayName("an interrupt racing the first moments of a wait ends it with InterruptedException, promptly and with the status cleared")
+        @DisplayName(
+                "an interrupt racing the first moments of a wait ends it with InterruptedException, promptly and with the status cleared")
         void interruptRacingTheStartOfAWaitIsHonoured() throws Exception {
             for (int round = 0; round < 3; round++) {
                 List<String> names = busyNames(WAITS);
@@ -1161,7 +1247,8 @@ public abstract class LockContractTest {
                 List<Thread> waiters = new ArrayList<>();
                 for (int i = 0; i < WAITS; i++) {
                     java.util.concurrent.Callable<Object> wait = interruptibleWait(waiting, names.get(i), i + round);
-                    java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
+                    java.util.concurrent.CompletableFuture<Object> outcome =
+                            new java.util.concurrent.CompletableFuture<>();
                     outcomes.add(outcome);
                     waiters.add(start("racing-" + round + "-" + i, () -> {
                         try {
@@ -1176,20 +1263,27 @@ public abstract class LockContractTest {
                 for (int i = 0; i < WAITS; i++) {
                     // Spread the interrupts over the first moments of the waits: before the first
                     // attempt, during it, while subscribing, while parking.
-                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(ThreadLocalRandom.current().nextInt(300)));
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(
+                            ThreadLocalRandom.current().nextInt(300)));
                     waiters.get(i).interrupt();
                 }
                 for (int i = 0; i < WAITS; i++) {
-                    Object outcome = outcomes.get(i).get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+                    Object outcome =
+                            outcomes.get(i).get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
                     assertThat(outcome).as("round %d, wait %d", round, i).isInstanceOf(List.class);
-                    assertThat(((List<?>) outcome).get(0)).as("round %d, wait %d", round, i).isInstanceOf(InterruptedException.class);
-                    assertThat(((List<?>) outcome).get(1)).as("interrupt status after round %d, wait %d threw", round, i).isEqualTo(false);
+                    assertThat(((List<?>) outcome).get(0))
+                            .as("round %d, wait %d", round, i)
+                            .isInstanceOf(InterruptedException.class);
+                    assertThat(((List<?>) outcome).get(1))
+                            .as("interrupt status after round %d, wait %d threw", round, i)
+                            .isEqualTo(false);
                 }
             }
         }
 
         @Test
-        @DisplayName("lock() survives an interrupt racing the first moments of its wait: it takes the lock once free, and the status stays set")
+        @DisplayName(
+                "lock() survives an interrupt racing the first moments of its wait: it takes the lock once free, and the status stays set")
         void lockSurvivesAnInterruptRacingTheStartOfItsWait() throws Exception {
             List<String> names = busyNames(WAITS);
             DistributedLockFactory waiting = client();
@@ -1214,17 +1308,24 @@ public abstract class LockContractTest {
             }
             go.countDown();
             for (Thread t : waiters) {
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(ThreadLocalRandom.current().nextInt(300)));
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(
+                        ThreadLocalRandom.current().nextInt(300)));
                 t.interrupt();
             }
-            await().atMost(scaled(Duration.ofSeconds(10))).until(() -> waiters.stream().allMatch(this::settled));
+            await().atMost(scaled(Duration.ofSeconds(10)))
+                    .until(() -> waiters.stream().allMatch(this::settled));
             for (int i = 0; i < WAITS; i++) {
-                assertThat(outcomes.get(i)).as("lock() %d ended while its lock was held", i).isNotDone();
+                assertThat(outcomes.get(i))
+                        .as("lock() %d ended while its lock was held", i)
+                        .isNotDone();
             }
             releaseBusyNames();
             for (int i = 0; i < WAITS; i++) {
-                Object outcome = outcomes.get(i).get(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS);
-                assertThat(outcome).as("lock() %d: [outcome, interrupt status after]", i).isEqualTo(List.of("acquired", true));
+                Object outcome =
+                        outcomes.get(i).get(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(outcome)
+                        .as("lock() %d: [outcome, interrupt status after]", i)
+                        .isEqualTo(List.of("acquired", true));
             }
         }
     }
@@ -1234,7 +1335,8 @@ public abstract class LockContractTest {
     class HandOver {
 
         @Test
-        @DisplayName("a waiter handed the lock by a release is valid on its client no longer than the backend holds it for it")
+        @DisplayName(
+                "a waiter handed the lock by a release is valid on its client no longer than the backend holds it for it")
         void handedOverHoldIsNeverValidLongerThanOnTheBackend() throws Exception {
             // A backend may grant a released lock straight to a waiter of the releasing client,
             // setting the waiter's lease at the release. If the grant is not passed on, the waiter
@@ -1246,10 +1348,16 @@ public abstract class LockContractTest {
             DistributedLockFactory releasing = client();
             DistributedLockFactory other = client();
             LockHandle first = releasing.acquire(name, leaseOf(lease));
-            java.util.concurrent.CompletableFuture<LockHandle> handedOver = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<LockHandle> handedOver =
+                    new java.util.concurrent.CompletableFuture<>();
             start("waiter", () -> {
                 try {
-                    handedOver.complete(releasing.acquire(name, LockOptions.builder().waitAtMost(scaled(Duration.ofSeconds(10))).lease(lease).build()));
+                    handedOver.complete(releasing.acquire(
+                            name,
+                            LockOptions.builder()
+                                    .waitAtMost(scaled(Duration.ofSeconds(10)))
+                                    .lease(lease)
+                                    .build()));
                 } catch (Throwable e) {
                     handedOver.completeExceptionally(e);
                 }
@@ -1268,13 +1376,17 @@ public abstract class LockContractTest {
                     boolean grantStillValid = second.isValid();
                     intruder.get().release();
                     assertThat(grantStillValid)
-                            .as("another client took the lock while the waiter it was handed to still held it (probe %d)", probes)
+                            .as(
+                                    "another client took the lock while the waiter it was handed to still held it (probe %d)",
+                                    probes)
                             .isFalse();
                     break;
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
             }
-            assertThat(probes).as("the other client probed while the waiter held the lock").isPositive();
+            assertThat(probes)
+                    .as("the other client probed while the waiter held the lock")
+                    .isPositive();
             // The hold ends with its lease, and the lock is free for others then.
             await().atMost(scaled(Duration.ofSeconds(3))).until(() -> {
                 Optional<LockHandle> h = other.tryAcquire(name);
@@ -1284,14 +1396,15 @@ public abstract class LockContractTest {
         }
 
         @Test
-        @DisplayName("a waiter of the holder's own client that gave up does not keep the lock from another client after the release")
+        @DisplayName(
+                "a waiter of the holder's own client that gave up does not keep the lock from another client after the release")
         void abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock() throws Exception {
             String name = name();
             DistributedLockFactory holding = client();
             DistributedLockFactory other = client();
             LockHandle held = holding.acquire(name, LockOptions.noWait());
-            Optional<LockHandle> gaveUp = returnsWithin(Duration.ofSeconds(5),
-                    () -> holding.tryAcquire(name, waitFor(Duration.ofMillis(300))));
+            Optional<LockHandle> gaveUp = returnsWithin(
+                    Duration.ofSeconds(5), () -> holding.tryAcquire(name, waitFor(Duration.ofMillis(300))));
             assertThat(gaveUp).as("a wait on a held lock").isEmpty();
             held.release();
             Optional<LockHandle> next = other.tryAcquire(name);
@@ -1362,7 +1475,8 @@ public abstract class LockContractTest {
         }
 
         @Test
-        @DisplayName("a thread's next hold after a release that failed carries a new token, and its unlock frees the lock")
+        @DisplayName(
+                "a thread's next hold after a release that failed carries a new token, and its unlock frees the lock")
         void holdAfterAFailedReleaseHasANewToken() throws Exception {
             assume(Capability.FENCING_TOKENS);
             AtomicBoolean failRelease = new AtomicBoolean();
@@ -1387,9 +1501,13 @@ public abstract class LockContractTest {
             // The same thread (the same owner on the backend) locks again while its earlier hold is still
             // there: a new hold, which a fenced resource must tell from the one that ended.
             assertThat(lock.tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
-            assertThat(lock.fencingToken()).as("the token of the hold after the failed release").isGreaterThan(first);
+            assertThat(lock.fencingToken())
+                    .as("the token of the hold after the failed release")
+                    .isGreaterThan(first);
             lock.unlock();
-            assertThat(client().tryAcquire(name)).as("the lock after the unlock of that hold").isPresent();
+            assertThat(client().tryAcquire(name))
+                    .as("the lock after the unlock of that hold")
+                    .isPresent();
         }
 
         @Test
@@ -1416,7 +1534,9 @@ public abstract class LockContractTest {
                 assertThat(lock.fencingToken()).isPositive();
             }
             lock.unlock();
-            assertThat(client().tryAcquire(name)).as("the lock after the unlock of that hold").isPresent();
+            assertThat(client().tryAcquire(name))
+                    .as("the lock after the unlock of that hold")
+                    .isPresent();
         }
 
         @Test
@@ -1486,9 +1606,9 @@ public abstract class LockContractTest {
             assume(Capability.FORCE_RELEASE);
             String name = name();
             Duration longLease = scaled(Duration.ofSeconds(30));
-            DistributedLock holder = client(longLease, e -> { }).getLock(name);
+            DistributedLock holder = client(longLease, e -> {}).getLock(name);
             holder.lock();
-            DistributedLock waiter = client(longLease, e -> { }).getLock(name);
+            DistributedLock waiter = client(longLease, e -> {}).getLock(name);
             AtomicLong acquiredAt = new AtomicLong();
             Thread t = start("waiter", () -> {
                 waiter.lock();
@@ -1499,7 +1619,8 @@ public abstract class LockContractTest {
             assertThat(client().getLock(name).forceUnlock()).isTrue();
             t.join(scaled(Duration.ofSeconds(5)).toMillis());
             assertThat(acquiredAt.get()).as("the waiter acquired").isNotZero();
-            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - forced)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - forced))
+                    .isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
             assertThatThrownBy(holder::unlock).isInstanceOf(LockLostException.class);
         }
 
@@ -1535,7 +1656,9 @@ public abstract class LockContractTest {
             assume(Capability.EXPLICIT_LEASE);
             String name = name();
             LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofMillis(300))));
-            LockLostException loss = h.lost().toCompletableFuture().get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+            LockLostException loss = h.lost()
+                    .toCompletableFuture()
+                    .get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
             assertThat(loss.lockName()).isEqualTo(name);
             if (has(Capability.FENCING_TOKENS)) {
                 assertThat(loss.fencingToken()).isEqualTo(h.fencingToken());
@@ -1551,7 +1674,9 @@ public abstract class LockContractTest {
             List<LockLostException> heard = new CopyOnWriteArrayList<>();
             LockHandle h = client(watchdogLease(), heard::add).acquire(name, LockOptions.noWait());
             assertThat(client().getLock(name).forceUnlock()).isTrue();
-            LockLostException loss = h.lost().toCompletableFuture().get(watchdogLease().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+            LockLostException loss = h.lost()
+                    .toCompletableFuture()
+                    .get(watchdogLease().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
             assertThat(loss.lockName()).isEqualTo(name);
             assertThat(h.isValid()).isFalse();
             assertThat(heard).extracting(LockLostException::lockName).containsExactly(name);
@@ -1569,8 +1694,10 @@ public abstract class LockContractTest {
             assertThat(lock.isHeldByCurrentThread()).isFalse();
             assertThat(lock.getHoldCount()).isZero();
             assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
-            assertThatThrownBy(lock::unlock).as("after the lost hold was unlocked")
-                    .isInstanceOf(IllegalMonitorStateException.class).isNotInstanceOf(LockLostException.class);
+            assertThatThrownBy(lock::unlock)
+                    .as("after the lost hold was unlocked")
+                    .isInstanceOf(IllegalMonitorStateException.class)
+                    .isNotInstanceOf(LockLostException.class);
         }
 
         @Test
@@ -1603,10 +1730,15 @@ public abstract class LockContractTest {
         @DisplayName("a null, blank, control-character or oversized name is rejected naming the argument")
         void badNamesAreRejected() {
             DistributedLockFactory c = client();
-            for (String bad : new String[] {null, "", "   ", "a\u0000b", "line\nbreak", "x".repeat(1_000_000), "\ud800"}) {
-                assertThatThrownBy(() -> c.getLock(bad)).as("name %s", bad == null ? null : bad.length() > 20 ? bad.length() + " chars" : bad)
-                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
-                assertThatThrownBy(() -> c.tryAcquire(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+            for (String bad :
+                    new String[] {null, "", "   ", "a\u0000b", "line\nbreak", "x".repeat(1_000_000), "\ud800"}) {
+                assertThatThrownBy(() -> c.getLock(bad))
+                        .as("name %s", bad == null ? null : bad.length() > 20 ? bad.length() + " chars" : bad)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("name");
+                assertThatThrownBy(() -> c.tryAcquire(bad))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("name");
             }
         }
 
@@ -1614,9 +1746,14 @@ public abstract class LockContractTest {
         @DisplayName("a negative, zero or null lease is rejected naming the argument")
         void badLeasesAreRejected() {
             DistributedLock lock = client().getLock(name());
-            for (Duration bad : new Duration[] {Duration.ofMillis(-1), Duration.ZERO, null, Duration.ofSeconds(Long.MAX_VALUE)}) {
-                assertThatThrownBy(() -> lock.lock(bad)).as("lease %s", bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
-                assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, bad == null ? Duration.ZERO : bad)).isInstanceOf(IllegalArgumentException.class);
+            for (Duration bad :
+                    new Duration[] {Duration.ofMillis(-1), Duration.ZERO, null, Duration.ofSeconds(Long.MAX_VALUE)}) {
+                assertThatThrownBy(() -> lock.lock(bad))
+                        .as("lease %s", bad)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("lease");
+                assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, bad == null ? Duration.ZERO : bad))
+                        .isInstanceOf(IllegalArgumentException.class);
             }
             assertThat(lock.isHeldByCurrentThread()).isFalse();
         }
@@ -1626,25 +1763,40 @@ public abstract class LockContractTest {
         @SuppressWarnings("NullAway") // passes null on purpose
         void badWaitsAreRejected() {
             DistributedLock lock = client().getLock(name());
-            assertThatThrownBy(() -> lock.tryLock(Duration.ofSeconds(-1), null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
-            assertThatThrownBy(() -> lock.tryLock(null, null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
-            assertThatThrownBy(() -> LockOptions.builder().waitAtMost(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+            assertThatThrownBy(() -> lock.tryLock(Duration.ofSeconds(-1), null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("wait");
+            assertThatThrownBy(() -> lock.tryLock(null, null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("wait");
+            assertThatThrownBy(() -> LockOptions.builder().waitAtMost(Duration.ofMillis(-5)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("wait");
         }
 
         @Test
         @DisplayName("contradictory or missing options are rejected")
         @SuppressWarnings("NullAway") // passes null on purpose
         void badOptionsAreRejected() {
-            assertThatThrownBy(() -> LockOptions.builder().watchdogLease(Duration.ofSeconds(3)).renewalInterval(Duration.ofSeconds(3)).build())
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewalInterval");
-            assertThatThrownBy(() -> client().acquire(name(), null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("options");
-            assertThatThrownBy(() -> client().getLock(name()).tryLock(1, null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unit");
+            assertThatThrownBy(() -> LockOptions.builder()
+                            .watchdogLease(Duration.ofSeconds(3))
+                            .renewalInterval(Duration.ofSeconds(3))
+                            .build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("renewalInterval");
+            assertThatThrownBy(() -> client().acquire(name(), null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("options");
+            assertThatThrownBy(() -> client().getLock(name()).tryLock(1, null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("unit");
         }
 
         @Test
         @DisplayName("conditions are not supported")
         void conditionsAreNotSupported() {
-            assertThatThrownBy(() -> client().getLock(name()).newCondition()).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> client().getLock(name()).newCondition())
+                    .isInstanceOf(UnsupportedOperationException.class);
         }
     }
 
@@ -1685,7 +1837,8 @@ public abstract class LockContractTest {
             b.close();
             t.join(scaled(Duration.ofSeconds(3)).toMillis());
             assertThat(outcome.get()).isInstanceOf(LockException.class);
-            assertThat(millisSince(closed)).isLessThan(scaled(Duration.ofSeconds(3)).toMillis());
+            assertThat(millisSince(closed))
+                    .isLessThan(scaled(Duration.ofSeconds(3)).toMillis());
         }
 
         @Test
@@ -1706,7 +1859,9 @@ public abstract class LockContractTest {
             DistributedLock lock = c.getLock(name());
             lock.lock();
             c.close();
-            assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("closed");
+            assertThatThrownBy(lock::unlock)
+                    .isInstanceOf(LockLostException.class)
+                    .hasMessageContaining("closed");
         }
 
         @Test
@@ -1719,10 +1874,14 @@ public abstract class LockContractTest {
             lock.lock();
             closing.getLock(name + ":closing").lock();
             closing.close();
-            assertThat(client().getLock(name).tryLock()).as("a third client, after another client closed").isFalse();
+            assertThat(client().getLock(name).tryLock())
+                    .as("a third client, after another client closed")
+                    .isFalse();
             assertThat(lock.isHeldByCurrentThread()).isTrue();
             assertThatCode(lock::unlock).doesNotThrowAnyException();
-            assertThat(client().getLock(name + ":closing").tryLock()).as("the closed client's own lock").isTrue();
+            assertThat(client().getLock(name + ":closing").tryLock())
+                    .as("the closed client's own lock")
+                    .isTrue();
         }
     }
 
@@ -1731,7 +1890,8 @@ public abstract class LockContractTest {
     class ClosedProvider {
 
         @Test
-        @DisplayName("after close, every call of the provider throws LockException naming the lock; closing again is harmless")
+        @DisplayName(
+                "after close, every call of the provider throws LockException naming the lock; closing again is harmless")
         void everyCallAfterCloseThrowsLockException() {
             String name = name();
             String owner = "kitclosed:h1";
@@ -1740,25 +1900,30 @@ public abstract class LockContractTest {
             providers.add(p);
             LockProvider.WakeUpListener listener = new LockProvider.WakeUpListener() {
                 @Override
-                public void released(@Nullable String grantee) {
-                }
+                public void released(@Nullable String grantee) {}
 
                 @Override
-                public void missedNotifications() {
-                }
+                public void missedNotifications() {}
             };
-            assertThat(p.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO)).isAcquired())
-                    .as("an attempt before close").isTrue();
+            assertThat(p.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO))
+                            .isAcquired())
+                    .as("an attempt before close")
+                    .isTrue();
             LockProvider.Subscription subscription = p.subscribe(name, listener);
             Set<Capability> declaredBefore = p.capabilities();
             p.close();
             assertThatCode(p::close).as("closing the provider again").doesNotThrowAnyException();
-            assertThatCode(subscription::close).as("closing a subscription made before").doesNotThrowAnyException();
+            assertThatCode(subscription::close)
+                    .as("closing a subscription made before")
+                    .doesNotThrowAnyException();
             assertThat(p.capabilities()).as("capabilities after close").isEqualTo(declaredBefore);
 
             Map<String, ThrowingCallable> calls = new LinkedHashMap<>();
-            calls.put("tryAcquire", () -> p.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO)));
-            calls.put("tryAcquire in a wait", () -> p.tryAcquire(new LockProvider.LockRequest(name, "kitclosed:t2", lease, lease, 1)));
+            calls.put(
+                    "tryAcquire", () -> p.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO)));
+            calls.put(
+                    "tryAcquire in a wait",
+                    () -> p.tryAcquire(new LockProvider.LockRequest(name, "kitclosed:t2", lease, lease, 1)));
             calls.put("release", () -> p.release(name, owner));
             calls.put("renew", () -> p.renew(List.of(new LockProvider.Renewal(name, owner, lease))));
             calls.put("subscribe", () -> p.subscribe(name, listener));
@@ -1777,9 +1942,13 @@ public abstract class LockContractTest {
         }
 
         private void assertClosedFailure(String call, String name, Throwable failure) {
-            assertThat(failure).as("what %s of a closed provider threw", call)
-                    .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class);
-            assertThat(((LockException) failure).lockName()).as("the lock named by %s's exception", call).isEqualTo(name);
+            assertThat(failure)
+                    .as("what %s of a closed provider threw", call)
+                    .isInstanceOf(LockException.class)
+                    .isNotInstanceOf(BackendUnavailableException.class);
+            assertThat(((LockException) failure).lockName())
+                    .as("the lock named by %s's exception", call)
+                    .isEqualTo(name);
         }
     }
 
@@ -1800,7 +1969,9 @@ public abstract class LockContractTest {
         }
 
         private List<Integer> holdCounts(LockProvider p, String name) {
-            return p.inspect(name).map(s -> List.copyOf(s.holdCounts().values())).orElse(List.of());
+            return p.inspect(name)
+                    .map(s -> List.copyOf(s.holdCounts().values()))
+                    .orElse(List.of());
         }
 
         @Test
@@ -1810,10 +1981,14 @@ public abstract class LockContractTest {
             LockProvider p = inspector();
             DistributedLock lock = client().getLock(name);
             lock.lock();
-            assertThat(holdCounts(p, name)).as("hold counts after one acquisition").containsExactly(1);
+            assertThat(holdCounts(p, name))
+                    .as("hold counts after one acquisition")
+                    .containsExactly(1);
             lock.lock();
             lock.lock();
-            assertThat(holdCounts(p, name)).as("hold counts after two reentries").containsExactly(3);
+            assertThat(holdCounts(p, name))
+                    .as("hold counts after two reentries")
+                    .containsExactly(3);
             lock.unlock();
             assertThat(holdCounts(p, name)).as("hold counts after one release").containsExactly(2);
             lock.unlock();
@@ -1822,20 +1997,32 @@ public abstract class LockContractTest {
         }
 
         @Test
-        @DisplayName("inspect shows the lease of the moment: within what was asked, longer once renewed, gone once lapsed")
+        @DisplayName(
+                "inspect shows the lease of the moment: within what was asked, longer once renewed, gone once lapsed")
         void inspectionFollowsTheLeaseAndItsLapse() throws Exception {
             assume(Capability.EXPLICIT_LEASE);
             String name = name();
             LockProvider p = inspector();
             Duration lease = scaled(Duration.ofMillis(800));
             LockHandle h = client().acquire(name, leaseOf(lease));
-            Duration first = p.inspect(name).orElseThrow(() -> new AssertionError("a held lock inspected as free")).remainingLease();
-            assertThat(first).as("remaining lease of a fresh %s lease", lease).isPositive().isLessThanOrEqualTo(lease);
+            Duration first = p.inspect(name)
+                    .orElseThrow(() -> new AssertionError("a held lock inspected as free"))
+                    .remainingLease();
+            assertThat(first)
+                    .as("remaining lease of a fresh %s lease", lease)
+                    .isPositive()
+                    .isLessThanOrEqualTo(lease);
             h.extend(scaled(Duration.ofSeconds(20)));
-            Duration renewed = p.inspect(name).orElseThrow(() -> new AssertionError("a renewed lock inspected as free")).remainingLease();
-            assertThat(renewed).as("remaining lease after a renewal to 20 s").isGreaterThan(scaled(Duration.ofSeconds(10)));
+            Duration renewed = p.inspect(name)
+                    .orElseThrow(() -> new AssertionError("a renewed lock inspected as free"))
+                    .remainingLease();
+            assertThat(renewed)
+                    .as("remaining lease after a renewal to 20 s")
+                    .isGreaterThan(scaled(Duration.ofSeconds(10)));
             h.extend(lease);
-            await("the lapse seen by inspect").atMost(scaled(Duration.ofMillis(2500))).pollInterval(Duration.ofMillis(20))
+            await("the lapse seen by inspect")
+                    .atMost(scaled(Duration.ofMillis(2500)))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> p.inspect(name).isEmpty());
         }
 
@@ -1846,7 +2033,9 @@ public abstract class LockContractTest {
             client().acquire(held, LockOptions.noWait());
             LockProvider p = provider();
             DistributedLockFactory client = DistributedLockFactory.builder(p)
-                    .defaultOptions(LockOptions.builder().watchdogLease(watchdogLease()).build()).build();
+                    .defaultOptions(
+                            LockOptions.builder().watchdogLease(watchdogLease()).build())
+                    .build();
             clients.add(client);
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong longestInspection = new AtomicLong();
@@ -1866,7 +2055,9 @@ public abstract class LockContractTest {
                 }
             });
             try {
-                assertThat(inspecting.await(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS)).as("a first inspection").isTrue();
+                assertThat(inspecting.await(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS))
+                        .as("a first inspection")
+                        .isTrue();
                 long longestCall = 0;
                 for (int i = 0; i < 20; i++) {
                     String name = name() + ":" + i;
@@ -1875,14 +2066,16 @@ public abstract class LockContractTest {
                     h.release();
                     longestCall = Math.max(longestCall, System.nanoTime() - start);
                 }
-                assertThat(TimeUnit.NANOSECONDS.toMillis(longestCall)).as("longest acquire and release while another thread inspects")
+                assertThat(TimeUnit.NANOSECONDS.toMillis(longestCall))
+                        .as("longest acquire and release while another thread inspects")
                         .isLessThan(scaled(Duration.ofMillis(750)).toMillis());
             } finally {
                 stop.set(true);
                 t.join(scaled(Duration.ofSeconds(10)).toMillis());
             }
             assertThat(t.isAlive()).as("the inspecting thread still running").isFalse();
-            assertThat(TimeUnit.NANOSECONDS.toMillis(longestInspection.get())).as("longest inspection of a held lock")
+            assertThat(TimeUnit.NANOSECONDS.toMillis(longestInspection.get()))
+                    .as("longest inspection of a held lock")
                     .isLessThan(scaled(Duration.ofMillis(750)).toMillis());
             assertThat(inspections.get()).isPositive();
             assertThat(seenFree).as("a held lock inspected as free").isFalse();
@@ -1899,11 +2092,13 @@ public abstract class LockContractTest {
         }
 
         private LockInfo inspected(DistributedLockFactory observer, String name) {
-            return observer.inspect(name).orElseThrow(() -> new AssertionError("a held lock inspected as free: " + name));
+            return observer.inspect(name)
+                    .orElseThrow(() -> new AssertionError("a held lock inspected as free: " + name));
         }
 
         @Test
-        @DisplayName("inspect shows the holder, its hold count after reentry, its fencing token and a lease within bounds; empty once released")
+        @DisplayName(
+                "inspect shows the holder, its hold count after reentry, its fencing token and a lease within bounds; empty once released")
         void inspectShowsHolderCountTokenAndLease() throws Exception {
             String name = name();
             DistributedLockFactory holder = client();
@@ -1915,16 +2110,23 @@ public abstract class LockContractTest {
             assertThat(info.name()).isEqualTo(name);
             assertThat(info.holdCount()).as("hold count after one reentry").isEqualTo(2);
             assertThat(info.owner()).as("owner id").startsWith(info.clientId() + ":");
-            assertThat(info.fencingToken()).as("token of the holder")
+            assertThat(info.fencingToken())
+                    .as("token of the holder")
                     .isEqualTo(has(Capability.FENCING_TOKENS) ? lock.fencingToken() : 0L);
-            assertThat(info.leaseLeft()).as("lease left of a %s watchdog lease", watchdogLease())
-                    .isPositive().isLessThanOrEqualTo(watchdogLease());
+            assertThat(info.leaseLeft())
+                    .as("lease left of a %s watchdog lease", watchdogLease())
+                    .isPositive()
+                    .isLessThanOrEqualTo(watchdogLease());
             assertThat(info.waiters()).as("waiters (-1: unknown)").isIn(-1, 0);
             lock.unlock();
-            assertThat(inspected(observer, name).holdCount()).as("hold count after one release").isEqualTo(1);
+            assertThat(inspected(observer, name).holdCount())
+                    .as("hold count after one release")
+                    .isEqualTo(1);
             lock.unlock();
             assertThat(observer.inspect(name)).as("after the last release").isEmpty();
-            assertThat(observer.inspect(name() + ":never-used")).as("a name never used").isEmpty();
+            assertThat(observer.inspect(name() + ":never-used"))
+                    .as("a name never used")
+                    .isEmpty();
         }
 
         @Test
@@ -1942,8 +2144,12 @@ public abstract class LockContractTest {
             LockInfo thread = inspected(b, byThread);
             LockInfo handled = inspected(b, byHandle);
             LockInfo elsewhere = inspected(a, byOther);
-            assertThat(handled.clientId()).as("client ids of two holds of one factory").isEqualTo(thread.clientId());
-            assertThat(handled.owner()).as("owners of a thread hold and a handle").isNotEqualTo(thread.owner());
+            assertThat(handled.clientId())
+                    .as("client ids of two holds of one factory")
+                    .isEqualTo(thread.clientId());
+            assertThat(handled.owner())
+                    .as("owners of a thread hold and a handle")
+                    .isNotEqualTo(thread.owner());
             assertThat(elsewhere.clientId()).as("client ids of two factories").isNotEqualTo(thread.clientId());
             if (has(Capability.FENCING_TOKENS)) {
                 assertThat(handled.fencingToken()).isEqualTo(handle.fencingToken());
@@ -1953,8 +2159,10 @@ public abstract class LockContractTest {
                 String leased = name();
                 Duration lease = scaled(Duration.ofSeconds(20));
                 a.acquire(leased, leaseOf(lease));
-                assertThat(inspected(b, leased).leaseLeft()).as("lease left of a fresh %s lease", lease)
-                        .isGreaterThan(lease.dividedBy(2)).isLessThanOrEqualTo(lease);
+                assertThat(inspected(b, leased).leaseLeft())
+                        .as("lease left of a fresh %s lease", lease)
+                        .isGreaterThan(lease.dividedBy(2))
+                        .isLessThanOrEqualTo(lease);
             }
         }
 
@@ -1983,13 +2191,21 @@ public abstract class LockContractTest {
                     }
                 });
             }
-            await("two waiters seen by inspect").atMost(scaled(Duration.ofSeconds(10))).pollInterval(Duration.ofMillis(20))
+            await("two waiters seen by inspect")
+                    .atMost(scaled(Duration.ofSeconds(10)))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> inspected(observer, name).waiters() == 2);
             held.release();
-            await("the lock with the next waiter, one still waiting").atMost(scaled(Duration.ofSeconds(10))).pollInterval(Duration.ofMillis(20))
-                    .until(() -> observer.inspect(name).filter(i -> !i.clientId().equals(first.clientId()) && i.waiters() == 1).isPresent());
+            await("the lock with the next waiter, one still waiting")
+                    .atMost(scaled(Duration.ofSeconds(10)))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> observer.inspect(name)
+                            .filter(i -> !i.clientId().equals(first.clientId()) && i.waiters() == 1)
+                            .isPresent());
             letGo.countDown();
-            await("both waiters served and gone").atMost(scaled(Duration.ofSeconds(10))).pollInterval(Duration.ofMillis(20))
+            await("both waiters served and gone")
+                    .atMost(scaled(Duration.ofSeconds(10)))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> served.get() == 2 && observer.inspect(name).isEmpty());
         }
 
@@ -2000,10 +2216,16 @@ public abstract class LockContractTest {
             String name = name();
             LockHandle h = client().acquire(name, LockOptions.noWait());
             DistributedLockFactory operator = client();
-            assertThat(operator.forceRelease(name)).as("force release of a held lock").isTrue();
+            assertThat(operator.forceRelease(name))
+                    .as("force release of a held lock")
+                    .isTrue();
             assertThat(operator.inspect(name)).as("after the force release").isEmpty();
-            assertThat(operator.forceRelease(name)).as("force release of a free lock").isFalse();
-            await("the holder told of its loss").atMost(scaled(Duration.ofSeconds(10))).until(() -> !h.isValid());
+            assertThat(operator.forceRelease(name))
+                    .as("force release of a free lock")
+                    .isFalse();
+            await("the holder told of its loss")
+                    .atMost(scaled(Duration.ofSeconds(10)))
+                    .until(() -> !h.isValid());
         }
 
         @Test
@@ -2011,8 +2233,12 @@ public abstract class LockContractTest {
         @SuppressWarnings("NullAway") // passes null on purpose
         void inspectRefusesBadNames() {
             DistributedLockFactory c = client();
-            assertThatThrownBy(() -> c.inspect("")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
-            assertThatThrownBy(() -> c.inspect(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+            assertThatThrownBy(() -> c.inspect(""))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("name");
+            assertThatThrownBy(() -> c.inspect(null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("name");
         }
     }
 
@@ -2051,7 +2277,8 @@ public abstract class LockContractTest {
         }
 
         @Test
-        @DisplayName("locks(prefix) lists the held locks of that prefix, as inspect sees them, and no free or lapsed lock")
+        @DisplayName(
+                "locks(prefix) lists the held locks of that prefix, as inspect sees them, and no free or lapsed lock")
         void listsHeldLocksByPrefix() throws Exception {
             String prefix = name() + "/";
             DistributedLockFactory holder = client();
@@ -2069,25 +2296,41 @@ public abstract class LockContractTest {
             if (has(Capability.EXPLICIT_LEASE)) {
                 String lapsed = prefix + "lapsed";
                 holder.acquire(lapsed, leaseOf(scaled(Duration.ofMillis(200))));
-                await("the lapse").atMost(scaled(Duration.ofSeconds(5))).pollInterval(Duration.ofMillis(20))
-                        .until(() -> !has(Capability.INSPECTION) || holder.inspect(lapsed).isEmpty());
+                await("the lapse")
+                        .atMost(scaled(Duration.ofSeconds(5)))
+                        .pollInterval(Duration.ofMillis(20))
+                        .until(() -> !has(Capability.INSPECTION)
+                                || holder.inspect(lapsed).isEmpty());
             }
             DistributedLockFactory operator = client();
-            assertThat(listed(operator, prefix)).as("locks held under %s", prefix).isEqualTo(expected);
+            assertThat(listed(operator, prefix))
+                    .as("locks held under %s", prefix)
+                    .isEqualTo(expected);
             assertThat(listed(operator, prefix + "c")).as("a longer prefix").containsExactly(prefix + "c/d");
-            assertThat(listed(operator, "")).as("everything").containsAll(expected).contains(outside).doesNotContain(released);
+            assertThat(listed(operator, ""))
+                    .as("everything")
+                    .containsAll(expected)
+                    .contains(outside)
+                    .doesNotContain(released);
             try (Stream<LockInfo> locks = operator.locks(prefix)) {
                 List<LockInfo> infos = locks.toList();
                 for (LockInfo info : infos) {
-                    assertThat(info.holdCount()).as("hold count of %s", info.name()).isEqualTo(info.name().equals(prefix + "r") ? 2 : 1);
-                    assertThat(info.leaseLeft()).as("lease left of %s", info.name()).isPositive();
+                    assertThat(info.holdCount())
+                            .as("hold count of %s", info.name())
+                            .isEqualTo(info.name().equals(prefix + "r") ? 2 : 1);
+                    assertThat(info.leaseLeft())
+                            .as("lease left of %s", info.name())
+                            .isPositive();
                     if (has(Capability.INSPECTION)) {
                         LockInfo inspected = operator.inspect(info.name()).orElseThrow();
                         assertThat(info.owner()).isEqualTo(inspected.owner());
                         assertThat(info.fencingToken()).isEqualTo(inspected.fencingToken());
                     }
                 }
-                assertThat(infos).extracting(LockInfo::clientId).as("one holder").containsOnly(infos.get(0).clientId());
+                assertThat(infos)
+                        .extracting(LockInfo::clientId)
+                        .as("one holder")
+                        .containsOnly(infos.get(0).clientId());
             }
             reentered.unlock();
             reentered.unlock();
@@ -2098,18 +2341,37 @@ public abstract class LockContractTest {
         @DisplayName("a prefix is taken literally: glob and LIKE characters (* ? [ ] \\ % _ { }) match only themselves")
         void prefixIsLiteral() throws Exception {
             String p = name() + "/";
-            List<String> names = List.of(p + "a*1", p + "ab1", p + "a?2", p + "ac2", p + "a_3", p + "ad3", p + "a%4", p + "ae4",
-                    p + "[a]5", p + "a5", p + "\\6", p + "f6", p + "{7}", p + "}8", p + "%7B9");
+            List<String> names = List.of(
+                    p + "a*1",
+                    p + "ab1",
+                    p + "a?2",
+                    p + "ac2",
+                    p + "a_3",
+                    p + "ad3",
+                    p + "a%4",
+                    p + "ae4",
+                    p + "[a]5",
+                    p + "a5",
+                    p + "\\6",
+                    p + "f6",
+                    p + "{7}",
+                    p + "}8",
+                    p + "%7B9");
             holdAll(client(), names);
             DistributedLockFactory operator = client();
             assertThat(listed(operator, p)).as("all of them").isEqualTo(Set.copyOf(names));
             LockProvider provider = provider();
             providers.add(provider);
             for (String special : List.of("a*", "a?", "a_", "a%", "[a]", "\\", "{", "}", "%7B")) {
-                Set<String> expected = names.stream().filter(n -> n.startsWith(p + special)).collect(Collectors.toSet());
+                Set<String> expected =
+                        names.stream().filter(n -> n.startsWith(p + special)).collect(Collectors.toSet());
                 assertThat(expected).as("names starting with %s", special).hasSize(1);
-                assertThat(listed(operator, p + special)).as("locks(\"…%s\")", special).isEqualTo(expected);
-                assertThat(listedBy(provider, p + special)).as("the provider's list(\"…%s\")", special).isEqualTo(expected);
+                assertThat(listed(operator, p + special))
+                        .as("locks(\"…%s\")", special)
+                        .isEqualTo(expected);
+                assertThat(listedBy(provider, p + special))
+                        .as("the provider's list(\"…%s\")", special)
+                        .isEqualTo(expected);
             }
         }
 
@@ -2136,10 +2398,14 @@ public abstract class LockContractTest {
                 LockProvider.ListPage page = p.list(prefix, cursor, pageSize);
                 pages++;
                 assertThat(pages).as("pages of a 13-lock listing").isLessThan(1000);
-                assertThat(page.locks().size()).as("locks on one page of size %d", pageSize).isLessThanOrEqualTo(4 * pageSize);
+                assertThat(page.locks().size())
+                        .as("locks on one page of size %d", pageSize)
+                        .isLessThanOrEqualTo(4 * pageSize);
                 for (LockProvider.HeldLock h : page.locks()) {
                     seen.add(h.name());
-                    assertThat(h.state().holdCounts().values()).as("hold counts of %s", h.name()).containsExactly(1);
+                    assertThat(h.state().holdCounts().values())
+                            .as("hold counts of %s", h.name())
+                            .containsExactly(1);
                 }
                 cursor = page.next();
             } while (cursor != null);
@@ -2180,11 +2446,15 @@ public abstract class LockContractTest {
         @SuppressWarnings("NullAway") // passes null on purpose
         void listingRefusesBadPrefixAndClosedFactory() throws Exception {
             DistributedLockFactory c = client();
-            assertThatThrownBy(() -> c.locks(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefix");
+            assertThatThrownBy(() -> c.locks(null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("prefix");
             Stream<LockInfo> opened = c.locks(name());
             c.close();
             assertThatThrownBy(() -> c.locks("")).isInstanceOf(LockException.class);
-            assertThatThrownBy(() -> opened.count()).as("a stream of a factory closed since").isInstanceOf(LockException.class);
+            assertThatThrownBy(() -> opened.count())
+                    .as("a stream of a factory closed since")
+                    .isInstanceOf(LockException.class);
         }
     }
 
@@ -2206,21 +2476,25 @@ public abstract class LockContractTest {
         @DisplayName("without force release, forceUnlock is refused loudly")
         void absentForceReleaseIsRefused() {
             assumeFalse(has(Capability.FORCE_RELEASE), "the provider can force-release");
-            assertThatThrownBy(() -> client().getLock(name()).forceUnlock()).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> client().getLock(name()).forceUnlock())
+                    .isInstanceOf(UnsupportedOperationException.class);
         }
 
         @Test
         @DisplayName("without explicit leases, a lease is refused loudly")
         void absentExplicitLeaseIsRefused() {
             assumeFalse(has(Capability.EXPLICIT_LEASE), "the provider takes explicit leases");
-            assertThatThrownBy(() -> client().getLock(name()).lock(Duration.ofSeconds(5))).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> client().getLock(name()).lock(Duration.ofSeconds(5)))
+                    .isInstanceOf(UnsupportedOperationException.class);
         }
 
         @Test
         @DisplayName("without inspection, isLocked is refused loudly")
         void absentInspectionIsRefused() {
             assumeFalse(has(Capability.INSPECTION), "the provider can inspect locks");
-            assertThatThrownBy(() -> client().getLock(name()).isLocked()).isInstanceOf(UnsupportedOperationException.class);            assertThatThrownBy(() -> client().inspect(name())).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> client().getLock(name()).isLocked())
+                    .isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> client().inspect(name())).isInstanceOf(UnsupportedOperationException.class);
         }
 
         @Test
@@ -2250,7 +2524,8 @@ public abstract class LockContractTest {
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> c.getLock(name).tryLock(scaled(Duration.ofSeconds(1)), null))
                         .isInstanceOf(BackendUnavailableException.class);
-                assertThat(millisSince(start)).isLessThan(scaled(Duration.ofSeconds(10)).toMillis());
+                assertThat(millisSince(start))
+                        .isLessThan(scaled(Duration.ofSeconds(10)).toMillis());
             } finally {
                 startBackend();
             }
@@ -2264,8 +2539,13 @@ public abstract class LockContractTest {
             stopBackend();
             try {
                 long start = System.nanoTime();
-                h.lost().toCompletableFuture().get(watchdogLease().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
-                assertThat(millisSince(start)).isLessThanOrEqualTo(watchdogLease().plus(scaled(Duration.ofMillis(500))).toMillis());
+                h.lost()
+                        .toCompletableFuture()
+                        .get(watchdogLease().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(millisSince(start))
+                        .isLessThanOrEqualTo(watchdogLease()
+                                .plus(scaled(Duration.ofMillis(500)))
+                                .toMillis());
                 assertThat(h.isValid()).isFalse();
             } finally {
                 startBackend();

@@ -1,5 +1,9 @@
 package io.lockkit.testkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
+
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.Acquisition;
@@ -7,11 +11,6 @@ import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Events;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +23,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
 
 /**
  * The kit is only as good as the broken providers it rejects: each provider here breaks one
@@ -72,7 +71,8 @@ class BrokenProvidersTest {
     }
 
     @Test
-    @DisplayName("a provider whose release grants the lock to a local waiter without passing the grant on fails the hand-over group")
+    @DisplayName(
+            "a provider whose release grants the lock to a local waiter without passing the grant on fails the hand-over group")
     void providerDroppingItsGrantsIsRejected() {
         assertRejected(DropsGrantsKit.class, LockContractTest.HandOver.class);
     }
@@ -92,39 +92,53 @@ class BrokenProvidersTest {
     @Test
     @DisplayName("a provider whose reentrant acquisition shortens the lease fails the reentrant-lease test")
     void providerShorteningLeasesOnReentryIsRejected() {
-        assertRejectedBy(ShortensOnReentryKit.class, LockContractTest.Expiry.class, "reentrantAcquisitionNeverShortensTheLease");
+        assertRejectedBy(
+                ShortensOnReentryKit.class, LockContractTest.Expiry.class, "reentrantAcquisitionNeverShortensTheLease");
     }
 
     @Test
     @DisplayName("a provider whose reentrant acquisition ignores a longer lease fails the lengthening test")
     void providerIgnoringLongerLeasesOnReentryIsRejected() {
-        assertRejectedBy(KeepsLeaseOnReentryKit.class, LockContractTest.Expiry.class, "reentrantAcquisitionWithALongerLeaseLengthensIt");
+        assertRejectedBy(
+                KeepsLeaseOnReentryKit.class,
+                LockContractTest.Expiry.class,
+                "reentrantAcquisitionWithALongerLeaseLengthensIt");
     }
 
     @Test
     @DisplayName("a provider whose retry hints are 10 times too long fails the lapsed-lock waiter test")
     void providerWithTenfoldRetryHintsIsRejected() {
-        assertRejectedBy(TenfoldRetryKit.class, LockContractTest.Waiting.class, "waiterTakesALapsedLockSoonAfterTheLease");
+        assertRejectedBy(
+                TenfoldRetryKit.class, LockContractTest.Waiting.class, "waiterTakesALapsedLockSoonAfterTheLease");
     }
 
     @Test
     @DisplayName("a provider whose inspect answers stale hold counts and leases fails both inspection tests")
     void providerWithStaleInspectionIsRejected() {
-        assertRejectedBy(StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsReentryAndRelease");
-        assertRejectedBy(StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsTheLeaseAndItsLapse");
+        assertRejectedBy(
+                StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsReentryAndRelease");
+        assertRejectedBy(
+                StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsTheLeaseAndItsLapse");
     }
 
     @Test
     @DisplayName("a provider whose inspect answers stale hold counts fails the factory's inspect test")
     void providerWithStaleHoldCountsIsRejectedByTheFactoryInspectTest() {
-        assertRejectedBy(StaleInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectShowsHolderCountTokenAndLease");
+        assertRejectedBy(
+                StaleInspectionKit.class,
+                LockContractTest.OperatorInspection.class,
+                "inspectShowsHolderCountTokenAndLease");
     }
 
     @Test
     @DisplayName("a provider whose inspect answers the token before the holder's fails both token checks of inspect")
     void providerWithStaleInspectedTokensIsRejected() {
-        assertRejectedBy(StaleTokenInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectShowsHolderCountTokenAndLease");
-        assertRejectedBy(StaleTokenInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectTellsHoldersApart");
+        assertRejectedBy(
+                StaleTokenInspectionKit.class,
+                LockContractTest.OperatorInspection.class,
+                "inspectShowsHolderCountTokenAndLease");
+        assertRejectedBy(
+                StaleTokenInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectTellsHoldersApart");
     }
 
     @Test
@@ -134,7 +148,8 @@ class BrokenProvidersTest {
     }
 
     @Test
-    @DisplayName("a provider that matches a prefix as a pattern (?, _ one character; *, % any) fails the literal-prefix test")
+    @DisplayName(
+            "a provider that matches a prefix as a pattern (?, _ one character; *, % any) fails the literal-prefix test")
     void providerMatchingPrefixesAsPatternsIsRejected() {
         assertRejectedBy(PatternPrefixKit.class, LockContractTest.Listing.class, "prefixIsLiteral");
     }
@@ -142,59 +157,90 @@ class BrokenProvidersTest {
     @Test
     @DisplayName("a provider that truncates long names fails the long-names test")
     void providerTruncatingNamesIsRejected() {
-        assertRejectedBy(TruncatesNamesKit.class, LockContractTest.Independence.class, "longNamesDifferingInTheLastCharacterAreDifferentLocks");
+        assertRejectedBy(
+                TruncatesNamesKit.class,
+                LockContractTest.Independence.class,
+                "longNamesDifferingInTheLastCharacterAreDifferentLocks");
     }
 
     @Test
     @DisplayName("a provider whose inspect blocks the client's other calls fails the inspection test")
     void providerWithBlockingInspectionIsRejected() {
-        assertRejectedBy(BlockingInspectionKit.class, LockContractTest.Inspection.class, "inspectionDoesNotBlockTheClient");
+        assertRejectedBy(
+                BlockingInspectionKit.class, LockContractTest.Inspection.class, "inspectionDoesNotBlockTheClient");
     }
 
     @Test
     @DisplayName("a provider that fails a wait because of an interrupt fails the interrupt-on-entry test")
     void providerFailingOnInterruptsIsRejected() {
-        assertRejectedBy(FailsWhenInterruptedKit.class, LockContractTest.Interrupts.class, "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
+        assertRejectedBy(
+                FailsWhenInterruptedKit.class,
+                LockContractTest.Interrupts.class,
+                "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
     }
 
     @Test
     @DisplayName("a provider that clears the interrupt status fails the interrupt-on-entry test")
     void providerSwallowingInterruptsIsRejected() {
-        assertRejectedBy(SwallowsInterruptsKit.class, LockContractTest.Interrupts.class, "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
+        assertRejectedBy(
+                SwallowsInterruptsKit.class,
+                LockContractTest.Interrupts.class,
+                "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
     }
 
     @Test
-    @DisplayName("a provider whose close frees every client's holds fails the closing test (the kit reads capabilities without closing a provider mid-test)")
+    @DisplayName(
+            "a provider whose close frees every client's holds fails the closing test (the kit reads capabilities without closing a provider mid-test)")
     void providerFreeingAllHoldsOnCloseIsRejected() {
-        assertRejectedBy(CloseFreesEveryoneKit.class, LockContractTest.Closing.class, "closingOneClientLeavesAnotherClientsHoldsAlone");
+        assertRejectedBy(
+                CloseFreesEveryoneKit.class,
+                LockContractTest.Closing.class,
+                "closingOneClientLeavesAnotherClientsHoldsAlone");
     }
 
     @Test
     @DisplayName("a provider that throws IllegalStateException once closed fails the closed-provider test")
     void providerThrowingIllegalStateWhenClosedIsRejected() {
-        assertRejectedBy(IllegalStateWhenClosedKit.class, LockContractTest.ClosedProvider.class, "everyCallAfterCloseThrowsLockException");
+        assertRejectedBy(
+                IllegalStateWhenClosedKit.class,
+                LockContractTest.ClosedProvider.class,
+                "everyCallAfterCloseThrowsLockException");
     }
 
     @Test
     @DisplayName("a provider that keeps answering once closed fails the closed-provider test")
     void providerAnsweringWhenClosedIsRejected() {
-        assertRejectedBy(AnswersWhenClosedKit.class, LockContractTest.ClosedProvider.class, "everyCallAfterCloseThrowsLockException");
+        assertRejectedBy(
+                AnswersWhenClosedKit.class,
+                LockContractTest.ClosedProvider.class,
+                "everyCallAfterCloseThrowsLockException");
     }
 
     @Test
     @DisplayName("a provider that hands a lock to a waiter that gave up fails the abandon test")
     void providerIgnoringAbandonIsRejected() {
-        assertRejectedBy(IgnoresAbandonKit.class, LockContractTest.HandOver.class, "abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock");
+        assertRejectedBy(
+                IgnoresAbandonKit.class,
+                LockContractTest.HandOver.class,
+                "abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock");
     }
 
     @Test
     @DisplayName("the honest provider passes the same groups")
     void honestProviderPassesTheSameGroups() {
-        for (Class<?> group : List.of(LockContractTest.MutualExclusion.class, LockContractTest.Reentrancy.class,
-                LockContractTest.Expiry.class, LockContractTest.Fencing.class, LockContractTest.HandOver.class,
-                LockContractTest.Interrupts.class, LockContractTest.Inspection.class, LockContractTest.ClosedProvider.class)) {
+        for (Class<?> group : List.of(
+                LockContractTest.MutualExclusion.class,
+                LockContractTest.Reentrancy.class,
+                LockContractTest.Expiry.class,
+                LockContractTest.Fencing.class,
+                LockContractTest.HandOver.class,
+                LockContractTest.Interrupts.class,
+                LockContractTest.Inspection.class,
+                LockContractTest.ClosedProvider.class)) {
             Events tests = run(HonestKit.class, group);
-            assertThat(tests.failed().count()).as("failures of the honest provider in %s", group.getSimpleName()).isZero();
+            assertThat(tests.failed().count())
+                    .as("failures of the honest provider in %s", group.getSimpleName())
+                    .isZero();
             assertThat(tests.succeeded().count()).isPositive();
         }
     }
@@ -203,8 +249,13 @@ class BrokenProvidersTest {
         Events tests = run(kit, group);
         assertThat(tests.started().count()).as("tests started").isPositive();
         assertThat(tests.failed().count())
-                .as("failed tests of %s in %s; passed: %s", kit.getSimpleName(), group.getSimpleName(),
-                        tests.succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()).collect(Collectors.toList()))
+                .as(
+                        "failed tests of %s in %s; passed: %s",
+                        kit.getSimpleName(),
+                        group.getSimpleName(),
+                        tests.succeeded().stream()
+                                .map(e -> e.getTestDescriptor().getDisplayName())
+                                .collect(Collectors.toList()))
                 .isPositive();
     }
 
@@ -215,12 +266,16 @@ class BrokenProvidersTest {
                 .execute()
                 .testEvents();
         assertThat(tests.started().count()).as("%s started", method).isEqualTo(1);
-        assertThat(tests.failed().count()).as("%s failed for %s", method, kit.getSimpleName()).isEqualTo(1);
+        assertThat(tests.failed().count())
+                .as("%s failed for %s", method, kit.getSimpleName())
+                .isEqualTo(1);
         Events honest = EngineTestKit.engine("junit-jupiter")
                 .selectors(selectNestedMethod(List.of(HonestKit.class), group, method))
                 .execute()
                 .testEvents();
-        assertThat(honest.succeeded().count()).as("%s passed for the honest provider", method).isEqualTo(1);
+        assertThat(honest.succeeded().count())
+                .as("%s passed for the honest provider", method)
+                .isEqualTo(1);
     }
 
     private static Events run(Class<? extends LockContractTest> kit, Class<?> group) {
@@ -279,9 +334,13 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
-                    boolean mine = delegate().inspect(request.name())
-                            .map(s -> s.holdCounts().containsKey(request.owner())).orElse(false);
-                    return mine ? Acquisition.busy(Duration.ofMillis(50)) : delegate().tryAcquire(request);
+                    boolean mine = delegate()
+                            .inspect(request.name())
+                            .map(s -> s.holdCounts().containsKey(request.owner()))
+                            .orElse(false);
+                    return mine
+                            ? Acquisition.busy(Duration.ofMillis(50))
+                            : delegate().tryAcquire(request);
                 }
             };
         }
@@ -295,12 +354,16 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest request) {
-                    return delegate().tryAcquire(new LockRequest(request.name(), request.owner(), FOREVER, request.maxWait()));
+                    return delegate()
+                            .tryAcquire(new LockRequest(request.name(), request.owner(), FOREVER, request.maxWait()));
                 }
 
                 @Override
                 public List<Renewal> renew(List<Renewal> renewals) {
-                    return delegate().renew(renewals.stream().map(r -> new Renewal(r.name(), r.owner(), FOREVER)).toList());
+                    return delegate()
+                            .renew(renewals.stream()
+                                    .map(r -> new Renewal(r.name(), r.owner(), FOREVER))
+                                    .toList());
                 }
             };
         }
@@ -344,7 +407,9 @@ class BrokenProvidersTest {
                     // Blocks until the lock is free, whatever the caller's wait.
                     while (true) {
                         Acquisition a = delegate().tryAcquire(request);
-                        if (a.isAcquired() || !request.waiting() || Thread.currentThread().isInterrupted()) {
+                        if (a.isAcquired()
+                                || !request.waiting()
+                                || Thread.currentThread().isInterrupted()) {
                             return a;
                         }
                         try {
@@ -374,6 +439,7 @@ class BrokenProvidersTest {
                 private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
                 /** Grants made and not passed on: "name owner waitId" → token. */
                 private final Map<String, Long> grants = new ConcurrentHashMap<>();
+
                 private final AtomicBoolean granting = new AtomicBoolean();
 
                 @Override
@@ -402,7 +468,8 @@ class BrokenProvidersTest {
                         granting.set(false);
                     }
                     if (r.outcome() == Release.Outcome.RELEASED && next != null && waiting.remove(name, next)) {
-                        Acquisition a = delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                        Acquisition a =
+                                delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
                         if (a.isAcquired()) {
                             grants.put(key(name, next.owner(), next.waitId()), a.fencingToken());
                         }
@@ -449,12 +516,18 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest r) {
-                    return delegate().tryAcquire(new LockRequest(r.name(), r.owner(), r.lease().multipliedBy(10), r.maxWait(), r.waitId()));
+                    return delegate()
+                            .tryAcquire(new LockRequest(
+                                    r.name(), r.owner(), r.lease().multipliedBy(10), r.maxWait(), r.waitId()));
                 }
 
                 @Override
                 public List<Renewal> renew(List<Renewal> renewals) {
-                    return delegate().renew(renewals.stream().map(r -> new Renewal(r.name(), r.owner(), r.lease().multipliedBy(10))).toList());
+                    return delegate()
+                            .renew(renewals.stream()
+                                    .map(r -> new Renewal(
+                                            r.name(), r.owner(), r.lease().multipliedBy(10)))
+                                    .toList());
                 }
             };
         }
@@ -467,7 +540,11 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public List<Renewal> renew(List<Renewal> renewals) {
-                    return delegate().renew(renewals.stream().map(r -> new Renewal(r.name(), r.owner(), r.lease().multipliedBy(10))).toList());
+                    return delegate()
+                            .renew(renewals.stream()
+                                    .map(r -> new Renewal(
+                                            r.name(), r.owner(), r.lease().multipliedBy(10)))
+                                    .toList());
                 }
             };
         }
@@ -480,7 +557,10 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest r) {
-                    boolean mine = delegate().inspect(r.name()).map(s -> s.holdCounts().containsKey(r.owner())).orElse(false);
+                    boolean mine = delegate()
+                            .inspect(r.name())
+                            .map(s -> s.holdCounts().containsKey(r.owner()))
+                            .orElse(false);
                     Acquisition a = delegate().tryAcquire(r);
                     if (mine && a.isAcquired()) {
                         delegate().renew(List.of(new Renewal(r.name(), r.owner(), r.lease())));
@@ -498,10 +578,14 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest r) {
-                    Optional<LockState> before = delegate().inspect(r.name()).filter(s -> s.holdCounts().containsKey(r.owner()));
+                    Optional<LockState> before = delegate()
+                            .inspect(r.name())
+                            .filter(s -> s.holdCounts().containsKey(r.owner()));
                     Acquisition a = delegate().tryAcquire(r);
                     if (before.isPresent() && a.isAcquired()) {
-                        delegate().renew(List.of(new Renewal(r.name(), r.owner(), before.get().remainingLease())));
+                        delegate()
+                                .renew(List.of(new Renewal(
+                                        r.name(), r.owner(), before.get().remainingLease())));
                     }
                     return a;
                 }
@@ -534,7 +618,8 @@ class BrokenProvidersTest {
                 @Override
                 public Optional<LockState> inspect(String name) {
                     Long at = cachedAt.get(name);
-                    if (at == null || System.nanoTime() - at > Duration.ofSeconds(10).toNanos()) {
+                    if (at == null
+                            || System.nanoTime() - at > Duration.ofSeconds(10).toNanos()) {
                         cache.put(name, delegate().inspect(name));
                         cachedAt.put(name, System.nanoTime());
                     }
@@ -551,8 +636,13 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Optional<LockState> inspect(String name) {
-                    return delegate().inspect(name)
-                            .map(s -> new LockState(s.holdCounts(), s.remainingLease(), Math.max(0, s.fencingToken() - 1), s.waiters()));
+                    return delegate()
+                            .inspect(name)
+                            .map(s -> new LockState(
+                                    s.holdCounts(),
+                                    s.remainingLease(),
+                                    Math.max(0, s.fencingToken() - 1),
+                                    s.waiters()));
                 }
             };
         }
@@ -585,11 +675,21 @@ class BrokenProvidersTest {
                         wild++;
                     }
                     for (char c : prefix.toCharArray()) {
-                        regex.append(c == '?' || c == '_' ? "." : c == '*' || c == '%' ? ".*" : java.util.regex.Pattern.quote(String.valueOf(c)));
+                        regex.append(
+                                c == '?' || c == '_'
+                                        ? "."
+                                        : c == '*' || c == '%'
+                                                ? ".*"
+                                                : java.util.regex.Pattern.quote(String.valueOf(c)));
                     }
-                    java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(regex + ".*", java.util.regex.Pattern.DOTALL);
+                    java.util.regex.Pattern pattern =
+                            java.util.regex.Pattern.compile(regex + ".*", java.util.regex.Pattern.DOTALL);
                     ListPage page = delegate().list(prefix.substring(0, wild), cursor, pageSize);
-                    return new ListPage(page.locks().stream().filter(h -> pattern.matcher(h.name()).matches()).toList(), page.next());
+                    return new ListPage(
+                            page.locks().stream()
+                                    .filter(h -> pattern.matcher(h.name()).matches())
+                                    .toList(),
+                            page.next());
                 }
             };
         }
@@ -602,7 +702,8 @@ class BrokenProvidersTest {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Acquisition tryAcquire(LockRequest r) {
-                    return delegate().tryAcquire(new LockRequest(cut(r.name()), r.owner(), r.lease(), r.maxWait(), r.waitId()));
+                    return delegate()
+                            .tryAcquire(new LockRequest(cut(r.name()), r.owner(), r.lease(), r.maxWait(), r.waitId()));
                 }
 
                 @Override
@@ -612,9 +713,15 @@ class BrokenProvidersTest {
 
                 @Override
                 public List<Renewal> renew(List<Renewal> renewals) {
-                    List<Renewal> cutRenewals = renewals.stream().map(r -> new Renewal(cut(r.name()), r.owner(), r.lease())).toList();
+                    List<Renewal> cutRenewals = renewals.stream()
+                            .map(r -> new Renewal(cut(r.name()), r.owner(), r.lease()))
+                            .toList();
                     List<Renewal> gone = delegate().renew(cutRenewals);
-                    return renewals.stream().filter(r -> gone.stream().anyMatch(g -> g.name().equals(cut(r.name())) && g.owner().equals(r.owner()))).toList();
+                    return renewals.stream()
+                            .filter(r -> gone.stream()
+                                    .anyMatch(g -> g.name().equals(cut(r.name()))
+                                            && g.owner().equals(r.owner())))
+                            .toList();
                 }
 
                 @Override
@@ -761,7 +868,8 @@ class BrokenProvidersTest {
                     Release r = delegate().release(name, owner);
                     LockRequest next = waiting.remove(name);
                     if (r.outcome() == Release.Outcome.RELEASED && next != null) {
-                        Acquisition a = delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                        Acquisition a =
+                                delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
                         if (a.isAcquired()) {
                             return Release.grantedTo(next.owner(), a.fencingToken(), next.waitId());
                         }

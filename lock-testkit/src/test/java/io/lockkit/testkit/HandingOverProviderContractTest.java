@@ -5,12 +5,11 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import org.junit.jupiter.api.DisplayName;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.DisplayName;
 
 /**
  * The whole contract against an in-JVM backend that, like the Redis provider, hands a released
@@ -62,7 +61,9 @@ class HandingOverProviderContractTest extends LockContractTest {
         public Acquisition tryAcquire(LockRequest r) {
             Long granted = grants.remove(key(r.name(), r.owner(), r.waitId()));
             if (granted != null) {
-                if (delegate().renew(List.of(new Renewal(r.name(), r.owner(), r.lease()))).isEmpty()) {
+                if (delegate()
+                        .renew(List.of(new Renewal(r.name(), r.owner(), r.lease())))
+                        .isEmpty()) {
                     return Acquisition.acquired(granted);
                 }
             }

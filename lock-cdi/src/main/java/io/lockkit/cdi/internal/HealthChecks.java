@@ -9,8 +9,7 @@ final class HealthChecks {
     /** The class the extensions add as a bean. */
     static final String CHECK_CLASS = "io.lockkit.cdi.internal.LockkitReadinessCheck";
 
-    private HealthChecks() {
-    }
+    private HealthChecks() {}
 
     /** Whether lock-cdi's class loader sees the MicroProfile Health API (a server's health subsystem, quarkus-smallrye-health). */
     static boolean present() {

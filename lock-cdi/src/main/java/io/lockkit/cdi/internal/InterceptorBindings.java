@@ -1,14 +1,12 @@
 package io.lockkit.cdi.internal;
 
-import jakarta.interceptor.InvocationContext;
-
 import jakarta.enterprise.inject.Stereotype;
-
+import jakarta.interceptor.InvocationContext;
 import java.lang.annotation.Annotation;
-import java.lang.reflect.AnnotatedElement;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.AnnotatedElement;
 import java.util.HashSet;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -41,15 +39,17 @@ final class InterceptorBindings {
 
     private static @Nullable MethodHandle lookUpGetBinding() {
         try {
-            return MethodHandles.publicLookup().findVirtual(InvocationContext.class, "getInterceptorBinding",
-                    MethodType.methodType(Annotation.class, Class.class));
+            return MethodHandles.publicLookup()
+                    .findVirtual(
+                            InvocationContext.class,
+                            "getInterceptorBinding",
+                            MethodType.methodType(Annotation.class, Class.class));
         } catch (NoSuchMethodException | IllegalAccessException e) {
             return null;
         }
     }
 
-    private InterceptorBindings() {
-    }
+    private InterceptorBindings() {}
 
     /** The binding of {@code type} in force for this invocation, or null when the container cannot say. */
     static <A extends Annotation> @Nullable A find(InvocationContext context, Class<A> type) {
@@ -60,8 +60,11 @@ final class InterceptorBindings {
             return type.cast((Annotation) GET_BINDING.invoke(context, type));
         } catch (UnsupportedOperationException | AbstractMethodError | NoSuchMethodError e) {
             unsupported = true; // benign race: at worst a few calls find out again
-            LOG.log(System.Logger.Level.DEBUG, () -> "lockkit: " + context.getClass().getName()
-                    + " does not implement getInterceptorBinding; reading @Locked from the method", e);
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () -> "lockkit: " + context.getClass().getName()
+                            + " does not implement getInterceptorBinding; reading @Locked from the method",
+                    e);
             return null;
         } catch (RuntimeException | Error e) {
             throw e;
@@ -79,8 +82,8 @@ final class InterceptorBindings {
         return direct != null ? direct : throughStereotypes(element.getAnnotations(), type, new HashSet<>());
     }
 
-    private static <A extends Annotation> @Nullable A throughStereotypes(Annotation[] annotations, Class<A> type,
-            Set<Class<?>> seen) {
+    private static <A extends Annotation> @Nullable A throughStereotypes(
+            Annotation[] annotations, Class<A> type, Set<Class<?>> seen) {
         for (Annotation annotation : annotations) {
             Class<? extends Annotation> stereotype = annotation.annotationType();
             if (!stereotype.isAnnotationPresent(Stereotype.class) || !seen.add(stereotype)) {

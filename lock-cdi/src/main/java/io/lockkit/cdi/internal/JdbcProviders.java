@@ -3,9 +3,7 @@ package io.lockkit.cdi.internal;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.spi.LockProvider;
-
 import jakarta.enterprise.inject.Instance;
-
 import java.util.concurrent.ThreadFactory;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -25,8 +23,7 @@ import org.jspecify.annotations.Nullable;
 //   (JtaSuspension); without one, the provider insists on autocommit connections and says so.
 final class JdbcProviders {
 
-    private JdbcProviders() {
-    }
+    private JdbcProviders() {}
 
     /** What the start-up check names when the database does not answer. */
     static String describe(LockkitConfig config) {
@@ -51,8 +48,13 @@ final class JdbcProviders {
         String where = describe(config);
         if (url != null) {
             set(config, LockkitConfig.JDBC_URL, () -> b.jdbcUrl(url));
-            config.string(LockkitConfig.JDBC_USER).ifPresent(user -> set(config, LockkitConfig.JDBC_USER,
-                    () -> b.credentials(user, config.string(LockkitConfig.JDBC_PASSWORD).orElse(null))));
+            config.string(LockkitConfig.JDBC_USER)
+                    .ifPresent(user -> set(
+                            config,
+                            LockkitConfig.JDBC_USER,
+                            () -> b.credentials(
+                                    user,
+                                    config.string(LockkitConfig.JDBC_PASSWORD).orElse(null))));
         } else {
             for (String key : new String[] {LockkitConfig.JDBC_USER, LockkitConfig.JDBC_PASSWORD}) {
                 if (config.string(key).isPresent()) {
@@ -63,11 +65,13 @@ final class JdbcProviders {
             DataSource dataSource = jndi != null ? lookup(config, jndi) : bean(beans);
             b.dataSource(dataSource);
         }
-        config.string(LockkitConfig.JDBC_SCHEMA).ifPresent(v -> set(config, LockkitConfig.JDBC_SCHEMA, () -> b.schema(v)));
+        config.string(LockkitConfig.JDBC_SCHEMA)
+                .ifPresent(v -> set(config, LockkitConfig.JDBC_SCHEMA, () -> b.schema(v)));
         config.string(LockkitConfig.JDBC_TABLE).ifPresent(v -> set(config, LockkitConfig.JDBC_TABLE, () -> b.table(v)));
         config.bool(LockkitConfig.JDBC_CREATE_SCHEMA).ifPresent(b::createSchema);
         config.bool(LockkitConfig.JDBC_LISTEN).ifPresent(b::listen);
-        config.duration(LockkitConfig.JDBC_TIMEOUT).ifPresent(v -> set(config, LockkitConfig.JDBC_TIMEOUT, () -> b.timeout(v)));
+        config.duration(LockkitConfig.JDBC_TIMEOUT)
+                .ifPresent(v -> set(config, LockkitConfig.JDBC_TIMEOUT, () -> b.timeout(v)));
         if (threadFactory != null) {
             b.threadFactory(threadFactory);
         }
@@ -78,9 +82,12 @@ final class JdbcProviders {
             throw e;
         } catch (RuntimeException e) {
             // A database that cannot be reached (dialect detection, lockkit.jdbc.create-schema=true).
-            throw new IllegalStateException("lockkit: the lock database did not answer at application start: " + where
-                    + ": " + e.getMessage() + ". Fix the setting or start the database; " + LockkitConfig.STARTUP
-                    + "=lazy starts without it", e);
+            throw new IllegalStateException(
+                    "lockkit: the lock database did not answer at application start: " + where
+                            + ": " + e.getMessage() + ". Fix the setting or start the database; "
+                            + LockkitConfig.STARTUP
+                            + "=lazy starts without it",
+                    e);
         }
         return Transactions.suspending(provider, beans);
     }
@@ -91,12 +98,15 @@ final class JdbcProviders {
         try {
             found = new javax.naming.InitialContext().lookup(name);
         } catch (javax.naming.NamingException | RuntimeException e) {
-            throw new IllegalStateException("lockkit: " + config.describe(LockkitConfig.JDBC_DATASOURCE, "")
-                    + " names no DataSource the application can look up: " + e, e);
+            throw new IllegalStateException(
+                    "lockkit: " + config.describe(LockkitConfig.JDBC_DATASOURCE, "")
+                            + " names no DataSource the application can look up: " + e,
+                    e);
         }
         if (!(found instanceof DataSource ds)) {
-            throw new IllegalStateException("lockkit: " + config.describe(LockkitConfig.JDBC_DATASOURCE, "")
-                    + " names a " + (found == null ? "null" : found.getClass().getName()) + ", not a javax.sql.DataSource");
+            throw new IllegalStateException(
+                    "lockkit: " + config.describe(LockkitConfig.JDBC_DATASOURCE, "") + " names a "
+                            + (found == null ? "null" : found.getClass().getName()) + ", not a javax.sql.DataSource");
         }
         return ds;
     }
@@ -105,7 +115,8 @@ final class JdbcProviders {
         Instance<DataSource> candidates = beans.select(DataSource.class);
         if (candidates.isAmbiguous()) {
             throw new IllegalStateException("lockkit: lockkit.provider=jdbc finds several @Default javax.sql.DataSource"
-                    + " beans; name one with " + LockkitConfig.JDBC_DATASOURCE + " (JNDI) or set " + LockkitConfig.JDBC_URL);
+                    + " beans; name one with " + LockkitConfig.JDBC_DATASOURCE + " (JNDI) or set "
+                    + LockkitConfig.JDBC_URL);
         }
         if (!candidates.isResolvable()) {
             throw new IllegalStateException("lockkit: lockkit.provider=jdbc needs a database: a @Default"

@@ -3,11 +3,9 @@ package io.lockkit.cdi.internal;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.cdi.internal.engine.TransactionCompletion;
-
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -52,8 +50,7 @@ final class JtaCompletion implements TransactionCompletion {
     }
 
     @Override
-    public boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold,
-            Runnable release) {
+    public boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
         if (!active()) {
             return false;
         }
@@ -85,8 +82,7 @@ final class JtaCompletion implements TransactionCompletion {
 
     /** The deferred releases of one transaction. */
     private static final class Holds implements Synchronization {
-        private record Entry(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
-        }
+        private record Entry(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {}
 
         private final List<Entry> entries = new ArrayList<>();
 
@@ -104,8 +100,7 @@ final class JtaCompletion implements TransactionCompletion {
         }
 
         @Override
-        public void beforeCompletion() {
-        }
+        public void beforeCompletion() {}
 
         @Override
         public void afterCompletion(int status) {
@@ -119,9 +114,13 @@ final class JtaCompletion implements TransactionCompletion {
                 try {
                     e.release().run();
                 } catch (RuntimeException failure) {
-                    LOG.log(System.Logger.Level.WARNING, "lockkit: the lock ''" + e.name() + "'' could not be released"
-                            + " after its transaction " + (status == Status.STATUS_COMMITTED ? "committed" : "ended")
-                            + ": " + failure.getMessage(), failure);
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "lockkit: the lock ''" + e.name() + "'' could not be released"
+                                    + " after its transaction "
+                                    + (status == Status.STATUS_COMMITTED ? "committed" : "ended")
+                                    + ": " + failure.getMessage(),
+                            failure);
                 }
             }
         }

@@ -2,13 +2,11 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.cdi.internal.engine.ClassFiles;
 import io.lockkit.cdi.internal.engine.SignatureModel;
-
 import jakarta.enterprise.lang.model.declarations.ClassInfo;
 import jakarta.enterprise.lang.model.declarations.MethodInfo;
 import jakarta.enterprise.lang.model.declarations.ParameterInfo;
 import jakarta.enterprise.lang.model.declarations.RecordComponentInfo;
 import jakarta.enterprise.lang.model.types.Type;
-
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashSet;
@@ -27,10 +25,27 @@ final class LangModelSignature implements SignatureModel<Type> {
     static final int BRIDGE_OR_SYNTHETIC = 0x0040 | 0x1000;
 
     /** Return types known not to be futures, so their supertypes need not be looked up. */
-    private static final Set<String> NOT_FUTURES = Set.of("void", "boolean", "byte", "char", "short", "int", "long",
-            "float", "double", "java.lang.Object", "java.lang.String", "java.lang.Integer", "java.lang.Long",
-            "java.lang.Boolean", "java.util.Optional", "java.util.List", "java.util.Set", "java.util.Map",
-            "java.util.concurrent.CompletionStage", "java.util.concurrent.CompletableFuture");
+    private static final Set<String> NOT_FUTURES = Set.of(
+            "void",
+            "boolean",
+            "byte",
+            "char",
+            "short",
+            "int",
+            "long",
+            "float",
+            "double",
+            "java.lang.Object",
+            "java.lang.String",
+            "java.lang.Integer",
+            "java.lang.Long",
+            "java.lang.Boolean",
+            "java.util.Optional",
+            "java.util.List",
+            "java.util.Set",
+            "java.util.Map",
+            "java.util.concurrent.CompletionStage",
+            "java.util.concurrent.CompletableFuture");
 
     private final MethodInfo method;
     private final List<ParameterInfo> parameters;
@@ -41,8 +56,10 @@ final class LangModelSignature implements SignatureModel<Type> {
     }
 
     static String describe(MethodInfo method) {
-        return method.declaringClass().name() + "." + method.name() + method.parameters().stream()
-                .map(p -> simpleName(p.type())).collect(Collectors.joining(", ", "(", ")"));
+        return method.declaringClass().name() + "." + method.name()
+                + method.parameters().stream()
+                        .map(p -> simpleName(p.type()))
+                        .collect(Collectors.joining(", ", "(", ")"));
     }
 
     @Override
@@ -71,8 +88,11 @@ final class LangModelSignature implements SignatureModel<Type> {
             named |= !parameters.get(i).name().equals("arg" + i);
         }
         // Quarkus' model may have them from debug information, which reflection at run time lacks.
-        return named && ClassFiles.hasMethodParameters(method.declaringClass().name(),
-                Thread.currentThread().getContextClassLoader()).orElse(true);
+        return named
+                && ClassFiles.hasMethodParameters(
+                                method.declaringClass().name(),
+                                Thread.currentThread().getContextClassLoader())
+                        .orElse(true);
     }
 
     @Override
@@ -103,8 +123,12 @@ final class LangModelSignature implements SignatureModel<Type> {
         for (int i = 0; i < names.size(); i++) {
             MethodInfo found = null;
             for (MethodInfo m : c.methods()) {
-                if (m.name().equals(names.get(i)) && m.parameters().isEmpty() && !m.isStatic() && !m.isConstructor()
-                        && !m.returnType().isVoid() && (m.modifiers() & BRIDGE_OR_SYNTHETIC) == 0
+                if (m.name().equals(names.get(i))
+                        && m.parameters().isEmpty()
+                        && !m.isStatic()
+                        && !m.isConstructor()
+                        && !m.returnType().isVoid()
+                        && (m.modifiers() & BRIDGE_OR_SYNTHETIC) == 0
                         && !m.declaringClass().name().equals("java.lang.Object")
                         && (found == null || m.declaringClass().name().equals(c.name()))) {
                     found = m;

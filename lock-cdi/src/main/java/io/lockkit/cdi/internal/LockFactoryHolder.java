@@ -9,7 +9,6 @@ import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.cdi.internal.engine.RedisProviders;
 import io.lockkit.cdi.internal.engine.TransactionCompletion;
 import io.lockkit.spi.LockProvider;
-
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -17,7 +16,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
-
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,8 +144,12 @@ public class LockFactoryHolder {
     void start(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
         register();
         LockkitConfig config = LockkitConfig.load();
-        config.unknownKeys().forEach((key, meant) -> LOG.log(System.Logger.Level.WARNING,
-                "lockkit: unknown configuration key {0} is ignored; did you mean {1}?", key, meant));
+        config.unknownKeys()
+                .forEach((key, meant) -> LOG.log(
+                        System.Logger.Level.WARNING,
+                        "lockkit: unknown configuration key {0} is ignored; did you mean {1}?",
+                        key,
+                        meant));
         transactions();
         String startup = config.string(LockkitConfig.STARTUP).orElse("eager").toLowerCase(Locale.ROOT);
         switch (startup) {
@@ -184,7 +186,8 @@ public class LockFactoryHolder {
     private boolean onApplicationsDataSource(LockkitConfig config) {
         return !providers.isResolvable()
                 && "jdbc".equalsIgnoreCase(config.string(LockkitConfig.PROVIDER).orElse(""))
-                && config.string(LockkitConfig.JDBC_URL).isEmpty() && config.string(LockkitConfig.JDBC_DATASOURCE).isEmpty();
+                && config.string(LockkitConfig.JDBC_URL).isEmpty()
+                && config.string(LockkitConfig.JDBC_DATASOURCE).isEmpty();
     }
 
     private synchronized void register() {
@@ -217,12 +220,15 @@ public class LockFactoryHolder {
                     ? "the application's LockProvider " + provider
                     : backend(config);
             if (e.getClass().getName().equals("io.lockkit.jdbc.LockSchemaException")) {
-                what = what + " (" + config.describe(LockkitConfig.JDBC_TABLE, "lockkit_locks") + "; create it from the DDL"
-                        + " shipped in lock-jdbc, or set " + LockkitConfig.JDBC_CREATE_SCHEMA + "=true)";
+                what = what + " (" + config.describe(LockkitConfig.JDBC_TABLE, "lockkit_locks")
+                        + "; create it from the DDL" + " shipped in lock-jdbc, or set "
+                        + LockkitConfig.JDBC_CREATE_SCHEMA + "=true)";
             }
-            IllegalStateException failure = new IllegalStateException("lockkit: the lock backend did not answer at"
-                    + " application start: " + what + ": " + e.getMessage() + ". Fix the setting or start the"
-                    + " backend; " + LockkitConfig.STARTUP + "=lazy starts without it", e);
+            IllegalStateException failure = new IllegalStateException(
+                    "lockkit: the lock backend did not answer at"
+                            + " application start: " + what + ": " + e.getMessage() + ". Fix the setting or start the"
+                            + " backend; " + LockkitConfig.STARTUP + "=lazy starts without it",
+                    e);
             close();
             throw failure;
         }
@@ -247,8 +253,9 @@ public class LockFactoryHolder {
         synchronized (this) {
             if (resolved == null) {
                 if (factories.isAmbiguous()) {
-                    throw new IllegalStateException("lockkit: several DistributedLockFactory beans qualify for @Locked: "
-                            + describe(factories) + "; keep one with the @Default qualifier");
+                    throw new IllegalStateException(
+                            "lockkit: several DistributedLockFactory beans qualify for @Locked: " + describe(factories)
+                                    + "; keep one with the @Default qualifier");
                 }
                 resolved = factories.isResolvable() ? factories.get() : own();
             }
@@ -323,13 +330,13 @@ public class LockFactoryHolder {
             provider = switch (kind) {
                 case "redis" -> {
                     requireJedis();
-                    yield RedisProviders.create(config,
-                            container == null ? null : ManagedThreads.named(container, "lockkit-redis"));
+                    yield RedisProviders.create(
+                            config, container == null ? null : ManagedThreads.named(container, "lockkit-redis"));
                 }
                 case "jdbc" -> {
                     requireJdbc();
-                    yield JdbcProviders.create(config, beans,
-                            container == null ? null : ManagedThreads.named(container, "lockkit-jdbc"));
+                    yield JdbcProviders.create(
+                            config, beans, container == null ? null : ManagedThreads.named(container, "lockkit-jdbc"));
                 }
                 case "local" -> new LocalLockProvider();
                 default -> throw config.invalid(LockkitConfig.PROVIDER, kind, "expected redis, jdbc or local");
@@ -337,12 +344,13 @@ public class LockFactoryHolder {
         }
         DistributedLockFactory.Builder b = DistributedLockFactory.builder(provider);
         try {
-            config.duration(LockkitConfig.WATCHDOG_LEASE).ifPresent(lease ->
-                    b.defaultOptions(LockOptions.builder().watchdogLease(lease).build()));
+            config.duration(LockkitConfig.WATCHDOG_LEASE)
+                    .ifPresent(lease -> b.defaultOptions(
+                            LockOptions.builder().watchdogLease(lease).build()));
         } catch (IllegalArgumentException e) {
             provider.close();
-            throw new IllegalArgumentException(LockkitConfig.WATCHDOG_LEASE + " (from " + config.origin() + "): "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    LockkitConfig.WATCHDOG_LEASE + " (from " + config.origin() + "): " + e.getMessage(), e);
         }
         if (container != null) {
             b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
@@ -352,7 +360,10 @@ public class LockFactoryHolder {
         }
         ownProvider = provider;
         ownConfig = config;
-        LOG.log(System.Logger.Level.INFO, "lockkit: DistributedLockFactory over {0}{1}", provider,
+        LOG.log(
+                System.Logger.Level.INFO,
+                "lockkit: DistributedLockFactory over {0}{1}",
+                provider,
                 container != null ? " with the container's ManagedThreadFactory" : "");
         return b.build();
     }
@@ -389,8 +400,10 @@ public class LockFactoryHolder {
         try {
             Class.forName("io.lockkit.jdbc.JdbcLockProvider", false, LockFactoryHolder.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalStateException(LockkitConfig.PROVIDER + "=jdbc needs io.lockkit:lock-jdbc on the class path"
-                    + " (and the database's JDBC driver); add it, or produce a LockProvider or DistributedLockFactory bean", e);
+            throw new IllegalStateException(
+                    LockkitConfig.PROVIDER + "=jdbc needs io.lockkit:lock-jdbc on the class path"
+                            + " (and the database's JDBC driver); add it, or produce a LockProvider or DistributedLockFactory bean",
+                    e);
         }
     }
 
@@ -398,9 +411,12 @@ public class LockFactoryHolder {
         try {
             Class.forName("io.lockkit.jedis.JedisLockProvider", false, LockFactoryHolder.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalStateException(LockkitConfig.PROVIDER + "=redis (the default) needs io.lockkit:lock-jedis"
-                    + " on the class path; add it, set " + LockkitConfig.PROVIDER + "=local for a single process,"
-                    + " or produce a LockProvider or DistributedLockFactory bean", e);
+            throw new IllegalStateException(
+                    LockkitConfig.PROVIDER + "=redis (the default) needs io.lockkit:lock-jedis"
+                            + " on the class path; add it, set " + LockkitConfig.PROVIDER
+                            + "=local for a single process,"
+                            + " or produce a LockProvider or DistributedLockFactory bean",
+                    e);
         }
     }
 

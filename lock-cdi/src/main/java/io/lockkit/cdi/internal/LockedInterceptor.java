@@ -3,13 +3,11 @@ package io.lockkit.cdi.internal;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.LockedMethod;
 import io.lockkit.cdi.internal.engine.ReflectionSignature;
-
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
-
 import java.io.Serial;
 import java.io.Serializable;
 import java.lang.reflect.Method;

@@ -8,7 +8,6 @@ import io.lockkit.cdi.internal.engine.LockedDeclaration;
 import io.lockkit.cdi.internal.engine.LockedMethod;
 import io.lockkit.cdi.internal.engine.LockedValues;
 import io.lockkit.spi.LockProvider;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
@@ -30,7 +29,6 @@ import jakarta.enterprise.lang.model.AnnotationMember;
 import jakarta.enterprise.lang.model.declarations.ClassInfo;
 import jakarta.enterprise.lang.model.declarations.MethodInfo;
 import jakarta.inject.Named;
-
 import java.lang.reflect.Modifier;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -95,7 +93,8 @@ public class LockkitExtension implements BuildCompatibleExtension {
     public void checkProviders(Messages messages) {
         if (applicationFactories.isEmpty() && applicationProviders.size() > 1) {
             messages.error("lockkit: several LockProvider beans with the @Default qualifier: "
-                    + String.join(", ", applicationProviders) + "; keep one, or produce the DistributedLockFactory yourself");
+                    + String.join(", ", applicationProviders)
+                    + "; keep one, or produce the DistributedLockFactory yourself");
         }
     }
 
@@ -132,7 +131,8 @@ public class LockkitExtension implements BuildCompatibleExtension {
                     + " replaces the library's");
             return;
         }
-        components.addBean(DistributedLockFactory.class)
+        components
+                .addBean(DistributedLockFactory.class)
                 .type(DistributedLockFactory.class)
                 .scope(ApplicationScoped.class)
                 .createWith(OwnFactory.class);
@@ -154,7 +154,9 @@ public class LockkitExtension implements BuildCompatibleExtension {
                     + " methods are not intercepted, so the lock would never be taken";
         }
         try {
-            LockedDeclaration.check(new LangModelSignature(method), values(binding),
+            LockedDeclaration.check(
+                    new LangModelSignature(method),
+                    values(binding),
                     LockedMethod.defaultName(method.declaringClass().name(), method.name()));
             return null;
         } catch (DeclarationException e) {
@@ -184,7 +186,9 @@ public class LockkitExtension implements BuildCompatibleExtension {
 
     /** The class-level {@code @Locked} in force: the bean class's or the nearest superclass's ({@code @Inherited}). */
     private static @Nullable AnnotationInfo classBinding(ClassInfo beanClass) {
-        for (ClassInfo c = beanClass; c != null && !c.name().equals("java.lang.Object"); c = c.superClassDeclaration()) {
+        for (ClassInfo c = beanClass;
+                c != null && !c.name().equals("java.lang.Object");
+                c = c.superClassDeclaration()) {
             AnnotationInfo binding = c.annotation(Locked.class);
             if (binding != null) {
                 return binding;
@@ -207,7 +211,9 @@ public class LockkitExtension implements BuildCompatibleExtension {
         Map<String, MethodInfo> bySignature = new HashMap<>();
         for (MethodInfo m : methods) {
             Integer at = depth.get(m.declaringClass().name());
-            if (at == null || m.isConstructor() || m.declaringClass().name().equals("java.lang.Object")
+            if (at == null
+                    || m.isConstructor()
+                    || m.declaringClass().name().equals("java.lang.Object")
                     || (m.modifiers() & LangModelSignature.BRIDGE_OR_SYNTHETIC) != 0) {
                 continue;
             }
@@ -215,8 +221,10 @@ public class LockkitExtension implements BuildCompatibleExtension {
             if (excluded && !m.hasAnnotation(Locked.class)) {
                 continue;
             }
-            String signature = m.name() + m.parameters().stream()
-                    .map(p -> LangModelSignature.simpleName(p.type())).collect(Collectors.joining(",", "(", ")"));
+            String signature = m.name()
+                    + m.parameters().stream()
+                            .map(p -> LangModelSignature.simpleName(p.type()))
+                            .collect(Collectors.joining(",", "(", ")"));
             if (excluded) {
                 signature = m.declaringClass().name() + "#" + signature; // not overridable: report each
             }
@@ -246,7 +254,8 @@ public class LockkitExtension implements BuildCompatibleExtension {
             return "producer method " + LangModelSignature.describe(bean.producerMethod());
         }
         if (bean.isProducerField()) {
-            return "producer field " + bean.producerField().declaringClass().name() + "." + bean.producerField().name();
+            return "producer field " + bean.producerField().declaringClass().name() + "."
+                    + bean.producerField().name();
         }
         return bean.declaringClass() != null ? bean.declaringClass().name() : "synthetic bean";
     }

@@ -5,7 +5,6 @@ import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.LockedMethod;
 import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import io.lockkit.spi.LockProvider;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
@@ -20,7 +19,6 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessBean;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import jakarta.inject.Named;
-
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -104,8 +102,10 @@ public class LockkitPortableExtension implements Extension {
 
     void addFactory(@Observes AfterBeanDiscovery event, BeanManager beans) {
         if (!applicationFactories.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "lockkit: the application''s DistributedLockFactory {0} replaces the"
-                    + " library''s", applicationFactories);
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "lockkit: the application''s DistributedLockFactory {0} replaces the" + " library''s",
+                    applicationFactories);
             return;
         }
         event.<DistributedLockFactory>addBean()
@@ -142,8 +142,10 @@ public class LockkitPortableExtension implements Extension {
                 if (excluded && !m.isAnnotationPresent(Locked.class)) {
                     continue;
                 }
-                String signature = m.getName() + Arrays.stream(m.getParameterTypes()).map(Class::getName)
-                        .collect(Collectors.joining(",", "(", ")"));
+                String signature = m.getName()
+                        + Arrays.stream(m.getParameterTypes())
+                                .map(Class::getName)
+                                .collect(Collectors.joining(",", "(", ")"));
                 if (excluded) {
                     signature = c.getName() + "#" + signature;
                 }

@@ -3,16 +3,14 @@ package io.lockkit.cdi.internal;
 import io.lockkit.HealthReport;
 import io.lockkit.cdi.internal.engine.HealthRules;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
-
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
 
 /**
  * The {@code lockkit} MicroProfile Health readiness check: UP while the lock factory
@@ -63,7 +61,9 @@ public class LockkitReadinessCheck implements HealthCheck {
             down = "the lock factory is not available: " + e.getMessage();
             data.put("reason", down);
         }
-        return new HealthCheckResponse(NAME, down == null ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
+        return new HealthCheckResponse(
+                NAME,
+                down == null ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
                 Optional.of(data));
     }
 }

@@ -1,7 +1,6 @@
 package io.lockkit.cdi.internal;
 
 import jakarta.enterprise.inject.Instance;
-
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.SynchronousQueue;
@@ -21,8 +20,7 @@ final class ManagedThreads {
 
     private static final System.Logger LOG = System.getLogger(ManagedThreads.class.getName());
 
-    private ManagedThreads() {
-    }
+    private ManagedThreads() {}
 
     /** The managed thread factory, or null when there is none (Java SE, Quarkus). */
     @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
@@ -74,7 +72,8 @@ final class ManagedThreads {
                 }
             });
             if (thread == null) {
-                throw new IllegalStateException("the container's ManagedThreadFactory made no thread (is the application stopping?)");
+                throw new IllegalStateException(
+                        "the container's ManagedThreadFactory made no thread (is the application stopping?)");
             }
             return thread;
         };
@@ -102,7 +101,8 @@ final class ManagedThreads {
             this.container = container;
             this.maker = container.newThread(this::serve);
             if (maker == null) {
-                throw new IllegalStateException("the container's ManagedThreadFactory made no thread (is the application stopping?)");
+                throw new IllegalStateException(
+                        "the container's ManagedThreadFactory made no thread (is the application stopping?)");
             }
             maker.setDaemon(true);
             maker.start();

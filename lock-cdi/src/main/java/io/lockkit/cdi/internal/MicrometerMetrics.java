@@ -2,7 +2,6 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.micrometer.LockMetrics;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Instance;
 
@@ -21,15 +20,16 @@ final class MicrometerMetrics {
 
     private static final System.Logger LOG = System.getLogger(MicrometerMetrics.class.getName());
 
-    private MicrometerMetrics() {
-    }
+    private MicrometerMetrics() {}
 
     /** Registers lockkit's meters on {@code factory} when the application has one {@code @Default} MeterRegistry bean. */
     static void bind(Instance<Object> beans, DistributedLockFactory.Builder factory) {
         Instance<MeterRegistry> registries = beans.select(MeterRegistry.class);
         if (registries.isAmbiguous()) {
-            LOG.log(System.Logger.Level.WARNING, "lockkit: several @Default MeterRegistry beans; no lock metrics"
-                    + " (produce the DistributedLockFactory with LockMetrics bound to the registry of your choice)");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "lockkit: several @Default MeterRegistry beans; no lock metrics"
+                            + " (produce the DistributedLockFactory with LockMetrics bound to the registry of your choice)");
             return;
         }
         if (!registries.isResolvable()) {
@@ -43,8 +43,11 @@ final class MicrometerMetrics {
             factory.observer(metrics);
             LOG.log(System.Logger.Level.DEBUG, "lockkit: lock metrics in {0}", registry);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "lockkit: binding lock metrics to the application's MeterRegistry"
-                    + " failed; locking goes on without them", e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "lockkit: binding lock metrics to the application's MeterRegistry"
+                            + " failed; locking goes on without them",
+                    e);
         }
     }
 }

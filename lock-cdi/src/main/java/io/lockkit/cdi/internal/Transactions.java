@@ -1,9 +1,7 @@
 package io.lockkit.cdi.internal;
 
 import io.lockkit.cdi.internal.engine.TransactionCompletion;
-
 import jakarta.enterprise.inject.Instance;
-
 import java.util.List;
 
 /**
@@ -18,8 +16,7 @@ final class Transactions {
 
     private static final System.Logger LOG = System.getLogger(Transactions.class.getName());
 
-    private Transactions() {
-    }
+    private Transactions() {}
 
     /** Transaction completion over the registry found, or {@link TransactionCompletion#NONE}. */
     @SuppressWarnings("BanJNDI") // looks up a fixed or configured name the application chose, never request input
@@ -43,7 +40,10 @@ final class Transactions {
             try {
                 registry = new javax.naming.InitialContext().lookup(JNDI_NAME);
             } catch (javax.naming.NamingException | RuntimeException | LinkageError e) {
-                LOG.log(System.Logger.Level.DEBUG, "no " + JNDI_NAME + "; @Locked releases do not wait for transactions", e);
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        "no " + JNDI_NAME + "; @Locked releases do not wait for transactions",
+                        e);
             }
         }
         return registryType.isInstance(registry) ? JtaSupport.completion(registry) : TransactionCompletion.NONE;
@@ -51,8 +51,8 @@ final class Transactions {
 
     static final String MANAGER = "jakarta.transaction.TransactionManager";
     /** Where servers bind their TransactionManager (none is standard): WildFly, Payara/GlassFish, others. */
-    static final List<String> MANAGER_JNDI_NAMES = List.of("java:/TransactionManager", "java:appserver/TransactionManager",
-            "java:comp/TransactionManager");
+    static final List<String> MANAGER_JNDI_NAMES =
+            List.of("java:/TransactionManager", "java:appserver/TransactionManager", "java:comp/TransactionManager");
 
     /**
      * {@code provider}, its calls made outside the caller's JTA transaction when the container has a
@@ -83,8 +83,10 @@ final class Transactions {
             }
         }
         if (!managerType.isInstance(manager)) {
-            LOG.log(System.Logger.Level.DEBUG, "no TransactionManager: the JDBC provider needs connections outside of"
-                    + " JTA transactions (a non-JTA DataSource)");
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    "no TransactionManager: the JDBC provider needs connections outside of"
+                            + " JTA transactions (a non-JTA DataSource)");
             return provider;
         }
         return JtaSupport.suspending(provider, manager);

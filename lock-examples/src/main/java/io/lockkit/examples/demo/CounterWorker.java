@@ -4,8 +4,6 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.jedis.JedisLockProvider;
-import redis.clients.jedis.RedisClient;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,6 +23,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.RedisClient;
 
 /**
  * One worker JVM of the {@link CounterDemo}: its threads each increment the shared counter by
@@ -97,9 +96,10 @@ public final class CounterWorker {
     private int run() {
         BufferedReader coordinator = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         // The factory owns the provider and closes it with itself.
-        try (DistributedLockFactory locks = jdbc ? DistributedLockFactory.create(JdbcLockProvider.create(uri))
-                     : DistributedLockFactory.create(JedisLockProvider.create(uri));
-             Counters counters = jdbc ? new JdbcCounters(uri, counterKey) : new RedisCounters(uri, counterKey)) {
+        try (DistributedLockFactory locks = jdbc
+                        ? DistributedLockFactory.create(JdbcLockProvider.create(uri))
+                        : DistributedLockFactory.create(JedisLockProvider.create(uri));
+                Counters counters = jdbc ? new JdbcCounters(uri, counterKey) : new RedisCounters(uri, counterKey)) {
             System.out.println(READY);
             System.out.flush();
             if (!GO.equals(readLine(coordinator))) {
@@ -119,8 +119,9 @@ public final class CounterWorker {
                 tokens[t] = new long[useLock ? increments : 0];
                 values[t] = new long[useLock ? increments : 0];
                 Counter counter = counters.forThread();
-                running[t] = new Thread(() -> increment(locks.getLock(lockName), counter, waits[index],
-                        tokens[index], values[index]), "counter-worker-" + worker + "-" + t);
+                running[t] = new Thread(
+                        () -> increment(locks.getLock(lockName), counter, waits[index], tokens[index], values[index]),
+                        "counter-worker-" + worker + "-" + t);
                 running[t].start();
             }
             for (Thread t : running) {
@@ -128,9 +129,17 @@ public final class CounterWorker {
             }
             Instant end = Instant.now();
 
-            new WorkerResult(worker, made.get(), failures.size(), micros(start), micros(end),
-                    tokensOutOfOrder.get() == 0, flatten(waits, useLock), flatten(tokens, true),
-                    flatten(values, true)).write(resultFile);
+            new WorkerResult(
+                            worker,
+                            made.get(),
+                            failures.size(),
+                            micros(start),
+                            micros(end),
+                            tokensOutOfOrder.get() == 0,
+                            flatten(waits, useLock),
+                            flatten(tokens, true),
+                            flatten(values, true))
+                    .write(resultFile);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failures.add("interrupted");
@@ -253,8 +262,10 @@ public final class CounterWorker {
         public Counter forThread() throws SQLException {
             Connection c = DriverManager.getConnection(url);
             connections.add(c);
-            PreparedStatement select = c.prepareStatement("SELECT value FROM " + CounterDemo.COUNTER_TABLE + " WHERE name = ?");
-            PreparedStatement update = c.prepareStatement("UPDATE " + CounterDemo.COUNTER_TABLE + " SET value = ? WHERE name = ?");
+            PreparedStatement select =
+                    c.prepareStatement("SELECT value FROM " + CounterDemo.COUNTER_TABLE + " WHERE name = ?");
+            PreparedStatement update =
+                    c.prepareStatement("UPDATE " + CounterDemo.COUNTER_TABLE + " SET value = ? WHERE name = ?");
             select.setString(1, name);
             update.setString(2, name);
             return new Counter() {
@@ -294,13 +305,15 @@ public final class CounterWorker {
 
     /** Exits when the coordinator's end of standard input closes, so no worker outlives it. */
     private static void watchCoordinator(BufferedReader coordinator) {
-        Thread watch = new Thread(() -> {
-            while (readLine(coordinator) != null) {
-                // Nothing else is sent after GO; only the end of the stream matters.
-            }
-            System.err.println("the coordinator went away; stopping");
-            System.exit(EXIT_ORPHANED);
-        }, "coordinator-watch");
+        Thread watch = new Thread(
+                () -> {
+                    while (readLine(coordinator) != null) {
+                        // Nothing else is sent after GO; only the end of the stream matters.
+                    }
+                    System.err.println("the coordinator went away; stopping");
+                    System.exit(EXIT_ORPHANED);
+                },
+                "coordinator-watch");
         watch.setDaemon(true);
         watch.start();
     }
@@ -318,7 +331,10 @@ public final class CounterWorker {
         if (!keep) {
             return new long[0];
         }
-        return Arrays.stream(rows).flatMapToLong(Arrays::stream).filter(v -> v >= 0).toArray();
+        return Arrays.stream(rows)
+                .flatMapToLong(Arrays::stream)
+                .filter(v -> v >= 0)
+                .toArray();
     }
 
     private static long micros(Instant instant) {

@@ -20,9 +20,11 @@ final class DemoOptions {
     static final Duration TIMEOUT_BASE = Duration.ofSeconds(60);
     /** The part of the default timeout per increment, some ten times what one takes on a slow machine. */
     static final Duration TIMEOUT_PER_INCREMENT = Duration.ofMillis(20);
+
     static final String PROPERTY_PREFIX = "lockkit.demo.";
 
-    static final String USAGE = String.join("\n",
+    static final String USAGE = String.join(
+            "\n",
             "Usage: CounterDemo [options]",
             "  Starts a Redis (or uses LOCKKIT_REDIS_URI / -Dlockkit.redis.uri), runs worker JVMs whose threads",
             "  increment one Redis counter by GET, pause, SET under one lockkit lock, and checks that no",
@@ -31,10 +33,10 @@ final class DemoOptions {
             "  --workers=N      worker JVMs (default " + DEFAULT_WORKERS + ")",
             "  --threads=N      threads per worker (default " + DEFAULT_THREADS + ")",
             "  --increments=N   increments per thread (default " + DEFAULT_INCREMENTS + ")",
-            "  --pause-ms=N     pause between reading and writing the counter, in ms (default "
-                    + DEFAULT_PAUSE_MILLIS + ")",
-            "  --timeout-s=N    stop workers still running after N s (default " + TIMEOUT_BASE.toSeconds()
-                    + " s + " + TIMEOUT_PER_INCREMENT.toMillis() + " ms per increment)",
+            "  --pause-ms=N     pause between reading and writing the counter, in ms (default " + DEFAULT_PAUSE_MILLIS
+                    + ")",
+            "  --timeout-s=N    stop workers still running after N s (default " + TIMEOUT_BASE.toSeconds() + " s + "
+                    + TIMEOUT_PER_INCREMENT.toMillis() + " ms per increment)",
             "  --backend=B      redis (default) or jdbc: the lock and the counter in PostgreSQL (the one named by",
             "                   LOCKKIT_JDBC_URL, else the embedded PostgreSQL binaries) instead of Redis",
             "  --uri=URI        use the Redis at URI, e.g. redis://127.0.0.1:6379 (with --backend=jdbc: the",
@@ -55,13 +57,22 @@ final class DemoOptions {
     final Duration timeout;
     /** An explicit Redis URI, or null to let the fixture choose. */
     final String uri;
+
     final boolean useLock;
     final boolean help;
     /** {@code redis} or {@code jdbc}. */
     final String backend;
 
-    private DemoOptions(int workers, int threads, int increments, int pauseMillis, Duration timeout, String uri,
-            boolean useLock, boolean help, String backend) {
+    private DemoOptions(
+            int workers,
+            int threads,
+            int increments,
+            int pauseMillis,
+            Duration timeout,
+            String uri,
+            boolean useLock,
+            boolean help,
+            String backend) {
         this.backend = backend;
         this.workers = workers;
         this.threads = threads;
@@ -97,7 +108,9 @@ final class DemoOptions {
         java.util.List<String> joined = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             // "--backend jdbc" as well as "--backend=jdbc"
-            if ("--backend".equals(args[i] == null ? null : args[i].trim()) && i + 1 < args.length && args[i + 1] != null
+            if ("--backend".equals(args[i] == null ? null : args[i].trim())
+                    && i + 1 < args.length
+                    && args[i + 1] != null
                     && !args[i + 1].startsWith("-")) {
                 joined.add("--backend=" + args[++i].trim());
             } else {
@@ -150,11 +163,13 @@ final class DemoOptions {
         int n = intValue("increments", increments, DEFAULT_INCREMENTS, 1, 1_000_000);
         int p = intValue("pause-ms", pause, DEFAULT_PAUSE_MILLIS, 0, 10_000);
         long total = (long) w * t * n;
-        Duration defaultTimeout = TIMEOUT_BASE.plus(TIMEOUT_PER_INCREMENT.multipliedBy(total))
-                .plus(Duration.ofMillis(total * p));
-        Duration limit = timeout == null || timeout.isBlank() ? defaultTimeout
+        Duration defaultTimeout =
+                TIMEOUT_BASE.plus(TIMEOUT_PER_INCREMENT.multipliedBy(total)).plus(Duration.ofMillis(total * p));
+        Duration limit = timeout == null || timeout.isBlank()
+                ? defaultTimeout
                 : Duration.ofSeconds(intValue("timeout-s", timeout, 0, 1, 86_400));
-        String b = backend == null || backend.isBlank() ? "redis" : backend.trim().toLowerCase(Locale.ROOT);
+        String b =
+                backend == null || backend.isBlank() ? "redis" : backend.trim().toLowerCase(Locale.ROOT);
         if (!b.equals("redis") && !b.equals("jdbc")) {
             throw new IllegalArgumentException("backend must be redis or jdbc, was " + backend);
         }
@@ -163,8 +178,9 @@ final class DemoOptions {
             throw new IllegalArgumentException("uri must look like redis://host:port, was " + u);
         }
         if (u != null && b.equals("jdbc") && !u.startsWith("jdbc:postgresql:")) {
-            throw new IllegalArgumentException("uri must be a JDBC URL jdbc:postgresql://host:port/database with --backend=jdbc, was "
-                    + u.replaceAll("(?i)(password=)[^&]*", "$1***"));
+            throw new IllegalArgumentException(
+                    "uri must be a JDBC URL jdbc:postgresql://host:port/database with --backend=jdbc, was "
+                            + u.replaceAll("(?i)(password=)[^&]*", "$1***"));
         }
         return new DemoOptions(w, t, n, p, limit, u, !booleanValue("no-lock", noLock), help, b);
     }

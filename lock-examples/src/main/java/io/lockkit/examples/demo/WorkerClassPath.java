@@ -1,8 +1,6 @@
 package io.lockkit.examples.demo;
 
 import io.lockkit.jedis.JedisLockProvider;
-import redis.clients.jedis.RedisClient;
-
 import java.io.File;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -15,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import redis.clients.jedis.RedisClient;
 
 /**
  * The class path for worker JVMs: {@code java.class.path} when it holds the demo and its
@@ -24,10 +23,10 @@ import java.util.Set;
 final class WorkerClassPath {
 
     /** Classes the workers need, one from each kind of dependency the demo can get in different ways. */
-    private static final List<Class<?>> PROBES = List.of(CounterWorker.class, JedisLockProvider.class, RedisClient.class);
+    private static final List<Class<?>> PROBES =
+            List.of(CounterWorker.class, JedisLockProvider.class, RedisClient.class);
 
-    private WorkerClassPath() {
-    }
+    private WorkerClassPath() {}
 
     /**
      * Finds the class path.

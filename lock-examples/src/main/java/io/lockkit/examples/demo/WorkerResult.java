@@ -32,10 +32,19 @@ final class WorkerResult {
     /** The counter value written under {@code tokens[i]}. */
     final long[] values;
 
-    WorkerResult(int worker, long increments, long failures, long startEpochMicros, long endEpochMicros,
-            boolean tokensIncreasing, long[] waitsMicros, long[] tokens, long[] values) {
+    WorkerResult(
+            int worker,
+            long increments,
+            long failures,
+            long startEpochMicros,
+            long endEpochMicros,
+            boolean tokensIncreasing,
+            long[] waitsMicros,
+            long[] tokens,
+            long[] values) {
         if (tokens.length != values.length) {
-            throw new IllegalArgumentException("tokens and values must pair up: " + tokens.length + " != " + values.length);
+            throw new IllegalArgumentException(
+                    "tokens and values must pair up: " + tokens.length + " != " + values.length);
         }
         this.worker = worker;
         this.increments = increments;
@@ -126,7 +135,15 @@ final class WorkerResult {
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
             throw new IOException(file + " is damaged: " + e.getMessage(), e);
         }
-        return new WorkerResult(worker, increments, failures, start, end, increasing, Arrays.copyOf(waits, w),
-                Arrays.copyOf(tokens, t), Arrays.copyOf(values, t));
+        return new WorkerResult(
+                worker,
+                increments,
+                failures,
+                start,
+                end,
+                increasing,
+                Arrays.copyOf(waits, w),
+                Arrays.copyOf(tokens, t),
+                Arrays.copyOf(values, t));
     }
 }

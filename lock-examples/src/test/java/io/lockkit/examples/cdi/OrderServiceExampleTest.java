@@ -1,27 +1,25 @@
 package io.lockkit.examples.cdi;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import jakarta.enterprise.inject.se.SeContainer;
 import jakarta.enterprise.inject.se.SeContainerInitializer;
-import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @DisplayName("the Weld SE example application")
 class OrderServiceExampleTest {
@@ -35,9 +33,12 @@ class OrderServiceExampleTest {
         ConfigProviderResolver resolver = ConfigProviderResolver.instance();
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         resolver.releaseConfig(resolver.getConfig(loader));
-        resolver.registerConfig(new SmallRyeConfigBuilder()
-                .withSources(new PropertiesConfigSource(Map.of("lockkit.redis.uri", redis.uri()), "example", 500))
-                .build(), loader);
+        resolver.registerConfig(
+                new SmallRyeConfigBuilder()
+                        .withSources(
+                                new PropertiesConfigSource(Map.of("lockkit.redis.uri", redis.uri()), "example", 500))
+                        .build(),
+                loader);
     }
 
     @AfterAll
@@ -56,7 +57,8 @@ class OrderServiceExampleTest {
     @DisplayName("an order is shipped once however many threads try at the same time")
     void shipsEachOrderOnce() throws Exception {
         try (SeContainer container = SeContainerInitializer.newInstance()
-                .addBeanClasses(OrderService.class, InMemoryShipments.class).initialize()) {
+                .addBeanClasses(OrderService.class, InMemoryShipments.class)
+                .initialize()) {
             OrderService orders = container.select(OrderService.class).get();
             InMemoryShipments store = container.select(InMemoryShipments.class).get();
             ExecutorService pool = Executors.newFixedThreadPool(4);

@@ -1,13 +1,12 @@
 package io.lockkit.examples.demo;
 
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /** Runs the demo's coordinator in-process with small numbers; the workers are real JVMs. */
 class CounterDemoTest {
@@ -20,34 +19,37 @@ class CounterDemoTest {
         Run run = run(SMALL);
 
         assertThat(run.status).as(run.output).isEqualTo(CounterDemo.EXIT_OK);
-        assertThat(run.output).contains(
-                "increments expected: 80",
-                "increments found:    80",
-                "lost updates:        0",
-                "acquisitions:        80 in ",
-                "wait for the lock:   p50 ",
-                "fencing tokens:      first ",
-                "token order:         increasing in each worker; unique and in write order across workers",
-                "workers:             2 of 2 exited with status 0",
-                "OK: no lost updates");
+        assertThat(run.output)
+                .contains(
+                        "increments expected: 80",
+                        "increments found:    80",
+                        "lost updates:        0",
+                        "acquisitions:        80 in ",
+                        "wait for the lock:   p50 ",
+                        "fencing tokens:      first ",
+                        "token order:         increasing in each worker; unique and in write order across workers",
+                        "workers:             2 of 2 exited with status 0",
+                        "OK: no lost updates");
         assertNoProcessLeft();
     }
 
     @Test
-    @DisplayName("with --backend jdbc (embedded PostgreSQL) worker JVMs incrementing a row under the lock lose no update")
+    @DisplayName(
+            "with --backend jdbc (embedded PostgreSQL) worker JVMs incrementing a row under the lock lose no update")
     void incrementsUnderAJdbcLockAreAllFound() {
         Run run = run("--backend", "jdbc", SMALL[0], SMALL[1], SMALL[2]);
 
         assertThat(run.status).as(run.output).isEqualTo(CounterDemo.EXIT_OK);
-        assertThat(run.output).contains(
-                "postgresql ",
-                "each increment: SELECT, pause 1 ms, UPDATE, holding lock",
-                "increments expected: 80",
-                "increments found:    80",
-                "lost updates:        0",
-                "token order:         increasing in each worker; unique and in write order across workers",
-                "workers:             2 of 2 exited with status 0",
-                "OK: no lost updates");
+        assertThat(run.output)
+                .contains(
+                        "postgresql ",
+                        "each increment: SELECT, pause 1 ms, UPDATE, holding lock",
+                        "increments expected: 80",
+                        "increments found:    80",
+                        "lost updates:        0",
+                        "token order:         increasing in each worker; unique and in write order across workers",
+                        "workers:             2 of 2 exited with status 0",
+                        "OK: no lost updates");
         assertNoProcessLeft();
     }
 
@@ -57,7 +59,8 @@ class CounterDemoTest {
         Run run = run(SMALL[0], SMALL[1], SMALL[2], "--no-lock");
 
         assertThat(run.status).as(run.output).isEqualTo(CounterDemo.EXIT_LOST_UPDATES);
-        assertThat(run.output).contains("increments expected: 80", "WITHOUT the lock", "FAILED: ")
+        assertThat(run.output)
+                .contains("increments expected: 80", "WITHOUT the lock", "FAILED: ")
                 .doesNotContain("lost updates:        0\n");
         assertNoProcessLeft();
     }
@@ -73,7 +76,8 @@ class CounterDemoTest {
 
     private static void assertNoProcessLeft() {
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive))
-                .as("processes left behind by the demo").isEmpty();
+                .as("processes left behind by the demo")
+                .isEmpty();
     }
 
     private static Run run(String... args) {

@@ -11,11 +11,11 @@ public class Booking {
 
     @Id
     private String id;
+
     private String slot;
     private String who;
 
-    protected Booking() {
-    }
+    protected Booking() {}
 
     Booking(String id, String slot, String who) {
         this.id = id;

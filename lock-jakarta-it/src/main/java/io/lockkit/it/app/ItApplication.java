@@ -5,5 +5,4 @@ import jakarta.ws.rs.core.Application;
 
 /** The test application's JAX-RS root: every resource lives under {@code /api}. */
 @ApplicationPath("/api")
-public class ItApplication extends Application {
-}
+public class ItApplication extends Application {}

@@ -27,10 +27,10 @@ import java.nio.file.StandardOpenOption;
 public final class SharedState {
 
     /** Differs for every deployment of the application (a new class loader initialises it anew). */
-    public static final String DEPLOYMENT = java.util.UUID.randomUUID().toString().substring(0, 8);
+    public static final String DEPLOYMENT =
+            java.util.UUID.randomUUID().toString().substring(0, 8);
 
-    private SharedState() {
-    }
+    private SharedState() {}
 
     static Path dir() {
         String dir = System.getProperty("itapp.shared-dir");
@@ -99,14 +99,20 @@ public final class SharedState {
 
     /** Appends an event line (instance, section, what, wall-clock millis) to the shared event log. */
     public static void event(String section, String what) {
-        append("events", instance() + " " + section + " " + what + " " + System.currentTimeMillis()
-                + " " + Thread.currentThread().getName());
+        append(
+                "events",
+                instance() + " " + section + " " + what + " " + System.currentTimeMillis() + " "
+                        + Thread.currentThread().getName());
     }
 
     private static synchronized void append(String log, String line) {
         try {
-            Files.writeString(dir().resolve(log + ".log"), line + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    dir().resolve(log + ".log"),
+                    line + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

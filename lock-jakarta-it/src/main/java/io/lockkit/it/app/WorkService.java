@@ -5,7 +5,6 @@ import io.lockkit.cdi.WhenBusy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -19,15 +18,17 @@ public class WorkService {
     /** Runs {@code millis} of work on a managed thread; the lock {@code report:{id}} is held until the stage completes. */
     @Locked(value = "report:{id}", waitTime = 120)
     public CompletionStage<String> report(String id, long millis) {
-        return CompletableFuture.supplyAsync(() -> {
-            SharedState.enter("report-" + id);
-            try {
-                SharedState.pause(millis);
-                return SharedState.instance();
-            } finally {
-                SharedState.exit("report-" + id);
-            }
-        }, executor);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    SharedState.enter("report-" + id);
+                    try {
+                        SharedState.pause(millis);
+                        return SharedState.instance();
+                    } finally {
+                        SharedState.exit("report-" + id);
+                    }
+                },
+                executor);
     }
 
     /** Runs {@code millis} of work when {@code job:{id}} is free; returns null (skipped) when it is busy. */

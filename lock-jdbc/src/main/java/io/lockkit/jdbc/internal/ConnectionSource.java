@@ -46,7 +46,8 @@ public abstract class ConnectionSource implements AutoCloseable {
      * Connections to {@code url}, at most {@code max} at once (a caller waits up to {@code timeout}
      * for one), each with a socket read timeout of {@code networkTimeout}.
      */
-    public static ConnectionSource of(String url, Properties properties, int max, Duration timeout, Duration networkTimeout) {
+    public static ConnectionSource of(
+            String url, Properties properties, int max, Duration timeout, Duration networkTimeout) {
         return new FromUrl(url, properties, max, timeout, networkTimeout);
     }
 
@@ -89,9 +90,12 @@ public abstract class ConnectionSource implements AutoCloseable {
             try {
                 c.setAutoCommit(true);
             } catch (SQLException e) {
-                throw new SQLException("the connection cannot be put in autocommit (is it enlisted in the caller's"
-                        + " transaction? lockkit needs connections outside of it, e.g. a non-JTA DataSource): "
-                        + e.getMessage(), e.getSQLState(), e);
+                throw new SQLException(
+                        "the connection cannot be put in autocommit (is it enlisted in the caller's"
+                                + " transaction? lockkit needs connections outside of it, e.g. a non-JTA DataSource): "
+                                + e.getMessage(),
+                        e.getSQLState(),
+                        e);
             }
         }
     }
@@ -139,8 +143,7 @@ public abstract class ConnectionSource implements AutoCloseable {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         @Override
         public String toString() {
@@ -194,8 +197,8 @@ public abstract class ConnectionSource implements AutoCloseable {
                         if (permits.tryAcquire(Math.max(0, left), TimeUnit.NANOSECONDS)) {
                             return;
                         }
-                        throw new SQLTimeoutException("no connection of the lock provider came free within "
-                                + timeout.toMillis() + " ms");
+                        throw new SQLTimeoutException(
+                                "no connection of the lock provider came free within " + timeout.toMillis() + " ms");
                     } catch (InterruptedException e) {
                         interrupted = true;
                     }

@@ -3,7 +3,6 @@ package io.lockkit.jdbc.internal;
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jdbc.LockSchemaException;
-
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -35,16 +34,18 @@ public final class Failures {
             "42S02", "42102", "42S01", // H2 / standard: table not found
             "90036", "42S22", "42122", "42703"); // sequence or column not found
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /** Whether the connection is broken: a fresh connection may succeed where this one failed. */
     public static boolean connectionLost(SQLException e) {
         String state = e.getSQLState();
-        return e instanceof SQLNonTransientConnectionException || e instanceof SQLTransientConnectionException
+        return e instanceof SQLNonTransientConnectionException
+                || e instanceof SQLTransientConnectionException
                 || e instanceof SQLRecoverableException
                 || (state != null && (state.startsWith("08") || state.startsWith("57P")))
-                || "90067".equals(state) || "90098".equals(state) || "90121".equals(state); // H2: connection broken, database closed
+                || "90067".equals(state)
+                || "90098".equals(state)
+                || "90121".equals(state); // H2: connection broken, database closed
     }
 
     /** The lockkit exception for a failed call on lock {@code name} (null: no single lock). */
@@ -55,8 +56,11 @@ public final class Failures {
             return new BackendUnavailableException(name, detail, e);
         }
         if (state != null && SCHEMA.contains(state)) {
-            return new LockSchemaException(name, detail
-                    + "; create the lock table from the DDL in the lock-jdbc jar, or build the provider with createSchema(true)", e);
+            return new LockSchemaException(
+                    name,
+                    detail
+                            + "; create the lock table from the DDL in the lock-jdbc jar, or build the provider with createSchema(true)",
+                    e);
         }
         return new LockException(name, detail, e);
     }

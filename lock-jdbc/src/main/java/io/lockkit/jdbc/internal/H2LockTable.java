@@ -22,8 +22,7 @@ public final class H2LockTable extends LockTable {
     }
 
     /** The locked row, or null. */
-    private record Row(String owner, int holdCount, long token, long remainingMicros) {
-    }
+    private record Row(String owner, int holdCount, long token, long remainingMicros) {}
 
     @FunctionalInterface
     private interface Work<T> {
@@ -118,22 +117,24 @@ public final class H2LockTable extends LockTable {
 
     @Override
     public Released release(Connection c, String key, String owner, String channel) throws SQLException {
-        return new Released(inTransaction(c, () -> {
-            Row row = lockRow(c, key);
-            if (row == null || !row.owner().equals(owner)) {
-                return NOT_HELD;
-            }
-            if (row.remainingMicros() <= 0) {
-                update(c, "delete", key);
-                return LAPSED;
-            }
-            if (row.holdCount() > 1) {
-                update(c, "lower", key);
-                return row.holdCount() - 1;
-            }
-            update(c, "delete", key);
-            return RELEASED;
-        }), null);
+        return new Released(
+                inTransaction(c, () -> {
+                    Row row = lockRow(c, key);
+                    if (row == null || !row.owner().equals(owner)) {
+                        return NOT_HELD;
+                    }
+                    if (row.remainingMicros() <= 0) {
+                        update(c, "delete", key);
+                        return LAPSED;
+                    }
+                    if (row.holdCount() > 1) {
+                        update(c, "lower", key);
+                        return row.holdCount() - 1;
+                    }
+                    update(c, "delete", key);
+                    return RELEASED;
+                }),
+                null);
     }
 
     @Override
@@ -172,7 +173,9 @@ public final class H2LockTable extends LockTable {
         try (PreparedStatement ps = prepare(c, "inspect")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), -1)) : Optional.empty();
+                return rs.next()
+                        ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), -1))
+                        : Optional.empty();
             }
         }
     }
@@ -187,7 +190,10 @@ public final class H2LockTable extends LockTable {
             try (ResultSet rs = ps.executeQuery()) {
                 List<Listed> page = new ArrayList<>();
                 while (rs.next()) {
-                    page.add(new Listed(rs.getString(1), rs.getString(2), new Held(rs.getString(3), rs.getInt(4), rs.getLong(5), rs.getLong(6), -1)));
+                    page.add(new Listed(
+                            rs.getString(1),
+                            rs.getString(2),
+                            new Held(rs.getString(3), rs.getInt(4), rs.getLong(5), rs.getLong(6), -1)));
                 }
                 return page;
             }

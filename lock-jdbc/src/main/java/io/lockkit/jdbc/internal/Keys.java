@@ -13,8 +13,7 @@ public final class Keys {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private Keys() {
-    }
+    private Keys() {}
 
     public static String of(String name) {
         byte[] digest;

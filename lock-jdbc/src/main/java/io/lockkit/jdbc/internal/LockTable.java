@@ -17,24 +17,26 @@ import org.jspecify.annotations.Nullable;
 public abstract class LockTable {
 
     /** An acquisition attempt's answer: acquired with a token, or busy with the lease left (-1: unknown). */
-    public record Attempt(boolean acquired, long token, long remainingMicros) {
-    }
+    public record Attempt(boolean acquired, long token, long remainingMicros) {}
 
     /** A hold to renew. */
-    public record Hold(String key, String owner, long leaseMicros) {
-    }
+    public record Hold(String key, String owner, long leaseMicros) {}
 
     /** A held lock: its owner, hold count, the lease left, its token and live waiters (-1: this dialect keeps no queue). */
-    public record Held(String owner, int holdCount, long remainingMicros, long token, int waiters) {
-    }
+    public record Held(String owner, int holdCount, long remainingMicros, long token, int waiters) {}
 
     /** A held lock found by {@link #list}: its row key, name and state. */
-    public record Listed(String key, String name, Held held) {
-    }
+    public record Listed(String key, String name, Held held) {}
 
     /** What an acquisition asks for: the lease, and whether (and how long) the owner will wait. */
-    public record Ask(String key, String name, String owner, long leaseMicros, boolean waiting, long maxWaitMicros, long waitId) {
-    }
+    public record Ask(
+            String key,
+            String name,
+            String owner,
+            long leaseMicros,
+            boolean waiting,
+            long maxWaitMicros,
+            long waitId) {}
 
     /**
      * A release's answer: {@link #NOT_HELD}, {@link #LAPSED}, {@link #RELEASED} or the holds left;
@@ -49,13 +51,15 @@ public abstract class LockTable {
 
     /** Release outcomes. */
     public static final int NOT_HELD = -2;
+
     public static final int LAPSED = -1;
     public static final int RELEASED = 0;
 
     protected final Map<String, String> sql;
     private final int queryTimeoutSeconds;
     private final LongAdder statements = new LongAdder();
-    private final java.util.concurrent.ConcurrentHashMap<String, LongAdder> byStatement = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, LongAdder> byStatement =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     protected LockTable(Map<String, String> sql, int queryTimeoutSeconds) {
         this.sql = sql;
@@ -76,8 +80,7 @@ public abstract class LockTable {
      * The owner stopped waiting (wait {@code waitId}): leave the queue and pass on a hand-over not
      * claimed, or a grant to that wait not taken. Nothing where there is no queue.
      */
-    public void abandon(Connection c, String key, String owner, long waitId, String channel) throws SQLException {
-    }
+    public void abandon(Connection c, String key, String owner, long waitId, String channel) throws SQLException {}
 
     /** Whether this dialect queues waiters, so that {@link #abandon} is needed. */
     public boolean queues() {
@@ -127,7 +130,8 @@ public abstract class LockTable {
      * trip; with {@code timed} false without a JDBC query timeout, for a statement that bounds its
      * own waits on the server.
      */
-    protected final PreparedStatement prepare(Connection c, String name, String text, boolean timed) throws SQLException {
+    protected final PreparedStatement prepare(Connection c, String name, String text, boolean timed)
+            throws SQLException {
         PreparedStatement ps = c.prepareStatement(text);
         if (timed) {
             ps.setQueryTimeout(queryTimeoutSeconds);

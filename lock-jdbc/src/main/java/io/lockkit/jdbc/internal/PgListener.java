@@ -1,8 +1,5 @@
 package io.lockkit.jdbc.internal;
 
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,6 +9,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /**
  * One LISTEN connection and its thread for a provider on PostgreSQL: it receives the release
@@ -60,7 +59,11 @@ public final class PgListener implements AutoCloseable {
         }
     }
 
-    public PgListener(ConnectionSource connections, String channel, Dispatcher dispatcher, ThreadFactory threads,
+    public PgListener(
+            ConnectionSource connections,
+            String channel,
+            Dispatcher dispatcher,
+            ThreadFactory threads,
             Duration timeout) {
         this.connections = connections;
         this.channel = channel;
@@ -96,8 +99,10 @@ public final class PgListener implements AutoCloseable {
                 current = c;
                 if (!c.isWrapperFor(PGConnection.class)) {
                     // Another driver (or a pool that does not unwrap): no notifications to read.
-                    LOG.log(System.Logger.Level.WARNING, "the DataSource's connections are not the PostgreSQL JDBC"
-                            + " driver's (or do not unwrap to it): no LISTEN; waiters poll");
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "the DataSource's connections are not the PostgreSQL JDBC"
+                                    + " driver's (or do not unwrap to it): no LISTEN; waiters poll");
                     break;
                 }
                 try (Statement s = c.createStatement()) {
@@ -132,8 +137,10 @@ public final class PgListener implements AutoCloseable {
                     break;
                 }
                 if (listening || !reconnect) {
-                    LOG.log(System.Logger.Level.WARNING, "lock release notifications on channel " + channel
-                            + " interrupted; waiters poll until the LISTEN connection is back: " + e);
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "lock release notifications on channel " + channel
+                                    + " interrupted; waiters poll until the LISTEN connection is back: " + e);
                 }
                 if (listening) {
                     listening = false;

@@ -66,7 +66,8 @@ public final class PostgresLockTable extends LockTable {
         }
     }
 
-    public PostgresLockTable(Map<String, String> placeholders, int queryTimeoutSeconds, long claimMicros, String origin) {
+    public PostgresLockTable(
+            Map<String, String> placeholders, int queryTimeoutSeconds, long claimMicros, String origin) {
         super(SqlFile.statements("/io/lockkit/jdbc/postgresql/statements.sql", placeholders), queryTimeoutSeconds);
         this.gateNamespace = ("lockkit:" + placeholders.get("table")).hashCode();
         this.claimMicros = claimMicros;
@@ -151,7 +152,8 @@ public final class PostgresLockTable extends LockTable {
         v.put("origin", origin);
         try (PreparedStatement ps = bound(c, "release", v)) {
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new Released(rs.getInt(1), rs.getString(2), rs.getLong(3), rs.getLong(4))
+                return rs.next()
+                        ? new Released(rs.getInt(1), rs.getString(2), rs.getLong(3), rs.getLong(4))
                         : new Released(NOT_HELD, null);
             }
         }
@@ -220,7 +222,10 @@ public final class PostgresLockTable extends LockTable {
     public Optional<Held> inspect(Connection c, String key) throws SQLException {
         try (PreparedStatement ps = bound(c, "inspect", Map.of("key", key))) {
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Held(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getInt(5))) : Optional.empty();
+                return rs.next()
+                        ? Optional.of(
+                                new Held(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getInt(5)))
+                        : Optional.empty();
             }
         }
     }
@@ -231,7 +236,9 @@ public final class PostgresLockTable extends LockTable {
             try (ResultSet rs = ps.executeQuery()) {
                 List<Listed> page = new ArrayList<>();
                 while (rs.next()) {
-                    page.add(new Listed(rs.getString(1), rs.getString(2),
+                    page.add(new Listed(
+                            rs.getString(1),
+                            rs.getString(2),
                             new Held(rs.getString(3), rs.getInt(4), rs.getLong(5), rs.getLong(6), rs.getInt(7))));
                 }
                 return page;

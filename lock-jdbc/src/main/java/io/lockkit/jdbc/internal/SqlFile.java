@@ -18,8 +18,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SqlFile {
 
-    private SqlFile() {
-    }
+    private SqlFile() {}
 
     /** The named statements of {@code resource}, placeholders replaced. */
     public static Map<String, String> statements(String resource, Map<String, String> placeholders) {
@@ -50,7 +49,8 @@ public final class SqlFile {
         }
         String all = text.toString();
         for (Map.Entry<String, String> r : replacements.entrySet()) {
-            all = all.replaceAll("\\b" + java.util.regex.Pattern.quote(r.getKey()) + "\\b",
+            all = all.replaceAll(
+                    "\\b" + java.util.regex.Pattern.quote(r.getKey()) + "\\b",
                     java.util.regex.Matcher.quoteReplacement(r.getValue()));
         }
         // Statements end with ';' at a line's end, except inside a dollar-quoted function body.
@@ -87,7 +87,8 @@ public final class SqlFile {
         }
     }
 
-    private static void put(Map<String, String> out, @Nullable String name, StringBuilder body, Map<String, String> placeholders) {
+    private static void put(
+            Map<String, String> out, @Nullable String name, StringBuilder body, Map<String, String> placeholders) {
         if (name == null) {
             return;
         }

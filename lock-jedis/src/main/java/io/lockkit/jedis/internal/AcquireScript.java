@@ -13,8 +13,7 @@ public final class AcquireScript {
     /** The script's {@code KEYS}, in order. */
     public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey");
 
-    private AcquireScript() {
-    }
+    private AcquireScript() {}
 
     /**
      * The script's {@code ARGV}, in order.
@@ -27,7 +26,8 @@ public final class AcquireScript {
      *        uncontended path runs no queue command at all)
      * @param waitId the wait the attempt belongs to, 0 for none
      */
-    public record Args(String owner, Duration lease, Duration maxWait, Duration queueSlack, boolean mayBeQueued, long waitId) {
+    public record Args(
+            String owner, Duration lease, Duration maxWait, Duration queueSlack, boolean mayBeQueued, long waitId) {
 
         /** The names of the arguments, in {@code ARGV} order. */
         public static List<String> names() {
@@ -36,22 +36,24 @@ public final class AcquireScript {
 
         /** The arguments as the script takes them. */
         public List<String> encode() {
-            return List.of(owner, Long.toString(lease.toMillis()), Long.toString(maxWait.toMillis()),
-                    Long.toString(queueSlack.toMillis()), mayBeQueued ? "1" : "0", Long.toString(waitId));
+            return List.of(
+                    owner,
+                    Long.toString(lease.toMillis()),
+                    Long.toString(maxWait.toMillis()),
+                    Long.toString(queueSlack.toMillis()),
+                    mayBeQueued ? "1" : "0",
+                    Long.toString(waitId));
         }
     }
 
     /** What the script answered: the lock is the owner's now, or busy. */
-    public sealed interface Reply permits Acquired, Busy {
-    }
+    public sealed interface Reply permits Acquired, Busy {}
 
     /** The owner holds the lock, with fencing token {@code token}. */
-    public record Acquired(long token) implements Reply {
-    }
+    public record Acquired(long token) implements Reply {}
 
     /** Someone else holds the lock, for {@code remainingLease} more at most. */
-    public record Busy(Duration remainingLease) implements Reply {
-    }
+    public record Busy(Duration remainingLease) implements Reply {}
 
     /** Reads the script's reply: a token (> 0), or -1 minus the ms left on the holder's lease. */
     public static Reply decode(Object reply) {

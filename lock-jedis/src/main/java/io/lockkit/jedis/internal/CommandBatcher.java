@@ -1,13 +1,5 @@
 package io.lockkit.jedis.internal;
 
-import redis.clients.jedis.BuilderFactory;
-import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.util.Pool;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +8,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.Pool;
 
 /**
  * Runs the commands of many threads over at most a few connections of one Redis node, pipelining
@@ -104,8 +103,8 @@ public final class CommandBatcher {
                 if (left <= 0) {
                     if (queue.remove(call)) {
                         wakeHead();
-                        throw new JedisConnectionException("no Redis connection came free within " + timeout
-                                + " (" + connections + " in use)");
+                        throw new JedisConnectionException(
+                                "no Redis connection came free within " + timeout + " (" + connections + " in use)");
                     }
                     // Already written: its reply, or the connection's socket timeout, ends the wait.
                     deadline = System.nanoTime() + timeoutNanos;
@@ -275,10 +274,17 @@ public final class CommandBatcher {
         final CommandArguments command;
         final Thread thread;
         /** Set, with {@link #turn}, when this call heads a batch another thread sent. */
-        @Nullable List<Call> batch;
+        @Nullable
+        List<Call> batch;
+
         volatile @Nullable Connection turn;
-        @Nullable Object reply;
-        @Nullable RuntimeException failure;
+
+        @Nullable
+        Object reply;
+
+        @Nullable
+        RuntimeException failure;
+
         volatile boolean done;
 
         Call(CommandArguments command, Thread thread) {

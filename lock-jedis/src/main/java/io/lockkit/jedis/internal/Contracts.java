@@ -7,8 +7,7 @@ import java.util.List;
 /** What the script classes share: the argument names of a script are its arguments record's components. */
 final class Contracts {
 
-    private Contracts() {
-    }
+    private Contracts() {}
 
     static List<String> names(Class<? extends Record> args) {
         List<String> names = new ArrayList<>();

@@ -13,8 +13,7 @@ public final class InspectScript {
     /** The script's {@code KEYS}, in order. */
     public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey");
 
-    private InspectScript() {
-    }
+    private InspectScript() {}
 
     /** The script's {@code ARGV}: none. */
     public record Args() {
@@ -30,19 +29,17 @@ public final class InspectScript {
     }
 
     /** What the script answered. */
-    public sealed interface Reply permits Free, Held {
-    }
+    public sealed interface Reply permits Free, Held {}
 
     /** Nobody holds the lock. */
-    public record Free() implements Reply {
-    }
+    public record Free() implements Reply {}
 
     /**
      * {@code owner} holds it {@code holdCount} times (0: handed over, not claimed yet), for
      * {@code remainingLease} more, with {@code fencingToken}; {@code waiters} live queue entries.
      */
-    public record Held(String owner, int holdCount, Duration remainingLease, long fencingToken, int waiters) implements Reply {
-    }
+    public record Held(String owner, int holdCount, Duration remainingLease, long fencingToken, int waiters)
+            implements Reply {}
 
     private static final Reply FREE = new Free();
 
@@ -52,7 +49,11 @@ public final class InspectScript {
         if (fields.size() < 5 || String.valueOf(fields.get(1)).startsWith("~")) {
             return FREE; // an owner id that looks like one of the hash's own fields never held it
         }
-        return new Held(String.valueOf(fields.get(1)), Integer.parseInt(String.valueOf(fields.get(2))),
-                Duration.ofMillis(Math.max(0, (Long) fields.get(0))), (Long) fields.get(3), Math.toIntExact((Long) fields.get(4)));
+        return new Held(
+                String.valueOf(fields.get(1)),
+                Integer.parseInt(String.valueOf(fields.get(2))),
+                Duration.ofMillis(Math.max(0, (Long) fields.get(0))),
+                (Long) fields.get(3),
+                Math.toIntExact((Long) fields.get(4)));
     }
 }

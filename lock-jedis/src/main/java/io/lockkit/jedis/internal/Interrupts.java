@@ -16,8 +16,7 @@ public final class Interrupts {
 
     private static final int ATTEMPTS = 4;
 
-    private Interrupts() {
-    }
+    private Interrupts() {}
 
     /** Runs {@code call} with the interrupt status cleared, and sets it again afterwards if it was set or came meanwhile. */
     public static <T> T setAside(Supplier<T> call) {

@@ -17,7 +17,9 @@ public final class Keys {
 
     /** {@code <prefix>:{<escaped name>}} — the tag part every key of the lock starts with. */
     public String base(String name) {
-        StringBuilder sb = new StringBuilder(prefix.length() + name.length() + 8).append(prefix).append(":{");
+        StringBuilder sb = new StringBuilder(prefix.length() + name.length() + 8)
+                .append(prefix)
+                .append(":{");
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             switch (c) {

@@ -4,6 +4,14 @@ import io.lockkit.BackendUnavailableException;
 import io.lockkit.spi.LockProvider.HeldLock;
 import io.lockkit.spi.LockProvider.ListPage;
 import io.lockkit.spi.LockProvider.LockState;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.BuilderFactory;
 import redis.clients.jedis.CommandArguments;
@@ -19,15 +27,6 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.function.IntFunction;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Lists held locks page by page for {@code JedisLockProvider.list}: never {@code KEYS}.
@@ -104,12 +103,14 @@ public final class Listing {
         String node = nodes.get(0);
         ConnectionPool pool = cluster.nodes().get().get(node);
         if (pool == null) {
-            throw new BackendUnavailableException(null, "the cluster node " + node + " left the cluster during the listing; list again", null);
+            throw new BackendUnavailableException(
+                    null, "the cluster node " + node + " left the cluster during the listing; list again", null);
         }
         ScanResult<String> scan;
         List<HeldLock> locks;
         try (Connection c = pool.getResource()) {
-            scan = c.executeCommand(new CommandObject<>(scanArguments(scanCursor, params), BuilderFactory.SCAN_RESPONSE));
+            scan = c.executeCommand(
+                    new CommandObject<>(scanArguments(scanCursor, params), BuilderFactory.SCAN_RESPONSE));
             try (Pipeline p = new Pipeline(c, false)) {
                 locks = read(p, scan.getResult(), prefix);
             }
@@ -140,7 +141,10 @@ public final class Listing {
         for (String line : text.split("\n", -1)) {
             String[] f = line.trim().split(" ", -1);
             // <id> <ip:port@cport[,hostname]> <flags> <master> <ping> <pong> <epoch> <link> <slot>...
-            if (f.length > 8 && Arrays.asList(f[2].split(",", -1)).contains("master") && !f[2].contains("fail") && !f[2].contains("noaddr")) {
+            if (f.length > 8
+                    && Arrays.asList(f[2].split(",", -1)).contains("master")
+                    && !f[2].contains("fail")
+                    && !f[2].contains("noaddr")) {
                 String address = f[1].split("[@,]", -1)[0];
                 masters.add(address);
             }
@@ -160,7 +164,10 @@ public final class Listing {
             }
             List<String> all = Keys.all(key);
             names.add(name);
-            replies.add(replies.isEmpty() ? Scripts.INSPECT.queueWithText(p, all, List.of()) : Scripts.INSPECT.queue(p, all, List.of()));
+            replies.add(
+                    replies.isEmpty()
+                            ? Scripts.INSPECT.queueWithText(p, all, List.of())
+                            : Scripts.INSPECT.queue(p, all, List.of()));
         }
         if (replies.isEmpty()) {
             return List.of();
@@ -199,6 +206,7 @@ public final class Listing {
 
     /** The SPI's state of a held lock. */
     public static LockState state(InspectScript.Held held) {
-        return new LockState(Map.of(held.owner(), held.holdCount()), held.remainingLease(), held.fencingToken(), held.waiters());
+        return new LockState(
+                Map.of(held.owner(), held.holdCount()), held.remainingLease(), held.fencingToken(), held.waiters());
     }
 }

@@ -14,8 +14,7 @@ final class Pools {
 
     private static final System.Logger LOG = System.getLogger(Pools.class.getName());
 
-    private Pools() {
-    }
+    private Pools() {}
 
     static void discardIdle(UnifiedJedis jedis) {
         try {
@@ -26,8 +25,11 @@ final class Pools {
             } else if (jedis instanceof RedisClusterClient cluster) {
                 cluster.getClusterNodes().values().forEach(Pool::clear);
             } else {
-                LOG.log(System.Logger.Level.WARNING, "cannot drop the idle connections of a " + jedis.getClass().getName()
-                        + "; a connection refused on pub/sub may have returned to its pool");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "cannot drop the idle connections of a "
+                                + jedis.getClass().getName()
+                                + "; a connection refused on pub/sub may have returned to its pool");
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "dropping idle Redis connections failed", e);

@@ -88,8 +88,12 @@ public final class QueuedWaits {
             try {
                 abandon.abandon(e.getKey().name(), e.getKey().owner(), e.getValue());
             } catch (RuntimeException ex) {
-                System.getLogger(QueuedWaits.class.getName()).log(System.Logger.Level.DEBUG,
-                        "leaving the wait queue of lock '" + e.getKey().name() + "' on close failed; the entry lapses by itself", ex);
+                System.getLogger(QueuedWaits.class.getName())
+                        .log(
+                                System.Logger.Level.DEBUG,
+                                "leaving the wait queue of lock '" + e.getKey().name()
+                                        + "' on close failed; the entry lapses by itself",
+                                ex);
             }
         }
     }

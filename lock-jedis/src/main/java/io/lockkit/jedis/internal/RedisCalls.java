@@ -2,15 +2,14 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisException;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * How a provider's calls reach Redis: refused once the provider is closed, retried once on a
@@ -35,6 +34,7 @@ public final class RedisCalls {
     private final UnifiedJedis jedis;
     /** Lock and unlock calls of all threads over at most two connections, on a single node; else null. */
     private final @Nullable CommandBatcher batcher;
+
     private volatile boolean closed;
 
     public RedisCalls(UnifiedJedis jedis, int maxConnections, Duration timeout) {

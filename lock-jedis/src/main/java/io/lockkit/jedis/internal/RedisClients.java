@@ -1,17 +1,16 @@
 package io.lockkit.jedis.internal;
 
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.util.JedisURIHelper;
-
-import java.net.URI;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /**
  * From a {@code redis://} or {@code rediss://} URI and the builder's options to a Jedis client
@@ -28,15 +27,18 @@ public final class RedisClients {
      * before any client it makes exists.)
      */
     @SuppressWarnings("unused") // held for its side effect: the classes are loaded
-    private static final List<Class<?>> CLOSE_PATH = preload("redis.clients.jedis.util.IOUtils",
-            "org.apache.commons.pool2.DestroyMode");
+    private static final List<Class<?>> CLOSE_PATH =
+            preload("redis.clients.jedis.util.IOUtils", "org.apache.commons.pool2.DestroyMode");
 
-    private RedisClients() {
-    }
+    private RedisClients() {}
 
     /** What a client is made from. */
-    public record Options(String clientName, Duration timeout, Duration connectTimeout, int maxConnections, @Nullable SslOptions sslOptions) {
-    }
+    public record Options(
+            String clientName,
+            Duration timeout,
+            Duration connectTimeout,
+            int maxConnections,
+            @Nullable SslOptions sslOptions) {}
 
     private static List<Class<?>> preload(String... names) {
         List<Class<?>> loaded = new ArrayList<>();
@@ -66,14 +68,17 @@ public final class RedisClients {
             throw new IllegalArgumentException("uri is not a valid URI: " + e.getMessage(), e);
         }
         if (!JedisURIHelper.isValid(parsed) || parsed.getHost() == null) {
-            throw new IllegalArgumentException("uri must look like redis://host:port or rediss://host:port, was " + redact(parsed));
+            throw new IllegalArgumentException(
+                    "uri must look like redis://host:port or rediss://host:port, was " + redact(parsed));
         }
         if (parsed.getPort() != -1 && (parsed.getPort() < 1 || parsed.getPort() > 65535)) {
-            throw new IllegalArgumentException("uri has port " + parsed.getPort() + ", not within 1..65535: " + redact(parsed));
+            throw new IllegalArgumentException(
+                    "uri has port " + parsed.getPort() + ", not within 1..65535: " + redact(parsed));
         }
         String path = parsed.getPath();
         if (path != null && !path.isEmpty() && !path.equals("/") && !path.matches("/\\d{1,9}")) {
-            throw new IllegalArgumentException("uri must name the database as /<number>, was '" + path + "' in " + redact(parsed));
+            throw new IllegalArgumentException(
+                    "uri must name the database as /<number>, was '" + path + "' in " + redact(parsed));
         }
         return parsed;
     }

@@ -2,15 +2,14 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.exceptions.JedisBusyException;
 import redis.clients.jedis.exceptions.JedisClusterException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
-
-import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Which lockkit exception a Jedis failure becomes. {@link BackendUnavailableException} means
@@ -31,8 +30,7 @@ public final class RedisErrors {
     private static final Pattern PASSING = Pattern.compile(
             "(?:^|user_script:\\d+: )(?:LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|MISCONF)\\b");
 
-    private RedisErrors() {
-    }
+    private RedisErrors() {}
 
     /** The exception a caller of lock {@code name} sees for {@code e}, a failure of a Jedis call. */
     public static LockException translate(@Nullable String name, RuntimeException e) {
@@ -41,7 +39,8 @@ public final class RedisErrors {
         }
         if (e instanceof JedisDataException refused) {
             return passing(refused)
-                    ? new BackendUnavailableException(name, "Redis cannot serve the lock command now: " + e.getMessage(), e)
+                    ? new BackendUnavailableException(
+                            name, "Redis cannot serve the lock command now: " + e.getMessage(), e)
                     : new LockException(name, "Redis refused the lock command: " + e.getMessage(), e);
         }
         if (e instanceof JedisException) {
@@ -69,7 +68,9 @@ public final class RedisErrors {
 
     /** Whether Redis answered with a state that passes, or routed the call elsewhere (a cluster's MOVED/ASK). */
     static boolean passing(JedisDataException e) {
-        return e instanceof JedisRedirectionException || e instanceof JedisClusterException || e instanceof JedisBusyException
+        return e instanceof JedisRedirectionException
+                || e instanceof JedisClusterException
+                || e instanceof JedisBusyException
                 || (e.getMessage() != null && PASSING.matcher(e.getMessage()).find());
     }
 }

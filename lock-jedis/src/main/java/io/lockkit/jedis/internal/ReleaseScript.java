@@ -16,8 +16,7 @@ public final class ReleaseScript {
     /** The script's {@code KEYS}, in order. */
     public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey");
 
-    private ReleaseScript() {
-    }
+    private ReleaseScript() {}
 
     /** What the call does to the owner's hold. */
     public enum Mode {
@@ -49,8 +48,17 @@ public final class ReleaseScript {
      * @param nonce the same for a retry of this call, so that a retry never lowers a count twice
      * @param waitId {@link Mode#ABANDON}: the wait that ended, 0 for none
      */
-    public record Args(String owner, Mode mode, Duration claimTimeout, Duration fenceRetention, String channel,
-                       String publishCommand, String localPrefix, int localHandOffs, String nonce, long waitId) {
+    public record Args(
+            String owner,
+            Mode mode,
+            Duration claimTimeout,
+            Duration fenceRetention,
+            String channel,
+            String publishCommand,
+            String localPrefix,
+            int localHandOffs,
+            String nonce,
+            long waitId) {
 
         /** The names of the arguments, in {@code ARGV} order. */
         public static List<String> names() {
@@ -59,34 +67,37 @@ public final class ReleaseScript {
 
         /** The arguments as the script takes them. */
         public List<String> encode() {
-            return List.of(owner, mode.wire(), Long.toString(claimTimeout.toMillis()), Long.toString(fenceRetention.toMillis()),
-                    channel, publishCommand, localPrefix, Integer.toString(localHandOffs), nonce, Long.toString(waitId));
+            return List.of(
+                    owner,
+                    mode.wire(),
+                    Long.toString(claimTimeout.toMillis()),
+                    Long.toString(fenceRetention.toMillis()),
+                    channel,
+                    publishCommand,
+                    localPrefix,
+                    Integer.toString(localHandOffs),
+                    nonce,
+                    Long.toString(waitId));
         }
     }
 
     /** What the script answered. */
-    public sealed interface Reply permits NotHeld, StillHeld, Freed, HandedTo, Granted {
-    }
+    public sealed interface Reply permits NotHeld, StillHeld, Freed, HandedTo, Granted {}
 
     /** The owner held nothing ({@link Mode#FORCE}: the lock was free). */
-    public record NotHeld() implements Reply {
-    }
+    public record NotHeld() implements Reply {}
 
     /** A reentrant hold remains. */
-    public record StillHeld() implements Reply {
-    }
+    public record StillHeld() implements Reply {}
 
     /** The lock is free now. */
-    public record Freed() implements Reply {
-    }
+    public record Freed() implements Reply {}
 
     /** The lock went to {@code grantee}, which must claim it (told by a published message unless of the releasing client). */
-    public record HandedTo(String grantee) implements Reply {
-    }
+    public record HandedTo(String grantee) implements Reply {}
 
     /** The lock went outright to {@code grantee}'s wait {@code waitId}, a waiter of the releasing client, with {@code token}. */
-    public record Granted(String grantee, long token, long waitId) implements Reply {
-    }
+    public record Granted(String grantee, long token, long waitId) implements Reply {}
 
     /** The SPI's answer for a release's reply. */
     public static Release toRelease(Reply reply) {

@@ -14,8 +14,7 @@ public final class RenewScript {
     /** The script's {@code KEYS} per hold, in order. */
     public static final List<String> KEYS_PER_HOLD = List.of("lockKey");
 
-    private RenewScript() {
-    }
+    private RenewScript() {}
 
     /**
      * The script's {@code ARGV} per hold, in order.

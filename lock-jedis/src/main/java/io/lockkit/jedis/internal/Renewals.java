@@ -1,6 +1,10 @@
 package io.lockkit.jedis.internal;
 
 import io.lockkit.spi.LockProvider.Renewal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -8,11 +12,6 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.util.JedisClusterCRC16;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Renews many holds in few round trips: holds go in {@code renew.lua} calls of at most
@@ -61,9 +60,10 @@ public final class Renewals {
         try (AbstractPipeline p = jedis.pipelined()) {
             for (int i = 0; i < pending.size(); i++) {
                 List<Renewal> batch = pending.get(i);
-                replies.add(i == 0 && !topology.cluster()
-                        ? Scripts.RENEW.queueWithText(p, keys(batch), args(batch))
-                        : Scripts.RENEW.queue(p, keys(batch), args(batch)));
+                replies.add(
+                        i == 0 && !topology.cluster()
+                                ? Scripts.RENEW.queueWithText(p, keys(batch), args(batch))
+                                : Scripts.RENEW.queue(p, keys(batch), args(batch)));
             }
             p.sync();
         }

@@ -1,15 +1,14 @@
 package io.lockkit.jedis.internal;
 
 import io.lockkit.jedis.ReplicaAcknowledgementException;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * Acquisition followed by {@code WAIT}: the lock counts as taken only once {@code replicas}
@@ -53,8 +52,8 @@ public final class ReplicaAcknowledgement {
                 reply = AcquireScript.decode(acquired.get());
             } catch (JedisNoScriptException | JedisRedirectionException e) {
                 reply = AcquireScript.decode(Scripts.ACQUIRE.call(jedis, keys, argv));
-                acknowledged = undoIfFailing(name, args.owner(), reply, undo,
-                        () -> jedis.waitReplicas(base, replicas, timeout.toMillis()));
+                acknowledged = undoIfFailing(
+                        name, args.owner(), reply, undo, () -> jedis.waitReplicas(base, replicas, timeout.toMillis()));
                 return checked(name, args.owner(), reply, acknowledged, undo);
             }
             acknowledged = undoIfFailing(name, args.owner(), reply, undo, waited);
@@ -63,7 +62,8 @@ public final class ReplicaAcknowledgement {
     }
 
     /** Runs the WAIT; if it fails after the script acquired, the acquisition is undone before the failure surfaces. */
-    private static long undoIfFailing(String name, String owner, AcquireScript.Reply reply, Undo undo, Supplier<Long> waitCall) {
+    private static long undoIfFailing(
+            String name, String owner, AcquireScript.Reply reply, Undo undo, Supplier<Long> waitCall) {
         try {
             return waitCall.get();
         } catch (RuntimeException e) {
@@ -78,7 +78,8 @@ public final class ReplicaAcknowledgement {
         }
     }
 
-    private AcquireScript.Reply checked(String name, String owner, AcquireScript.Reply reply, long acknowledged, Undo undo) {
+    private AcquireScript.Reply checked(
+            String name, String owner, AcquireScript.Reply reply, long acknowledged, Undo undo) {
         if (reply instanceof AcquireScript.Acquired && acknowledged < replicas) {
             undo.release(name, owner);
             throw new ReplicaAcknowledgementException(name, replicas, acknowledged, timeout);

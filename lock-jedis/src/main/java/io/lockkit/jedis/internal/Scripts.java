@@ -1,12 +1,5 @@
 package io.lockkit.jedis.internal;
 
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -15,6 +8,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The provider's Lua scripts, read from {@code .lua} resources and called by SHA. A server that
@@ -39,7 +38,8 @@ public enum Scripts {
                 throw new IllegalStateException("missing script resource " + resource);
             }
             this.text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+            this.sha = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {
@@ -69,7 +69,8 @@ public enum Scripts {
         }
     }
 
-    private static CommandArguments command(Protocol.Command command, String script, List<String> keys, List<String> args) {
+    private static CommandArguments command(
+            Protocol.Command command, String script, List<String> keys, List<String> args) {
         CommandArguments c = new CommandArguments(command).add(script).add(keys.size());
         for (String k : keys) {
             c.key(k);

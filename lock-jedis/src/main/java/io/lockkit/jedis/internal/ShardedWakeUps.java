@@ -3,12 +3,6 @@ package io.lockkit.jedis.internal;
 import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisShardedPubSub;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.util.JedisClusterCRC16;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +15,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisShardedPubSub;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * Sharded pub/sub on a Redis 7 Cluster: one connection and thread per shard that has waiters, each
@@ -222,8 +221,10 @@ public final class ShardedWakeUps implements WakeUps {
                 // Never hand a connection that may still be subscribed back to the command pool.
                 connection.setBroken();
                 if (!ended && !closed) {
-                    LOG.log(System.Logger.Level.WARNING, "the sharded wake-up connection to " + node + " ended (" + e
-                            + "); rerouting its channels, waiters fall back to their retry hints meanwhile");
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "the sharded wake-up connection to " + node + " ended (" + e
+                                    + "); rerouting its channels, waiters fall back to their retry hints meanwhile");
                     LOG.log(System.Logger.Level.DEBUG, "the sharded wake-up connection to " + node + " ended", e);
                 }
             } finally {
@@ -313,8 +314,10 @@ public final class ShardedWakeUps implements WakeUps {
             pending = failed;
             attempts++;
             if (pending.isEmpty() && attempts > 1) {
-                LOG.log(System.Logger.Level.INFO, "sharded wake-ups are back after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since)
-                        + " ms (" + (attempts - 1) + " failed attempt(s))");
+                LOG.log(
+                        System.Logger.Level.INFO,
+                        "sharded wake-ups are back after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since)
+                                + " ms (" + (attempts - 1) + " failed attempt(s))");
             }
             if (!pending.isEmpty() && !reported && System.nanoTime() - since > 2 * timeout.toNanos()) {
                 // The shard stays away: its waiters check now and get a typed failure, rather than

@@ -1,6 +1,10 @@
 package io.lockkit.jedis.internal;
 
 import io.lockkit.LockException;
+import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.BuilderFactory;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
@@ -8,11 +12,6 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
-
-import java.time.Duration;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.locks.ReentrantLock;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What kind of Redis a provider talks to, and the wake-ups that fit it: whether the client is a
@@ -79,10 +78,13 @@ public final class Topology {
             return false;
         }
         try (Connection c = clusterClient.getConnectionFromSlot(0)) {
-            String info = c.executeCommand(new CommandObject<>(new CommandArguments(Protocol.Command.INFO).add("server"), BuilderFactory.STRING));
+            String info = c.executeCommand(new CommandObject<>(
+                    new CommandArguments(Protocol.Command.INFO).add("server"), BuilderFactory.STRING));
             for (String line : info.split("\r?\n", -1)) {
                 if (line.startsWith("redis_version:")) {
-                    return Integer.parseInt(line.substring("redis_version:".length()).split("\\.", -1)[0]) >= 7;
+                    return Integer.parseInt(
+                                    line.substring("redis_version:".length()).split("\\.", -1)[0])
+                            >= 7;
                 }
             }
             return false;

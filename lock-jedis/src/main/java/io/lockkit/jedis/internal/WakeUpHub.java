@@ -3,9 +3,6 @@ package io.lockkit.jedis.internal;
 import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.UnifiedJedis;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,6 +17,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One pub/sub connection and one thread per provider, shared by every waiting thread.
@@ -42,6 +41,7 @@ public final class WakeUpHub implements WakeUps {
     private static final System.Logger LOG = System.getLogger(WakeUpHub.class.getName());
     /** The longest pause between reconnect attempts on fresh connections: well below any lease. */
     static final long MAX_BACKOFF_MILLIS = 200;
+
     private static final long MIN_BACKOFF_MILLIS = 25;
 
     private final UnifiedJedis jedis;
@@ -53,6 +53,7 @@ public final class WakeUpHub implements WakeUps {
     private final Map<String, CompletableFuture<Void>> confirmations = new ConcurrentHashMap<>();
     /** Channels requested on the current connection; guarded by {@link #lock}. */
     private final Set<String> requested = new HashSet<>();
+
     private final Set<String> toResync = ConcurrentHashMap.newKeySet();
     private final PubSub pubSub = new PubSub();
     private @Nullable Thread thread;
@@ -130,7 +131,10 @@ public final class WakeUpHub implements WakeUps {
                 pubSub.unsubscribe(channel);
             }
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "unsubscribing from " + channel + " failed; the reconnect will drop it", e);
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    "unsubscribing from " + channel + " failed; the reconnect will drop it",
+                    e);
         } finally {
             lock.unlock();
         }
@@ -230,8 +234,12 @@ public final class WakeUpHub implements WakeUps {
                     failedAttempts = 1;
                     idleDiscarded = false;
                     backoff = 0;
-                    LOG.log(System.Logger.Level.WARNING, (wasConnected ? "the wake-up connection to Redis broke" : "the wake-up connection to Redis could not be made")
-                            + " (" + e + "); reconnecting, waiters fall back to their retry hints meanwhile");
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            (wasConnected
+                                            ? "the wake-up connection to Redis broke"
+                                            : "the wake-up connection to Redis could not be made")
+                                    + " (" + e + "); reconnecting, waiters fall back to their retry hints meanwhile");
                 } else if (!idleDiscarded) {
                     // A reconnect failed at once: likely on an idle pooled connection that died
                     // with the others. Drop the idle ones and try again on a fresh one, now.
@@ -272,8 +280,11 @@ public final class WakeUpHub implements WakeUps {
     /** Called on the pub/sub thread when a connection is confirmed: the back-off starts over. */
     private void connectionMade() {
         if (outageSince != 0) {
-            LOG.log(System.Logger.Level.INFO, "the wake-up connection to Redis is back after "
-                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageSince) + " ms (" + failedAttempts + " failed attempt(s))");
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "the wake-up connection to Redis is back after "
+                            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageSince) + " ms (" + failedAttempts
+                            + " failed attempt(s))");
         }
         outageSince = 0;
         outageReported = false;

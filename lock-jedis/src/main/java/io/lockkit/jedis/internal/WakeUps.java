@@ -18,8 +18,7 @@ public interface WakeUps {
      * Opens the wake-up connection and its thread ahead of the first subscription, without
      * waiting for them: a provider's threads are then fixed before anyone waits. Optional.
      */
-    default void start() {
-    }
+    default void start() {}
 
     /** Number of lock channels with listeners. */
     int channels();
@@ -36,8 +35,9 @@ public interface WakeUps {
      *
      * @throws java.util.concurrent.ExecutionException when the subscription failed
      */
-    static void awaitConfirmation(java.util.concurrent.CompletableFuture<Void> confirmed, java.time.Duration timeout,
-            WakeUpListener listener) throws java.util.concurrent.ExecutionException {
+    static void awaitConfirmation(
+            java.util.concurrent.CompletableFuture<Void> confirmed, java.time.Duration timeout, WakeUpListener listener)
+            throws java.util.concurrent.ExecutionException {
         try {
             confirmed.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {

@@ -37,8 +37,7 @@ final class ChaosProxy implements AutoCloseable {
         REPLY
     }
 
-    private record Rule(List<String> markers, Cut cut, AtomicInteger left, CountDownLatch done) {
-    }
+    private record Rule(List<String> markers, Cut cut, AtomicInteger left, CountDownLatch done) {}
 
     private final String redisHost;
     private final int redisPort;
@@ -141,7 +140,8 @@ final class ChaosProxy implements AutoCloseable {
 
         void clientToRedis() {
             byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = client.getInputStream(); OutputStream out = upstream.getOutputStream()) {
+            try (InputStream in = client.getInputStream();
+                    OutputStream out = upstream.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     Rule r = matching(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
@@ -165,7 +165,8 @@ final class ChaosProxy implements AutoCloseable {
 
         void redisToClient() {
             byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = upstream.getInputStream(); OutputStream out = client.getOutputStream()) {
+            try (InputStream in = upstream.getInputStream();
+                    OutputStream out = client.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     Rule r = swallowReply;
@@ -187,7 +188,9 @@ final class ChaosProxy implements AutoCloseable {
 
         private Rule matching(String request) {
             Rule r = rule.get();
-            if (r == null || !r.markers().stream().allMatch(m -> Arrays.stream(m.split("\0")).anyMatch(request::contains))) {
+            if (r == null
+                    || !r.markers().stream()
+                            .allMatch(m -> Arrays.stream(m.split("\0")).anyMatch(request::contains))) {
                 return null;
             }
             return r.left().getAndDecrement() > 0 ? r : null;

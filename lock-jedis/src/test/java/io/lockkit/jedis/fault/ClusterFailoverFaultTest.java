@@ -1,13 +1,23 @@
 package io.lockkit.jedis.fault;
 
-import io.lockkit.jedis.support.Closer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.jedis.topology.RedisCluster;
 import io.lockkit.testkit.redis.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,17 +25,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Fault 6: a Redis Cluster master fails over to its replica ({@code CLUSTER FAILOVER} sent to the
@@ -103,7 +102,8 @@ class ClusterFailoverFaultTest {
         long start = System.nanoTime();
         replica.command("CLUSTER", "FAILOVER");
         int slot = cluster.slotOf(Faults.lockKey(missing));
-        await().atMost(Duration.ofSeconds(20)).until(() -> cluster.masterFor(slot).port() == replica.port());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> cluster.masterFor(slot).port() == replica.port());
         long failedOver = System.nanoTime();
         cluster.awaitHealthy(Duration.ofSeconds(30));
 
@@ -117,14 +117,17 @@ class ClusterFailoverFaultTest {
         Thread.sleep(LEASE.toMillis() + 500);
         for (LockHandle h : survivors) {
             assertThat(h.isValid()).as("%s survives the failover", h.name()).isTrue();
-            assertThat(observer.tryAcquire(h.name())).as("%s is still exclusive", h.name()).isEmpty();
+            assertThat(observer.tryAcquire(h.name()))
+                    .as("%s is still exclusive", h.name())
+                    .isEmpty();
         }
         assertThat(heard).containsOnlyKeys(missing);
         try (LockHandle next = observer.acquire(missing, LockOptions.noWait())) {
             assertThat(next.fencingToken()).isGreaterThan(lost.fencingToken());
         }
         survivors.forEach(LockHandle::release);
-        System.out.printf("cluster failover took %d ms; the holder of the unreplicated hold was told %d ms after it;"
+        System.out.printf(
+                "cluster failover took %d ms; the holder of the unreplicated hold was told %d ms after it;"
                         + " %d acknowledged holds survived%n",
                 TimeUnit.NANOSECONDS.toMillis(failedOver - start), toldAfter, survivors.size());
     }
@@ -132,7 +135,8 @@ class ClusterFailoverFaultTest {
     private static RedisServer replicaOf(RedisServer master) {
         for (RedisServer r : cluster.replicas()) {
             String info = (String) r.command("INFO", "replication");
-            if (info.contains("master_port:" + master.port() + "\r\n") || info.contains("master_port:" + master.port() + "\n")) {
+            if (info.contains("master_port:" + master.port() + "\r\n")
+                    || info.contains("master_port:" + master.port() + "\n")) {
                 return r;
             }
         }

@@ -1,5 +1,11 @@
 package io.lockkit.jedis.fault;
 
+import static io.lockkit.jedis.fault.Faults.LEASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
@@ -9,18 +15,11 @@ import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.jedis.fault.ChaosProxy.Cut;
 import io.lockkit.jedis.internal.Scripts;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Renewal;
-import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,12 +27,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static io.lockkit.jedis.fault.Faults.LEASE;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault 3: a client's connection is cut in the middle of an acquire, a renewal or a release,
@@ -70,7 +69,7 @@ class ConnectionKillFaultTest {
         warmUp(viaProxy);
         a = closer.add(Faults.factory(viaProxy, LEASE, lossesOfA::add));
         inspector = Faults.provider(redis.uri()).build();
-        b = closer.add(Faults.factory(inspector, LEASE, e -> { }));
+        b = closer.add(Faults.factory(inspector, LEASE, e -> {}));
     }
 
     @AfterEach
@@ -93,7 +92,9 @@ class ConnectionKillFaultTest {
     }
 
     private static void awaitCut(CountDownLatch cut) throws InterruptedException {
-        assertThat(cut.await(5, TimeUnit.SECONDS)).as("the proxy cut the connection").isTrue();
+        assertThat(cut.await(5, TimeUnit.SECONDS))
+                .as("the proxy cut the connection")
+                .isTrue();
     }
 
     // ---- acquire ----
@@ -105,7 +106,9 @@ class ConnectionKillFaultTest {
         CountDownLatch cut = proxy.cutNext(Cut.REPLY, 1, Scripts.ACQUIRE.sha(), name);
         LockHandle held = a.acquire(name, LockOptions.noWait());
         awaitCut(cut);
-        assertThat(holdCounts(name).values()).as("both attempts ran: the retry took the lock reentrantly").containsExactly(2);
+        assertThat(holdCounts(name).values())
+                .as("both attempts ran: the retry took the lock reentrantly")
+                .containsExactly(2);
         assertThat(b.tryAcquire(name)).isEmpty();
         held.release();
         assertThat(Faults.held(redis, name)).as("released completely").isFalse();
@@ -130,13 +133,16 @@ class ConnectionKillFaultTest {
     }
 
     @Test
-    @DisplayName("an acquisition whose replies were all lost fails, and the hold it left is never renewed and ends after its lease")
+    @DisplayName(
+            "an acquisition whose replies were all lost fails, and the hold it left is never renewed and ends after its lease")
     void acquireWithAllRepliesLostLeavesNothingRenewed() throws Exception {
         String name = Faults.name("acquire-orphan");
         CountDownLatch cut = proxy.cutNext(Cut.REPLY, 2, Scripts.ACQUIRE.sha(), name);
         assertThatThrownBy(() -> a.acquire(name, LockOptions.noWait())).isInstanceOf(BackendUnavailableException.class);
         awaitCut(cut);
-        assertThat(holdCounts(name)).as("the attempts ran on Redis, for an owner the client gave up").hasSize(1);
+        assertThat(holdCounts(name))
+                .as("the attempts ran on Redis, for an owner the client gave up")
+                .hasSize(1);
         long previous = (Long) redis.command("PTTL", Faults.lockKey(name));
         assertThat(previous).isPositive().isLessThanOrEqualTo(LEASE.toMillis());
         long start = System.nanoTime();
@@ -147,7 +153,8 @@ class ConnectionKillFaultTest {
             }
             assertThat(ttl).as("nobody renews the orphan").isLessThanOrEqualTo(previous);
             previous = ttl;
-            assertThat(Faults.millisSince(start)).isLessThan(LEASE.plusSeconds(1).toMillis());
+            assertThat(Faults.millisSince(start))
+                    .isLessThan(LEASE.plusSeconds(1).toMillis());
             Thread.sleep(20);
         }
         Thread.sleep(LEASE.toMillis() / 2); // a renewal interval: the key stays gone
@@ -202,7 +209,9 @@ class ConnectionKillFaultTest {
         held.release();
         awaitCut(cut);
         assertThat(held.holdCount()).isEqualTo(1);
-        assertThat(holdCounts(name).values()).as("the retry did not release the outer hold as well").containsExactly(1);
+        assertThat(holdCounts(name).values())
+                .as("the retry did not release the outer hold as well")
+                .containsExactly(1);
         assertThat(b.tryAcquire(name)).as("the lock is still exclusive").isEmpty();
         held.release();
         assertThat(Faults.held(redis, name)).isFalse();
@@ -230,13 +239,16 @@ class ConnectionKillFaultTest {
         awaitCut(cut);
         // The first attempt handed the lock to B; the retry finds A no longer holding it. A cannot
         // tell that from a lease that lapsed, so it may report a loss: the error is on the safe side.
-        assertThat(outcome).satisfiesAnyOf(o -> assertThat(o).isNull(), o -> assertThat(o).isInstanceOf(LockLostException.class));
+        assertThat(outcome)
+                .satisfiesAnyOf(o -> assertThat(o).isNull(), o -> assertThat(o).isInstanceOf(LockLostException.class));
         await().atMost(Duration.ofSeconds(5)).until(() -> next.get() != null);
         assertThat(next.get().fencingToken()).isGreaterThan(held.fencingToken());
         Thread.sleep(LEASE.toMillis() / 2);
         assertThat(next.get().isValid()).isTrue();
         assertThat(holdCounts(name).values()).as("B holds it, once").containsExactly(1);
-        assertThat(a.tryAcquire(name)).as("A's retried release freed nothing of B's").isEmpty();
+        assertThat(a.tryAcquire(name))
+                .as("A's retried release freed nothing of B's")
+                .isEmpty();
         next.get().release();
         System.out.println("release with a lost reply, after a hand-over: A's release "
                 + (outcome == null ? "returned normally" : "reported " + outcome.getMessage()));
@@ -260,7 +272,8 @@ class ConnectionKillFaultTest {
     @DisplayName("CLIENT KILL of every pooled connection between acquire, renew and release is invisible to the holder")
     void clientKillOfPooledConnectionsIsInvisible() throws Exception {
         String name = Faults.name("client-kill");
-        JedisLockProvider direct = Faults.provider(redis.uri()).clientName("kill-me").build();
+        JedisLockProvider direct =
+                Faults.provider(redis.uri()).clientName("kill-me").build();
         List<LockLostException> losses = new CopyOnWriteArrayList<>();
         DistributedLockFactory c = closer.add(Faults.factory(direct, LEASE, losses::add));
         // Several connections in the pool, as after a burst: after the kill every one of them is stale.

@@ -9,7 +9,6 @@ import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -44,8 +43,7 @@ final class Faults {
 
     private static final Keys KEYS = new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX);
 
-    private Faults() {
-    }
+    private Faults() {}
 
     /**
      * A Redis of the test class's own, run as a local process: the tests restart it and send it
@@ -55,8 +53,13 @@ final class Faults {
         String property = System.getProperty(SOURCES_PROPERTY, "").trim();
         Source[] sources = property.isEmpty()
                 ? new Source[] {Source.PATH, Source.EMBEDDED}
-                : Arrays.stream(property.split(",")).map(s -> Source.valueOf(s.trim().toUpperCase(Locale.ROOT))).toArray(Source[]::new);
-        return RedisExtension.builder().fixture(RedisFixture.builder().sources(sources).build()).serverArgs(serverArgs).build();
+                : Arrays.stream(property.split(","))
+                        .map(s -> Source.valueOf(s.trim().toUpperCase(Locale.ROOT)))
+                        .toArray(Source[]::new);
+        return RedisExtension.builder()
+                .fixture(RedisFixture.builder().sources(sources).build())
+                .serverArgs(serverArgs)
+                .build();
     }
 
     /** A provider builder for {@code uri} with the short fault-test timeouts. */
@@ -65,7 +68,8 @@ final class Faults {
     }
 
     /** A factory over {@code provider} with watchdog lease {@code lease}, reporting losses to {@code listener}. */
-    static DistributedLockFactory factory(JedisLockProvider provider, Duration lease, Consumer<LockLostException> listener) {
+    static DistributedLockFactory factory(
+            JedisLockProvider provider, Duration lease, Consumer<LockLostException> listener) {
         return DistributedLockFactory.builder(provider)
                 .defaultOptions(LockOptions.builder().watchdogLease(lease).build())
                 .onLockLost(listener)
@@ -113,7 +117,9 @@ final class Faults {
 
     private static void signal(String signal, long pid) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill -" + signal + " " + pid + " failed: "
                         + new String(kill.getInputStream().readAllBytes()));

@@ -1,5 +1,10 @@
 package io.lockkit.jedis.fault;
 
+import static io.lockkit.jedis.fault.Faults.LEASE;
+import static io.lockkit.jedis.fault.Faults.SCHEDULING_SLACK;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
@@ -8,6 +13,13 @@ import io.lockkit.LockOptions;
 import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
@@ -16,19 +28,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.SetParams;
-
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static io.lockkit.jedis.fault.Faults.LEASE;
-import static io.lockkit.jedis.fault.Faults.SCHEDULING_SLACK;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Fault 7: the lock key disappears under its holder — evicted by Redis under memory pressure
@@ -60,7 +59,9 @@ class KeyLossFaultTest {
     }
 
     private DistributedLockFactory client() {
-        return closer.add(Faults.factory(Faults.provider(REDIS.server().uri()).build(), LEASE,
+        return closer.add(Faults.factory(
+                Faults.provider(REDIS.server().uri()).build(),
+                LEASE,
                 e -> heardAt.putIfAbsent(e.lockName(), System.nanoTime())));
     }
 
@@ -90,15 +91,19 @@ class KeyLossFaultTest {
         long deadline = System.nanoTime() + held.remainingLease().toNanos();
 
         long deletedAt = System.nanoTime();
-        assertThat(redis.command("DEL", Faults.lockKey(handleLock), Faults.lockKey(threadLock))).isEqualTo(2L);
+        assertThat(redis.command("DEL", Faults.lockKey(handleLock), Faults.lockKey(threadLock)))
+                .isEqualTo(2L);
 
         LockLostException loss = held.lost().toCompletableFuture().get(LEASE.toMillis(), TimeUnit.MILLISECONDS);
         long toldAfter = Faults.millisSince(deletedAt);
         assertThat(loss.getMessage()).contains("renewal found the lock no longer held");
         assertThat(held.isValid()).isFalse();
-        assertThat(toldAfter).as("told at the next renewal (every %d ms)", LEASE.toMillis() / 3)
+        assertThat(toldAfter)
+                .as("told at the next renewal (every %d ms)", LEASE.toMillis() / 3)
                 .isLessThanOrEqualTo(LEASE.toMillis() / 3 + SCHEDULING_SLACK.toMillis());
-        assertThat(heardAt.get(handleLock)).as("before the deadline the client computed").isLessThan(deadline);
+        assertThat(heardAt.get(handleLock))
+                .as("before the deadline the client computed")
+                .isLessThan(deadline);
         org.awaitility.Awaitility.await().atMost(LEASE).until(() -> heardAt.containsKey(threadLock));
         assertThatThrownBy(held::release).isInstanceOf(LockLostException.class);
         unlock.countDown();
@@ -125,7 +130,9 @@ class KeyLossFaultTest {
         try (RedisClient jedis = RedisClient.create(redis.host(), redis.port())) {
             String value = "x".repeat(1024);
             while (jedis.exists(Faults.lockKey(name))) {
-                assertThat(junk).as("junk written without evicting the lock key").isLessThan(50_000);
+                assertThat(junk)
+                        .as("junk written without evicting the lock key")
+                        .isLessThan(50_000);
                 try (AbstractPipeline p = jedis.pipelined()) {
                     for (int i = 0; i < 100; i++, junk++) {
                         p.set("junk:" + junk, value, SetParams.setParams().px(600_000));
@@ -146,12 +153,17 @@ class KeyLossFaultTest {
         try (LockHandle next = client().acquire(name, LockOptions.noWait())) {
             assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
         }
-        System.out.printf("evicted: %d KiB of volatile junk evicted the lock key; holder told %d ms later%n", junk, toldAfter);
+        System.out.printf(
+                "evicted: %d KiB of volatile junk evicted the lock key; holder told %d ms later%n", junk, toldAfter);
     }
 
     private static long evictedKeys(RedisServer redis) {
         String stats = (String) redis.command("INFO", "stats");
-        return stats.lines().filter(l -> l.startsWith("evicted_keys:"))
-                .mapToLong(l -> Long.parseLong(l.substring("evicted_keys:".length()).trim())).findFirst().orElse(0);
+        return stats.lines()
+                .filter(l -> l.startsWith("evicted_keys:"))
+                .mapToLong(l ->
+                        Long.parseLong(l.substring("evicted_keys:".length()).trim()))
+                .findFirst()
+                .orElse(0);
     }
 }

@@ -1,17 +1,16 @@
 package io.lockkit.jedis.fault;
 
+import static io.lockkit.jedis.fault.Faults.LEASE;
+
 import io.lockkit.testkit.history.LockHistory;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-
-import static io.lockkit.jedis.fault.Faults.LEASE;
 
 /**
  * Fault 8: the kit's history check ({@link LockHistory}) on Redis. Four clients (separate
@@ -38,11 +37,17 @@ class LockHistoryFaultTest {
         RedisServer redis = REDIS.server();
         String name = Faults.name("history");
         LockHistory.Result r = LockHistory.builder()
-                .clients(4, listener -> Faults.factory(Faults.provider(redis.uri()).build(), LEASE, listener))
+                .clients(
+                        4,
+                        listener -> Faults.factory(Faults.provider(redis.uri()).build(), LEASE, listener))
                 .threadsPerClient(4)
                 .lockName(name)
                 .fault("pub/sub killed", false, () -> redis.command("CLIENT", "KILL", "TYPE", "pubsub"))
-                .fault("connections killed", false, () -> redis.command("CLIENT", "KILL", "TYPE", "normal")) // SKIPME yes (the default): not this one
+                .fault(
+                        "connections killed",
+                        false,
+                        () -> redis.command(
+                                "CLIENT", "KILL", "TYPE", "normal")) // SKIPME yes (the default): not this one
                 // Aimed at the start of a long critical section, so the lock is freed under a holder
                 // that stays inside it while others may take it: the case fencing is for.
                 .fault("key deleted", true, () -> redis.command("DEL", Faults.lockKey(name)))

@@ -1,31 +1,30 @@
 package io.lockkit.jedis.fault;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
-import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.jedis.support.Closer;
+import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault 4: the pub/sub connection that carries wake-ups is killed while 100 threads wait, and
@@ -58,7 +57,8 @@ class PubSubKillFaultTest {
         String name = Faults.name("pubsub-kill");
         // The default 30 s watchdog lease: a waiter that missed its wake-up would otherwise sleep for most of it.
         Duration lease = LockOptions.DEFAULT_WATCHDOG_LEASE;
-        DistributedLockFactory holder = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
+        DistributedLockFactory holder =
+                closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> {}));
         LockHandle held = holder.acquire(name, LockOptions.noWait());
 
         AtomicInteger inside = new AtomicInteger();
@@ -67,7 +67,8 @@ class PubSubKillFaultTest {
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         AtomicInteger done = new AtomicInteger();
         for (int c = 0; c < CLIENTS; c++) {
-            DistributedLockFactory client = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
+            DistributedLockFactory client =
+                    closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> {}));
             DistributedLock lock = client.getLock(name);
             for (int t = 0; t < THREADS_PER_CLIENT; t++) {
                 threads.start("waiter-" + c + "-" + t, () -> {
@@ -115,14 +116,17 @@ class PubSubKillFaultTest {
         await().atMost(Duration.ofSeconds(25)).until(() -> done.get() + failures.size() == waiters);
         long drained = Faults.millisSince(start);
         draining.set(false);
-        System.out.printf("pub/sub killed: %d waiters drained in %d ms; pub/sub connections killed: %d before, %d during%n",
+        System.out.printf(
+                "pub/sub killed: %d waiters drained in %d ms; pub/sub connections killed: %d before, %d during%n",
                 done.get(), drained, kills, killsDuringDrain.get());
         assertThat(failures).isEmpty();
         assertThat(done).hasValue(waiters);
         assertThat(overlaps).hasValue(0);
         assertThat(tokens).as("tokens in order of acquisition").isSorted().doesNotHaveDuplicates();
         assertThat(kills).isEqualTo(CLIENTS);
-        assertThat(killsDuringDrain.get()).as("the connections were killed during the drain too").isPositive();
+        assertThat(killsDuringDrain.get())
+                .as("the connections were killed during the drain too")
+                .isPositive();
         // Far below the 30 s lease that a lost wake-up would cost without the resubscription.
         assertThat(drained).isLessThan(TimeUnit.SECONDS.toMillis(20));
     }
@@ -133,8 +137,10 @@ class PubSubKillFaultTest {
         RedisServer redis = REDIS.server();
         String name = Faults.name("pubsub-repeat");
         Duration lease = LockOptions.DEFAULT_WATCHDOG_LEASE;
-        DistributedLockFactory holder = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
-        DistributedLockFactory waiter = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> { }));
+        DistributedLockFactory holder =
+                closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> {}));
+        DistributedLockFactory waiter =
+                closer.add(Faults.factory(Faults.provider(redis.uri()).build(), lease, e -> {}));
         LockHandle held = holder.acquire(name, LockOptions.noWait());
         AtomicInteger acquired = new AtomicInteger();
         threads.start("waiter", () -> {
@@ -148,7 +154,9 @@ class PubSubKillFaultTest {
         for (int i = 0; i < 8; i++) {
             assertThat((Long) redis.command("CLIENT", "KILL", "TYPE", "pubsub")).isEqualTo(1L);
             long killed = System.nanoTime();
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> pubSubConnections(redis) == 1);
+            await().atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(5))
+                    .until(() -> pubSubConnections(redis) == 1);
             reconnects.add(Faults.millisSince(killed));
         }
         System.out.println("pub/sub reconnected after each of 8 kills in (ms): " + reconnects);
@@ -161,7 +169,8 @@ class PubSubKillFaultTest {
     }
 
     @Test
-    @DisplayName("after CLIENT KILL TYPE normal and then TYPE pubsub, every wake-up connection is back within 200 ms, 20 rounds of 20")
+    @DisplayName(
+            "after CLIENT KILL TYPE normal and then TYPE pubsub, every wake-up connection is back within 200 ms, 20 rounds of 20")
     void pubSubReconnectsPromptlyWhenThePooledConnectionsDiedFirst() throws Exception {
         // The pub/sub connection comes from the command pool: after the command connections were
         // killed, every idle one in the pool is dead, and a reconnect that meets them must not
@@ -169,9 +178,11 @@ class PubSubKillFaultTest {
         RedisServer redis = REDIS.server();
         String name = Faults.name("pubsub-after-normal");
         Duration lease = LockOptions.DEFAULT_WATCHDOG_LEASE;
-        List<JedisLockProvider> providers = List.of(Faults.provider(redis.uri()).build(), Faults.provider(redis.uri()).build());
-        DistributedLockFactory holder = closer.add(Faults.factory(providers.get(0), lease, e -> { }));
-        DistributedLockFactory waiter = closer.add(Faults.factory(providers.get(1), lease, e -> { }));
+        List<JedisLockProvider> providers = List.of(
+                Faults.provider(redis.uri()).build(),
+                Faults.provider(redis.uri()).build());
+        DistributedLockFactory holder = closer.add(Faults.factory(providers.get(0), lease, e -> {}));
+        DistributedLockFactory waiter = closer.add(Faults.factory(providers.get(1), lease, e -> {}));
         // Both providers start their wake-up connection with a lock that may wait.
         LockHandle held = holder.acquire(name, LockOptions.waitAtMost(Duration.ofSeconds(1)));
         AtomicInteger acquired = new AtomicInteger();
@@ -208,12 +219,16 @@ class PubSubKillFaultTest {
             assertThat(normal).as("command connections killed in round %d", i).isGreaterThanOrEqualTo(POOLED);
             assertThat((Long) redis.command("CLIENT", "KILL", "TYPE", "pubsub")).isEqualTo(2L);
             long killed = System.nanoTime();
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2)).until(() -> pubSubConnections(redis) == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(2))
+                    .until(() -> pubSubConnections(redis) == 2);
             backAfter.add(Faults.millisSince(killed));
         }
         busy.set(false);
         System.out.println("pub/sub back after CLIENT KILL normal + pubsub, " + rounds + " rounds (ms): " + backAfter);
-        assertThat(backAfter).as("ms until both wake-up connections were back").allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(200L));
+        assertThat(backAfter)
+                .as("ms until both wake-up connections were back")
+                .allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(200L));
         // And they carry wake-ups: the waiter hears the release, far sooner than the 30 s lease.
         long released = System.nanoTime();
         held.release();

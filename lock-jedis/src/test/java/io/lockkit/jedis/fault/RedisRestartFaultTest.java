@@ -1,5 +1,10 @@
 package io.lockkit.jedis.fault;
 
+import static io.lockkit.jedis.fault.Faults.LEASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
@@ -8,12 +13,6 @@ import io.lockkit.LockOptions;
 import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,11 +23,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static io.lockkit.jedis.fault.Faults.LEASE;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault 1: Redis restarts ({@code SHUTDOWN NOSAVE}, started again: every lock is gone) while
@@ -59,18 +58,21 @@ class RedisRestartFaultTest {
     void restartDuringHoldsIsReportedAndWaitersRecover() throws Exception {
         RedisServer redis = REDIS.server();
         Map<String, LockLostException> heard = new ConcurrentHashMap<>();
-        DistributedLockFactory holders = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), LEASE,
-                e -> heard.put(e.lockName(), e)));
+        DistributedLockFactory holders = closer.add(
+                Faults.factory(Faults.provider(redis.uri()).build(), LEASE, e -> heard.put(e.lockName(), e)));
         // The waiters park until a release or the holder's remaining lease (at least a second here),
         // so the wake-up right after the restart comes from the pub/sub connection's resubscription
         // (which tells every waiter to look again), not from a timer.
-        DistributedLockFactory waiters = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), LEASE, e -> { }));
+        DistributedLockFactory waiters =
+                closer.add(Faults.factory(Faults.provider(redis.uri()).build(), LEASE, e -> {}));
         String handleLock = Faults.name("restart-handle");
         String threadLock = Faults.name("restart-thread");
         String leaseLock = Faults.name("restart-lease");
 
         LockHandle handle = holders.acquire(handleLock, LockOptions.noWait());
-        LockHandle leased = holders.acquire(leaseLock, LockOptions.builder().noWait().lease(Duration.ofSeconds(10)).build());
+        LockHandle leased = holders.acquire(
+                leaseLock,
+                LockOptions.builder().noWait().lease(Duration.ofSeconds(10)).build());
         CountDownLatch threadHolds = new CountDownLatch(1);
         CountDownLatch threadMayUnlock = new CountDownLatch(1);
         AtomicLong threadToken = new AtomicLong();
@@ -133,9 +135,16 @@ class RedisRestartFaultTest {
         assertThatThrownBy(leased::release).isInstanceOf(LockLostException.class);
         assertThat(heard).containsKey(leaseLock);
 
-        assertThat(threads.join(Duration.ofSeconds(15))).as("every waiter is done").isTrue();
-        System.out.printf("restart: Redis down for %d ms; holders told %d ms after it was up; %d waiters acquired, %d failed %s%n",
-                TimeUnit.NANOSECONDS.toMillis(upAt - restartAt), toldAfter, acquired.size(), waiterFailures.size(), waiterFailures);
+        assertThat(threads.join(Duration.ofSeconds(15)))
+                .as("every waiter is done")
+                .isTrue();
+        System.out.printf(
+                "restart: Redis down for %d ms; holders told %d ms after it was up; %d waiters acquired, %d failed %s%n",
+                TimeUnit.NANOSECONDS.toMillis(upAt - restartAt),
+                toldAfter,
+                acquired.size(),
+                waiterFailures.size(),
+                waiterFailures);
         assertThat(waiterFailures).isEmpty();
         assertThat(acquired).hasSize(WAITERS_PER_LOCK * waited.size());
         for (long[] a : acquired) {
@@ -144,6 +153,9 @@ class RedisRestartFaultTest {
         }
         List<Long> tokens = new ArrayList<>();
         acquired.stream().filter(a -> a[0] == 0).forEach(a -> tokens.add(a[1]));
-        assertThat(tokens).as("tokens of one lock increase in order of acquisition").isSorted().doesNotHaveDuplicates();
+        assertThat(tokens)
+                .as("tokens of one lock increase in order of acquisition")
+                .isSorted()
+                .doesNotHaveDuplicates();
     }
 }

@@ -1,5 +1,11 @@
 package io.lockkit.jedis.fault;
 
+import static io.lockkit.jedis.fault.Faults.LEASE;
+import static io.lockkit.jedis.fault.Faults.SCHEDULING_SLACK;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
@@ -8,24 +14,17 @@ import io.lockkit.LockOptions;
 import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static io.lockkit.jedis.fault.Faults.LEASE;
-import static io.lockkit.jedis.fault.Faults.SCHEDULING_SLACK;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault 2: Redis stalls (SIGSTOP) and comes back (SIGCONT). A stall longer than the lease costs the
@@ -54,16 +53,18 @@ class RedisStallFaultTest {
     }
 
     @Test
-    @DisplayName("a stall longer than the lease: the holder learns of the loss by its deadline, and another client gets the lock only after it")
+    @DisplayName(
+            "a stall longer than the lease: the holder learns of the loss by its deadline, and another client gets the lock only after it")
     void stallLongerThanTheLeaseIsReportedByTheDeadline() throws Exception {
         RedisServer redis = REDIS.server();
         String name = Faults.name("stall");
         CopyOnWriteArrayList<LockLostException> losses = new CopyOnWriteArrayList<>();
         AtomicLong listenerAt = new AtomicLong();
-        DistributedLockFactory a = closer.add(Faults.factory(Faults.provider(redis.uri()).build(), LEASE, e -> {
-            listenerAt.compareAndSet(0, System.nanoTime());
-            losses.add(e);
-        }));
+        DistributedLockFactory a =
+                closer.add(Faults.factory(Faults.provider(redis.uri()).build(), LEASE, e -> {
+                    listenerAt.compareAndSet(0, System.nanoTime());
+                    losses.add(e);
+                }));
         DistributedLockFactory b = client(new CopyOnWriteArrayList<>());
 
         LockHandle held = a.acquire(name, LockOptions.noWait());
@@ -115,7 +116,9 @@ class RedisStallFaultTest {
         while (System.nanoTime() - stallEnd < 0) {
             Thread.sleep(10);
         }
-        assertThat(taken.get()).as("nobody gets the lock while Redis is stopped").isNull();
+        assertThat(taken.get())
+                .as("nobody gets the lock while Redis is stopped")
+                .isNull();
         Faults.resume(redis);
         long resumedAt = System.nanoTime();
         // Requests that timed out during the stall still run when Redis resumes: an acquisition the
@@ -125,22 +128,35 @@ class RedisStallFaultTest {
         await().atMost(LEASE.plus(Duration.ofSeconds(2))).until(() -> taken.get() != null);
 
         long d = deadline.get();
-        System.out.printf("stall: stopped %d ms before the deadline; isValid() false %+d ms, lost() %+d ms, listener %+d ms"
+        System.out.printf(
+                "stall: stopped %d ms before the deadline; isValid() false %+d ms, lost() %+d ms, listener %+d ms"
                         + " after it; the other client acquired %d ms after the resume (lock hash at the resume: %s)%n",
-                TimeUnit.NANOSECONDS.toMillis(d - stoppedAt), TimeUnit.NANOSECONDS.toMillis(invalidAt.get() - d),
-                TimeUnit.NANOSECONDS.toMillis(lostAt.get() - d), TimeUnit.NANOSECONDS.toMillis(listenerAt.get() - d),
-                TimeUnit.NANOSECONDS.toMillis(takenAt.get() - resumedAt), orphan);
+                TimeUnit.NANOSECONDS.toMillis(d - stoppedAt),
+                TimeUnit.NANOSECONDS.toMillis(invalidAt.get() - d),
+                TimeUnit.NANOSECONDS.toMillis(lostAt.get() - d),
+                TimeUnit.NANOSECONDS.toMillis(listenerAt.get() - d),
+                TimeUnit.NANOSECONDS.toMillis(takenAt.get() - resumedAt),
+                orphan);
         assertThat(held.isValid()).isFalse();
-        assertThat(invalidAt.get() - d).as("isValid() turns false at the deadline (ns late, as the sampler sees it)")
+        assertThat(invalidAt.get() - d)
+                .as("isValid() turns false at the deadline (ns late, as the sampler sees it)")
                 .isLessThanOrEqualTo(SCHEDULING_SLACK.toNanos());
         assertThat(lostAt.get()).as("lost() completed").isNotZero();
-        assertThat(lostAt.get() - d).as("lost() completes by the deadline (ns late)")
+        assertThat(lostAt.get() - d)
+                .as("lost() completes by the deadline (ns late)")
                 .isLessThanOrEqualTo(SCHEDULING_SLACK.toNanos());
-        assertThat(listenerAt.get() - d).as("the listener is called by the deadline (ns late)")
+        assertThat(listenerAt.get() - d)
+                .as("the listener is called by the deadline (ns late)")
                 .isLessThanOrEqualTo(SCHEDULING_SLACK.toNanos());
-        assertThat(losses).singleElement().satisfies(e -> assertThat(e.lockName()).isEqualTo(name));
-        assertThat(takenAt.get()).as("the other client acquires after the holder's deadline").isGreaterThan(d);
-        assertThat(Math.min(lostAt.get(), d)).as("the two valid holds do not overlap").isLessThan(takenAt.get());
+        assertThat(losses)
+                .singleElement()
+                .satisfies(e -> assertThat(e.lockName()).isEqualTo(name));
+        assertThat(takenAt.get())
+                .as("the other client acquires after the holder's deadline")
+                .isGreaterThan(d);
+        assertThat(Math.min(lostAt.get(), d))
+                .as("the two valid holds do not overlap")
+                .isLessThan(takenAt.get());
         assertThat(taken.get().fencingToken()).isGreaterThan(held.fencingToken());
         assertThatThrownBy(held::release).isInstanceOf(LockLostException.class);
         taken.get().release();

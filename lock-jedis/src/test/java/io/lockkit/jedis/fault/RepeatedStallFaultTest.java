@@ -1,5 +1,7 @@
 package io.lockkit.jedis.fault;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
@@ -7,28 +9,24 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.history.HoldHistory;
 import io.lockkit.testkit.history.HoldHistory.Hold;
 import io.lockkit.testkit.history.HoldHistory.Outcome;
-import io.lockkit.jedis.support.Closer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault 9: Redis stalls (SIGSTOP) for longer than the watchdog lease, again and again, while three
@@ -54,9 +52,11 @@ class RepeatedStallFaultTest {
     private static final Duration STALL = Duration.ofMillis(650);
     /** Longer than a stall: requests sent during it run when Redis resumes, and their replies are read. */
     private static final Duration TIMEOUT = Duration.ofMillis(1500);
+
     private static final Duration STALL_SPACING = Duration.ofMillis(500);
     /** System property: how many stalls a run injects (default 20, about 25 s). */
     static final String STALLS_PROPERTY = "lockkit.fault.stalls";
+
     private static final Duration WAIT = Duration.ofSeconds(3);
 
     @RegisterExtension
@@ -86,7 +86,11 @@ class RepeatedStallFaultTest {
         int rounds = Integer.getInteger(STALLS_PROPERTY, 20);
         for (int c = 0; c < CLIENTS; c++) {
             DistributedLockFactory client = closer.add(Faults.factory(
-                    Faults.provider(redis.uri()).timeout(TIMEOUT).connectTimeout(TIMEOUT).build(), LEASE,
+                    Faults.provider(redis.uri())
+                            .timeout(TIMEOUT)
+                            .connectTimeout(TIMEOUT)
+                            .build(),
+                    LEASE,
                     e -> lossHeardAt.putIfAbsent(e.fencingToken(), System.nanoTime())));
             int id = c;
             for (int t = 0; t < THREADS_PER_CLIENT; t++) {
@@ -107,7 +111,9 @@ class RepeatedStallFaultTest {
         }
         Thread.sleep(STALL_SPACING.toMillis());
         stop = true;
-        assertThat(threads.join(Duration.ofSeconds(20))).as("every thread stopped").isTrue();
+        assertThat(threads.join(Duration.ofSeconds(20)))
+                .as("every thread stopped")
+                .isTrue();
         threads.failure().ifPresent(e -> {
             throw new AssertionError("a client failed", e);
         });
@@ -115,20 +121,37 @@ class RepeatedStallFaultTest {
         List<Hold> holds = List.copyOf(history);
         HoldHistory.Report r = HoldHistory.check(holds, lossHeardAt);
         List<String> overlaps = HoldHistory.overlapsOfValidHolds(holds, lossHeardAt);
-        System.out.printf("stalls: %d stalls of %d ms (lease %d ms) in %.1f s; %d holds, %d clean, %d lost at release,"
+        System.out.printf(
+                "stalls: %d stalls of %d ms (lease %d ms) in %.1f s; %d holds, %d clean, %d lost at release,"
                         + " %d invalid at the end, %d heard by listener; %d acquisitions failed; overlaps of holds valid"
                         + " at their end %d; overlaps involving a lost hold %d%n",
-                stalls.get(), STALL.toMillis(), LEASE.toMillis(), Faults.millisSince(start) / 1000.0, holds.size(), r.clean(),
-                r.lostAtRelease(), r.invalidAtEnd(), r.lostHeard(), acquireFailures.get(), overlaps.size(), r.overlapsWithLost());
+                stalls.get(),
+                STALL.toMillis(),
+                LEASE.toMillis(),
+                Faults.millisSince(start) / 1000.0,
+                holds.size(),
+                r.clean(),
+                r.lostAtRelease(),
+                r.invalidAtEnd(),
+                r.lostHeard(),
+                acquireFailures.get(),
+                overlaps.size(),
+                r.overlapsWithLost());
         overlaps.stream().limit(5).forEach(o -> System.out.println("stalls: overlap " + o));
 
         assertThat(stalls.get()).as("stalls injected").isEqualTo(rounds);
         assertThat(holds).as("holds").hasSizeGreaterThan(rounds);
-        assertThat(overlaps).as("holds valid at the end of their critical sections that overlap").isEmpty();
+        assertThat(overlaps)
+                .as("holds valid at the end of their critical sections that overlap")
+                .isEmpty();
         assertThat(r.duplicateTokens()).as("duplicate tokens").isEmpty();
         assertThat(r.cleanOverlaps()).as("overlapping clean holds").isEmpty();
-        assertThat(r.cleanTokenInversions()).as("clean holds whose token did not increase in start order").isEmpty();
-        assertThat(r.fencingViolations()).as("clean holds whose token was not above an earlier-ended hold's").isEmpty();
+        assertThat(r.cleanTokenInversions())
+                .as("clean holds whose token did not increase in start order")
+                .isEmpty();
+        assertThat(r.fencingViolations())
+                .as("clean holds whose token was not above an earlier-ended hold's")
+                .isEmpty();
     }
 
     private void contend(int client, DistributedLockFactory f, String name, boolean handles) {

@@ -1,29 +1,28 @@
 package io.lockkit.jedis.fault;
 
-import io.lockkit.jedis.support.Closer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.jedis.support.Closer;
 import io.lockkit.jedis.topology.RedisSentinelSetup;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fault 5: Sentinel fails the master over ({@code SENTINEL FAILOVER}) while clients hold locks.
@@ -87,7 +86,8 @@ class SentinelFailoverFaultTest {
             survivors.add(acknowledged.acquire(Faults.name("sentinel-acknowledged"), LockOptions.noWait()));
         }
         for (LockHandle h : survivors) {
-            assertThat(sentinel.replica().command("EXISTS", Faults.lockKey(h.name()))).isEqualTo(1L);
+            assertThat(sentinel.replica().command("EXISTS", Faults.lockKey(h.name())))
+                    .isEqualTo(1L);
         }
 
         long start = System.nanoTime();
@@ -105,21 +105,26 @@ class SentinelFailoverFaultTest {
         for (LockHandle h : survivors) {
             assertThat(h.isValid()).as("%s survives the failover", h.name()).isTrue();
             assertThat(newMaster.command("EXISTS", Faults.lockKey(h.name()))).isEqualTo(1L);
-            assertThat(observer.tryAcquire(h.name())).as("%s is still exclusive", h.name()).isEmpty();
+            assertThat(observer.tryAcquire(h.name()))
+                    .as("%s is still exclusive", h.name())
+                    .isEmpty();
         }
         assertThat(heard).containsOnlyKeys(missing);
         try (LockHandle next = observer.acquire(missing, LockOptions.noWait())) {
             assertThat(next.fencingToken()).isGreaterThan(lost.fencingToken());
         }
         survivors.forEach(LockHandle::release);
-        System.out.printf("sentinel failover took %d ms; the holder of the unreplicated hold was told %d ms after it;"
+        System.out.printf(
+                "sentinel failover took %d ms; the holder of the unreplicated hold was told %d ms after it;"
                         + " %d acknowledged holds survived%n",
                 TimeUnit.NANOSECONDS.toMillis(failedOver - start), toldAfter, survivors.size());
     }
 
     /** Deletes {@code key} on {@code replica} only: the replica never got the write, as under replication lag. */
     static void loseOnReplica(RedisServer replica, String key) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> replica.command("EXISTS", key).equals(1L));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> replica.command("EXISTS", key).equals(1L));
         replica.command("CONFIG", "SET", "replica-read-only", "no");
         try {
             assertThat(replica.command("DEL", key)).isEqualTo(1L);

@@ -1,19 +1,11 @@
 package io.lockkit.jedis.internal;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
-
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -25,10 +17,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The batcher against a real Redis. A {@code BLPOP} on an empty list keeps a connection busy for
@@ -43,14 +42,18 @@ class CommandBatcherTest {
     private RedisServer redis;
     private RedisClient client;
     private ExecutorService threads;
-    private final String prefix = "batcher:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ":";
+    private final String prefix =
+            "batcher:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ":";
 
     @BeforeEach
     void setUp() {
         redis = REDIS.server();
         client = RedisClient.builder()
                 .hostAndPort(new HostAndPort(redis.host(), redis.port()))
-                .clientConfig(DefaultJedisClientConfig.builder().clientName("batcher-test").socketTimeoutMillis(10_000).build())
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .clientName("batcher-test")
+                        .socketTimeoutMillis(10_000)
+                        .build())
                 .build();
         threads = Executors.newCachedThreadPool();
     }
@@ -79,8 +82,11 @@ class CommandBatcherTest {
 
     /** Kills the batcher's connection that waits in a BLPOP. */
     private void killBlockedConnection() {
-        String blpop = String.valueOf(redis.command("CLIENT", "LIST")).lines()
-                .filter(l -> l.contains("name=batcher-test ") && l.contains("cmd=blpop")).findFirst().orElseThrow();
+        String blpop = String.valueOf(redis.command("CLIENT", "LIST"))
+                .lines()
+                .filter(l -> l.contains("name=batcher-test ") && l.contains("cmd=blpop"))
+                .findFirst()
+                .orElseThrow();
         redis.command("CLIENT", "KILL", "ID", blpop.replaceAll("^id=(\\d+) .*", "$1"));
     }
 
@@ -128,7 +134,9 @@ class CommandBatcherTest {
             assertThat(w.get(60, TimeUnit.SECONDS)).isEqualTo(500);
         }
         assertThat(batcher.commands()).isEqualTo(16 * 500);
-        assertThat(connections() - before).as("connections opened for 16 threads").isBetween(1, 2);
+        assertThat(connections() - before)
+                .as("connections opened for 16 threads")
+                .isBetween(1, 2);
     }
 
     @Test
@@ -138,7 +146,8 @@ class CommandBatcherTest {
         Future<Object> blocked = occupy(batcher, "gate");
         Future<Object> before = threads.submit(() -> batcher.call(echo("before")));
         await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 1);
-        Future<Object> wrong = threads.submit(() -> batcher.call(new CommandArguments(Protocol.Command.INCR).key(prefix + "string")));
+        Future<Object> wrong =
+                threads.submit(() -> batcher.call(new CommandArguments(Protocol.Command.INCR).key(prefix + "string")));
         await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 2);
         Future<Object> after = threads.submit(() -> batcher.call(echo("after")));
         await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 3);
@@ -148,8 +157,10 @@ class CommandBatcherTest {
         blocked.get(10, TimeUnit.SECONDS);
         assertThat(before.get(10, TimeUnit.SECONDS)).isEqualTo("before");
         assertThat(after.get(10, TimeUnit.SECONDS)).isEqualTo("after");
-        assertThatThrownBy(() -> wrong.get(10, TimeUnit.SECONDS)).cause()
-                .isInstanceOf(JedisDataException.class).hasMessageContaining("not an integer");
+        assertThatThrownBy(() -> wrong.get(10, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(JedisDataException.class)
+                .hasMessageContaining("not an integer");
         assertThat(batcher.batches()).isEqualTo(2);
     }
 
@@ -162,7 +173,9 @@ class CommandBatcherTest {
 
         killBlockedConnection();
 
-        assertThatThrownBy(() -> blocked.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(JedisConnectionException.class);
+        assertThatThrownBy(() -> blocked.get(10, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(JedisConnectionException.class);
         assertThat(queued.get(10, TimeUnit.SECONDS)).isEqualTo("queued");
         assertThat(batcher.call(echo("later"))).isEqualTo("later");
     }
@@ -183,8 +196,12 @@ class CommandBatcherTest {
 
         push("gate");
 
-        assertThat(first.get(10, TimeUnit.SECONDS)).as("batches written when the first batch's caller woke").isEqualTo(2);
-        assertThat(client.getPool().getBorrowedCount() - borrowed).as("connections borrowed for both batches").isEqualTo(1);
+        assertThat(first.get(10, TimeUnit.SECONDS))
+                .as("batches written when the first batch's caller woke")
+                .isEqualTo(2);
+        assertThat(client.getPool().getBorrowedCount() - borrowed)
+                .as("connections borrowed for both batches")
+                .isEqualTo(1);
         // The second batch is out on the same connection, blocked in its BLPOP; the first batch's
         // caller has returned, so the second batch's own callers read it. A dead connection fails
         // the two of them, and its slot comes free for later calls.
@@ -207,12 +224,15 @@ class CommandBatcherTest {
                 .isInstanceOf(JedisConnectionException.class)
                 .hasMessageContaining("no Redis connection came free within PT0.3S");
 
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250), Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isBetween(Duration.ofMillis(250), Duration.ofSeconds(5));
         assertThat(batcher.queued()).isZero();
         push("gate");
         blocked.get(10, TimeUnit.SECONDS);
         assertThat(batcher.call(echo("after"))).isEqualTo("after");
-        assertThat(redis.command("EXISTS", prefix + "never")).as("the failed INCR was never sent").isEqualTo(0L);
+        assertThat(redis.command("EXISTS", prefix + "never"))
+                .as("the failed INCR was never sent")
+                .isEqualTo(0L);
     }
 
     @Test
@@ -240,18 +260,23 @@ class CommandBatcherTest {
         assertThat(result[0]).isEqualTo("still");
         assertThat(result[1]).as("interrupt status kept").isEqualTo(true);
         if (mx.isThreadCpuTimeSupported() && cpuBefore >= 0) {
-            assertThat(Duration.ofNanos(cpuUsed)).as("CPU the parked caller used in 300 ms").isLessThan(Duration.ofMillis(100));
+            assertThat(Duration.ofNanos(cpuUsed))
+                    .as("CPU the parked caller used in 300 ms")
+                    .isLessThan(Duration.ofMillis(100));
         }
     }
 
     @Test
     void badArgumentsAreNamed() {
         assertThatThrownBy(() -> new CommandBatcher(null, 1, Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pool");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pool");
         assertThatThrownBy(() -> new CommandBatcher(client.getPool(), 0, Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("connections");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("connections");
         assertThatThrownBy(() -> new CommandBatcher(client.getPool(), 1, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("timeout");
     }
 
     private int connections() {

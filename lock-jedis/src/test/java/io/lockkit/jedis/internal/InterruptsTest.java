@@ -1,14 +1,13 @@
 package io.lockkit.jedis.internal;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
-
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A caller's interrupt is kept away from Jedis calls and handed back afterwards. */
 class InterruptsTest {
@@ -59,9 +58,10 @@ class InterruptsTest {
     void otherFailuresAreThrownAtOnce() {
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> Interrupts.setAside(() -> {
-            calls.incrementAndGet();
-            throw new JedisConnectionException("refused");
-        })).isInstanceOf(JedisConnectionException.class);
+                    calls.incrementAndGet();
+                    throw new JedisConnectionException("refused");
+                }))
+                .isInstanceOf(JedisConnectionException.class);
         assertThat(calls).hasValue(1);
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
@@ -70,9 +70,10 @@ class InterruptsTest {
     void interruptsThatKeepComingEndInTheFailureAfterAFewAttempts() {
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> Interrupts.setAside(() -> {
-            calls.incrementAndGet();
-            throw new JedisException("interrupted", new InterruptedException());
-        })).isInstanceOf(JedisException.class);
+                    calls.incrementAndGet();
+                    throw new JedisException("interrupted", new InterruptedException());
+                }))
+                .isInstanceOf(JedisException.class);
         assertThat(calls).hasValue(4);
         assertThat(Thread.interrupted()).isTrue();
     }

@@ -1,7 +1,6 @@
 package io.lockkit.jedis.internal;
 
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /**
  * Holds each Lua script and its Java class to one contract: the {@code -- KEYS[n] name} and
@@ -24,8 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ScriptContractTest {
 
     private static final Pattern HEADER_FIXED = Pattern.compile("^-- (KEYS|ARGV)\\[(\\d+)] (\\w+)", Pattern.MULTILINE);
-    private static final Pattern HEADER_PER_HOLD = Pattern.compile("^-- (KEYS|ARGV)\\[(\\d*)i(?:-(\\d+))?] (\\w+)", Pattern.MULTILINE);
-    private static final Pattern UNPACK = Pattern.compile("local\\s+([\\w\\s,]+?)\\s*=\\s*((?:(?:KEYS|ARGV)\\[[^\\]]+]\\s*,?\\s*)+)");
+    private static final Pattern HEADER_PER_HOLD =
+            Pattern.compile("^-- (KEYS|ARGV)\\[(\\d*)i(?:-(\\d+))?] (\\w+)", Pattern.MULTILINE);
+    private static final Pattern UNPACK =
+            Pattern.compile("local\\s+([\\w\\s,]+?)\\s*=\\s*((?:(?:KEYS|ARGV)\\[[^\\]]+]\\s*,?\\s*)+)");
     private static final Pattern REFERENCE = Pattern.compile("(KEYS|ARGV)\\[([^\\]]+)]");
 
     @Test
@@ -36,7 +37,8 @@ class ScriptContractTest {
         assertThat(lua.header("ARGV")).isEqualTo(AcquireScript.Args.names());
         assertThat(lua.unpacked("KEYS")).isEqualTo(AcquireScript.KEYS);
         assertThat(lua.unpacked("ARGV")).isEqualTo(AcquireScript.Args.names());
-        AcquireScript.Args args = new AcquireScript.Args("c:o", Duration.ofSeconds(30), Duration.ZERO, Duration.ofSeconds(2), false, 0);
+        AcquireScript.Args args =
+                new AcquireScript.Args("c:o", Duration.ofSeconds(30), Duration.ZERO, Duration.ofSeconds(2), false, 0);
         assertThat(args.encode()).hasSize(lua.header("ARGV").size());
     }
 
@@ -48,8 +50,17 @@ class ScriptContractTest {
         assertThat(lua.header("ARGV")).isEqualTo(ReleaseScript.Args.names());
         assertThat(lua.unpacked("KEYS")).isEqualTo(ReleaseScript.KEYS);
         assertThat(lua.unpacked("ARGV")).isEqualTo(ReleaseScript.Args.names());
-        ReleaseScript.Args args = new ReleaseScript.Args("c:o", ReleaseScript.Mode.RELEASE, Duration.ofSeconds(2), Duration.ofSeconds(60),
-                "lockkit:{n}:c", "PUBLISH", "c:", 8, "nonce", 0);
+        ReleaseScript.Args args = new ReleaseScript.Args(
+                "c:o",
+                ReleaseScript.Mode.RELEASE,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(60),
+                "lockkit:{n}:c",
+                "PUBLISH",
+                "c:",
+                8,
+                "nonce",
+                0);
         assertThat(args.encode()).hasSize(lua.header("ARGV").size());
         for (ReleaseScript.Mode mode : ReleaseScript.Mode.values()) {
             assertThat(lua.code).as("release.lua handles mode %s", mode).contains("'" + mode.wire() + "'");
@@ -82,8 +93,11 @@ class ScriptContractTest {
                 assertThat(coefficient).as("KEYS per hold").isEqualTo(RenewScript.KEYS_PER_HOLD.size());
                 keys.add(h[3]);
             } else {
-                assertThat(coefficient).as("ARGV per hold in renew.lua's header").isEqualTo(stride);
-                assertThat(offset).as("ARGV[%si-%s] %s: its position in the hold", h[1], h[2], h[3])
+                assertThat(coefficient)
+                        .as("ARGV per hold in renew.lua's header")
+                        .isEqualTo(stride);
+                assertThat(offset)
+                        .as("ARGV[%si-%s] %s: its position in the hold", h[1], h[2], h[3])
                         .isEqualTo(stride - 1 - args.size());
                 args.add(h[3]);
             }
@@ -92,14 +106,18 @@ class ScriptContractTest {
         assertThat(args).isEqualTo(RenewScript.Hold.names());
         List<String> unpacked = lua.unpackedNames();
         assertThat(unpacked).isEqualTo(concat(RenewScript.KEYS_PER_HOLD, RenewScript.Hold.names()));
-        assertThat(RenewScript.encode(List.of(new RenewScript.Hold("c:o", Duration.ofSeconds(30)),
-                new RenewScript.Hold("c:p", Duration.ofSeconds(30))))).hasSize(2 * stride);
+        assertThat(RenewScript.encode(List.of(
+                        new RenewScript.Hold("c:o", Duration.ofSeconds(30)),
+                        new RenewScript.Hold("c:p", Duration.ofSeconds(30)))))
+                .hasSize(2 * stride);
     }
 
     @Test
     @DisplayName("every script has its class: the contract above covers all of Scripts")
     void everyScriptIsCovered() {
-        assertThat(Scripts.values()).extracting(Enum::name).containsExactlyInAnyOrder("ACQUIRE", "RELEASE", "RENEW", "INSPECT");
+        assertThat(Scripts.values())
+                .extracting(Enum::name)
+                .containsExactlyInAnyOrder("ACQUIRE", "RELEASE", "RENEW", "INSPECT");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
@@ -138,7 +156,8 @@ class ScriptContractTest {
             Matcher m = HEADER_FIXED.matcher(header);
             while (m.find()) {
                 if (m.group(1).equals(table)) {
-                    assertThat(Integer.parseInt(m.group(2))).as("%s: %s[%s] %s is numbered in order", name, table, m.group(2), m.group(3))
+                    assertThat(Integer.parseInt(m.group(2)))
+                            .as("%s: %s[%s] %s is numbered in order", name, table, m.group(2), m.group(3))
                             .isEqualTo(names.size() + 1);
                     names.add(m.group(3));
                 }
@@ -170,14 +189,16 @@ class ScriptContractTest {
                 Matcher r = REFERENCE.matcher(m.group(2));
                 for (int i = 0; r.find(); i++) {
                     if (r.group(1).equals(table)) {
-                        assertThat(r.group(2)).as("%s: %s[%s] unpacked in order", name, table, r.group(2))
+                        assertThat(r.group(2))
+                                .as("%s: %s[%s] unpacked in order", name, table, r.group(2))
                                 .isEqualTo(Integer.toString(names.size() + 1));
                         names.add(locals[i]);
                         unpackedReferences++;
                     }
                 }
             }
-            assertThat(references(table)).as("%s: %s is read only where it is unpacked into named locals", name, table)
+            assertThat(references(table))
+                    .as("%s: %s is read only where it is unpacked into named locals", name, table)
                     .isEqualTo(unpackedReferences);
             return names;
         }
@@ -185,7 +206,9 @@ class ScriptContractTest {
         /** The locals of the one statement that unpacks a hold's keys and arguments. */
         List<String> unpackedNames() {
             Matcher m = UNPACK.matcher(code);
-            assertThat(m.find()).as("%s unpacks KEYS and ARGV into locals", name).isTrue();
+            assertThat(m.find())
+                    .as("%s unpacks KEYS and ARGV into locals", name)
+                    .isTrue();
             List<String> locals = List.of(m.group(1).trim().split("\\s*,\\s*"));
             Matcher r = REFERENCE.matcher(m.group(2));
             int count = 0;
@@ -193,7 +216,8 @@ class ScriptContractTest {
                 count++;
             }
             assertThat(count).as("%s: values unpacked", name).isEqualTo(locals.size());
-            assertThat(references("KEYS") + references("ARGV")).as("%s reads KEYS and ARGV only where it unpacks them", name)
+            assertThat(references("KEYS") + references("ARGV"))
+                    .as("%s reads KEYS and ARGV only where it unpacks them", name)
                     .isEqualTo(count);
             return locals;
         }

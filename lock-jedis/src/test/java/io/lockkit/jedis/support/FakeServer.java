@@ -64,7 +64,8 @@ public final class FakeServer implements AutoCloseable {
                 if (behaviour == Behaviour.HTTP) {
                     OutputStream out = s.getOutputStream();
                     out.write(("HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\nContent-Length: 11\r\n"
-                            + "Connection: close\r\n\r\nBad Request").getBytes(StandardCharsets.US_ASCII));
+                                    + "Connection: close\r\n\r\nBad Request")
+                            .getBytes(StandardCharsets.US_ASCII));
                     out.flush();
                     s.close();
                 }

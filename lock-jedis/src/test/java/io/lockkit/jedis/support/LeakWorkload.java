@@ -1,11 +1,12 @@
 package io.lockkit.jedis.support;
 
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
-
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.time.Duration;
@@ -18,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * Lock traffic for leak checks, and the figures that must return to their baseline afterwards:
@@ -55,8 +54,13 @@ public final class LeakWorkload implements AutoCloseable {
         this.redis = redis;
         this.prefix = prefix;
         this.threads = threads;
-        this.jedis = JedisLockProvider.builder().uri(redisUri).keyPrefix(prefix).clientName("leak-workload")
-                .fenceRetention(FENCE_RETENTION).maxConnections(threads).build();
+        this.jedis = JedisLockProvider.builder()
+                .uri(redisUri)
+                .keyPrefix(prefix)
+                .clientName("leak-workload")
+                .fenceRetention(FENCE_RETENTION)
+                .maxConnections(threads)
+                .build();
         this.provider = new CountingProvider(jedis);
         AtomicInteger n = new AtomicInteger();
         ThreadFactory tf = r -> {
@@ -66,8 +70,11 @@ public final class LeakWorkload implements AutoCloseable {
         };
         this.scheduler = new ScheduledThreadPoolExecutor(2, tf);
         scheduler.setRemoveOnCancelPolicy(true);
-        this.factory = DistributedLockFactory.builder(provider).scheduler(scheduler)
-                .defaultOptions(LockOptions.builder().watchdogLease(WATCHDOG_LEASE).build()).build();
+        this.factory = DistributedLockFactory.builder(provider)
+                .scheduler(scheduler)
+                .defaultOptions(
+                        LockOptions.builder().watchdogLease(WATCHDOG_LEASE).build())
+                .build();
     }
 
     public JedisLockProvider jedisProvider() {
@@ -85,10 +92,12 @@ public final class LeakWorkload implements AutoCloseable {
             boolean shared = i % 16 == 0;
             int slot = i % SHARED_NAMES;
             String name = shared ? prefix + "-shared-" + slot : prefix + "-t" + thread + "-" + (i % NAMES_PER_THREAD);
-            Runnable work = shared ? () -> {
-                sharedCounters[slot]++; // guarded by the lock: a lost update means broken exclusion
-                sharedCycles.incrementAndGet();
-            } : () -> { };
+            Runnable work = shared
+                    ? () -> {
+                        sharedCounters[slot]++; // guarded by the lock: a lost update means broken exclusion
+                        sharedCycles.incrementAndGet();
+                    }
+                    : () -> {};
             DistributedLock lock = factory.getLock(name);
             switch (i % 4) {
                 case 0 -> {
@@ -176,16 +185,18 @@ public final class LeakWorkload implements AutoCloseable {
         for (int t = 0; t < threads; t++) {
             int thread = t;
             int count = total / threads + (t < total % threads ? 1 : 0);
-            Thread w = new Thread(() -> {
-                try {
-                    go.await();
-                    for (int i = 0; i < count && failure.get() == null; i++) {
-                        step.run(thread, i);
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "leak-worker-" + t);
+            Thread w = new Thread(
+                    () -> {
+                        try {
+                            go.await();
+                            for (int i = 0; i < count && failure.get() == null; i++) {
+                                step.run(thread, i);
+                            }
+                        } catch (Throwable e) {
+                            failure.compareAndSet(null, e);
+                        }
+                    },
+                    "leak-worker-" + t);
             w.start();
             workers.add(w);
         }
@@ -203,10 +214,17 @@ public final class LeakWorkload implements AutoCloseable {
 
     /** The figures now; keys and channels are those under the workload's key prefix. */
     public Figures figures() {
-        return new Figures(ManagementFactory.getThreadMXBean().getThreadCount(), lockkitThreads(),
-                redis.channels(prefix + ":*").size(), waitedChannelSubscribers(), jedis.subscribedChannels(),
-                provider.openSubscriptions(), redis.keys(prefix + ":*").size(), scheduler.getQueue().size(),
-                provider.renewCalls(), usedHeapAfterGc());
+        return new Figures(
+                ManagementFactory.getThreadMXBean().getThreadCount(),
+                lockkitThreads(),
+                redis.channels(prefix + ":*").size(),
+                waitedChannelSubscribers(),
+                jedis.subscribedChannels(),
+                provider.openSubscriptions(),
+                redis.keys(prefix + ":*").size(),
+                scheduler.getQueue().size(),
+                provider.renewCalls(),
+                usedHeapAfterGc());
     }
 
     /** {@code PUBSUB NUMSUB} summed over the channels of every name that threads waited for. */
@@ -231,8 +249,11 @@ public final class LeakWorkload implements AutoCloseable {
             await().atMost(atMost).pollInterval(Duration.ofMillis(250)).until(() -> {
                 Figures now = figures();
                 last.set(now);
-                return now.providerChannels() == 0 && now.openSubscriptions() == 0 && now.waitedChannelSubscribers() == 0
-                        && now.keys() == 0 && now.pendingTasks() == 0;
+                return now.providerChannels() == 0
+                        && now.openSubscriptions() == 0
+                        && now.waitedChannelSubscribers() == 0
+                        && now.keys() == 0
+                        && now.pendingTasks() == 0;
             });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             throw new AssertionError("not idle after " + atMost + ": " + last.get(), e);
@@ -255,15 +276,19 @@ public final class LeakWorkload implements AutoCloseable {
                 return now.backTo(baseline);
             });
             long renewals = provider.renewCalls();
-            Thread.sleep(WATCHDOG_LEASE.toMillis() + 100); // three renewal intervals (a third of the lease each), and a margin
+            Thread.sleep(WATCHDOG_LEASE.toMillis()
+                    + 100); // three renewal intervals (a third of the lease each), and a margin
             Figures settled = figures();
             if (settled.renewCalls() != renewals) {
-                throw new AssertionError("renewals went on after every lock was released: " + renewals + " -> "
-                        + settled.renewCalls());
+                throw new AssertionError(
+                        "renewals went on after every lock was released: " + renewals + " -> " + settled.renewCalls());
             }
             return settled;
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new AssertionError("not back at the baseline after " + atMost + ":\n  baseline " + baseline + "\n  now      " + last.get(), e);
+            throw new AssertionError(
+                    "not back at the baseline after " + atMost + ":\n  baseline " + baseline + "\n  now      "
+                            + last.get(),
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
@@ -310,9 +335,17 @@ public final class LeakWorkload implements AutoCloseable {
      * @param renewCalls renewal calls so far
      * @param usedHeap used heap after {@code System.gc()}, in bytes
      */
-    public record Figures(int threads, int lockkitThreads, int redisChannels, long waitedChannelSubscribers,
-            int providerChannels, int openSubscriptions,
-            long keys, int pendingTasks, long renewCalls, long usedHeap) {
+    public record Figures(
+            int threads,
+            int lockkitThreads,
+            int redisChannels,
+            long waitedChannelSubscribers,
+            int providerChannels,
+            int openSubscriptions,
+            long keys,
+            int pendingTasks,
+            long renewCalls,
+            long usedHeap) {
 
         /** Heap may grow by this much (JIT, class data, caches of the JDK) without counting as a leak. */
         public static final long HEAP_MARGIN = 32L << 20;
@@ -333,10 +366,19 @@ public final class LeakWorkload implements AutoCloseable {
 
         @Override
         public String toString() {
-            return String.format("threads %d (lockkit %d), Redis channels %d (NUMSUB of waited locks %d), provider channels %d,"
+            return String.format(
+                    "threads %d (lockkit %d), Redis channels %d (NUMSUB of waited locks %d), provider channels %d,"
                             + " open subscriptions %d, keys %d, pending scheduler tasks %d, renewal calls %d, used heap %.2f MB",
-                    threads, lockkitThreads, redisChannels, waitedChannelSubscribers, providerChannels, openSubscriptions, keys,
-                    pendingTasks, renewCalls, usedHeap / 1048576.0);
+                    threads,
+                    lockkitThreads,
+                    redisChannels,
+                    waitedChannelSubscribers,
+                    providerChannels,
+                    openSubscriptions,
+                    keys,
+                    pendingTasks,
+                    renewCalls,
+                    usedHeap / 1048576.0);
         }
     }
 }

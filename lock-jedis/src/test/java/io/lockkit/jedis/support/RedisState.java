@@ -1,17 +1,16 @@
 package io.lockkit.jedis.support;
 
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.testkit.redis.RedisServer;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * What a test's Redis holds: keys, pub/sub channels and subscriber counts, command counters. Reads
@@ -98,7 +97,8 @@ public final class RedisState {
      * lock is free, whether its hash is gone or only keeps the last token after a release.
      */
     public java.util.Optional<String> holder(String name) {
-        return java.util.Optional.ofNullable(command.apply(new String[] {"HGET", lockKey(name), "~o"})).map(String::valueOf);
+        return java.util.Optional.ofNullable(command.apply(new String[] {"HGET", lockKey(name), "~o"}))
+                .map(String::valueOf);
     }
 
     /** The lock hash key of {@code name} under the default prefix. */
@@ -129,10 +129,12 @@ public final class RedisState {
      */
     public void awaitBackTo(Snapshot before, Duration atMost) {
         try {
-            await().atMost(atMost).pollInterval(Duration.ofMillis(50))
+            await().atMost(atMost)
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> keys().equals(before.keys()) && channels().equals(before.channels()));
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new AssertionError("Redis still holds what the test left behind after " + atMost + ": " + leftOver(before), e);
+            throw new AssertionError(
+                    "Redis still holds what the test left behind after " + atMost + ": " + leftOver(before), e);
         }
     }
 
@@ -153,6 +155,5 @@ public final class RedisState {
     }
 
     /** Keys and channels at one moment. */
-    public record Snapshot(Set<String> keys, Set<String> channels) {
-    }
+    public record Snapshot(Set<String> keys, Set<String> channels) {}
 }

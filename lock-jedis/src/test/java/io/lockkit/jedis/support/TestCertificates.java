@@ -30,31 +30,51 @@ public record TestCertificates(Path certificate, Path key, Path trustStore, char
      * Makes the files in {@code dir}, or returns empty (with the reason on stderr) when there is
      * no working {@code openssl} on the PATH.
      */
-    public static Optional<TestCertificates> create(Path dir) throws IOException, InterruptedException, GeneralSecurityException {
+    public static Optional<TestCertificates> create(Path dir)
+            throws IOException, InterruptedException, GeneralSecurityException {
         Path cert = dir.resolve("redis.crt");
         Path key = dir.resolve("redis.key");
         Path log = dir.resolve("openssl.log");
         Process openssl;
         try {
-            openssl = new ProcessBuilder(List.of("openssl", "req", "-x509", "-newkey", "ec",
-                    "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                    "-subj", "/CN=lockkit-test", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", key.toString(), "-out", cert.toString()))
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            openssl = new ProcessBuilder(List.of(
+                            "openssl",
+                            "req",
+                            "-x509",
+                            "-newkey",
+                            "ec",
+                            "-pkeyopt",
+                            "ec_paramgen_curve:prime256v1",
+                            "-nodes",
+                            "-days",
+                            "2",
+                            "-subj",
+                            "/CN=lockkit-test",
+                            "-addext",
+                            "subjectAltName=IP:127.0.0.1",
+                            "-keyout",
+                            key.toString(),
+                            "-out",
+                            cert.toString()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
         } catch (IOException e) {
             System.err.println("no openssl on the PATH: " + e.getMessage());
             return Optional.empty();
         }
         if (!openssl.waitFor(30, TimeUnit.SECONDS) || openssl.exitValue() != 0 || !Files.exists(cert)) {
             openssl.destroyForcibly();
-            System.err.println("openssl could not make a certificate: " + Files.readString(log, StandardCharsets.UTF_8));
+            System.err.println(
+                    "openssl could not make a certificate: " + Files.readString(log, StandardCharsets.UTF_8));
             return Optional.empty();
         }
         char[] password = "lockkit-test".toCharArray();
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(cert)) {
-            trust.setCertificateEntry("redis", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            trust.setCertificateEntry(
+                    "redis", CertificateFactory.getInstance("X.509").generateCertificate(in));
         }
         Path store = dir.resolve("truststore.p12");
         try (OutputStream out = Files.newOutputStream(store)) {

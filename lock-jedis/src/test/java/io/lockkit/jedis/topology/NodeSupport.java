@@ -4,11 +4,6 @@ import io.lockkit.testkit.redis.RedisCommandException;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.JedisClientConfig;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +20,10 @@ import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.JedisClientConfig;
 
 /**
  * What {@link RedisCluster} and {@link RedisSentinelSetup} share: choosing the binary, starting a
@@ -47,8 +46,7 @@ final class NodeSupport {
     private static final int PORT_ATTEMPTS = 3;
     private static final int LOG_TAIL_LINES = 25;
 
-    private NodeSupport() {
-    }
+    private NodeSupport() {}
 
     /** The fixture used when the caller gives none: PATH, then the embedded binary, unless {@link #SOURCES_PROPERTY} says otherwise. */
     static RedisFixture defaultFixture() {
@@ -62,8 +60,9 @@ final class NodeSupport {
                     .map(s -> Source.valueOf(s.trim().toUpperCase(Locale.ROOT)))
                     .toArray(Source[]::new);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("system property " + SOURCES_PROPERTY
-                    + " must list PATH and/or EMBEDDED, was '" + property + "'", e);
+            throw new IllegalArgumentException(
+                    "system property " + SOURCES_PROPERTY + " must list PATH and/or EMBEDDED, was '" + property + "'",
+                    e);
         }
         return RedisFixture.builder().sources(sources).build();
     }
@@ -123,7 +122,8 @@ final class NodeSupport {
         }
         if (server.pid().isPresent()) {
             try {
-                return Files.readSymbolicLink(Path.of("/proc", Long.toString(server.pid().getAsLong()), "cwd"))
+                return Files.readSymbolicLink(
+                                Path.of("/proc", Long.toString(server.pid().getAsLong()), "cwd"))
                         .resolve("redis.log");
             } catch (IOException | UnsupportedOperationException | SecurityException e) {
                 return null;
@@ -184,8 +184,9 @@ final class NodeSupport {
                 throw new IllegalStateException("interrupted while waiting until " + what, e);
             }
         }
-        throw new IllegalStateException("timed out after " + Duration.ofNanos(System.nanoTime() - start).toMillis()
-                + " ms waiting until " + what + "; still: " + last + details.get());
+        throw new IllegalStateException(
+                "timed out after " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms waiting until "
+                        + what + "; still: " + last + details.get());
     }
 
     /** The fields of an INFO or CLUSTER INFO reply. */

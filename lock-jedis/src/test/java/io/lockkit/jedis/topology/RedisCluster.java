@@ -3,10 +3,6 @@ package io.lockkit.jedis.topology;
 import io.lockkit.testkit.redis.RedisCommandException;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.builders.ClusterClientBuilder;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +15,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.builders.ClusterClientBuilder;
 
 /**
  * A Redis Cluster of local {@code redis-server} processes for tests: N masters (3 by default) with R
@@ -71,7 +70,11 @@ public final class RedisCluster implements AutoCloseable {
     private final Map<String, Path> logs;
     private final Duration formationTimeout;
 
-    private RedisCluster(List<RedisServer> nodes, int masterCount, int replicasPerMaster, Map<String, Path> logs,
+    private RedisCluster(
+            List<RedisServer> nodes,
+            int masterCount,
+            int replicasPerMaster,
+            Map<String, Path> logs,
             Duration formationTimeout) {
         this.nodes = List.copyOf(nodes);
         this.masterCount = masterCount;
@@ -207,7 +210,8 @@ public final class RedisCluster implements AutoCloseable {
     @Override
     public String toString() {
         return "RedisCluster[" + masterCount + " masters x " + replicasPerMaster + " replicas, redis " + version()
-                + ", nodes " + nodes.stream().map(n -> Integer.toString(n.port())).collect(Collectors.joining(","))
+                + ", nodes "
+                + nodes.stream().map(n -> Integer.toString(n.port())).collect(Collectors.joining(","))
                 + "]";
     }
 
@@ -364,8 +368,8 @@ public final class RedisCluster implements AutoCloseable {
                 failure = e;
             }
         }
-        IllegalStateException e = new IllegalStateException("no node of " + this + " answered " + command[0]
-                + " " + (command.length > 1 ? command[1] : ""));
+        IllegalStateException e = new IllegalStateException(
+                "no node of " + this + " answered " + command[0] + " " + (command.length > 1 ? command[1] : ""));
         if (failure != null) {
             e.addSuppressed(failure);
         }
@@ -393,8 +397,8 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /** One line of {@code CLUSTER NODES}. */
-    private record ClusterNode(String id, int port, Set<String> flags, String masterId, String linkState,
-            List<int[]> slots) {
+    private record ClusterNode(
+            String id, int port, Set<String> flags, String masterId, String linkState, List<int[]> slots) {
 
         static List<ClusterNode> parseAll(Object reply) {
             List<ClusterNode> list = new ArrayList<>();
@@ -421,8 +425,12 @@ public final class RedisCluster implements AutoCloseable {
                     continue; // a slot being migrated or imported
                 }
                 int dash = s.indexOf('-');
-                slots.add(dash < 0 ? new int[] {Integer.parseInt(s), Integer.parseInt(s)}
-                        : new int[] {Integer.parseInt(s.substring(0, dash)), Integer.parseInt(s.substring(dash + 1))});
+                slots.add(
+                        dash < 0
+                                ? new int[] {Integer.parseInt(s), Integer.parseInt(s)}
+                                : new int[] {
+                                    Integer.parseInt(s.substring(0, dash)), Integer.parseInt(s.substring(dash + 1))
+                                });
             }
             slots.sort(Comparator.comparingInt(r -> r[0]));
             return new ClusterNode(f[0], port, Set.of(f[2].split(",")), f[3], f[7], List.copyOf(slots));
@@ -441,8 +449,11 @@ public final class RedisCluster implements AutoCloseable {
         }
 
         boolean healthy() {
-            return "connected".equals(linkState) && !flags.contains("fail") && !flags.contains("fail?")
-                    && !flags.contains("handshake") && !flags.contains("noaddr");
+            return "connected".equals(linkState)
+                    && !flags.contains("fail")
+                    && !flags.contains("fail?")
+                    && !flags.contains("handshake")
+                    && !flags.contains("noaddr");
         }
 
         boolean serves(int slot) {
@@ -450,7 +461,8 @@ public final class RedisCluster implements AutoCloseable {
         }
 
         String slotText() {
-            return slots.stream().map(r -> r[0] == r[1] ? Integer.toString(r[0]) : r[0] + "-" + r[1])
+            return slots.stream()
+                    .map(r -> r[0] == r[1] ? Integer.toString(r[0]) : r[0] + "-" + r[1])
                     .collect(Collectors.joining(","));
         }
 
@@ -470,8 +482,7 @@ public final class RedisCluster implements AutoCloseable {
         private Duration nodeTimeout = DEFAULT_NODE_TIMEOUT;
         private Duration formationTimeout = DEFAULT_FORMATION_TIMEOUT;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Where the {@code redis-server} binary comes from ({@link RedisFixture#startLocal}); e.g.
@@ -570,12 +581,19 @@ public final class RedisCluster implements AutoCloseable {
         }
 
         private List<String> nodeArgs(int port) {
-            return List.of("--cluster-enabled", "yes",
-                    "--cluster-config-file", "nodes-" + port + ".conf",
-                    "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
-                    "--appendonly", "no",
-                    "--save", "",
-                    "--repl-diskless-sync-delay", "0");
+            return List.of(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes-" + port + ".conf",
+                    "--cluster-node-timeout",
+                    Long.toString(nodeTimeout.toMillis()),
+                    "--appendonly",
+                    "no",
+                    "--save",
+                    "",
+                    "--repl-diskless-sync-delay",
+                    "0");
         }
     }
 }

@@ -1,25 +1,24 @@
 package io.lockkit.jedis.topology;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import redis.clients.jedis.RedisClusterClient;
-
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.RedisClusterClient;
 
 @DisplayName("RedisCluster, the test topology")
 @Timeout(120)
@@ -50,8 +49,8 @@ class RedisClusterTest {
         }
         keyPerMaster.forEach((master, key) -> {
             assertThat(master.command("GET", key)).isEqualTo("on " + master.port());
-            assertThat(cluster.slotOf(key)).isEqualTo(
-                    Math.toIntExact((Long) master.command("CLUSTER", "KEYSLOT", key)));
+            assertThat(cluster.slotOf(key))
+                    .isEqualTo(Math.toIntExact((Long) master.command("CLUSTER", "KEYSLOT", key)));
         });
         assertThat(cluster.masterFor(0)).isEqualTo(masters.get(0));
         assertThat(cluster.masterFor(RedisCluster.SLOTS - 1)).isEqualTo(masters.get(2));
@@ -62,7 +61,8 @@ class RedisClusterTest {
     void scriptCallsRunOnTheKeysMaster() {
         String script = "redis.call('incr', KEYS[1]); return redis.call('incr', KEYS[2])";
         try (RedisClusterClient client = cluster.newClient()) {
-            for (Map.Entry<RedisServer, String> e : keyPerMaster(cluster.masters()).entrySet()) {
+            for (Map.Entry<RedisServer, String> e :
+                    keyPerMaster(cluster.masters()).entrySet()) {
                 String key = "{" + e.getValue() + "}";
                 Object reply = client.eval(script, List.of(key + ":a", key + ":b"), List.of());
                 assertThat(reply).isEqualTo(1L);
@@ -74,19 +74,27 @@ class RedisClusterTest {
     @Test
     @DisplayName("seeds name every node, and masterFor rejects slots outside the 16384")
     void seedsAndSlotBounds() {
-        assertThat(cluster.seeds()).hasSize(3)
+        assertThat(cluster.seeds())
+                .hasSize(3)
                 .allSatisfy(s -> assertThat(s.getHost()).isEqualTo("127.0.0.1"));
         assertThat(cluster.seeds().stream().map(s -> s.getPort()).collect(Collectors.toSet()))
                 .isEqualTo(cluster.nodes().stream().map(RedisServer::port).collect(Collectors.toSet()));
-        assertThatThrownBy(() -> cluster.masterFor(RedisCluster.SLOTS)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> cluster.masterFor(RedisCluster.SLOTS))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("slot");
     }
 
     @Test
     @DisplayName("with only the embedded Redis 6.2, a cluster with replicas forms and replicates writes")
     void embeddedBinaryFormsAClusterWithReplicas() {
-        RedisFixture embeddedOnly = RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).searchPath("").build();
-        try (RedisCluster withReplicas = RedisCluster.builder().fixture(embeddedOnly).replicasPerMaster(1).start();
+        RedisFixture embeddedOnly = RedisFixture.builder()
+                .sources(Source.PATH, Source.EMBEDDED)
+                .searchPath("")
+                .build();
+        try (RedisCluster withReplicas = RedisCluster.builder()
+                        .fixture(embeddedOnly)
+                        .replicasPerMaster(1)
+                        .start();
                 RedisClusterClient client = withReplicas.newClient()) {
             assertThat(withReplicas.version()).startsWith("6.2");
             assertThat(withReplicas.nodes()).hasSize(6);
@@ -98,9 +106,11 @@ class RedisClusterTest {
                 assertThat((Long) e.getKey().command("WAIT", "1", "2000")).isEqualTo(1L);
                 String masterId = withReplicas.nodeId(e.getKey());
                 RedisServer replica = withReplicas.replicas().stream()
-                        .filter(r -> NodeSupport.fields(r.command("INFO", "replication")).get("master_port")
+                        .filter(r -> NodeSupport.fields(r.command("INFO", "replication"))
+                                .get("master_port")
                                 .equals(Integer.toString(e.getKey().port())))
-                        .findFirst().orElseThrow();
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(replica.command("CLUSTER", "NODES").toString()).contains("slave " + masterId);
                 assertThat((Long) replica.command("DBSIZE")).isEqualTo(1L);
             }
@@ -112,7 +122,8 @@ class RedisClusterTest {
     void pathBinaryFormsAOneMasterCluster() {
         RedisFixture pathOnly = RedisFixture.builder().sources(Source.PATH).build();
         assumeTrue(hasBinary(pathOnly), "no redis-server on the PATH");
-        try (RedisCluster single = RedisCluster.builder().fixture(pathOnly).masters(1).start()) {
+        try (RedisCluster single =
+                RedisCluster.builder().fixture(pathOnly).masters(1).start()) {
             assertThat(single.masters()).containsExactlyElementsOf(single.nodes());
             assertThat(single.masterFor(12345)).isEqualTo(single.nodes().get(0));
         }

@@ -3,10 +3,6 @@ package io.lockkit.jedis.topology;
 import io.lockkit.testkit.redis.RedisCommandException;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.RedisSentinelClient;
-import redis.clients.jedis.builders.SentinelClientBuilder;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +17,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.builders.SentinelClientBuilder;
 
 /**
  * A Redis Sentinel setup of local {@code redis-server} processes for tests: one master, one replica
@@ -65,8 +64,13 @@ public final class RedisSentinelSetup implements AutoCloseable {
     private final Map<String, Path> logs;
     private final Duration setupTimeout;
 
-    private RedisSentinelSetup(RedisServer first, RedisServer second, RedisServer sentinel, Path configDir,
-            Map<String, Path> logs, Duration setupTimeout) {
+    private RedisSentinelSetup(
+            RedisServer first,
+            RedisServer second,
+            RedisServer sentinel,
+            Path configDir,
+            Map<String, Path> logs,
+            Duration setupTimeout) {
         this.first = first;
         this.second = second;
         this.sentinel = sentinel;
@@ -167,28 +171,43 @@ public final class RedisSentinelSetup implements AutoCloseable {
     public RedisServer failover() {
         RedisServer oldMaster = master();
         RedisServer newMaster = oldMaster == first ? second : first;
-        NodeSupport.await("the Sentinel sees " + NodeSupport.label("replica", newMaster) + " as a healthy replica",
-                setupTimeout, () -> replicaProblem(newMaster), this::logTails);
-        NodeSupport.await("the Sentinel accepts SENTINEL FAILOVER", setupTimeout, () -> {
-            try {
-                sentinel.command("SENTINEL", "FAILOVER", MASTER_NAME);
-                return null;
-            } catch (RedisCommandException e) {
-                // NOGOODSLAVE while its view of the replica is stale, INPROG while a failover runs.
-                return "SENTINEL FAILOVER answered " + e.getMessage();
-            }
-        }, this::logTails);
+        NodeSupport.await(
+                "the Sentinel sees " + NodeSupport.label("replica", newMaster) + " as a healthy replica",
+                setupTimeout,
+                () -> replicaProblem(newMaster),
+                this::logTails);
+        NodeSupport.await(
+                "the Sentinel accepts SENTINEL FAILOVER",
+                setupTimeout,
+                () -> {
+                    try {
+                        sentinel.command("SENTINEL", "FAILOVER", MASTER_NAME);
+                        return null;
+                    } catch (RedisCommandException e) {
+                        // NOGOODSLAVE while its view of the replica is stale, INPROG while a failover runs.
+                        return "SENTINEL FAILOVER answered " + e.getMessage();
+                    }
+                },
+                this::logTails);
         HostAndPort expected = new HostAndPort(newMaster.host(), newMaster.port());
-        NodeSupport.await("the Sentinel names " + expected + " as master", setupTimeout, () -> {
-            HostAndPort now = currentMasterAddress();
-            return now.equals(expected) ? null : "it names " + now;
-        }, this::logTails);
-        NodeSupport.await("a new Sentinel client connects to " + expected, setupTimeout, () -> {
-            try (RedisSentinelClient client = newClient()) {
-                HostAndPort seen = client.getCurrentMaster();
-                return expected.equals(seen) ? null : "the client's master is " + seen;
-            }
-        }, this::logTails);
+        NodeSupport.await(
+                "the Sentinel names " + expected + " as master",
+                setupTimeout,
+                () -> {
+                    HostAndPort now = currentMasterAddress();
+                    return now.equals(expected) ? null : "it names " + now;
+                },
+                this::logTails);
+        NodeSupport.await(
+                "a new Sentinel client connects to " + expected,
+                setupTimeout,
+                () -> {
+                    try (RedisSentinelClient client = newClient()) {
+                        HostAndPort seen = client.getCurrentMaster();
+                        return expected.equals(seen) ? null : "the client's master is " + seen;
+                    }
+                },
+                this::logTails);
         oldMaster.command("REPLICAOF", newMaster.host(), Integer.toString(newMaster.port()));
         awaitReplicated(oldMaster, newMaster);
         return newMaster;
@@ -201,12 +220,16 @@ public final class RedisSentinelSetup implements AutoCloseable {
      * @throws IllegalStateException when that does not happen within {@code timeout}
      */
     public void awaitHealthy(Duration timeout) {
-        NodeSupport.await("the Sentinel setup is healthy", timeout, () -> {
-            RedisServer master = master();
-            RedisServer replica = master == first ? second : first;
-            String problem = syncProblem(replica, master);
-            return problem != null ? problem : replicaProblem(replica);
-        }, this::logTails);
+        NodeSupport.await(
+                "the Sentinel setup is healthy",
+                timeout,
+                () -> {
+                    RedisServer master = master();
+                    RedisServer replica = master == first ? second : first;
+                    String problem = syncProblem(replica, master);
+                    return problem != null ? problem : replicaProblem(replica);
+                },
+                this::logTails);
     }
 
     /** Stops the Sentinel and both data nodes and deletes their files. Idempotent. */
@@ -230,11 +253,15 @@ public final class RedisSentinelSetup implements AutoCloseable {
     // ---- waiting ----
 
     private void awaitReplicated(RedisServer replica, RedisServer master) {
-        NodeSupport.await(NodeSupport.label("replica", replica) + " is in sync with "
-                + NodeSupport.label("master", master) + " and known to the Sentinel", setupTimeout, () -> {
+        NodeSupport.await(
+                NodeSupport.label("replica", replica) + " is in sync with " + NodeSupport.label("master", master)
+                        + " and known to the Sentinel",
+                setupTimeout,
+                () -> {
                     String problem = syncProblem(replica, master);
                     return problem != null ? problem : replicaProblem(replica);
-                }, this::logTails);
+                },
+                this::logTails);
     }
 
     /** Null when {@code replica} reports a live link to {@code master}; else what it reports. */
@@ -308,8 +335,7 @@ public final class RedisSentinelSetup implements AutoCloseable {
         private Duration failoverTimeout = DEFAULT_FAILOVER_TIMEOUT;
         private Duration setupTimeout = DEFAULT_SETUP_TIMEOUT;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Where the {@code redis-server} binary comes from; e.g.
@@ -377,20 +403,27 @@ public final class RedisSentinelSetup implements AutoCloseable {
                 RedisServer replica = NodeSupport.startNode(f, port -> replicaArgs);
                 started.add(replica);
                 logs.put(NodeSupport.label("replica", replica), NodeSupport.logFileOf(replica));
-                NodeSupport.await(NodeSupport.label("replica", replica) + " is in sync", setupTimeout,
-                        () -> syncProblem(replica, master), () -> NodeSupport.logTails(logs));
+                NodeSupport.await(
+                        NodeSupport.label("replica", replica) + " is in sync",
+                        setupTimeout,
+                        () -> syncProblem(replica, master),
+                        () -> NodeSupport.logTails(logs));
 
                 Path dir = Files.createTempDirectory("lockkit-sentinel-");
                 configDir = dir;
-                RedisServer sentinel = NodeSupport.startNode(f, port -> List.of(
-                        writeConfig(dir, port, master).toString(), "--sentinel"));
+                RedisServer sentinel = NodeSupport.startNode(
+                        f, port -> List.of(writeConfig(dir, port, master).toString(), "--sentinel"));
                 started.add(sentinel);
                 logs.put(NodeSupport.label("sentinel", sentinel), NodeSupport.logFileOf(sentinel));
                 RedisSentinelSetup setup = new RedisSentinelSetup(master, replica, sentinel, dir, logs, setupTimeout);
-                NodeSupport.await("the Sentinel knows the master", setupTimeout, () -> {
-                    HostAndPort address = setup.currentMasterAddress();
-                    return address.getPort() == master.port() ? null : "it names " + address;
-                }, setup::logTails);
+                NodeSupport.await(
+                        "the Sentinel knows the master",
+                        setupTimeout,
+                        () -> {
+                            HostAndPort address = setup.currentMasterAddress();
+                            return address.getPort() == master.port() ? null : "it names " + address;
+                        },
+                        setup::logTails);
                 setup.awaitReplicated(replica, master);
                 return setup;
             } catch (IOException e) {
@@ -407,7 +440,8 @@ public final class RedisSentinelSetup implements AutoCloseable {
 
         private Path writeConfig(Path dir, int port, RedisServer master) {
             Path file = dir.resolve("sentinel-" + port + ".conf");
-            String text = String.join("\n",
+            String text = String.join(
+                    "\n",
                     "port " + port,
                     "bind 127.0.0.1",
                     "sentinel monitor " + MASTER_NAME + " " + master.host() + " " + master.port() + " 1",

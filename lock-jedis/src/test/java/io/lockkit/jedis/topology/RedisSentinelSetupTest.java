@@ -1,19 +1,18 @@
 package io.lockkit.jedis.topology;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisSentinelClient;
-
-import java.time.Duration;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 @DisplayName("RedisSentinelSetup, the test topology")
 @Timeout(120)
@@ -43,8 +42,12 @@ class RedisSentinelSetupTest {
     @Test
     @DisplayName("with only the embedded Redis 6.2, failover promotes the replica and clients follow it")
     void failoverPromotesTheReplicaOnTheEmbeddedBinary() {
-        RedisFixture embeddedOnly = RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).searchPath("").build();
-        try (RedisSentinelSetup setup = RedisSentinelSetup.builder().fixture(embeddedOnly).start();
+        RedisFixture embeddedOnly = RedisFixture.builder()
+                .sources(Source.PATH, Source.EMBEDDED)
+                .searchPath("")
+                .build();
+        try (RedisSentinelSetup setup =
+                        RedisSentinelSetup.builder().fixture(embeddedOnly).start();
                 RedisSentinelClient client = setup.newClient()) {
             assertThat(setup.version()).startsWith("6.2");
             RedisServer oldMaster = setup.master();
@@ -60,7 +63,8 @@ class RedisSentinelSetupTest {
             Map<String, String> demoted = NodeSupport.fields(oldMaster.command("INFO", "replication"));
             assertThat(demoted).containsEntry("role", "slave").containsEntry("master_link_status", "up");
             // The client that existed before the failover follows the switch and writes to the new master.
-            await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+            await().atMost(Duration.ofSeconds(10))
+                    .ignoreExceptions()
                     .until(() -> "OK".equals(client.set("after-failover", "2")));
             assertThat(newMaster.command("GET", "after-failover")).isEqualTo("2");
             assertThat(newMaster.command("GET", "before-failover")).isEqualTo("1");

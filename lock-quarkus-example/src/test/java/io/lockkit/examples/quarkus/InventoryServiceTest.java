@@ -1,26 +1,24 @@
 package io.lockkit.examples.quarkus;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.jedis.JedisLockProvider;
-
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @WithTestResource(RedisResource.class)
@@ -74,9 +72,10 @@ class InventoryServiceTest {
     @Test
     @DisplayName("a lock held by another process (another Redis client) excludes the @Locked method")
     void anotherProcessExcludesTheLockedMethod() throws Exception {
-        JedisLockProvider otherProcess = JedisLockProvider.builder().uri(redisUri).keyPrefix("inventory").build();
+        JedisLockProvider otherProcess =
+                JedisLockProvider.builder().uri(redisUri).keyPrefix("inventory").build();
         try (DistributedLockFactory elsewhere = DistributedLockFactory.create(otherProcess);
-             LockHandle hold = elsewhere.acquire("sku:sugar")) {
+                LockHandle hold = elsewhere.acquire("sku:sugar")) {
             assertThatThrownBy(() -> inventory.reserveNow("sugar", 2)).isInstanceOf(LockNotAcquiredException.class);
         }
         assertThat(inventory.reserveNow("sugar", 2)).isEqualTo(2);

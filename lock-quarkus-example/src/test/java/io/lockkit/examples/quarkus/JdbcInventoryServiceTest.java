@@ -1,30 +1,28 @@
 package io.lockkit.examples.quarkus;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.jdbc.JdbcLockProvider;
-
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionManager;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @TestProfile(JdbcInventoryServiceTest.Jdbc.class)
@@ -33,8 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class JdbcInventoryServiceTest {
 
     /** A profile of its own: the application restarts with PostgreSQL instead of Redis. */
-    public static class Jdbc implements QuarkusTestProfile {
-    }
+    public static class Jdbc implements QuarkusTestProfile {}
 
     @Inject
     InventoryService inventory;
@@ -75,7 +72,7 @@ class JdbcInventoryServiceTest {
     @DisplayName("a lock held by another process (another JDBC client) excludes the @Locked method")
     void anotherProcessExcludesTheLockedMethod() throws Exception {
         try (DistributedLockFactory elsewhere = DistributedLockFactory.create(JdbcLockProvider.create(jdbcUrl));
-             LockHandle hold = elsewhere.acquire("sku:sugar")) {
+                LockHandle hold = elsewhere.acquire("sku:sugar")) {
             assertThat(hold.fencingToken()).isPositive();
             assertThatThrownBy(() -> inventory.reserveNow("sugar", 2)).isInstanceOf(LockNotAcquiredException.class);
         }
@@ -94,7 +91,8 @@ class JdbcInventoryServiceTest {
         }
         try (DistributedLockFactory elsewhere = DistributedLockFactory.create(JdbcLockProvider.create(jdbcUrl))) {
             assertThat(hold.isValid()).isTrue();
-            assertThatThrownBy(() -> elsewhere.acquire("sku:salt", LockOptions.noWait())).isInstanceOf(LockNotAcquiredException.class);
+            assertThatThrownBy(() -> elsewhere.acquire("sku:salt", LockOptions.noWait()))
+                    .isInstanceOf(LockNotAcquiredException.class);
             hold.release();
             try (LockHandle after = elsewhere.acquire("sku:salt", LockOptions.noWait())) {
                 assertThat(after.fencingToken()).isGreaterThan(hold.fencingToken());

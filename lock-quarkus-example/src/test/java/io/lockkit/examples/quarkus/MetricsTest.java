@@ -1,12 +1,11 @@
 package io.lockkit.examples.quarkus;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,8 +13,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /** Same test resource and profile as InventoryServiceTest: the two share one application start. */
 @QuarkusTest
@@ -35,7 +34,8 @@ class MetricsTest {
         double before = value(scrape(), "lockkit_acquire_seconds_count\\{outcome=\"acquired\"}");
         inventory.reserve("metrics", 1);
         String body = scrape();
-        assertThat(value(body, "lockkit_acquire_seconds_count\\{outcome=\"acquired\"}")).isEqualTo(before + 1);
+        assertThat(value(body, "lockkit_acquire_seconds_count\\{outcome=\"acquired\"}"))
+                .isEqualTo(before + 1);
         assertThat(value(body, "lockkit_held_seconds_count")).isGreaterThanOrEqualTo(1);
         assertThat(value(body, "lockkit_holds_active")).isZero();
         assertThat(value(body, "lockkit_waiters")).isZero();
@@ -45,9 +45,13 @@ class MetricsTest {
     }
 
     private String scrape() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(metrics)
+                                .timeout(Duration.ofSeconds(10))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
     }

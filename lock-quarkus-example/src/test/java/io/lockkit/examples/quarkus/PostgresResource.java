@@ -2,9 +2,7 @@ package io.lockkit.examples.quarkus;
 
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
-
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-
 import java.util.Map;
 
 /**
@@ -19,10 +17,14 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         server = PostgresFixture.builder().build().start();
         return Map.of(
-                "quarkus.datasource.jdbc.url", server.jdbcUrl(),
-                "lockkit.provider", "jdbc",
-                "lockkit.jdbc.create-schema", "true",
-                "lockkit.test.jdbc-url", server.jdbcUrl());
+                "quarkus.datasource.jdbc.url",
+                server.jdbcUrl(),
+                "lockkit.provider",
+                "jdbc",
+                "lockkit.jdbc.create-schema",
+                "true",
+                "lockkit.test.jdbc-url",
+                server.jdbcUrl());
     }
 
     @Override

@@ -1,15 +1,15 @@
 package io.lockkit.examples.quarkus;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -18,10 +18,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @WithTestResource(RedisResource.class) // the same resources as InventoryServiceTest: one application for both
@@ -34,7 +33,8 @@ class ReadinessEndpointTest {
     @TestHTTPResource("/q/health/ready")
     URI ready;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** The HTTP status and the "lockkit" check of one readiness request. */
     private record Readiness(int httpStatus, JsonObject lockkit) {
@@ -49,12 +49,17 @@ class ReadinessEndpointTest {
 
     private Readiness readiness() {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(10)).GET().build(),
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(ready)
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
                 JsonObject lockkit = reader.readObject().getJsonArray("checks").getValuesAs(JsonObject.class).stream()
                         .filter(check -> check.getString("name").equals("lockkit"))
-                        .findFirst().orElseThrow(() -> new AssertionError("no lockkit check in " + response.body()));
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no lockkit check in " + response.body()));
                 return new Readiness(response.statusCode(), lockkit);
             }
         } catch (IOException e) {
@@ -91,7 +96,8 @@ class ReadinessEndpointTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> readiness().httpStatus() == 503);
         long start = System.nanoTime();
         Readiness down = readiness();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a DOWN answer comes within the 500 ms probe timeout (and HTTP)")
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("a DOWN answer comes within the 500 ms probe timeout (and HTTP)")
                 .isLessThan(Duration.ofSeconds(3));
         assertThat(down.status()).isEqualTo("DOWN");
         assertThat(down.data().getString("reason")).startsWith("the backend did not answer");

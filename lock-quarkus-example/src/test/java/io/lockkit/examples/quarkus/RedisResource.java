@@ -3,9 +3,7 @@ package io.lockkit.examples.quarkus;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
-
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-
 import java.util.List;
 import java.util.Map;
 

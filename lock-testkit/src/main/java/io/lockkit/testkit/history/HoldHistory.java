@@ -47,21 +47,34 @@ public final class HoldHistory {
      * @param validAtEnd whether the holder found the lease still valid at {@code end}
      * @param outcome how the release ended
      */
-    public record Hold(int client, long token, long start, long end, boolean validAtEnd, Outcome outcome) {
-    }
+    public record Hold(int client, long token, long start, long end, boolean validAtEnd, Outcome outcome) {}
 
     /**
      * What the checker found: counts for a log line, and the violations ({@link #passes()} when
      * there are none). Lists name the holds concerned.
      */
-    public record Report(int holds, long clean, long lostHeard, long lostAtRelease, long invalidAtEnd, int neverValid,
-            long releaseFailed, int overlapsWithLost, int overlapsWithLostInverted, int staleHolders, long maxTokenGap,
-            List<String> cleanOverlaps, List<String> cleanTokenInversions, List<String> fencingViolations,
+    public record Report(
+            int holds,
+            long clean,
+            long lostHeard,
+            long lostAtRelease,
+            long invalidAtEnd,
+            int neverValid,
+            long releaseFailed,
+            int overlapsWithLost,
+            int overlapsWithLostInverted,
+            int staleHolders,
+            long maxTokenGap,
+            List<String> cleanOverlaps,
+            List<String> cleanTokenInversions,
+            List<String> fencingViolations,
             List<Long> duplicateTokens) {
 
         /** Whether no clean holds overlap, clean tokens increase, fencing holds and no token repeats. */
         public boolean passes() {
-            return cleanOverlaps.isEmpty() && cleanTokenInversions.isEmpty() && fencingViolations.isEmpty()
+            return cleanOverlaps.isEmpty()
+                    && cleanTokenInversions.isEmpty()
+                    && fencingViolations.isEmpty()
                     && duplicateTokens.isEmpty();
         }
     }
@@ -76,8 +89,7 @@ public final class HoldHistory {
         }
     }
 
-    private HoldHistory() {
-    }
+    private HoldHistory() {}
 
     /**
      * Checks {@code holds}; {@code lossHeardAt} maps a token to the moment its holder's client was
@@ -171,17 +183,29 @@ public final class HoldHistory {
 
         long maxTokenGap = 0;
         for (int i = 1; i < checked.size(); i++) {
-            maxTokenGap = Math.max(maxTokenGap, checked.get(i).token() - checked.get(i - 1).token());
+            maxTokenGap = Math.max(
+                    maxTokenGap, checked.get(i).token() - checked.get(i - 1).token());
         }
-        return new Report(holds.size(),
+        return new Report(
+                holds.size(),
                 checked.stream().filter(Checked::clean).count(),
                 holds.stream().filter(h -> lossHeardAt.containsKey(h.token())).count(),
-                holds.stream().filter(h -> h.outcome() == Outcome.LOST_AT_RELEASE).count(),
+                holds.stream()
+                        .filter(h -> h.outcome() == Outcome.LOST_AT_RELEASE)
+                        .count(),
                 holds.stream().filter(h -> !h.validAtEnd()).count(),
                 neverValid,
-                holds.stream().filter(h -> h.outcome() == Outcome.RELEASE_FAILED).count(),
-                overlapsWithLost, inverted, staleHolders, maxTokenGap,
-                cleanOverlaps, cleanInversions, fencingViolations, duplicates);
+                holds.stream()
+                        .filter(h -> h.outcome() == Outcome.RELEASE_FAILED)
+                        .count(),
+                overlapsWithLost,
+                inverted,
+                staleHolders,
+                maxTokenGap,
+                cleanOverlaps,
+                cleanInversions,
+                fencingViolations,
+                duplicates);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.lockkit.testkit.history;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
@@ -9,7 +11,6 @@ import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.history.HoldHistory.Hold;
 import io.lockkit.testkit.history.HoldHistory.Outcome;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,8 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The multi-client history check, for any provider: several clients (separate factories over
@@ -110,6 +109,7 @@ public final class LockHistory {
     private final Map<Hold, String> holders = Collections.synchronizedMap(new IdentityHashMap<>());
     /** Fault injections as "name start-end" (System.nanoTime()), in order: named in the report of a violation. */
     private final ConcurrentLinkedQueue<long[]> faultTimes = new ConcurrentLinkedQueue<>();
+
     private long startedAt;
     private final Map<Long, Long> lossHeardAt = new ConcurrentHashMap<>();
     private final AtomicInteger acquisitions = new AtomicInteger();
@@ -160,7 +160,8 @@ public final class LockHistory {
         startedAt = start;
         try {
             for (int c = 0; c < clients; c++) {
-                DistributedLockFactory client = clientFactory.create(e -> lossHeardAt.putIfAbsent(e.fencingToken(), System.nanoTime()));
+                DistributedLockFactory client =
+                        clientFactory.create(e -> lossHeardAt.putIfAbsent(e.fencingToken(), System.nanoTime()));
                 factories.add(client);
                 int id = c;
                 for (int t = 0; t < threadsPerClient; t++) {
@@ -180,7 +181,8 @@ public final class LockHistory {
             }
             Throwable e = failure.get();
             if (e != null) {
-                throw new AssertionError("a client or the fault injector failed (faults so far " + faultCounts() + ")", e);
+                throw new AssertionError(
+                        "a client or the fault injector failed (faults so far " + faultCounts() + ")", e);
             }
         } finally {
             stop = true;
@@ -202,7 +204,8 @@ public final class LockHistory {
     }
 
     private boolean enough() {
-        return acquisitions.get() >= minAcquisitions && injected.values().stream().allMatch(n -> n.get() >= minRoundsOfFaults);
+        return acquisitions.get() >= minAcquisitions
+                && injected.values().stream().allMatch(n -> n.get() >= minRoundsOfFaults);
     }
 
     private Map<String, Integer> faultCounts() {
@@ -317,7 +320,8 @@ public final class LockHistory {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
         t.setUncaughtExceptionHandler((thread, e) -> {
-            Throwable first = failure.compareAndExchange(null, new AssertionError("thread " + thread.getName() + " failed", e));
+            Throwable first =
+                    failure.compareAndExchange(null, new AssertionError("thread " + thread.getName() + " failed", e));
             if (first != null) {
                 first.addSuppressed(e);
             }
@@ -350,7 +354,12 @@ public final class LockHistory {
         private final long runMillis;
         private final HoldHistory.Report report;
 
-        private Result(LockHistory run, List<Hold> holds, Map<Long, Long> lossHeardAt, Map<String, Integer> faults, long runMillis) {
+        private Result(
+                LockHistory run,
+                List<Hold> holds,
+                Map<Long, Long> lossHeardAt,
+                Map<String, Integer> faults,
+                long runMillis) {
             this.run = run;
             this.holds = holds;
             this.lossHeardAt = lossHeardAt;
@@ -403,7 +412,8 @@ public final class LockHistory {
         public String summary() {
             long[] perClient = perClient();
             HoldHistory.Report r = report;
-            return String.format("history: %d acquisitions in %.1f s (%.0f/s) by %d clients x %d threads, per client %s%n"
+            return String.format(
+                    "history: %d acquisitions in %.1f s (%.0f/s) by %d clients x %d threads, per client %s%n"
                             + "history: faults injected %s%n"
                             + "history: %d clean holds; lost: %d told by listener, %d told at release, %d invalid at the end"
                             + " of the critical section, %d never valid; %d releases failed; acquisitions that timed out %d,"
@@ -411,12 +421,28 @@ public final class LockHistory {
                             + "history: overlaps among clean holds %d; overlaps involving a lost hold %d (later start with the"
                             + " smaller token: %d); clean holds not above an earlier-ended token %d; stale lost holders %d;"
                             + " duplicate tokens %d; max token gap %d",
-                    holds.size(), runMillis / 1000.0, holds.size() * 1000.0 / Math.max(1, runMillis), run.clients,
-                    run.threadsPerClient, Arrays.toString(perClient), faults,
-                    r.clean(), r.lostHeard(), r.lostAtRelease(), r.invalidAtEnd(), r.neverValid(), r.releaseFailed(),
-                    acquireTimeouts(), acquireFailures(),
-                    r.cleanOverlaps().size(), r.overlapsWithLost(), r.overlapsWithLostInverted(), r.fencingViolations().size(),
-                    r.staleHolders(), r.duplicateTokens().size(), r.maxTokenGap());
+                    holds.size(),
+                    runMillis / 1000.0,
+                    holds.size() * 1000.0 / Math.max(1, runMillis),
+                    run.clients,
+                    run.threadsPerClient,
+                    Arrays.toString(perClient),
+                    faults,
+                    r.clean(),
+                    r.lostHeard(),
+                    r.lostAtRelease(),
+                    r.invalidAtEnd(),
+                    r.neverValid(),
+                    r.releaseFailed(),
+                    acquireTimeouts(),
+                    acquireFailures(),
+                    r.cleanOverlaps().size(),
+                    r.overlapsWithLost(),
+                    r.overlapsWithLostInverted(),
+                    r.fencingViolations().size(),
+                    r.staleHolders(),
+                    r.duplicateTokens().size(),
+                    r.maxTokenGap());
         }
 
         /** The holds with these tokens (thread, times in ms since the run began) and the faults within 5 s of them. */
@@ -427,12 +453,20 @@ public final class LockHistory {
                 if (!tokens.contains(h.token())) {
                     continue;
                 }
-                sb.append(String.format("  token %d: %s %.1f-%.1f ms, %s, valid at end %s, loss heard %s%n", h.token(),
-                        run.holders.get(h), ms(h.start()), ms(h.end()), h.outcome(), h.validAtEnd(),
+                sb.append(String.format(
+                        "  token %d: %s %.1f-%.1f ms, %s, valid at end %s, loss heard %s%n",
+                        h.token(),
+                        run.holders.get(h),
+                        ms(h.start()),
+                        ms(h.end()),
+                        h.outcome(),
+                        h.validAtEnd(),
                         lossHeardAt.containsKey(h.token())));
                 for (long[] f : run.faultTimes) {
                     if (f[2] > h.start() - window && f[1] < h.end() + window) {
-                        sb.append(String.format("    fault %s %.1f-%.1f ms%n", run.faults.get((int) f[0]).name(), ms(f[1]), ms(f[2])));
+                        sb.append(String.format(
+                                "    fault %s %.1f-%.1f ms%n",
+                                run.faults.get((int) f[0]).name(), ms(f[1]), ms(f[2])));
                     }
                 }
             }
@@ -456,14 +490,24 @@ public final class LockHistory {
          */
         public Result assertSafe() {
             assertThat(holds.size()).as("acquisitions").isGreaterThanOrEqualTo(run.minAcquisitions);
-            assertThat(Arrays.stream(perClient()).min().orElse(0)).as("acquisitions of the least busy client").isPositive();
-            assertThat(faults.values()).as("rounds of every fault " + faults)
+            assertThat(Arrays.stream(perClient()).min().orElse(0))
+                    .as("acquisitions of the least busy client")
+                    .isPositive();
+            assertThat(faults.values())
+                    .as("rounds of every fault " + faults)
                     .allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(run.minRoundsOfFaults));
-            assertThat(report.duplicateTokens()).as("duplicate tokens; the holds concerned and the faults near them:%n%s",
-                    describe(report.duplicateTokens())).isEmpty();
+            assertThat(report.duplicateTokens())
+                    .as(
+                            "duplicate tokens; the holds concerned and the faults near them:%n%s",
+                            describe(report.duplicateTokens()))
+                    .isEmpty();
             assertThat(report.cleanOverlaps()).as("overlapping clean holds").isEmpty();
-            assertThat(report.cleanTokenInversions()).as("clean holds whose token did not increase in start order").isEmpty();
-            assertThat(report.fencingViolations()).as("clean holds whose token was not above an earlier-ended hold's").isEmpty();
+            assertThat(report.cleanTokenInversions())
+                    .as("clean holds whose token did not increase in start order")
+                    .isEmpty();
+            assertThat(report.fencingViolations())
+                    .as("clean holds whose token was not above an earlier-ended hold's")
+                    .isEmpty();
             return this;
         }
 
@@ -473,7 +517,9 @@ public final class LockHistory {
          * connections), not by losing data (restarts without persistence, deleted rows or keys).
          */
         public Result assertNoOverlapOfValidHolds() {
-            assertThat(overlapsOfValidHolds()).as("holds valid at the end of their critical sections that overlap").isEmpty();
+            assertThat(overlapsOfValidHolds())
+                    .as("holds valid at the end of their critical sections that overlap")
+                    .isEmpty();
             return this;
         }
     }
@@ -483,17 +529,17 @@ public final class LockHistory {
         private int clients = 4;
         private int threadsPerClient = 4;
         private @Nullable ClientFactory clientFactory;
-        private String lockName = "history:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        private String lockName =
+                "history:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         private final List<Fault> faults = new ArrayList<>();
-        private FaultAction cleanUp = () -> { };
+        private FaultAction cleanUp = () -> {};
         private int minAcquisitions = 10_000;
         private int minRoundsOfFaults = 2;
         private Duration maxRun = Duration.ofSeconds(80);
         private Duration wait = Duration.ofSeconds(2);
         private Duration faultSpacing = Duration.ofMillis(1200);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** How many clients, each a factory made by {@code factory}. Required. */
         public Builder clients(int clients, ClientFactory factory) {

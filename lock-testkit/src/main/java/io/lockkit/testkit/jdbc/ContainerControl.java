@@ -1,12 +1,11 @@
 package io.lockkit.testkit.jdbc;
 
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.utility.DockerImageName;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.utility.DockerImageName;
 
 /**
  * Everything that touches Testcontainers. Only {@link PostgresFixture} calls it, and only after
@@ -59,7 +58,8 @@ final class ContainerControl implements ServerControl {
 
     @Override
     public String jdbcUrl() {
-        return "jdbc:postgresql://" + container.getHost() + ":" + hostPort + "/postgres?user=postgres&password=" + PASSWORD;
+        return "jdbc:postgresql://" + container.getHost() + ":" + hostPort + "/postgres?user=postgres&password="
+                + PASSWORD;
     }
 
     @Override
@@ -75,7 +75,10 @@ final class ContainerControl implements ServerControl {
     @Override
     public synchronized void stop() {
         if (running) {
-            container.getDockerClient().stopContainerCmd(container.getContainerId()).exec();
+            container
+                    .getDockerClient()
+                    .stopContainerCmd(container.getContainerId())
+                    .exec();
             running = false;
         }
     }
@@ -83,7 +86,10 @@ final class ContainerControl implements ServerControl {
     @Override
     public synchronized void start() {
         if (!running) {
-            container.getDockerClient().startContainerCmd(container.getContainerId()).exec();
+            container
+                    .getDockerClient()
+                    .startContainerCmd(container.getContainerId())
+                    .exec();
             running = true;
             PostgresServer.awaitConnection(jdbcUrl(), startupTimeout);
         }

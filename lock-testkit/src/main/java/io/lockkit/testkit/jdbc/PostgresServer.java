@@ -77,7 +77,8 @@ public final class PostgresServer implements AutoCloseable {
      * @throws IllegalStateException when the statement fails
      */
     public @Nullable Object query(String sql) {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
             s.setQueryTimeout(30);
             if (s.execute(sql)) {
                 try (ResultSet rs = s.getResultSet()) {
@@ -92,7 +93,8 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Whether the server accepts a connection and answers a query now. */
     public boolean isRunning() {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
             s.setQueryTimeout((int) PROBE_TIMEOUT.toSeconds());
             s.execute("SELECT 1");
             return true;
@@ -135,7 +137,8 @@ public final class PostgresServer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "PostgresServer[" + source + ", " + redactedUrl + ", PostgreSQL " + version + ", " + control.describe() + "]";
+        return "PostgresServer[" + source + ", " + redactedUrl + ", PostgreSQL " + version + ", " + control.describe()
+                + "]";
     }
 
     /** Waits until {@code jdbcUrl} accepts a connection and answers a query. */
@@ -143,7 +146,8 @@ public final class PostgresServer implements AutoCloseable {
         long end = System.nanoTime() + timeout.toNanos();
         SQLException last = null;
         while (System.nanoTime() - end < 0) {
-            try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(jdbcUrl);
+                    Statement s = c.createStatement()) {
                 s.execute("SELECT 1");
                 return;
             } catch (SQLException e) {
@@ -151,7 +155,9 @@ public final class PostgresServer implements AutoCloseable {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
             }
         }
-        throw new IllegalStateException("PostgreSQL at " + PostgresFixture.redact(jdbcUrl) + " did not accept a connection within "
-                + timeout.toMillis() + " ms: " + (last == null ? "no attempt" : last.getMessage()), last);
+        throw new IllegalStateException(
+                "PostgreSQL at " + PostgresFixture.redact(jdbcUrl) + " did not accept a connection within "
+                        + timeout.toMillis() + " ms: " + (last == null ? "no attempt" : last.getMessage()),
+                last);
     }
 }

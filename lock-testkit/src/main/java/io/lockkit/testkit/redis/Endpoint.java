@@ -12,7 +12,12 @@ import org.jspecify.annotations.Nullable;
  * Parsed from {@code redis://[[user]:password@]host[:port][/database]}; TLS ({@code rediss://}) is
  * out of reach of the fixture's plain-socket client and is rejected.
  */
-record Endpoint(String host, int port, @Nullable String user, @Nullable String password, int database) {
+record Endpoint(
+        String host,
+        int port,
+        @Nullable String user,
+        @Nullable String password,
+        int database) {
 
     static final int DEFAULT_PORT = 6379;
 
@@ -48,8 +53,7 @@ record Endpoint(String host, int port, @Nullable String user, @Nullable String p
                     + ": rediss:// (TLS) is not supported by the Redis test fixture; give a plain redis:// URI");
         }
         if (!"redis".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException(argument + " must look like redis://host:port, got "
-                    + redact(text));
+            throw new IllegalArgumentException(argument + " must look like redis://host:port, got " + redact(text));
         }
         int port = uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort();
         String user = null;
@@ -70,8 +74,8 @@ record Endpoint(String host, int port, @Nullable String user, @Nullable String p
             try {
                 database = Integer.parseInt(path.substring(1));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(argument + ": the path must be a database number, got "
-                        + redact(text), e);
+                throw new IllegalArgumentException(
+                        argument + ": the path must be a database number, got " + redact(text), e);
             }
         }
         String host = uri.getHost();

@@ -46,7 +46,8 @@ final class ProcessServerControl implements ServerControl {
 
     static {
         try {
-            Runtime.getRuntime().addShutdownHook(new Thread(ProcessServerControl::killAllLive, "lockkit-redis-cleanup"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(ProcessServerControl::killAllLive, "lockkit-redis-cleanup"));
         } catch (IllegalStateException e) {
             // The JVM is already shutting down; nothing will be started after this anyway.
         }
@@ -82,7 +83,9 @@ final class ProcessServerControl implements ServerControl {
             try {
                 return start(binary, RedisFixture.freePort(), args, startupTimeout, attempt < PORT_ATTEMPTS);
             } catch (PortTaken e) {
-                LOG.log(System.Logger.Level.DEBUG, "port {0} was taken before redis-server bound it; trying another",
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        "port {0} was taken before redis-server bound it; trying another",
                         Integer.toString(e.port));
             }
         }
@@ -102,16 +105,17 @@ final class ProcessServerControl implements ServerControl {
         }
     }
 
-    private static ProcessServerControl start(Path binary, int port, List<String> args, Duration startupTimeout,
-            boolean reportPortTaken) throws PortTaken {
+    private static ProcessServerControl start(
+            Path binary, int port, List<String> args, Duration startupTimeout, boolean reportPortTaken)
+            throws PortTaken {
         Path workDir;
         try {
             workDir = Files.createTempDirectory("lockkit-redis-" + port + "-");
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a working directory for redis-server", e);
         }
-        ProcessServerControl control = new ProcessServerControl(binary, RedisBinaries.version(binary)[0], port,
-                workDir, args);
+        ProcessServerControl control =
+                new ProcessServerControl(binary, RedisBinaries.version(binary)[0], port, workDir, args);
         synchronized (control) {
             try {
                 control.launchAndAwait(startupTimeout);
@@ -144,8 +148,8 @@ final class ProcessServerControl implements ServerControl {
         process = started;
         LIVE.add(this);
         long pid = started.pid();
-        boolean ready = Readiness.await(endpoint, startupTimeout,
-                connection -> isOwnProcess(connection, pid), started::isAlive);
+        boolean ready = Readiness.await(
+                endpoint, startupTimeout, connection -> isOwnProcess(connection, pid), started::isAlive);
         if (ready) {
             return;
         }
@@ -251,7 +255,9 @@ final class ProcessServerControl implements ServerControl {
         if (p.isAlive()) {
             p.destroyForcibly();
             if (!awaitExit(p, EXIT_AFTER_SIGKILL)) {
-                LOG.log(System.Logger.Level.WARNING, "redis-server pid {0} did not exit after SIGKILL",
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "redis-server pid {0} did not exit after SIGKILL",
                         Long.toString(p.pid()));
             }
         }
@@ -284,7 +290,9 @@ final class ProcessServerControl implements ServerControl {
         try {
             List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
             List<String> tail = lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
-            return tail.isEmpty() ? "    (empty)" : tail.stream().map(l -> "    " + l).collect(Collectors.joining("\n"));
+            return tail.isEmpty()
+                    ? "    (empty)"
+                    : tail.stream().map(l -> "    " + l).collect(Collectors.joining("\n"));
         } catch (IOException | RuntimeException e) {
             return "    (log unreadable: " + e + ")";
         }
@@ -295,12 +303,23 @@ final class ProcessServerControl implements ServerControl {
         command.add(binary.toString());
         // A config file (or "-" for stdin) must come before every --option.
         int options = 0;
-        while (options < args.size() && (args.get(options).equals("-") || !args.get(options).startsWith("-"))) {
+        while (options < args.size()
+                && (args.get(options).equals("-") || !args.get(options).startsWith("-"))) {
             command.add(args.get(options));
             options++;
         }
-        Collections.addAll(command, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", workDir.toString());
+        Collections.addAll(
+                command,
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                workDir.toString());
         if (majorVersion >= 7) {
             // Redis 7 refuses DEBUG by default; outage tests use it.
             Collections.addAll(command, "--enable-debug-command", "local");
@@ -311,7 +330,8 @@ final class ProcessServerControl implements ServerControl {
     }
 
     private static List<String> quoted(List<String> command) {
-        return command.stream().map(a -> a.isEmpty() || a.contains(" ") ? '"' + a + '"' : a)
+        return command.stream()
+                .map(a -> a.isEmpty() || a.contains(" ") ? '"' + a + '"' : a)
                 .collect(Collectors.toList());
     }
 

@@ -20,8 +20,7 @@ final class Readiness {
     private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofMillis(500);
 
-    private Readiness() {
-    }
+    private Readiness() {}
 
     /** Returns whether the server answers PING within {@code timeout}, a single attempt. */
     static boolean pings(Endpoint endpoint, Duration timeout) {

@@ -16,10 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
+import org.jspecify.annotations.Nullable;
 import redis.embedded.core.ExecutableProvider;
 import redis.embedded.model.OsArchitecture;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Finds {@code redis-server} executables: on a search path, or bundled in the embedded-redis jar.
@@ -38,8 +37,7 @@ final class RedisBinaries {
     private static final Object EXTRACTION_LOCK = new Object();
     private static volatile @Nullable Path extracted;
 
-    private RedisBinaries() {
-    }
+    private RedisBinaries() {}
 
     /** The first executable {@code redis-server} in the directories of {@code searchPath}, if any. */
     static Optional<Path> onPath(String searchPath) {
@@ -69,7 +67,9 @@ final class RedisBinaries {
     static @Nullable String embeddedResource() {
         try {
             OsArchitecture platform = platform();
-            return platform == null ? null : ExecutableProvider.newProvidedVersionsMap().get(platform);
+            return platform == null
+                    ? null
+                    : ExecutableProvider.newProvidedVersionsMap().get(platform);
         } catch (LinkageError e) {
             return null;
         }
@@ -118,8 +118,8 @@ final class RedisBinaries {
             }
             return target;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot copy the embedded Redis binary " + resource
-                    + " to a temporary file", e);
+            throw new UncheckedIOException(
+                    "cannot copy the embedded Redis binary " + resource + " to a temporary file", e);
         }
     }
 
@@ -169,8 +169,9 @@ final class RedisBinaries {
             return x64 ? OsArchitecture.MAC_OS_X_x86_64 : arm64 ? OsArchitecture.MAC_OS_X_ARM64 : null;
         }
         if (os.contains("linux")) {
-            return x64 ? OsArchitecture.UNIX_x86_64 : arm64 ? OsArchitecture.UNIX_AARCH64
-                    : x86 ? OsArchitecture.UNIX_x86 : null;
+            return x64
+                    ? OsArchitecture.UNIX_x86_64
+                    : arm64 ? OsArchitecture.UNIX_AARCH64 : x86 ? OsArchitecture.UNIX_x86 : null;
         }
         return null;
     }

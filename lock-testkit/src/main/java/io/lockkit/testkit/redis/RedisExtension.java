@@ -2,12 +2,11 @@ package io.lockkit.testkit.redis;
 
 import java.util.List;
 import java.util.Objects;
-
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-import org.jspecify.annotations.Nullable;
 
 /**
  * JUnit Jupiter extension that gives a test class one {@link RedisServer}, started before
@@ -89,11 +88,12 @@ public final class RedisExtension implements BeforeAllCallback, ParameterResolve
         // Keep the server in the class-level store even when first asked for by a method, so it
         // lives as long as the class; stores of nested classes see their outer class's server.
         ExtensionContext classContext = context;
-        while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent()) {
+        while (classContext.getTestMethod().isPresent()
+                && classContext.getParent().isPresent()) {
             classContext = classContext.getParent().get();
         }
-        RedisServer current = classContext.getStore(NAMESPACE).computeIfAbsent(this, key -> startServer(),
-                RedisServer.class);
+        RedisServer current =
+                classContext.getStore(NAMESPACE).computeIfAbsent(this, key -> startServer(), RedisServer.class);
         server = current;
         return current;
     }
@@ -110,8 +110,7 @@ public final class RedisExtension implements BeforeAllCallback, ParameterResolve
         private @Nullable RedisFixture fixture;
         private List<String> serverArgs = List.of();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The fixture that starts the server. Default: {@code RedisFixture.builder().build()}. */
         public Builder fixture(RedisFixture fixture) {

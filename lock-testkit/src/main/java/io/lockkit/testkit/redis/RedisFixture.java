@@ -60,6 +60,7 @@ public final class RedisFixture {
     private static final int MAX_PORT = 65535;
     /** Lowest port handed out: above the well-known and most registered service ports. */
     private static final int MIN_PORT = 10000;
+
     private static final int IANA_EPHEMERAL_LOW = 49152;
 
     private final List<Source> sources;
@@ -71,7 +72,10 @@ public final class RedisFixture {
     private final Duration commandTimeout;
     private final String dockerImage;
 
-    private RedisFixture(Builder builder, @Nullable String explicitUri, @Nullable String explicitUriOrigin,
+    private RedisFixture(
+            Builder builder,
+            @Nullable String explicitUri,
+            @Nullable String explicitUriOrigin,
             @Nullable Endpoint explicitEndpoint) {
         this.sources = builder.sources;
         this.searchPath = builder.searchPath;
@@ -129,11 +133,15 @@ public final class RedisFixture {
                             unavailable.add("TESTCONTAINERS: no Docker engine answers");
                             break;
                         }
-                        return handOut(Source.TESTCONTAINERS,
-                                TestcontainersSupport.start(dockerImage, args, startupTimeout), null);
+                        return handOut(
+                                Source.TESTCONTAINERS,
+                                TestcontainersSupport.start(dockerImage, args, startupTimeout),
+                                null);
                     } catch (RuntimeException | LinkageError e) {
-                        LOG.log(System.Logger.Level.WARNING, "Testcontainers could not start " + dockerImage
-                                + "; trying the next source", e);
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                "Testcontainers could not start " + dockerImage + "; trying the next source",
+                                e);
                         unavailable.add("TESTCONTAINERS: failed: " + e);
                         if (e instanceof RuntimeException) {
                             containerFailure = (RuntimeException) e;
@@ -145,8 +153,8 @@ public final class RedisFixture {
                 case EMBEDDED: {
                     Optional<Path> binary = binary(source, unavailable);
                     if (binary.isPresent()) {
-                        return handOut(source, ProcessServerControl.startOnFreePort(binary.get(), args, startupTimeout),
-                                null);
+                        return handOut(
+                                source, ProcessServerControl.startOnFreePort(binary.get(), args, startupTimeout), null);
                     }
                     break;
                 }
@@ -155,8 +163,8 @@ public final class RedisFixture {
             }
             LOG.log(System.Logger.Level.DEBUG, "Redis source skipped: {0}", unavailable.get(unavailable.size() - 1));
         }
-        IllegalStateException failure = new IllegalStateException("no Redis server available from sources "
-                + sources + ":\n  " + String.join("\n  ", unavailable));
+        IllegalStateException failure = new IllegalStateException(
+                "no Redis server available from sources " + sources + ":\n  " + String.join("\n  ", unavailable));
         if (containerFailure != null) {
             failure.addSuppressed(containerFailure);
         }
@@ -230,8 +238,8 @@ public final class RedisFixture {
                 return port;
             }
         }
-        throw new IllegalStateException("found no free loopback port p outside the ephemeral range "
-                + ephemeral[0] + "-" + ephemeral[1] + " with p + " + CLUSTER_BUS_OFFSET + " free too");
+        throw new IllegalStateException("found no free loopback port p outside the ephemeral range " + ephemeral[0]
+                + "-" + ephemeral[1] + " with p + " + CLUSTER_BUS_OFFSET + " free too");
     }
 
     private static boolean isEphemeral(int port, int[] range) {
@@ -291,7 +299,8 @@ public final class RedisFixture {
 
     private IllegalStateException noBinary(List<String> unavailable) {
         return new IllegalStateException("no redis-server binary available from sources " + sources
-                + (unavailable.isEmpty() ? " (only PATH and EMBEDDED provide binaries)"
+                + (unavailable.isEmpty()
+                        ? " (only PATH and EMBEDDED provide binaries)"
                         : ":\n  " + String.join("\n  ", unavailable)));
     }
 
@@ -315,14 +324,23 @@ public final class RedisFixture {
     private RedisServer handOut(Source source, ServerControl control, @Nullable String uri) {
         RedisServer server;
         try {
-            server = new RedisServer(source, control, uri != null ? uri : control.endpoint().redactedUri(),
-                    commandTimeout, startupTimeout);
+            server = new RedisServer(
+                    source,
+                    control,
+                    uri != null ? uri : control.endpoint().redactedUri(),
+                    commandTimeout,
+                    startupTimeout);
         } catch (RuntimeException e) {
             control.stop();
             throw e;
         }
-        LOG.log(System.Logger.Level.INFO, "Redis for tests from {0}: {1} (redis {2}, {3})", source,
-                control.endpoint().redactedUri(), server.version(), control.describe());
+        LOG.log(
+                System.Logger.Level.INFO,
+                "Redis for tests from {0}: {1} (redis {2}, {3})",
+                source,
+                control.endpoint().redactedUri(),
+                server.version(),
+                control.describe());
         return server;
     }
 
@@ -356,8 +374,7 @@ public final class RedisFixture {
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private String dockerImage = DEFAULT_DOCKER_IMAGE;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * The sources to try, in this order; leave {@link Source#EXPLICIT_URI} out to ignore

@@ -36,8 +36,8 @@ public final class RedisServer implements AutoCloseable {
         this.uri = uri;
         this.commandTimeout = commandTimeout;
         this.startupTimeout = startupTimeout;
-        this.version = Objects.requireNonNullElse(
-                Readiness.infoField(command("INFO", "server"), "redis_version"), "unknown");
+        this.version =
+                Objects.requireNonNullElse(Readiness.infoField(command("INFO", "server"), "redis_version"), "unknown");
     }
 
     /** The server's URI, e.g. {@code redis://127.0.0.1:32771}; an explicit URI is returned as given. */
@@ -96,8 +96,7 @@ public final class RedisServer implements AutoCloseable {
         try (RespConnection connection = RespConnection.open(endpoint, commandTimeout)) {
             return connection.call(args);
         } catch (IOException e) {
-            throw new UncheckedIOException(args[0] + " to " + endpoint.redactedUri()
-                    + " failed: " + e.getMessage(), e);
+            throw new UncheckedIOException(args[0] + " to " + endpoint.redactedUri() + " failed: " + e.getMessage(), e);
         }
     }
 

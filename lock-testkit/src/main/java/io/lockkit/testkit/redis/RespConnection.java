@@ -59,7 +59,8 @@ final class RespConnection implements Closeable {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), millis);
             socket.setSoTimeout(millis);
-            RespConnection connection = new RespConnection(socket,
+            RespConnection connection = new RespConnection(
+                    socket,
                     new BufferedInputStream(socket.getInputStream()),
                     new BufferedOutputStream(socket.getOutputStream()));
             if (endpoint.password() != null) {
@@ -85,7 +86,8 @@ final class RespConnection implements Closeable {
      * @throws RedisCommandException when the server answers with an error
      * @throws IOException when the connection fails or the reply does not arrive in time
      */
-    @Nullable Object call(String... args) throws IOException {
+    @Nullable
+    Object call(String... args) throws IOException {
         send(args);
         Object reply = read();
         if (reply instanceof RedisCommandException) {
@@ -110,7 +112,8 @@ final class RespConnection implements Closeable {
     }
 
     /** Reads one reply; error replies come back as {@link RedisCommandException} values, not thrown. */
-    @Nullable Object read() throws IOException {
+    @Nullable
+    Object read() throws IOException {
         int type = in.read();
         if (type == -1) {
             throw new EOFException("the server closed the connection");
@@ -156,8 +159,8 @@ final class RespConnection implements Closeable {
                 readMap(Integer.parseInt(line));
                 return read();
             default:
-                throw new IOException("unexpected RESP type byte 0x" + Integer.toHexString(type)
-                        + " followed by '" + line + "'");
+                throw new IOException(
+                        "unexpected RESP type byte 0x" + Integer.toHexString(type) + " followed by '" + line + "'");
         }
     }
 

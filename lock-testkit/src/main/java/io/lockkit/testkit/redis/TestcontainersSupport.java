@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -22,8 +21,7 @@ final class TestcontainersSupport {
 
     private static final int REDIS_PORT = 6379;
 
-    private TestcontainersSupport() {
-    }
+    private TestcontainersSupport() {}
 
     /** Whether a Docker engine answers; false on any failure to ask. */
     static boolean dockerAvailable() {
@@ -44,8 +42,8 @@ final class TestcontainersSupport {
         RedisContainer container = new RedisContainer(image, hostPort, args, startupTimeout);
         try {
             container.start();
-            ContainerControl control = new ContainerControl(container,
-                    new Endpoint(container.getHost(), hostPort, null, null, 0));
+            ContainerControl control =
+                    new ContainerControl(container, new Endpoint(container.getHost(), hostPort, null, null, 0));
             control.awaitPing(startupTimeout);
             return control;
         } catch (RuntimeException e) {
@@ -59,9 +57,17 @@ final class TestcontainersSupport {
         RedisContainer(String image, int hostPort, List<String> args, Duration startupTimeout) {
             super(DockerImageName.parse(image));
             addFixedExposedPort(hostPort, REDIS_PORT);
-            List<String> command = new ArrayList<>(List.of("redis-server", "--save", "", "--appendonly", "no",
+            List<String> command = new ArrayList<>(List.of(
+                    "redis-server",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
                     // Connections arrive through Docker's proxy, not from loopback.
-                    "--protected-mode", "no", "--enable-debug-command", "yes"));
+                    "--protected-mode",
+                    "no",
+                    "--enable-debug-command",
+                    "yes"));
             command.addAll(args);
             withCommand(command.toArray(new String[0]));
             withStartupTimeout(startupTimeout);

@@ -1,5 +1,8 @@
 package io.lockkit.testkit.history;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockOptions;
@@ -7,15 +10,11 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /**
  * The history check is only as good as the broken providers it rejects: clients of one in-JVM
@@ -33,7 +32,9 @@ class BrokenProvidersHistoryTest {
         LockHistory.Result r = run(p -> p);
         System.out.println(r.summary());
         r.assertSafe();
-        assertThat(r.report().overlapsWithLost()).as("deletions that freed a lock under its holder").isPositive();
+        assertThat(r.report().overlapsWithLost())
+                .as("deletions that freed a lock under its holder")
+                .isPositive();
     }
 
     @Test
@@ -41,7 +42,9 @@ class BrokenProvidersHistoryTest {
     void providerIgnoringLostLocksFails() throws Exception {
         LockHistory.Result r = run(IgnoresLostLocks::new);
         assertThat(r.report().cleanOverlaps()).as("overlapping clean holds").isNotEmpty();
-        assertThatThrownBy(r::assertSafe).isInstanceOf(AssertionError.class).hasMessageContaining("overlapping clean holds");
+        assertThatThrownBy(r::assertSafe)
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("overlapping clean holds");
     }
 
     @Test
@@ -56,10 +59,14 @@ class BrokenProvidersHistoryTest {
         String name = "history:broken";
         try {
             return LockHistory.builder()
-                    .clients(3, listener -> DistributedLockFactory.builder(wrap.apply(backend.newClient()))
-                            .defaultOptions(LockOptions.builder().watchdogLease(LEASE).build())
-                            .onLockLost(listener)
-                            .build())
+                    .clients(
+                            3,
+                            listener -> DistributedLockFactory.builder(wrap.apply(backend.newClient()))
+                                    .defaultOptions(LockOptions.builder()
+                                            .watchdogLease(LEASE)
+                                            .build())
+                                    .onLockLost(listener)
+                                    .build())
                     .threadsPerClient(2)
                     .lockName(name)
                     .fault("lock deleted", true, () -> backend.forceRelease(name))
@@ -109,7 +116,8 @@ class BrokenProvidersHistoryTest {
         public Release release(String name, String owner) {
             Release r = delegate().release(name, owner);
             return r.granted() && r.grantToken() > 0
-                    ? Release.grantedTo(r.grantee(), (r.grantToken() + 1) / 2, r.grantWaitId()) : r;
+                    ? Release.grantedTo(r.grantee(), (r.grantToken() + 1) / 2, r.grantWaitId())
+                    : r;
         }
     }
 }

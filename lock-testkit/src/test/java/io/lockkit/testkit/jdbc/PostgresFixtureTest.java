@@ -15,7 +15,8 @@ class PostgresFixtureTest {
 
     @BeforeAll
     static void startTwo() {
-        PostgresFixture fixture = PostgresFixture.builder().sources(Source.EMBEDDED).build();
+        PostgresFixture fixture =
+                PostgresFixture.builder().sources(Source.EMBEDDED).build();
         first = fixture.start();
         second = fixture.start();
     }
@@ -36,8 +37,10 @@ class PostgresFixtureTest {
         assertThat(first.source()).isEqualTo(Source.EMBEDDED);
         assertThat(first.version()).matches("\\d+\\.\\d+.*");
         first.query("CREATE TABLE only_in_first (x int)");
-        assertThat(first.query("SELECT count(*) FROM pg_tables WHERE tablename = 'only_in_first'")).isEqualTo(1L);
-        assertThat(second.query("SELECT count(*) FROM pg_tables WHERE tablename = 'only_in_first'")).isEqualTo(0L);
+        assertThat(first.query("SELECT count(*) FROM pg_tables WHERE tablename = 'only_in_first'"))
+                .isEqualTo(1L);
+        assertThat(second.query("SELECT count(*) FROM pg_tables WHERE tablename = 'only_in_first'"))
+                .isEqualTo(0L);
     }
 
     @Test
@@ -62,30 +65,39 @@ class PostgresFixtureTest {
     void theServerPidIsThePostmasters() {
         long pid = first.pid().orElseThrow();
         assertThat(ProcessHandle.of(pid)).isPresent();
-        assertThat(first.query("SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid()")).isEqualTo(1L);
+        assertThat(first.query("SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid()"))
+                .isEqualTo(1L);
     }
 
     @Test
     void withoutADockerEngineTestcontainersIsSkippedWithTheReason() {
-        assertThatThrownBy(() -> PostgresFixture.builder().sources(Source.TESTCONTAINERS).build().start())
+        assertThatThrownBy(() -> PostgresFixture.builder()
+                        .sources(Source.TESTCONTAINERS)
+                        .build()
+                        .start())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("TESTCONTAINERS: no Docker engine answers");
     }
 
     @Test
     void anExplicitUrlIsUsedAsGivenAndCannotBeStopped() {
-        try (PostgresServer explicit = PostgresFixture.builder().explicitUrl(first.jdbcUrl()).build().start()) {
+        try (PostgresServer explicit =
+                PostgresFixture.builder().explicitUrl(first.jdbcUrl()).build().start()) {
             assertThat(explicit.source()).isEqualTo(Source.EXPLICIT_URL);
             assertThat(explicit.canStop()).isFalse();
             assertThatThrownBy(explicit::stop).isInstanceOf(UnsupportedOperationException.class);
         }
-        assertThat(first.isRunning()).as("closing an explicit server leaves it running").isTrue();
+        assertThat(first.isRunning())
+                .as("closing an explicit server leaves it running")
+                .isTrue();
     }
 
     @Test
     void badOptionsAreRejectedNamingTheArgument() {
-        assertThatThrownBy(() -> PostgresFixture.builder().explicitUrl("jdbc:mysql://x")).hasMessageStartingWith("url ");
+        assertThatThrownBy(() -> PostgresFixture.builder().explicitUrl("jdbc:mysql://x"))
+                .hasMessageStartingWith("url ");
         assertThatThrownBy(() -> PostgresFixture.builder().sources()).hasMessageStartingWith("sources ");
-        assertThatThrownBy(() -> PostgresFixture.builder().startupTimeout(java.time.Duration.ZERO)).hasMessageStartingWith("startupTimeout ");
+        assertThatThrownBy(() -> PostgresFixture.builder().startupTimeout(java.time.Duration.ZERO))
+                .hasMessageStartingWith("startupTimeout ");
     }
 }

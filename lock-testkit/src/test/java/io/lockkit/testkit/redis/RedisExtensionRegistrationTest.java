@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -14,7 +13,8 @@ class RedisExtensionRegistrationTest {
 
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.builder()
-            .fixture(RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build())
+            .fixture(
+                    RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build())
             .serverArgs("--maxmemory", "5mb")
             .build();
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.ConnectException;
 import java.net.Socket;
-
 import org.junit.jupiter.api.Test;
 
 /** Each source the fixture can hand a server out from, and the order in which it tries them. */
@@ -37,7 +36,8 @@ class RedisFixtureSourcesTest {
     @Test
     void redisServerOnThePathIsUsedWhenPresent() {
         assumeTrue(RedisBinaries.onPath(System.getenv("PATH")).isPresent(), "no redis-server on the PATH");
-        try (RedisServer server = RedisFixture.builder().sources(Source.PATH).build().start()) {
+        try (RedisServer server =
+                RedisFixture.builder().sources(Source.PATH).build().start()) {
             assertThat(server.source()).isEqualTo(Source.PATH);
             assertThat(server.command("PING")).isEqualTo("PONG");
             assertThat(server.version()).isNotEqualTo("unknown");
@@ -46,17 +46,20 @@ class RedisFixtureSourcesTest {
 
     @Test
     void explicitUriIsUsedAsGivenAndNeverStopped() {
-        try (RedisServer underlying = RedisFixture.builder().sources(Source.EMBEDDED).build().start()) {
+        try (RedisServer underlying =
+                RedisFixture.builder().sources(Source.EMBEDDED).build().start()) {
             underlying.command("SET", "owner", "underlying");
 
-            RedisServer explicit = RedisFixture.builder().explicitUri(underlying.uri()).build().start();
+            RedisServer explicit =
+                    RedisFixture.builder().explicitUri(underlying.uri()).build().start();
             assertThat(explicit.source()).isEqualTo(Source.EXPLICIT_URI);
             assertThat(explicit.uri()).isEqualTo(underlying.uri());
             assertThat(explicit.port()).isEqualTo(underlying.port());
             assertThat(explicit.version()).isEqualTo(underlying.version());
             assertThat(explicit.pid()).isEmpty();
             assertThat(explicit.command("GET", "owner")).isEqualTo("underlying");
-            assertThatThrownBy(explicit::restart).isInstanceOf(UnsupportedOperationException.class)
+            assertThatThrownBy(explicit::restart)
+                    .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("EXPLICIT_URI");
 
             explicit.stop();
@@ -70,16 +73,21 @@ class RedisFixtureSourcesTest {
 
     @Test
     void explicitUriComesFromTheSystemPropertyUnlessTheSourceIsLeftOut() {
-        assumeTrue(System.getenv(RedisFixture.URI_ENVIRONMENT_VARIABLE) == null,
+        assumeTrue(
+                System.getenv(RedisFixture.URI_ENVIRONMENT_VARIABLE) == null,
                 RedisFixture.URI_ENVIRONMENT_VARIABLE + " is set and takes precedence over the system property");
-        try (RedisServer underlying = RedisFixture.builder().sources(Source.EMBEDDED).build().start()) {
+        try (RedisServer underlying =
+                RedisFixture.builder().sources(Source.EMBEDDED).build().start()) {
             String previous = System.setProperty(RedisFixture.URI_SYSTEM_PROPERTY, underlying.uri());
             try {
                 try (RedisServer viaProperty = RedisFixture.builder().build().start()) {
                     assertThat(viaProperty.source()).isEqualTo(Source.EXPLICIT_URI);
                     assertThat(viaProperty.port()).isEqualTo(underlying.port());
                 }
-                try (RedisServer own = RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).build().start()) {
+                try (RedisServer own = RedisFixture.builder()
+                        .sources(Source.PATH, Source.EMBEDDED)
+                        .build()
+                        .start()) {
                     assertThat(own.source()).isNotEqualTo(Source.EXPLICIT_URI);
                     assertThat(own.port()).isNotEqualTo(underlying.port());
                 }
@@ -95,7 +103,8 @@ class RedisFixtureSourcesTest {
 
     @Test
     void explicitUriRejectsExtraServerArguments() {
-        RedisFixture fixture = RedisFixture.builder().explicitUri("redis://127.0.0.1:1").build();
+        RedisFixture fixture =
+                RedisFixture.builder().explicitUri("redis://127.0.0.1:1").build();
         assertThatThrownBy(() -> fixture.start("--cluster-enabled", "yes"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--cluster-enabled")
@@ -105,7 +114,8 @@ class RedisFixtureSourcesTest {
     @Test
     void testcontainersIsUsedWhenADockerEngineAnswers() {
         assumeTrue(TestcontainersSupport.dockerAvailable(), "no Docker engine answers");
-        try (RedisServer server = RedisFixture.builder().sources(Source.TESTCONTAINERS).build().start()) {
+        try (RedisServer server =
+                RedisFixture.builder().sources(Source.TESTCONTAINERS).build().start()) {
             assertThat(server.source()).isEqualTo(Source.TESTCONTAINERS);
             assertThat(server.version()).startsWith("7.");
             assertThat(server.command("SET", "k", "v")).isEqualTo("OK");
@@ -118,7 +128,8 @@ class RedisFixtureSourcesTest {
 
     @Test
     void unavailableSourcesAreReportedWithTheirReasons() {
-        RedisFixture fixture = RedisFixture.builder().sources(Source.PATH).searchPath("").build();
+        RedisFixture fixture =
+                RedisFixture.builder().sources(Source.PATH).searchPath("").build();
         assertThatThrownBy(fixture::start)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("PATH: no redis-server on the search path");
@@ -127,7 +138,10 @@ class RedisFixtureSourcesTest {
 
     @Test
     void binaryComesFromThePathBeforeTheEmbeddedOne() {
-        RedisFixture embeddedOnly = RedisFixture.builder().sources(Source.PATH, Source.EMBEDDED).searchPath("").build();
+        RedisFixture embeddedOnly = RedisFixture.builder()
+                .sources(Source.PATH, Source.EMBEDDED)
+                .searchPath("")
+                .build();
         assertThat(embeddedOnly.redisServerBinary()).isExecutable();
         assertThat(embeddedOnly.redisServerBinary()).isEqualTo(embeddedOnly.redisServerBinary());
 
@@ -139,15 +153,20 @@ class RedisFixtureSourcesTest {
     @Test
     void builderRejectsBadOptionsAtTheSetter() {
         RedisFixture.Builder builder = RedisFixture.builder();
-        assertThatThrownBy(() -> builder.sources()).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> builder.sources())
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sources");
         assertThatThrownBy(() -> builder.sources(Source.PATH, Source.PATH))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PATH");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PATH");
         assertThatThrownBy(() -> builder.explicitUri("http://example.org"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("uri");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("uri");
         assertThatThrownBy(() -> builder.explicitUri("rediss://127.0.0.1:6380"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TLS");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TLS");
         assertThatThrownBy(() -> builder.startupTimeout(java.time.Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("startupTimeout");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("startupTimeout");
     }
 }

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 /** The fixture's own RESP encoding and reply parsing, without a server. */
@@ -44,10 +43,13 @@ class RespConnectionTest {
     @Test
     void errorRepliesAreThrownButErrorElementsAreReturned() throws Exception {
         assertThatThrownBy(() -> replying("-ERR wrong\r\n").call("X"))
-                .isInstanceOf(RedisCommandException.class).hasMessage("ERR wrong");
+                .isInstanceOf(RedisCommandException.class)
+                .hasMessage("ERR wrong");
         Object exec = replying("*2\r\n+OK\r\n-WRONGTYPE no\r\n").call("EXEC");
-        assertThat(exec).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
-                .element(1).isInstanceOf(RedisCommandException.class);
+        assertThat(exec)
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+                .element(1)
+                .isInstanceOf(RedisCommandException.class);
     }
 
     @Test

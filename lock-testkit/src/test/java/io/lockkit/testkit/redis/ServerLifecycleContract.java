@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,7 +109,8 @@ abstract class ServerLifecycleContract {
     @Test
     void stopKillsAServerThatNoLongerAnswers() throws Exception {
         assumeFalse(RedisBinaries.isWindows(), "SIGSTOP needs a POSIX system");
-        RedisServer server = fixtureBuilder().commandTimeout(Duration.ofMillis(300)).build().start();
+        RedisServer server =
+                fixtureBuilder().commandTimeout(Duration.ofMillis(300)).build().start();
         long pid = server.pid().orElseThrow();
         Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start();
         assertThat(kill.waitFor()).isZero();
@@ -152,8 +152,8 @@ abstract class ServerLifecycleContract {
     void startLocalPutsAConfigFileFirstAndUsesTheGivenPort(@TempDir Path dir) throws Exception {
         Path config = Files.writeString(dir.resolve("redis.conf"), "maxmemory 2mb\n");
         int port = RedisFixture.freePort();
-        try (RedisServer server = fixture.startLocal(port, List.of(config.toString(), "--maxmemory-policy",
-                "allkeys-lru"))) {
+        try (RedisServer server =
+                fixture.startLocal(port, List.of(config.toString(), "--maxmemory-policy", "allkeys-lru"))) {
             assertThat(server.port()).isEqualTo(port);
             assertThat(server.command("CONFIG", "GET", "maxmemory")).isEqualTo(List.of("maxmemory", "2097152"));
             assertThat(server.command("CONFIG", "GET", "maxmemory-policy"))
@@ -164,10 +164,10 @@ abstract class ServerLifecycleContract {
     @Test
     void sentinelRunsFromTheFixturesBinary(@TempDir Path dir) throws Exception {
         try (RedisServer master = fixture.start()) {
-            Path config = Files.writeString(dir.resolve("sentinel.conf"),
-                    "sentinel monitor mymaster 127.0.0.1 " + master.port() + " 1\n");
-            try (RedisServer sentinel = fixture.startLocal(RedisFixture.freePort(),
-                    List.of(config.toString(), "--sentinel"))) {
+            Path config = Files.writeString(
+                    dir.resolve("sentinel.conf"), "sentinel monitor mymaster 127.0.0.1 " + master.port() + " 1\n");
+            try (RedisServer sentinel =
+                    fixture.startLocal(RedisFixture.freePort(), List.of(config.toString(), "--sentinel"))) {
                 assertThat(sentinel.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", "mymaster"))
                         .isEqualTo(List.of("127.0.0.1", Integer.toString(master.port())));
             }
@@ -202,8 +202,12 @@ abstract class ServerLifecycleContract {
         }
         for (int i = 0; i < 50; i++) {
             int port = RedisFixture.freePort();
-            assertThat(port < ephemeral[0] || port > ephemeral[1]).as("port %d outside %d-%d", port, ephemeral[0], ephemeral[1]).isTrue();
-            assertThat(port + 10000 < ephemeral[0] || port + 10000 > ephemeral[1]).as("bus port of %d outside the range", port).isTrue();
+            assertThat(port < ephemeral[0] || port > ephemeral[1])
+                    .as("port %d outside %d-%d", port, ephemeral[0], ephemeral[1])
+                    .isTrue();
+            assertThat(port + 10000 < ephemeral[0] || port + 10000 > ephemeral[1])
+                    .as("bus port of %d outside the range", port)
+                    .isTrue();
         }
     }
 
@@ -216,19 +220,22 @@ abstract class ServerLifecycleContract {
             java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
             // Grabs the port the moment the old server lets go of it and keeps it for 600 ms, as a
             // client socket that connected to itself would.
-            Thread squatter = new Thread(() -> {
-                while (!done.get()) {
-                    try (var socket = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-                        held.set(true);
-                        Thread.sleep(600);
-                        return;
-                    } catch (java.io.IOException e) {
-                        Thread.onSpinWait();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "port-squatter");
+            Thread squatter = new Thread(
+                    () -> {
+                        while (!done.get()) {
+                            try (var socket =
+                                    new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+                                held.set(true);
+                                Thread.sleep(600);
+                                return;
+                            } catch (java.io.IOException e) {
+                                Thread.onSpinWait();
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    },
+                    "port-squatter");
             squatter.start();
             try {
                 server.restart();
@@ -236,7 +243,8 @@ abstract class ServerLifecycleContract {
                 done.set(true);
                 squatter.join(5000);
             }
-            org.junit.jupiter.api.Assumptions.assumeTrue(held.get(),
+            org.junit.jupiter.api.Assumptions.assumeTrue(
+                    held.get(),
                     "the new server bound the port before the squatter could: nothing to wait out this time");
             assertThat(server.port()).isEqualTo(port);
             assertThat(server.command("PING")).isEqualTo("PONG");
@@ -245,8 +253,10 @@ abstract class ServerLifecycleContract {
     }
 
     private static Set<Long> redisChildren() {
-        return ProcessHandle.current().children()
-                .filter(p -> p.info().command().map(c -> c.contains("redis-server")).orElse(false))
+        return ProcessHandle.current()
+                .children()
+                .filter(p ->
+                        p.info().command().map(c -> c.contains("redis-server")).orElse(false))
                 .map(ProcessHandle::pid)
                 .collect(Collectors.toSet());
     }

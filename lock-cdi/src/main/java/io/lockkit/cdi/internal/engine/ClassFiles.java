@@ -20,8 +20,7 @@ public final class ClassFiles {
 
     private static final String METHOD_PARAMETERS = "MethodParameters";
 
-    private ClassFiles() {
-    }
+    private ClassFiles() {}
 
     /**
      * Whether the class file of {@code className}, found through {@code loader}, carries
@@ -32,7 +31,9 @@ public final class ClassFiles {
             return Optional.empty();
         }
         try (InputStream in = loader.getResourceAsStream(className.replace('.', '/') + ".class")) {
-            return in == null ? Optional.empty() : Optional.of(constantPoolHas(new DataInputStream(in), METHOD_PARAMETERS));
+            return in == null
+                    ? Optional.empty()
+                    : Optional.of(constantPoolHas(new DataInputStream(in), METHOD_PARAMETERS));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

@@ -1,7 +1,6 @@
 package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.HealthReport;
-
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,6 @@ package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
-
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Optional;
@@ -18,11 +17,9 @@ public final class HeldLocks {
 
     private static final ThreadLocal<ArrayDeque<Entry>> HELD = ThreadLocal.withInitial(ArrayDeque::new);
 
-    private record Entry(DistributedLockFactory factory, String name, LockHandle handle) {
-    }
+    private record Entry(DistributedLockFactory factory, String name, LockHandle handle) {}
 
-    private HeldLocks() {
-    }
+    private HeldLocks() {}
 
     /** The hold of the innermost {@code @Locked} method on this thread. */
     public static Optional<LockHandle> innermost() {

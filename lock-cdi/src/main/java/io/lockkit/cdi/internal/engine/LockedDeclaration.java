@@ -3,7 +3,6 @@ package io.lockkit.cdi.internal.engine;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
-
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -15,22 +14,38 @@ import java.util.Set;
  * do when busy, and how its return value is treated. {@link #check} applies every rule, whether the
  * model is reflection or the CDI language model, so deployment and first call reject the same things.
  */
-public record LockedDeclaration(String describe, List<Object> nameParts, LockOptions options, WhenBusy whenBusy,
-                            ReturnKind returnKind, Duration holdAtLeast) {
+public record LockedDeclaration(
+        String describe,
+        List<Object> nameParts,
+        LockOptions options,
+        WhenBusy whenBusy,
+        ReturnKind returnKind,
+        Duration holdAtLeast) {
 
     /** Return types the lock cannot follow: their work starts after the method has returned. */
-    private static final Set<String> REACTIVE_TYPES = Set.of("java.util.concurrent.Flow$Publisher",
-            "java.util.concurrent.Flow.Publisher", "org.reactivestreams.Publisher", "io.smallrye.mutiny.Uni",
-            "io.smallrye.mutiny.Multi", "reactor.core.publisher.Mono", "reactor.core.publisher.Flux",
-            "io.reactivex.rxjava3.core.Single", "io.reactivex.rxjava3.core.Flowable");
+    private static final Set<String> REACTIVE_TYPES = Set.of(
+            "java.util.concurrent.Flow$Publisher",
+            "java.util.concurrent.Flow.Publisher",
+            "org.reactivestreams.Publisher",
+            "io.smallrye.mutiny.Uni",
+            "io.smallrye.mutiny.Multi",
+            "reactor.core.publisher.Mono",
+            "reactor.core.publisher.Flux",
+            "io.reactivex.rxjava3.core.Single",
+            "io.reactivex.rxjava3.core.Flowable");
 
     /** How the interceptor treats the method's result. */
     enum ReturnKind {
-        VOID, OPTIONAL, PRIMITIVE, REFERENCE,
+        VOID,
+        OPTIONAL,
+        PRIMITIVE,
+        REFERENCE,
         /** Declared {@code CompletionStage<…>} or {@code CompletableFuture<…>}: held until completion. */
-        STAGE, FUTURE,
+        STAGE,
+        FUTURE,
         /** As {@link #STAGE}/{@link #FUTURE} with an {@code Optional} result, for {@link WhenBusy#SKIP}. */
-        STAGE_OF_OPTIONAL, FUTURE_OF_OPTIONAL;
+        STAGE_OF_OPTIONAL,
+        FUTURE_OF_OPTIONAL;
 
         boolean async() {
             return this == STAGE || this == FUTURE || this == STAGE_OF_OPTIONAL || this == FUTURE_OF_OPTIONAL;
@@ -38,8 +53,7 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
     }
 
     /** A placeholder resolved against the method: argument position, then the properties to read. */
-    record Bound<T>(String text, int index, List<SignatureModel.Property<T>> path) {
-    }
+    record Bound<T>(String text, int index, List<SignatureModel.Property<T>> path) {}
 
     /**
      * Applies every rule to the declaration {@code model} describes with the members {@code values}.
@@ -50,7 +64,8 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
     public static <T> LockedDeclaration check(SignatureModel<T> model, LockedValues values, String defaultName) {
         LockOptions options = options(values);
         if (values.whenBusy() == WhenBusy.SKIP && values.waitTime() == Locked.FOREVER) {
-            throw new DeclarationException("whenBusy = SKIP never applies with waitTime = FOREVER; give a finite waitTime");
+            throw new DeclarationException(
+                    "whenBusy = SKIP never applies with waitTime = FOREVER; give a finite waitTime");
         }
         ReturnKind kind = returnKind(model);
         Duration holdAtLeast = holdAtLeast(values);
@@ -60,8 +75,8 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
         }
         String template = values.template();
         if (template.isEmpty()) {
-            return new LockedDeclaration(model.describe(), List.of(defaultName), options, values.whenBusy(), kind,
-                    holdAtLeast);
+            return new LockedDeclaration(
+                    model.describe(), List.of(defaultName), options, values.whenBusy(), kind, holdAtLeast);
         }
         NameTemplate parsed;
         try {
@@ -77,8 +92,8 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
                 parts.add(bind(model, (NameTemplate.Placeholder) part, template));
             }
         }
-        return new LockedDeclaration(model.describe(), List.copyOf(parts), options, values.whenBusy(), kind,
-                holdAtLeast);
+        return new LockedDeclaration(
+                model.describe(), List.copyOf(parts), options, values.whenBusy(), kind, holdAtLeast);
     }
 
     private static <T> Bound<T> bind(SignatureModel<T> model, NameTemplate.Placeholder p, String template) {
@@ -113,7 +128,8 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
             if (property == null) {
                 List<String> names = SignatureModel.accessorNames(step);
                 throw new DeclarationException(where + walked + " is a " + model.typeName(type) + ", which has no "
-                        + names.get(0) + "(), " + names.get(1) + "() or " + names.get(2) + "() accessor or record component '"
+                        + names.get(0) + "(), " + names.get(1) + "() or " + names.get(2)
+                        + "() accessor or record component '"
                         + step + "'");
             }
             path.add(property);
@@ -132,7 +148,8 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
         if (v.waitTime() == Locked.FOREVER) {
             b.waitForever();
         } else if (v.waitTime() < 0) {
-            throw new DeclarationException("waitTime must be 0 (try once), positive, or Locked.FOREVER (-1); was " + v.waitTime());
+            throw new DeclarationException(
+                    "waitTime must be 0 (try once), positive, or Locked.FOREVER (-1); was " + v.waitTime());
         } else {
             Duration wait = duration("waitTime", v.waitTime(), "waitUnit", v.waitUnit());
             try {
@@ -158,14 +175,16 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
 
     private static Duration holdAtLeast(LockedValues v) {
         if (v.holdAtLeast() < 0) {
-            throw new DeclarationException("holdAtLeast must be 0 (release at return) or positive; was " + v.holdAtLeast());
+            throw new DeclarationException(
+                    "holdAtLeast must be 0 (release at return) or positive; was " + v.holdAtLeast());
         }
         return duration("holdAtLeast", v.holdAtLeast(), "holdAtLeastUnit", v.holdAtLeastUnit());
     }
 
     private static Duration duration(String member, long amount, String unitMember, ChronoUnit unit) {
         if (unit.isDurationEstimated() && unit != ChronoUnit.DAYS) {
-            throw new DeclarationException(unitMember + " must be an exact unit from NANOS to DAYS; was " + unit.name());
+            throw new DeclarationException(
+                    unitMember + " must be an exact unit from NANOS to DAYS; was " + unit.name());
         }
         try {
             return Duration.of(amount, unit);
@@ -189,8 +208,10 @@ public record LockedDeclaration(String describe, List<Object> nameParts, LockOpt
             case "void" -> ReturnKind.VOID;
             case "boolean", "byte", "char", "short", "int", "long", "float", "double" -> ReturnKind.PRIMITIVE;
             case "java.util.Optional" -> ReturnKind.OPTIONAL;
-            case "java.util.concurrent.CompletionStage" -> optionalResult ? ReturnKind.STAGE_OF_OPTIONAL : ReturnKind.STAGE;
-            case "java.util.concurrent.CompletableFuture" -> optionalResult ? ReturnKind.FUTURE_OF_OPTIONAL : ReturnKind.FUTURE;
+            case "java.util.concurrent.CompletionStage" ->
+                optionalResult ? ReturnKind.STAGE_OF_OPTIONAL : ReturnKind.STAGE;
+            case "java.util.concurrent.CompletableFuture" ->
+                optionalResult ? ReturnKind.FUTURE_OF_OPTIONAL : ReturnKind.FUTURE;
             default -> {
                 if (model.returnsCompletionStage()) {
                     throw new DeclarationException("returns " + type + "; only CompletionStage and CompletableFuture"

@@ -8,7 +8,6 @@ import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.LockedDeclaration.ReturnKind;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -52,7 +51,8 @@ public final class LockedMethod {
         this.declaresInterruption = declaresInterruption;
         List<Object> parts = declaration.nameParts();
         this.constantName = parts.stream().allMatch(String.class::isInstance)
-                ? String.join("", parts.stream().map(String.class::cast).toList()) : null;
+                ? String.join("", parts.stream().map(String.class::cast).toList())
+                : null;
     }
 
     /**
@@ -62,8 +62,10 @@ public final class LockedMethod {
      */
     public static LockedMethod of(Method method, Locked binding) {
         try {
-            LockedDeclaration declaration = LockedDeclaration.check(new ReflectionSignature(method),
-                    LockedValues.of(binding), defaultName(method.getDeclaringClass().getName(), method.getName()));
+            LockedDeclaration declaration = LockedDeclaration.check(
+                    new ReflectionSignature(method),
+                    LockedValues.of(binding),
+                    defaultName(method.getDeclaringClass().getName(), method.getName()));
             boolean interruptible = false;
             for (Class<?> thrown : method.getExceptionTypes()) {
                 interruptible |= thrown.isAssignableFrom(InterruptedException.class);
@@ -104,7 +106,9 @@ public final class LockedMethod {
                 if (value == null) {
                     break;
                 }
-                value = read((Method) Objects.requireNonNull(property.accessor(), "accessor"), value); // reflection models carry one
+                value = read(
+                        (Method) Objects.requireNonNull(property.accessor(), "accessor"),
+                        value); // reflection models carry one
             }
             if (value == null) {
                 throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
@@ -135,7 +139,8 @@ public final class LockedMethod {
     /** The method call to run under the lock. */
     @FunctionalInterface
     public interface Proceed {
-        @Nullable Object proceed() throws Exception;
+        @Nullable
+        Object proceed() throws Exception;
     }
 
     /** Like {@link #invoke(DistributedLockFactory, Object[], Proceed, TransactionCompletion)} without transactions. */
@@ -149,8 +154,9 @@ public final class LockedMethod {
      * at that moment completes, or, for asynchronous methods, when its stage completes.
      */
     @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
-    public @Nullable Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed,
-            TransactionCompletion transactions) throws Exception {
+    public @Nullable Object invoke(
+            DistributedLockFactory factory, Object[] args, Proceed proceed, TransactionCompletion transactions)
+            throws Exception {
         ReturnKind kind = declaration.returnKind();
         String name;
         try {
@@ -261,7 +267,8 @@ public final class LockedMethod {
                 throw e;
             }
             Thread.currentThread().interrupt();
-            throw new LockException(name, "interrupted while waiting for the lock of @Locked " + declaration.describe(), e);
+            throw new LockException(
+                    name, "interrupted while waiting for the lock of @Locked " + declaration.describe(), e);
         }
     }
 

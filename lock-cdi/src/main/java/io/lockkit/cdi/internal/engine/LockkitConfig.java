@@ -47,10 +47,29 @@ public final class LockkitConfig {
     public static final String HEALTH_MAX_LOSSES = "lockkit.health.max-losses-per-minute";
 
     /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
-    static final List<String> KEYS = List.of(PROVIDER, REDIS_URI, KEY_PREFIX, TIMEOUT, CONNECT_TIMEOUT,
-            MAX_CONNECTIONS, CLIENT_NAME, WATCHDOG_LEASE, STARTUP, DRAIN_TIMEOUT, JDBC_DATASOURCE, JDBC_URL, JDBC_USER,
-            JDBC_PASSWORD, JDBC_SCHEMA, JDBC_TABLE, JDBC_CREATE_SCHEMA, JDBC_TIMEOUT, JDBC_LISTEN, HEALTH_ENABLED,
-            HEALTH_TIMEOUT, HEALTH_MAX_LOSSES);
+    static final List<String> KEYS = List.of(
+            PROVIDER,
+            REDIS_URI,
+            KEY_PREFIX,
+            TIMEOUT,
+            CONNECT_TIMEOUT,
+            MAX_CONNECTIONS,
+            CLIENT_NAME,
+            WATCHDOG_LEASE,
+            STARTUP,
+            DRAIN_TIMEOUT,
+            JDBC_DATASOURCE,
+            JDBC_URL,
+            JDBC_USER,
+            JDBC_PASSWORD,
+            JDBC_SCHEMA,
+            JDBC_TABLE,
+            JDBC_CREATE_SCHEMA,
+            JDBC_TIMEOUT,
+            JDBC_LISTEN,
+            HEALTH_ENABLED,
+            HEALTH_TIMEOUT,
+            HEALTH_MAX_LOSSES);
 
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
@@ -79,28 +98,33 @@ public final class LockkitConfig {
                 LOG.log(System.Logger.Level.DEBUG, "MicroProfile Config unusable, reading system properties", e);
             }
         }
-        return system(System.getProperties().entrySet().stream()
-                .collect(java.util.stream.Collectors.toMap(e -> String.valueOf(e.getKey()), e -> String.valueOf(e.getValue()),
-                        (a, b) -> a)), System.getenv());
+        return system(
+                System.getProperties().entrySet().stream()
+                        .collect(java.util.stream.Collectors.toMap(
+                                e -> String.valueOf(e.getKey()), e -> String.valueOf(e.getValue()), (a, b) -> a)),
+                System.getenv());
     }
 
     /** Settings from these system properties, falling back to these environment variables. */
     static LockkitConfig system(Map<String, String> properties, Map<String, String> environment) {
-        return new LockkitConfig(key -> {
-            String value = properties.get(key);
-            if (value == null) {
-                value = environment.get(environmentName(key));
-            }
-            return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
-        }, "system properties and environment", () -> {
-            List<String> all = new ArrayList<>(properties.keySet());
-            for (String variable : environment.keySet()) {
-                if (variable.startsWith("LOCKKIT_")) {
-                    all.add(variable);
-                }
-            }
-            return all;
-        });
+        return new LockkitConfig(
+                key -> {
+                    String value = properties.get(key);
+                    if (value == null) {
+                        value = environment.get(environmentName(key));
+                    }
+                    return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
+                },
+                "system properties and environment",
+                () -> {
+                    List<String> all = new ArrayList<>(properties.keySet());
+                    for (String variable : environment.keySet()) {
+                        if (variable.startsWith("LOCKKIT_")) {
+                            all.add(variable);
+                        }
+                    }
+                    return all;
+                });
     }
 
     /** The environment variable MicroProfile Config maps {@code key} to: {@code lockkit.redis.uri} → {@code LOCKKIT_REDIS_URI}. */
@@ -123,7 +147,9 @@ public final class LockkitConfig {
             boolean property = name.startsWith("lockkit.");
             boolean variable = name.startsWith("LOCKKIT_");
             if ((property && !known.contains(name)) || (variable && !byVariable.containsKey(name))) {
-                unknown.put(name, closest(property ? name : name.toLowerCase(Locale.ROOT).replace('_', '.')));
+                unknown.put(
+                        name,
+                        closest(property ? name : name.toLowerCase(Locale.ROOT).replace('_', '.')));
             }
         }
         return unknown;
@@ -173,7 +199,8 @@ public final class LockkitConfig {
 
     /** {@code key = 'value' (from origin)}, or {@code key (not set, default value)}, for messages. */
     public String describe(String key, String defaultValue) {
-        return string(key).map(v -> key + " = '" + redact(v) + "' (from " + origin + ")")
+        return string(key)
+                .map(v -> key + " = '" + redact(v) + "' (from " + origin + ")")
                 .orElse(key + " (not set in " + origin + "; default '" + defaultValue + "')");
     }
 

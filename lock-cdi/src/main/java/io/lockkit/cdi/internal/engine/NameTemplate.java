@@ -12,12 +12,10 @@ import org.jspecify.annotations.Nullable;
 record NameTemplate(String source, List<Part> parts) {
 
     /** A piece of the template. */
-    sealed interface Part permits Literal, Placeholder {
-    }
+    sealed interface Part permits Literal, Placeholder {}
 
     /** Text copied as is. */
-    record Literal(String text) implements Part {
-    }
+    record Literal(String text) implements Part {}
 
     /**
      * A value taken from the arguments: a parameter by position ({@code index >= 0}) or by name,
@@ -83,15 +81,16 @@ record NameTemplate(String source, List<Part> parts) {
         String[] steps = body.split("\\.", -1);
         for (int s = 1; s < steps.length; s++) {
             if (!isIdentifier(steps[s])) {
-                throw new DeclarationException("malformed placeholder '" + text + "' at index " + at
-                        + ": '" + steps[s] + "' is not a property name");
+                throw new DeclarationException("malformed placeholder '" + text + "' at index " + at + ": '" + steps[s]
+                        + "' is not a property name");
             }
         }
         List<String> path = List.of(steps).subList(1, steps.length);
         String root = steps[0];
         if (!root.isEmpty() && root.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
             if (root.length() > 3) {
-                throw new DeclarationException("malformed placeholder '" + text + "' at index " + at + ": position too large");
+                throw new DeclarationException(
+                        "malformed placeholder '" + text + "' at index " + at + ": position too large");
             }
             return new Placeholder(text, Integer.parseInt(root), null, path);
         }

@@ -2,7 +2,6 @@ package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.spi.LockProvider;
-
 import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
@@ -11,14 +10,18 @@ public final class RedisProviders {
 
     public static final String DEFAULT_URI = "redis://localhost:6379";
 
-    private RedisProviders() {
-    }
+    private RedisProviders() {}
 
     public static LockProvider create(LockkitConfig config, @Nullable ThreadFactory threadFactory) {
         JedisLockProvider.Builder b = JedisLockProvider.builder();
-        set(config, LockkitConfig.REDIS_URI, () -> b.uri(config.string(LockkitConfig.REDIS_URI).orElse(DEFAULT_URI)));
-        config.string(LockkitConfig.KEY_PREFIX).ifPresent(v -> set(config, LockkitConfig.KEY_PREFIX, () -> b.keyPrefix(v)));
-        config.string(LockkitConfig.CLIENT_NAME).ifPresent(v -> set(config, LockkitConfig.CLIENT_NAME, () -> b.clientName(v)));
+        set(
+                config,
+                LockkitConfig.REDIS_URI,
+                () -> b.uri(config.string(LockkitConfig.REDIS_URI).orElse(DEFAULT_URI)));
+        config.string(LockkitConfig.KEY_PREFIX)
+                .ifPresent(v -> set(config, LockkitConfig.KEY_PREFIX, () -> b.keyPrefix(v)));
+        config.string(LockkitConfig.CLIENT_NAME)
+                .ifPresent(v -> set(config, LockkitConfig.CLIENT_NAME, () -> b.clientName(v)));
         config.duration(LockkitConfig.TIMEOUT).ifPresent(v -> set(config, LockkitConfig.TIMEOUT, () -> b.timeout(v)));
         config.duration(LockkitConfig.CONNECT_TIMEOUT)
                 .or(() -> config.duration(LockkitConfig.TIMEOUT))

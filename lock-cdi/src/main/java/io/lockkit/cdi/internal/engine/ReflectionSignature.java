@@ -25,8 +25,10 @@ public final class ReflectionSignature implements SignatureModel<Class<?>> {
     }
 
     public static String describe(Method method) {
-        return method.getDeclaringClass().getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
-                .map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+        return method.getDeclaringClass().getName() + "." + method.getName()
+                + Arrays.stream(method.getParameterTypes())
+                        .map(Class::getSimpleName)
+                        .collect(Collectors.joining(", ", "(", ")"));
     }
 
     @Override
@@ -69,8 +71,10 @@ public final class ReflectionSignature implements SignatureModel<Class<?>> {
         List<String> names = SignatureModel.accessorNames(name);
         for (int i = 0; i < names.size(); i++) {
             Method accessor = accessor(type, names.get(i));
-            if (accessor != null && (i != 1 || accessor.getReturnType() == boolean.class
-                    || accessor.getReturnType() == Boolean.class)) {
+            if (accessor != null
+                    && (i != 1
+                            || accessor.getReturnType() == boolean.class
+                            || accessor.getReturnType() == Boolean.class)) {
                 return property(name, accessor);
             }
         }
@@ -105,7 +109,9 @@ public final class ReflectionSignature implements SignatureModel<Class<?>> {
     }
 
     private static boolean usable(Method m) {
-        return !Modifier.isStatic(m.getModifiers()) && m.getReturnType() != void.class && !m.isBridge()
+        return !Modifier.isStatic(m.getModifiers())
+                && m.getReturnType() != void.class
+                && !m.isBridge()
                 && m.getDeclaringClass() != Object.class;
     }
 

@@ -26,7 +26,8 @@ public interface SignatureModel<T> {
     T parameterType(int index);
 
     /** The property {@code name} of values of {@code type}, or null when it has none. */
-    @Nullable Property<T> property(T type, String name);
+    @Nullable
+    Property<T> property(T type, String name);
 
     /** Whether values of {@code type} render differently each time (arrays), so they cannot name a lock. */
     boolean unstableString(T type);
@@ -38,7 +39,8 @@ public interface SignatureModel<T> {
     String returnTypeName();
 
     /** For a {@code CompletionStage} return type: the fully qualified name of its type argument, or null. */
-    @Nullable String returnTypeArgumentName();
+    @Nullable
+    String returnTypeArgumentName();
 
     /** Whether the return type is {@code java.util.concurrent.Future} or a subtype that is not a {@code CompletionStage}. */
     boolean returnsPlainFuture();
@@ -47,8 +49,7 @@ public interface SignatureModel<T> {
     boolean returnsCompletionStage();
 
     /** A readable property: its name, its declared type, and (for reflection) the accessor to call. */
-    record Property<T>(String name, T type, @Nullable Object accessor) {
-    }
+    record Property<T>(String name, T type, @Nullable Object accessor) {}
 
     /** Standard property lookup order for a step {@code x}: {@code getX()}, {@code isX()} (boolean only), {@code x()}. */
     static List<String> accessorNames(String property) {

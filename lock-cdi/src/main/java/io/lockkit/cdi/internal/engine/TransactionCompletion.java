@@ -23,8 +23,8 @@ public interface TransactionCompletion {
         }
 
         @Override
-        public boolean releaseAtCompletion(DistributedLockFactory factory, String name, LockHandle hold,
-                Runnable release) {
+        public boolean releaseAtCompletion(
+                DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
             return false;
         }
 
@@ -42,7 +42,8 @@ public interface TransactionCompletion {
      * no transaction is active): a later call in the same transaction joins it rather than waiting
      * for it.
      */
-    @Nullable LockHandle heldUntilCompletion(DistributedLockFactory factory, String name);
+    @Nullable
+    LockHandle heldUntilCompletion(DistributedLockFactory factory, String name);
 
     /**
      * Runs {@code release} (the release of {@code hold}) when the current transaction completes,

@@ -1,8 +1,6 @@
 package io.lockkit.cdi.internal.engine;
 
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.URL;
@@ -10,11 +8,11 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("parameter names at run time: the class file's MethodParameters, not its debug information")
 class ClassFilesTest {
@@ -25,14 +23,18 @@ class ClassFilesTest {
         compile(dir, "WithDebugOnly", "-g");
         compile(dir, "WithParameters", "-parameters");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, null)) {
-            assertThat(ClassFiles.hasMethodParameters("generated.WithDebugOnly", loader)).contains(false);
-            assertThat(ClassFiles.hasMethodParameters("generated.WithParameters", loader)).contains(true);
-            assertThat(ClassFiles.hasMethodParameters("generated.Missing", loader)).isEmpty();
+            assertThat(ClassFiles.hasMethodParameters("generated.WithDebugOnly", loader))
+                    .contains(false);
+            assertThat(ClassFiles.hasMethodParameters("generated.WithParameters", loader))
+                    .contains(true);
+            assertThat(ClassFiles.hasMethodParameters("generated.Missing", loader))
+                    .isEmpty();
         }
     }
 
     @Test
-    @DisplayName("the library's own classes, compiled with -parameters, are recognised (long and double constants included)")
+    @DisplayName(
+            "the library's own classes, compiled with -parameters, are recognised (long and double constants included)")
     void ownClassesAreRecognised() {
         assertThat(ClassFiles.hasMethodParameters(LockkitConfig.class.getName(), ClassFilesTest.class.getClassLoader()))
                 .isEqualTo(Optional.of(true));
@@ -55,6 +57,7 @@ class ClassFilesTest {
                 """.formatted(name));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertThat(javac.run(null, null, null, "-proc:none", option, "-d", dir.toString(), source.toString()))
-                .as("javac exit status").isZero();
+                .as("javac exit status")
+                .isZero();
     }
 }

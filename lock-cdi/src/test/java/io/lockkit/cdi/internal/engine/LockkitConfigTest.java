@@ -1,13 +1,12 @@
 package io.lockkit.cdi.internal.engine;
 
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 @DisplayName("lockkit settings without MicroProfile Config")
 class LockkitConfigTest {
@@ -17,11 +16,18 @@ class LockkitConfigTest {
     void systemPropertiesThenEnvironment() {
         LockkitConfig config = LockkitConfig.system(
                 Map.of("lockkit.redis.uri", "redis://props:1"),
-                Map.of("LOCKKIT_REDIS_URI", "redis://env:1", "LOCKKIT_REDIS_KEY_PREFIX", "env-prefix",
-                        "LOCKKIT_WATCHDOG_LEASE", "  "));
+                Map.of(
+                        "LOCKKIT_REDIS_URI",
+                        "redis://env:1",
+                        "LOCKKIT_REDIS_KEY_PREFIX",
+                        "env-prefix",
+                        "LOCKKIT_WATCHDOG_LEASE",
+                        "  "));
         assertThat(config.string(LockkitConfig.REDIS_URI)).contains("redis://props:1");
         assertThat(config.string(LockkitConfig.KEY_PREFIX)).contains("env-prefix");
-        assertThat(config.string(LockkitConfig.WATCHDOG_LEASE)).as("blank is unset").isEmpty();
+        assertThat(config.string(LockkitConfig.WATCHDOG_LEASE))
+                .as("blank is unset")
+                .isEmpty();
         assertThat(config.origin()).isEqualTo("system properties and environment");
     }
 
@@ -38,6 +44,7 @@ class LockkitConfigTest {
         LockkitConfig config = LockkitConfig.system(Map.of("lockkit.redis.timeout", "2 fortnights"), Map.of());
         assertThatThrownBy(() -> config.duration(LockkitConfig.TIMEOUT))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("lockkit.redis.timeout = '2 fortnights' (from system properties and environment)");
+                .hasMessageContaining(
+                        "lockkit.redis.timeout = '2 fortnights' (from system properties and environment)");
     }
 }

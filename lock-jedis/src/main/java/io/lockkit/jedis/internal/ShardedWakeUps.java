@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisShardedPubSub;
@@ -215,17 +216,14 @@ public final class ShardedWakeUps implements WakeUps {
         }
 
         private void run(String firstChannel) {
+            Outage outage = null;
             try {
                 proceed(connection, firstChannel);
             } catch (RuntimeException e) {
                 // Never hand a connection that may still be subscribed back to the command pool.
                 connection.setBroken();
                 if (!ended && !closed) {
-                    LOG.log(
-                            System.Logger.Level.WARNING,
-                            "the sharded wake-up connection to " + node + " ended (" + e
-                                    + "); rerouting its channels, waiters fall back to their retry hints meanwhile");
-                    LOG.log(System.Logger.Level.DEBUG, "the sharded wake-up connection to " + node + " ended", e);
+                    outage = Outage.begin(subject(), "ended", timeout, e);
                 }
             } finally {
                 List<String> orphans;
@@ -245,9 +243,13 @@ public final class ShardedWakeUps implements WakeUps {
                 }
                 connection.close();
                 if (!closed) {
-                    reroute(orphans);
+                    reroute(orphans, outage, subject());
                 }
             }
+        }
+
+        private String subject() {
+            return "the sharded wake-up connection to " + node;
         }
 
         @Override
@@ -287,15 +289,15 @@ public final class ShardedWakeUps implements WakeUps {
         }
     }
 
-    /** Subscribes orphaned channels again, with back-off, and tells their waiters to look again. */
-    private void reroute(List<String> channels) {
-        long backoff = 25;
-        int attempts = 0;
-        long since = System.nanoTime();
-        boolean reported = false;
+    /**
+     * Subscribes orphaned channels again, backing off while that fails, and tells their waiters to
+     * look again; {@code outage} is the one that ended their shard, if any.
+     */
+    private void reroute(List<String> channels, @Nullable Outage outage, String subject) {
         List<String> pending = new ArrayList<>(channels);
         while (!pending.isEmpty() && !closed) {
             List<String> failed = new ArrayList<>();
+            Exception cause = null;
             for (String channel : pending) {
                 if (!listeners.containsKey(channel)) {
                     continue;
@@ -309,30 +311,32 @@ public final class ShardedWakeUps implements WakeUps {
                 } catch (Exception e) {
                     LOG.log(System.Logger.Level.DEBUG, "resubscribing " + channel + " failed", e);
                     failed.add(channel);
+                    cause = e;
                 }
             }
             pending = failed;
-            attempts++;
-            if (pending.isEmpty() && attempts > 1) {
-                LOG.log(
-                        System.Logger.Level.INFO,
-                        "sharded wake-ups are back after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since)
-                                + " ms (" + (attempts - 1) + " failed attempt(s))");
+            if (cause == null) {
+                break;
             }
-            if (!pending.isEmpty() && !reported && System.nanoTime() - since > 2 * timeout.toNanos()) {
+            if (outage == null) {
+                outage = Outage.begin(subject, "could not be made again", timeout, cause);
+            }
+            long backoff = outage.failed(true, cause);
+            if (outage.alertDue()) {
                 // The shard stays away: its waiters check now and get a typed failure, rather than
                 // sleeping until their retry hint. A failover within this time is ridden out.
-                reported = true;
-                pending.forEach(c -> listeners.getOrDefault(c, List.of()).forEach(WakeUpListener::missedNotifications));
-            }
-            if (!pending.isEmpty()) {
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException e) {
-                    return;
+                for (String c : pending) {
+                    listeners.getOrDefault(c, List.of()).forEach(WakeUpListener::missedNotifications);
                 }
-                backoff = Math.min(WakeUpHub.MAX_BACKOFF_MILLIS, backoff * 2);
             }
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+        if (outage != null && pending.isEmpty()) {
+            outage.over();
         }
     }
 }

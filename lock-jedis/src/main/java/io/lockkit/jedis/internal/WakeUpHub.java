@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.JedisPubSub;
@@ -33,16 +32,14 @@ import redis.clients.jedis.UnifiedJedis;
  * notifications may have been missed, so their waiters check the lock once more. The first
  * reconnect is immediate; Jedis takes the subscription connection from the command pool, so an
  * attempt that meets a dead idle connection (the command connections were killed too) drops the
- * pool's idle connections and tries again at once; only failures on fresh connections back off,
- * up to {@value #MAX_BACKOFF_MILLIS} ms. One warning per outage, one line when it is over.
+ * pool's idle connections and tries again at once; only failures on fresh connections back off.
+ * The outage itself (warning, back-off, alerting waiters, the line when it is over) is an
+ * {@link Outage}, as for sharded wake-ups.
  */
 public final class WakeUpHub implements WakeUps {
 
     private static final System.Logger LOG = System.getLogger(WakeUpHub.class.getName());
-    /** The longest pause between reconnect attempts on fresh connections: well below any lease. */
-    static final long MAX_BACKOFF_MILLIS = 200;
-
-    private static final long MIN_BACKOFF_MILLIS = 25;
+    private static final String SUBJECT = "the wake-up connection to Redis";
 
     private final UnifiedJedis jedis;
     private final String controlChannel;
@@ -57,9 +54,9 @@ public final class WakeUpHub implements WakeUps {
     private final Set<String> toResync = ConcurrentHashMap.newKeySet();
     private final PubSub pubSub = new PubSub();
     private @Nullable Thread thread;
-    private long outageSince;
-    private boolean outageReported;
-    private int failedAttempts;
+    /** The current outage, if any; the pub/sub thread's alone. */
+    private @Nullable Outage outage;
+
     private boolean connected;
     private volatile boolean closed;
 
@@ -183,17 +180,13 @@ public final class WakeUpHub implements WakeUps {
     }
 
     private void run() {
-        // The back-off grows only with failed attempts on fresh connections: no wait before the
-        // first reconnect after a working connection broke, and none after an attempt that met a
-        // dead pooled connection (killed with the command connections, a proxy restart): Jedis
-        // borrows the subscription connection from the command pool, whose idle connections may
-        // all be dead at once. Capped well below any sensible lease.
+        // No pause before the first reconnect after a working connection broke, nor after an
+        // attempt that met a dead pooled connection (killed with the command connections, a proxy
+        // restart): Jedis borrows the subscription connection from the command pool, whose idle
+        // connections may all be dead at once. Only failures on fresh connections back off.
         long backoff = 0;
         boolean idleDiscarded = false;
-        // Set by this thread only: when the current run of failed connections began.
-        outageSince = 0;
-        outageReported = false;
-        failedAttempts = 0;
+        outage = null;
         boolean reconnect = false;
         while (!closed) {
             String[] channels;
@@ -209,7 +202,6 @@ public final class WakeUpHub implements WakeUps {
             } finally {
                 lock.unlock();
             }
-            boolean wasConnected = false;
             try {
                 // A connection on which Redis refused a command (an ACL without a channel) may still
                 // be subscribed: Pools.subscribe never lets it back into the command pool.
@@ -219,43 +211,32 @@ public final class WakeUpHub implements WakeUps {
                 if (closed) {
                     break;
                 }
-                long now = System.nanoTime();
+                boolean wasConnected;
                 lock.lock();
                 try {
                     wasConnected = connected;
                 } finally {
                     lock.unlock();
                 }
-                failedAttempts++;
-                if (wasConnected || outageSince == 0) {
-                    // A working connection broke, or the first attempt failed: one warning per outage.
-                    outageSince = now;
-                    outageReported = false;
-                    failedAttempts = 1;
+                Outage current = outage;
+                if (wasConnected || current == null) {
+                    // A working connection broke, or the first attempt failed: a new outage.
+                    current = Outage.begin(SUBJECT, wasConnected ? "broke" : "could not be made", timeout, e);
+                    outage = current;
                     idleDiscarded = false;
-                    backoff = 0;
-                    LOG.log(
-                            System.Logger.Level.WARNING,
-                            (wasConnected
-                                            ? "the wake-up connection to Redis broke"
-                                            : "the wake-up connection to Redis could not be made")
-                                    + " (" + e + "); reconnecting, waiters fall back to their retry hints meanwhile");
+                    backoff = current.failed(false, e);
                 } else if (!idleDiscarded) {
                     // A reconnect failed at once: likely on an idle pooled connection that died
                     // with the others. Drop the idle ones and try again on a fresh one, now.
                     idleDiscarded = true;
                     Pools.discardIdle(jedis);
+                    backoff = current.failed(false, e);
                 } else {
-                    backoff = Math.min(MAX_BACKOFF_MILLIS, Math.max(MIN_BACKOFF_MILLIS, backoff * 2));
-                    if (!outageReported && now - outageSince > 2 * timeout.toNanos()) {
-                        // Redis stays away: waiters check now rather than at their retry hint, so the
-                        // outage surfaces as a typed failure. A short outage (a restart) is ridden out,
-                        // and the resubscription tells waiters to look again.
-                        outageReported = true;
+                    backoff = current.failed(true, e);
+                    if (current.alertDue()) {
                         notifyAllListeners();
                     }
                 }
-                LOG.log(System.Logger.Level.DEBUG, "wake-up connection attempt " + failedAttempts + " failed", e);
             } finally {
                 lock.lock();
                 try {
@@ -277,18 +258,13 @@ public final class WakeUpHub implements WakeUps {
         }
     }
 
-    /** Called on the pub/sub thread when a connection is confirmed: the back-off starts over. */
+    /** Called on the pub/sub thread when a connection is confirmed: the outage, if any, is over. */
     private void connectionMade() {
-        if (outageSince != 0) {
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "the wake-up connection to Redis is back after "
-                            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageSince) + " ms (" + failedAttempts
-                            + " failed attempt(s))");
+        Outage current = outage;
+        if (current != null) {
+            current.over();
+            outage = null;
         }
-        outageSince = 0;
-        outageReported = false;
-        failedAttempts = 0;
     }
 
     private final class PubSub extends JedisPubSub {

@@ -11,13 +11,13 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
-import io.lockkit.jedis.support.CountingProvider;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
+import io.lockkit.testkit.CountingLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import java.lang.management.ManagementFactory;
@@ -622,7 +622,7 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("waiters of one process take the lock from each other without a call of their own")
     void localHandOffsNeedNoClaim() throws Exception {
-        CountingProvider provider = new CountingProvider(JedisLockProvider.create(redis.uri()));
+        CountingLockProvider provider = new CountingLockProvider(JedisLockProvider.create(redis.uri()));
         DistributedLockFactory f = DistributedLockFactory.create(provider);
         closeables.add(f);
         String name = name();

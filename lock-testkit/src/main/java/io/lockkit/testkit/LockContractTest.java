@@ -880,7 +880,7 @@ public abstract class LockContractTest {
         @DisplayName("release stops renewal: the backend sees no renewal of a released hold")
         void releaseStopsRenewal() throws Exception {
             String name = name();
-            RecordingProvider recording = new RecordingProvider(provider());
+            CountingLockProvider recording = new CountingLockProvider(provider());
             DistributedLockFactory client = DistributedLockFactory.builder(recording)
                     .defaultOptions(
                             LockOptions.builder().watchdogLease(watchdogLease()).build())

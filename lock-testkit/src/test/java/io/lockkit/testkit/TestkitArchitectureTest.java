@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class TestkitArchitectureTest {
 
     private static final JavaClasses MAIN = new ClassFileImporter()
-            .importUrl(RecordingProvider.class
+            .importUrl(CountingLockProvider.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation());

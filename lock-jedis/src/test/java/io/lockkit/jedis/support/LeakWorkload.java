@@ -7,6 +7,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.testkit.CountingLockProvider;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.time.Duration;
@@ -43,7 +44,7 @@ public final class LeakWorkload implements AutoCloseable {
     private final RedisState redis;
     private final String prefix;
     private final int threads;
-    private final CountingProvider provider;
+    private final CountingLockProvider provider;
     private final JedisLockProvider jedis;
     private final ScheduledThreadPoolExecutor scheduler;
     private final DistributedLockFactory factory;
@@ -61,7 +62,7 @@ public final class LeakWorkload implements AutoCloseable {
                 .fenceRetention(FENCE_RETENTION)
                 .maxConnections(threads)
                 .build();
-        this.provider = new CountingProvider(jedis);
+        this.provider = new CountingLockProvider(jedis);
         AtomicInteger n = new AtomicInteger();
         ThreadFactory tf = r -> {
             Thread t = new Thread(r, "lockkit-leak-scheduler-" + n.incrementAndGet());

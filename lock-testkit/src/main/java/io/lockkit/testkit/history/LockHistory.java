@@ -28,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -347,6 +349,8 @@ public final class LockHistory {
 
     /** What a run recorded. Immutable. */
     public static final class Result {
+        private static final Pattern TOKEN = Pattern.compile("token=(\\d+)");
+
         private final LockHistory run;
         private final List<Hold> holds;
         private final Map<Long, Long> lossHeardAt;
@@ -473,6 +477,18 @@ public final class LockHistory {
             return sb.toString();
         }
 
+        /** The tokens named ({@code token=N}) in the report's lines. */
+        private static List<Long> tokensIn(List<String> lines) {
+            List<Long> tokens = new ArrayList<>();
+            for (String line : lines) {
+                Matcher m = TOKEN.matcher(line);
+                while (m.find()) {
+                    tokens.add(Long.parseLong(m.group(1)));
+                }
+            }
+            return tokens;
+        }
+
         private double ms(long nanos) {
             return (nanos - run.startedAt) / 1e6;
         }
@@ -502,12 +518,20 @@ public final class LockHistory {
                             describe(report.duplicateTokens()))
                     .isEmpty();
             assertThat(report.cleanOverlaps()).as("overlapping clean holds").isEmpty();
-            assertThat(report.cleanTokenInversions())
-                    .as("clean holds whose token did not increase in start order")
-                    .isEmpty();
-            assertThat(report.fencingViolations())
-                    .as("clean holds whose token was not above an earlier-ended hold's")
-                    .isEmpty();
+            if (!report.cleanTokenInversions().isEmpty()) {
+                assertThat(report.cleanTokenInversions())
+                        .as(
+                                "clean holds whose token did not increase in start order; the holds concerned and the faults near them:%n%s",
+                                describe(tokensIn(report.cleanTokenInversions())))
+                        .isEmpty();
+            }
+            if (!report.fencingViolations().isEmpty()) {
+                assertThat(report.fencingViolations())
+                        .as(
+                                "clean holds whose token was not above an earlier-ended hold's; the holds concerned and the faults near them:%n%s",
+                                describe(tokensIn(report.fencingViolations())))
+                        .isEmpty();
+            }
             return this;
         }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
@@ -49,6 +50,13 @@ final class LeaseWatchdog {
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     /** Holds whose renewal is in flight: not renewed again, and only their deadline is scheduled. */
     private final Set<Hold> renewing = ConcurrentHashMap.newKeySet();
+    /**
+     * Renewal calls failed in a row, and when the first of them was sent: an outage logs one
+     * warning with its cause, then DEBUG lines, then one line when a renewal succeeds again.
+     */
+    private final AtomicInteger failedInARow = new AtomicInteger();
+
+    private volatile long failingSince;
 
     private final ReentrantLock lock = new ReentrantLock();
     private @Nullable ScheduledFuture<?> tick;
@@ -239,16 +247,20 @@ final class LeaseWatchdog {
         try {
             gone = provider.renew(renewals);
         } catch (RuntimeException e) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "renewing " + due.size() + " lock lease(s) failed; retrying until their deadlines",
-                    e);
+            logFailure(due.size(), sent, e);
             events.renewalFailed(due.size(), sent, e);
             long now = ticker.nanoTime();
             for (Hold h : due) {
                 h.renewalFailed(now, Math.max(MIN_RETRY_NANOS, h.renewalIntervalNanos() / 4));
             }
             return;
+        }
+        int failed = failedInARow.getAndSet(0);
+        if (failed > 0) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "lock lease renewals succeed again after " + failed + " failed call(s) in "
+                            + TimeUnit.NANOSECONDS.toMillis(ticker.nanoTime() - failingSince) + " ms");
         }
         events.renewed(due.size(), sent);
         Set<Renewal> goneSet = gone.isEmpty() ? Set.of() : new HashSet<>(gone);
@@ -260,6 +272,22 @@ final class LeaseWatchdog {
             } else if (h.watchdog()) {
                 h.renewed(sent);
             }
+        }
+    }
+
+    private void logFailure(int holds, long sent, RuntimeException e) {
+        if (failedInARow.incrementAndGet() == 1) {
+            failingSince = sent;
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "renewing " + holds + " lock lease(s) failed; retrying until their deadlines (further"
+                            + " failures are logged at DEBUG until a renewal succeeds)",
+                    e);
+        } else {
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    "renewing " + holds + " lock lease(s) failed again (" + failedInARow.get() + " in a row)",
+                    e);
         }
     }
 }

@@ -94,6 +94,7 @@ DECLARE
     v_waited TIMESTAMPTZ;
     v_lease TIMESTAMPTZ;
     v_expires TIMESTAMPTZ;
+    v_inserted BOOLEAN;
 BEGIN
     PERFORM set_config('lock_timeout', p_lock_timeout_ms || 'ms', TRUE);
     -- The gate: acquisitions of one name one at a time, so that a new row's token (drawn before the
@@ -120,8 +121,17 @@ BEGIN
         owner       = EXCLUDED.owner,
         name        = EXCLUDED.name
     WHERE l.owner = EXCLUDED.owner OR l.lease_until <= EXCLUDED.acquired_at
-    RETURNING l.token, l.wait_until INTO v_token, v_waited;
+    RETURNING l.token, l.wait_until, l.xmax = 0 INTO v_token, v_waited, v_inserted;
     IF FOUND THEN
+        IF v_inserted AND v_token < (SELECT s.last_value FROM lockkit_locks_token_seq s) THEN
+            -- A new row's token was drawn before the INSERT found the key free, and a later one was
+            -- drawn meanwhile. A release or an abandon that hands the lock over draws its token
+            -- without the gate, so while this INSERT waited for the row, the lock may have been
+            -- handed over (a later token) and released (the row deleted): draw again, now that the
+            -- row is this owner's, so the token exceeds every token this name had.
+            UPDATE lockkit_locks l SET token = nextval('lockkit_locks_token_seq') WHERE l.lock_key = p_key
+            RETURNING l.token INTO v_token;
+        END IF;
         IF v_waited IS NOT NULL THEN
             -- Someone queued for this name (maybe this owner): leave the queue.
             DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = p_owner;

@@ -40,6 +40,28 @@ class MetricsTest {
     }
 
     @Test
+    @DisplayName("shutting the application down removes lockkit's meters from a registry that outlives it")
+    void shutdownRemovesTheMetersFromARegistryThatOutlivesTheApplication() {
+        Lockkit.useConfig(Map.of("lockkit.provider", "local"));
+        MeterRegistry shared = SharedMeterRegistryProducer.SHARED;
+        WeldContainer app = Lockkit.start("metrics-shared", LockUser.class, SharedMeterRegistryProducer.class);
+        try {
+            app.select(LockUser.class).get().locked("u1");
+            assertThat(lockkitMeters(shared)).as("while the application runs").isNotEmpty();
+        } finally {
+            app.shutdown();
+        }
+        assertThat(lockkitMeters(shared)).as("after shutdown").isEmpty();
+    }
+
+    private static java.util.List<String> lockkitMeters(MeterRegistry registry) {
+        return registry.getMeters().stream()
+                .map(m -> m.getId().getName())
+                .filter(n -> n.startsWith("lockkit."))
+                .toList();
+    }
+
+    @Test
     @DisplayName(
             "a MeterRegistry bean that fails while the meters are created neither stops the application nor a @Locked call")
     void brokenRegistryDoesNotStopLocking() {

@@ -6,14 +6,17 @@ import io.lockkit.LockLostException;
 import io.lockkit.LockObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +44,9 @@ import org.jspecify.annotations.Nullable;
  * {@link Builder#lockNameTag(Function)} maps names to a small set of values for a tag
  * {@value #LOCK_TAG} on the acquire, held and lost meters and the active-holds gauge.
  *
+ * <p>{@link #close()} removes the meters from the registry when the factory goes (an application
+ * undeployed from a server whose registry outlives it must not leave gauges that reference it).
+ *
  * <p>Thread-safe. Failure: an exception from the registry or the mapping function propagates to
  * the factory, which logs it once per method and never lets it fail a lock call; {@link #bindTo}
  * called by the application throws what the registry throws.
@@ -56,7 +62,7 @@ import org.jspecify.annotations.Nullable;
 // - Timers and counters see only what happens after bindTo: a registry has nothing to put it in before.
 // - One registry: Micrometer's answer to several is a CompositeMeterRegistry; binding a second one
 //   is refused rather than silently splitting the counts.
-public final class LockMetrics implements LockObserver, MeterBinder {
+public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseable {
 
     /** Timer of acquisitions, tagged {@value #OUTCOME_TAG}. */
     public static final String ACQUIRE = "lockkit.acquire";
@@ -87,12 +93,15 @@ public final class LockMetrics implements LockObserver, MeterBinder {
     private final ConcurrentHashMap<String, Series> byTag = new ConcurrentHashMap<>();
 
     private final AtomicInteger waiters = new AtomicInteger();
+    /** Set by close(): no meter is made after it. */
+    private final AtomicBoolean closed = new AtomicBoolean();
+
     private volatile @Nullable Bound bound;
 
     private LockMetrics(Builder b) {
         this.tags = b.tags;
         this.lockNameTag = b.lockNameTag;
-        this.untagged = new Series(tags);
+        this.untagged = new Series(tags, closed);
     }
 
     /** Metrics with no extra tags and no lock-name tag. */
@@ -118,6 +127,9 @@ public final class LockMetrics implements LockObserver, MeterBinder {
             throw new IllegalArgumentException("registry must not be null");
         }
         synchronized (this) {
+            if (closed.get()) {
+                throw new IllegalStateException("these lock metrics are closed");
+            }
             Bound b = bound;
             if (b != null) {
                 if (b.registry == registry) {
@@ -134,12 +146,12 @@ public final class LockMetrics implements LockObserver, MeterBinder {
                     .tags(tags)
                     .description("Lock calls and renewals that found the backend unreachable or too slow")
                     .register(registry);
-            Gauge.builder(WAITERS, waiters, AtomicInteger::get)
+            Gauge waiting = Gauge.builder(WAITERS, waiters, AtomicInteger::get)
                     .tags(tags)
                     .strongReference(true)
                     .description("Threads waiting for a busy lock")
                     .register(registry);
-            b = new Bound(registry, renewalFailures, unavailable);
+            b = new Bound(registry, renewalFailures, unavailable, waiting);
             if (lockNameTag == null) {
                 untagged.bind(registry);
             } else {
@@ -148,6 +160,32 @@ public final class LockMetrics implements LockObserver, MeterBinder {
                 }
             }
             bound = b;
+        }
+    }
+
+    /**
+     * Removes every meter these metrics made from their registry; afterwards they make and update
+     * none (the factory they observe should be closed first). Idempotent; binding afterwards fails.
+     */
+    @Override
+    public void close() {
+        Bound b;
+        synchronized (this) {
+            if (!closed.compareAndSet(false, true)) {
+                return;
+            }
+            b = bound;
+            bound = null;
+        }
+        if (b == null) {
+            return;
+        }
+        b.registry.remove(b.renewalFailures);
+        b.registry.remove(b.backendUnavailable);
+        b.registry.remove(b.waiting);
+        untagged.unbind(b.registry);
+        for (Series series : byTag.values()) {
+            series.unbind(b.registry);
         }
     }
 
@@ -222,7 +260,7 @@ public final class LockMetrics implements LockObserver, MeterBinder {
             throw new IllegalStateException("the lock-name tag mapping returned null for lock '" + name + "'");
         }
         Series s = byTag.get(value);
-        return s != null ? s : byTag.computeIfAbsent(value, v -> new Series(tags.and(LOCK_TAG, v)));
+        return s != null ? s : byTag.computeIfAbsent(value, v -> new Series(tags.and(LOCK_TAG, v), closed));
     }
 
     @Override
@@ -237,11 +275,13 @@ public final class LockMetrics implements LockObserver, MeterBinder {
         final MeterRegistry registry;
         final Counter renewalFailures;
         final Counter backendUnavailable;
+        final Gauge waiting;
 
-        Bound(MeterRegistry registry, Counter renewalFailures, Counter backendUnavailable) {
+        Bound(MeterRegistry registry, Counter renewalFailures, Counter backendUnavailable, Gauge waiting) {
             this.registry = registry;
             this.renewalFailures = renewalFailures;
             this.backendUnavailable = backendUnavailable;
+            this.waiting = waiting;
         }
     }
 
@@ -249,10 +289,12 @@ public final class LockMetrics implements LockObserver, MeterBinder {
     private static final class Series {
         final Tags tags;
         final AtomicInteger active = new AtomicInteger();
+        private final AtomicBoolean closed;
         volatile @Nullable Meters meters;
 
-        Series(Tags tags) {
+        Series(Tags tags, AtomicBoolean closed) {
             this.tags = tags;
+            this.closed = closed;
         }
 
         /** The meters, created in the bound registry at first use; null while not bound. */
@@ -265,13 +307,22 @@ public final class LockMetrics implements LockObserver, MeterBinder {
             return bind(b.registry);
         }
 
-        synchronized Meters bind(MeterRegistry registry) {
+        synchronized @Nullable Meters bind(MeterRegistry registry) {
             Meters m = meters;
-            if (m == null) {
+            if (m == null && !closed.get()) {
                 m = new Meters(registry, tags, active);
                 meters = m;
             }
             return m;
+        }
+
+        /** Removes the meters from {@code registry}; none is made again (close() set the flag first). */
+        synchronized void unbind(MeterRegistry registry) {
+            Meters m = meters;
+            meters = null;
+            if (m != null) {
+                m.all.forEach(registry::remove);
+            }
         }
     }
 
@@ -287,6 +338,8 @@ public final class LockMetrics implements LockObserver, MeterBinder {
         final Counter notHeld;
         final Counter forceReleased;
         final Counter factoryClosed;
+        /** Every meter above and the active-holds gauge, to remove them at close. */
+        final List<Meter> all;
 
         Meters(MeterRegistry registry, Tags tags, AtomicInteger active) {
             acquired = acquireTimer(registry, tags, "acquired");
@@ -302,11 +355,23 @@ public final class LockMetrics implements LockObserver, MeterBinder {
             notHeld = lostCounter(registry, tags, LossCause.NOT_HELD);
             forceReleased = lostCounter(registry, tags, LossCause.FORCE_RELEASED);
             factoryClosed = lostCounter(registry, tags, LossCause.FACTORY_CLOSED);
-            Gauge.builder(HOLDS_ACTIVE, active, AtomicInteger::get)
+            Gauge holds = Gauge.builder(HOLDS_ACTIVE, active, AtomicInteger::get)
                     .tags(tags)
                     .strongReference(true)
                     .description("Holds held now")
                     .register(registry);
+            all = List.of(
+                    acquired,
+                    reentered,
+                    busy,
+                    timedOut,
+                    interrupted,
+                    held,
+                    leaseExpired,
+                    notHeld,
+                    forceReleased,
+                    factoryClosed,
+                    holds);
         }
 
         Timer acquire(Outcome outcome) {

@@ -416,4 +416,40 @@ class LockMetricsTest {
     private static <T> T nullOf() {
         return null;
     }
+
+    @Test
+    @DisplayName("close removes every meter it made, per tag value too, and makes none afterwards")
+    void closeRemovesTheMeters() throws Exception {
+        LockMetrics metrics = LockMetrics.builder()
+                .lockNameTag(name -> name.startsWith("order:") ? "order" : "other")
+                .build();
+        metrics.bindTo(registry);
+        DistributedLockFactory locks = factory(new LocalLockProvider(), metrics, LockOptions.DEFAULTS);
+        locks.acquire("order:1", LockOptions.noWait()).close();
+        locks.acquire("user:1", LockOptions.noWait()).close();
+        assertThat(lockkitMeters()).contains(LockMetrics.ACQUIRE, LockMetrics.HOLDS_ACTIVE, LockMetrics.WAITERS);
+
+        locks.close();
+        metrics.close();
+        assertThat(lockkitMeters()).isEmpty();
+
+        metrics.acquired("order:2", 1, 1, false);
+        metrics.lost(
+                "late:1",
+                1,
+                io.lockkit.LockObserver.LossCause.LEASE_EXPIRED,
+                new io.lockkit.LockLostException("late:1", 1, "late"));
+        assertThat(lockkitMeters()).as("reports after close").isEmpty();
+        metrics.close();
+        assertThatThrownBy(() -> metrics.bindTo(registry))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    private List<String> lockkitMeters() {
+        return registry.getMeters().stream()
+                .map(m -> m.getId().getName())
+                .filter(n -> n.startsWith("lockkit."))
+                .toList();
+    }
 }

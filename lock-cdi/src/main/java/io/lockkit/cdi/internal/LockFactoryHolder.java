@@ -79,6 +79,9 @@ public class LockFactoryHolder {
     private ManagedThreads.@Nullable ContextFreeThreads threadMaker;
     private @Nullable LockkitConfig ownConfig;
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+    /** Removes the own factory's meters from the application's registry (null: none made); guarded by this. */
+    private @Nullable Runnable unbindMetrics;
+
     private @Nullable ClassLoader registeredFor;
     private volatile boolean startAtStartup;
     private boolean closed;
@@ -356,7 +359,7 @@ public class LockFactoryHolder {
             b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
         }
         if (micrometerPresent()) {
-            MicrometerMetrics.bind(beans, b);
+            unbindMetrics = MicrometerMetrics.bind(beans, b);
         }
         ownProvider = provider;
         ownConfig = config;
@@ -426,6 +429,7 @@ public class LockFactoryHolder {
         DistributedLockFactory f;
         Duration drain;
         ManagedThreads.ContextFreeThreads maker;
+        Runnable metrics;
         synchronized (this) {
             closed = true;
             if (registeredFor != null) {
@@ -435,6 +439,8 @@ public class LockFactoryHolder {
             f = own;
             drain = drainTimeout;
             maker = threadMaker;
+            metrics = unbindMetrics;
+            unbindMetrics = null;
             own = null;
             ownProvider = null;
             threadMaker = null;
@@ -450,6 +456,18 @@ public class LockFactoryHolder {
             if (maker != null) {
                 maker.close();
             }
+            if (metrics != null) {
+                removeMeters(metrics);
+            }
+        }
+    }
+
+    /** After the factory closed: its meters leave the application's registry; never fails the undeploy. */
+    private static void removeMeters(Runnable metrics) {
+        try {
+            metrics.run();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(System.Logger.Level.WARNING, "lockkit: removing the lock meters from the registry failed", e);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.micrometer.LockMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Instance;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The only class touching Micrometer and lock-micrometer (optional dependencies): binds the
@@ -22,19 +23,23 @@ final class MicrometerMetrics {
 
     private MicrometerMetrics() {}
 
-    /** Registers lockkit's meters on {@code factory} when the application has one {@code @Default} MeterRegistry bean. */
-    static void bind(Instance<Object> beans, DistributedLockFactory.Builder factory) {
+    /**
+     * Registers lockkit's meters on {@code factory} when the application has one {@code @Default}
+     * MeterRegistry bean; returns what removes them from the registry once the factory is closed
+     * (a server-wide registry outlives the application), or null when none were made.
+     */
+    static @Nullable Runnable bind(Instance<Object> beans, DistributedLockFactory.Builder factory) {
         Instance<MeterRegistry> registries = beans.select(MeterRegistry.class);
         if (registries.isAmbiguous()) {
             LOG.log(
                     System.Logger.Level.WARNING,
                     "lockkit: several @Default MeterRegistry beans; no lock metrics"
                             + " (produce the DistributedLockFactory with LockMetrics bound to the registry of your choice)");
-            return;
+            return null;
         }
         if (!registries.isResolvable()) {
             LOG.log(System.Logger.Level.DEBUG, "lockkit: no MeterRegistry bean; no lock metrics");
-            return;
+            return null;
         }
         try {
             MeterRegistry registry = registries.get();
@@ -42,12 +47,14 @@ final class MicrometerMetrics {
             metrics.bindTo(registry);
             factory.observer(metrics);
             LOG.log(System.Logger.Level.DEBUG, "lockkit: lock metrics in {0}", registry);
+            return metrics::close; // made now: a server may refuse to define classes while it undeploys
         } catch (RuntimeException e) {
             LOG.log(
                     System.Logger.Level.WARNING,
                     "lockkit: binding lock metrics to the application's MeterRegistry"
                             + " failed; locking goes on without them",
                     e);
+            return null;
         }
     }
 }

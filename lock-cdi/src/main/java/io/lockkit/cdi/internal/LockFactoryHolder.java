@@ -359,6 +359,10 @@ public class LockFactoryHolder {
             b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
         }
         if (micrometerPresent()) {
+            Runnable earlier = unbindMetrics; // an earlier build that failed after binding its meters
+            if (earlier != null) {
+                removeMeters(earlier);
+            }
             unbindMetrics = MicrometerMetrics.bind(beans, b);
         }
         ownProvider = provider;

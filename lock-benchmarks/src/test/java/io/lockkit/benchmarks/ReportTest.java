@@ -24,10 +24,6 @@ class ReportTest {
 
     @Test
     void writesTheTableTheChartAndTheCsvFromMedians() throws Exception {
-        List<Run> runs = new ArrayList<>();
-        for (int r = 1; r <= 3; r++) {
-            runs.add(run(r, 200 + r, 180 + r));
-        }
         WatchdogLoad.Result lk = new WatchdogLoad.Result(
                 Library.LOCKKIT,
                 100,
@@ -70,27 +66,7 @@ class ReportTest {
                 0,
                 List.of(1L),
                 List.of());
-        Machine m = new Machine(
-                "test CPU",
-                2,
-                "pinned",
-                "JDK",
-                "-Xmx1g",
-                "Linux",
-                "Redis 7.0.15 (PATH)",
-                "abc",
-                "today",
-                Report.COMMAND);
-        Results results = new Results(
-                m,
-                BenchmarkMain.Settings.fullRun(),
-                runs,
-                List.of(lk, rd),
-                12.5,
-                List.of(1.0, 2.0, 3.0),
-                2.0,
-                List.of(),
-                List.of());
+        Results results = results(List.of(lk, rd));
 
         Report.write(results, out);
 
@@ -109,7 +85,7 @@ class ReportTest {
 
     @Test
     void regeneratedReportKeepsTheHandWrittenAnalysis() throws Exception {
-        Results results = results();
+        Results results = results(List.of());
         Report.write(results, out);
         Path file = out.resolve("RESULTS.md");
         String first = Files.readString(file);
@@ -133,7 +109,7 @@ class ReportTest {
                 .isEmpty();
     }
 
-    private static Results results() {
+    private static Results results(List<WatchdogLoad.Result> p5) {
         List<Run> runs = new ArrayList<>();
         for (int r = 1; r <= 3; r++) {
             runs.add(run(r, 200 + r, 180 + r));
@@ -150,15 +126,7 @@ class ReportTest {
                 "today",
                 Report.COMMAND);
         return new Results(
-                m,
-                BenchmarkMain.Settings.fullRun(),
-                runs,
-                List.of(),
-                12.5,
-                List.of(1.0, 2.0, 3.0),
-                2.0,
-                List.of(),
-                List.of());
+                m, BenchmarkMain.Settings.fullRun(), runs, p5, 12.5, List.of(1.0, 2.0, 3.0), 2.0, List.of(), List.of());
     }
 
     private static Run run(int r, double lockkitP50, double lockkitPairs) {

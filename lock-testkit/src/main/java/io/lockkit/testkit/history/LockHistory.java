@@ -477,6 +477,17 @@ public final class LockHistory {
             return sb.toString();
         }
 
+        /** Fails with the violations, the holds they name and the faults near those holds, if any. */
+        private void assertNone(List<String> violations, String what) {
+            if (!violations.isEmpty()) {
+                assertThat(violations)
+                        .as(
+                                "%s; the holds concerned and the faults near them:%n%s",
+                                what, describe(tokensIn(violations)))
+                        .isEmpty();
+            }
+        }
+
         /** The tokens named ({@code token=N}) in the report's lines. */
         private static List<Long> tokensIn(List<String> lines) {
             List<Long> tokens = new ArrayList<>();
@@ -518,20 +529,8 @@ public final class LockHistory {
                             describe(report.duplicateTokens()))
                     .isEmpty();
             assertThat(report.cleanOverlaps()).as("overlapping clean holds").isEmpty();
-            if (!report.cleanTokenInversions().isEmpty()) {
-                assertThat(report.cleanTokenInversions())
-                        .as(
-                                "clean holds whose token did not increase in start order; the holds concerned and the faults near them:%n%s",
-                                describe(tokensIn(report.cleanTokenInversions())))
-                        .isEmpty();
-            }
-            if (!report.fencingViolations().isEmpty()) {
-                assertThat(report.fencingViolations())
-                        .as(
-                                "clean holds whose token was not above an earlier-ended hold's; the holds concerned and the faults near them:%n%s",
-                                describe(tokensIn(report.fencingViolations())))
-                        .isEmpty();
-            }
+            assertNone(report.cleanTokenInversions(), "clean holds whose token did not increase in start order");
+            assertNone(report.fencingViolations(), "clean holds whose token was not above an earlier-ended hold's");
             return this;
         }
 

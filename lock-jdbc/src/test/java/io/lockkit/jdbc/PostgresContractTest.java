@@ -1,9 +1,11 @@
 package io.lockkit.jdbc;
 
 import io.lockkit.spi.LockProvider;
+import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.LockContractTest;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -39,24 +41,13 @@ class PostgresContractTest extends LockContractTest {
         return JdbcLockProvider.create(pg.jdbcUrl());
     }
 
-    @Override
-    protected boolean canStopBackend() {
-        return pg.canStop();
-    }
-
-    @Override
-    protected void stopBackend() {
-        pg.stop();
-    }
-
     /**
-     * Starts the server again. PostgreSQL keeps its rows across a restart, while the kit's restart
-     * test asks for a backend that forgot every hold; deleting the rows plays that part, and checks
-     * on the way that tokens keep increasing after the rows of the names are gone.
+     * PostgreSQL keeps its rows across a restart, while the kit's restart test asks for a backend
+     * that forgot every hold; deleting the rows plays that part, and checks on the way that tokens
+     * keep increasing after the rows of the names are gone.
      */
     @Override
-    protected void startBackend() {
-        pg.start();
-        pg.query("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE);
+    protected Optional<BackendControl> backendControl() {
+        return pg.backendControl("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE);
     }
 }

@@ -75,7 +75,7 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>Optional hooks: {@link #capabilities()} (by default what the providers declare; tests of an
  * absent capability are skipped, and the API is checked to refuse it loudly), {@link #timeScale()}
- * for slow backends, and {@link #stopBackend()}/{@link #startBackend()} for the outage tests.
+ * for slow backends, and {@link #backendControl()} for the outage tests.
  * Every provider the kit makes is closed after the test, never during it (a test that closes one
  * says so).
  */
@@ -114,19 +114,9 @@ public abstract class LockContractTest {
         return 1.0;
     }
 
-    /** Whether {@link #stopBackend()} and {@link #startBackend()} are implemented. */
-    protected boolean canStopBackend() {
-        return false;
-    }
-
-    /** Makes the backend unreachable for every client. */
-    protected void stopBackend() {
-        throw new UnsupportedOperationException("stopBackend");
-    }
-
-    /** Brings the backend back; it may have forgotten every hold, as a restart would. */
-    protected void startBackend() {
-        throw new UnsupportedOperationException("startBackend");
+    /** Stops and starts the backend for the outage tests; empty (the default) skips them. */
+    protected Optional<BackendControl> backendControl() {
+        return Optional.empty();
     }
 
     // ---- helpers for the tests ----
@@ -2509,9 +2499,14 @@ public abstract class LockContractTest {
     @DisplayName("Backend outage")
     class Outage {
 
+        /** The test class's control of its backend. */
+        private BackendControl backend;
+
         @BeforeEach
-        void requireOutageHooks() {
-            assumeTrue(canStopBackend(), "the test class cannot stop its backend");
+        void requireBackendControl() {
+            Optional<BackendControl> control = backendControl();
+            assumeTrue(control.isPresent(), "the test class cannot stop its backend (its backendControl() is empty)");
+            backend = control.get();
         }
 
         @Test
@@ -2519,7 +2514,7 @@ public abstract class LockContractTest {
         void attemptsFailWhileDown() throws Exception {
             DistributedLockFactory c = client();
             String name = name();
-            stopBackend();
+            backend.stop();
             try {
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> c.getLock(name).tryLock(scaled(Duration.ofSeconds(1)), null))
@@ -2527,7 +2522,7 @@ public abstract class LockContractTest {
                 assertThat(millisSince(start))
                         .isLessThan(scaled(Duration.ofSeconds(10)).toMillis());
             } finally {
-                startBackend();
+                backend.start();
             }
         }
 
@@ -2536,7 +2531,7 @@ public abstract class LockContractTest {
         void holderLearnsOfOutageByDeadline() throws Exception {
             String name = name();
             LockHandle h = client().acquire(name, LockOptions.noWait());
-            stopBackend();
+            backend.stop();
             try {
                 long start = System.nanoTime();
                 h.lost()
@@ -2548,7 +2543,7 @@ public abstract class LockContractTest {
                                 .toMillis());
                 assertThat(h.isValid()).isFalse();
             } finally {
-                startBackend();
+                backend.start();
             }
         }
 
@@ -2560,8 +2555,8 @@ public abstract class LockContractTest {
             long before;
             try (LockHandle h = c.acquire(name, LockOptions.noWait())) {
                 before = has(Capability.FENCING_TOKENS) ? h.fencingToken() : 0;
-                stopBackend();
-                startBackend();
+                backend.stop();
+                backend.startForgettingHolds();
                 assertThatThrownBy(h::release).isInstanceOf(LockLostException.class);
             }
             LockHandle after = client().acquire(name, waitFor(Duration.ofSeconds(5)));

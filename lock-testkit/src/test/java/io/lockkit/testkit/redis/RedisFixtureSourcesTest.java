@@ -57,6 +57,7 @@ class RedisFixtureSourcesTest {
             assertThat(explicit.port()).isEqualTo(underlying.port());
             assertThat(explicit.version()).isEqualTo(underlying.version());
             assertThat(explicit.pid()).isEmpty();
+            assertThat(explicit.backendControl()).as("the kit's outage control").isEmpty();
             assertThat(explicit.command("GET", "owner")).isEqualTo("underlying");
             assertThatThrownBy(explicit::restart)
                     .isInstanceOf(UnsupportedOperationException.class)

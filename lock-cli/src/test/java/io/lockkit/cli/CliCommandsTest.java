@@ -132,7 +132,14 @@ class CliCommandsTest {
                 .isEqualTo(remoteClient);
         assertThat(mine.get("clientId").getAsString())
                 .as("another factory, another client")
-                .isNotEqualTo(remoteClient);
+                .isNotEqualTo(remoteClient)
+                .isEqualTo(holders.clientId());
+        // Client ids name host and process (<host>/<pid>/<suffix>): the table tells the two JVMs apart.
+        String host = holders.clientId().substring(0, holders.clientId().indexOf('/'));
+        assertThat(holders.clientId())
+                .startsWith(host + "/" + ProcessHandle.current().pid() + "/");
+        assertThat(remoteClient).startsWith(host + "/" + other.pid() + "/");
+        assertThat(table.out()).contains(remoteClient, holders.clientId());
         assertThat(other.contains("LOST")).isFalse();
     }
 

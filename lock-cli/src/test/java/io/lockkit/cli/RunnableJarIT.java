@@ -114,6 +114,19 @@ class RunnableJarIT {
     }
 
     @Test
+    @DisplayName("--json list against an unreachable Redis prints one JSON error document and exits 3")
+    void jsonOnFailureIsOneDocument() throws Exception {
+        String nowhere = "redis://127.0.0.1:" + io.lockkit.testkit.redis.RedisFixture.freePort();
+        Run r = java("--json", "--uri", nowhere, "--timeout", "1", "list");
+        assertThat(r.code()).as("%s", r).isEqualTo(LockkitCli.EXIT_BACKEND);
+        var doc = json(r.out()).getAsJsonObject();
+        assertThat(doc.get("exitCode").getAsInt()).isEqualTo(LockkitCli.EXIT_BACKEND);
+        assertThat(doc.get("error").getAsString()).isEqualTo("backend");
+        assertThat(doc.get("message").getAsString()).contains(nowhere);
+        assertThat(r.err()).contains(nowhere);
+    }
+
+    @Test
     @DisplayName("the jar holds the CLI and its run-time dependencies, and no test classes")
     void jarContents() throws IOException {
         try (JarFile jar = new JarFile(jar().toFile())) {

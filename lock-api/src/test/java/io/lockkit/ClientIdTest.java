@@ -12,11 +12,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,36 +28,18 @@ import org.junit.jupiter.api.Test;
 @DisplayName("client ids")
 class ClientIdTest {
 
-    private final Logger logger = Logger.getLogger(ProviderLockFactory.class.getName());
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
     private final List<DistributedLockFactory> factories = new ArrayList<>();
-    private Level levelBefore = Level.INFO;
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        levelBefore = logger.getLevel();
-        logger.setLevel(Level.ALL);
-        handler.setLevel(Level.ALL);
-        logger.addHandler(handler);
+        log = new LogCapture(ProviderLockFactory.class);
     }
 
     @AfterEach
     void stopListening() {
         factories.forEach(DistributedLockFactory::close);
-        logger.removeHandler(handler);
-        logger.setLevel(levelBefore);
+        log.close();
     }
 
     private DistributedLockFactory factory(DistributedLockFactory.Builder builder) {
@@ -160,7 +139,7 @@ class ClientIdTest {
         try (LockHandle h = f.acquire("logged")) {
             f.inspect("logged");
         }
-        List<LogRecord> naming = records.stream()
+        List<LogRecord> naming = log.records().stream()
                 .filter(r ->
                         r.getParameters() != null && List.of(r.getParameters()).contains(f.clientId()))
                 .toList();

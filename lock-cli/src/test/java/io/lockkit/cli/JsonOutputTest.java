@@ -112,7 +112,8 @@ class JsonOutputTest {
     }
 
     @Test
-    @DisplayName("exit 3: an unreachable Redis is an error document of kind backend, for every command")
+    @DisplayName(
+            "exit 3: an unreachable Redis is a message naming it, and with --json an error document of kind backend, for every command")
     void unreachableRedis() {
         String nowhere = "redis://127.0.0.1:" + RedisFixture.freePort();
         for (String[] args : List.of(
@@ -120,8 +121,12 @@ class JsonOutputTest {
                 new String[] {"show", "x"},
                 new String[] {"release", "x", "--force", "--yes"},
                 new String[] {"watch", "-n", "1"})) {
-            List<String> all = new ArrayList<>(List.of("--json", "--uri", nowhere, "--timeout", "300ms"));
+            List<String> all = new ArrayList<>(List.of("--uri", nowhere, "--timeout", "300ms"));
             all.addAll(List.of(args));
+            Result plain = run(all.toArray(String[]::new));
+            assertThat(plain.code()).as("%s: %s", List.of(args), plain).isEqualTo(LockkitCli.EXIT_BACKEND);
+            assertThat(plain.err()).contains(nowhere);
+            all.add(0, "--json");
             Result r = run(all.toArray(String[]::new));
             if (args[0].equals("watch")) {
                 // JSON lines: the frame's error line, with the time and prefix of the frame

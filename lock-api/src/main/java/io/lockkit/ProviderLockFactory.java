@@ -5,7 +5,6 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -26,13 +25,13 @@ import org.jspecify.annotations.Nullable;
  * and watches them through a {@link LeaseWatchdog}, and reports losses (both in {@link Holds}).
  *
  * <p>Owners: a thread owns its holds as {@code <clientId>:t<threadId>}, a handle as
- * {@code <clientId>:h<sequence>}; the client id is random per factory, so two factories (or two
- * processes) never share an owner. Reentrant acquisitions go to the provider too, so the backend's
- * hold counts stay truthful for operators.
+ * {@code <clientId>:h<sequence>}; the client id names host and process and differs per factory
+ * ({@link ClientIds}), so two factories (or two processes) never share an owner. Reentrant
+ * acquisitions go to the provider too, so the backend's hold counts stay truthful for operators.
  */
 final class ProviderLockFactory implements DistributedLockFactory {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
     /** How long close() gives woken waiters to leave the backend's queues. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -84,7 +83,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.defaults = b.defaultOptions;
         Set<Capability> caps = provider.capabilities();
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
-        this.clientId = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
+        this.clientId = b.clientId != null ? b.clientId : ClientIds.next();
         this.threadOwnerPrefix = clientId + ":t";
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;
@@ -124,6 +123,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 b.threadFactory,
                 closed::get,
                 holds::liveCount);
+        LOG.log(
+                System.Logger.Level.INFO,
+                "lockkit: DistributedLockFactory started as client {0} over {1}",
+                clientId,
+                provider);
     }
 
     // ---- DistributedLockFactory ----
@@ -169,6 +173,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
     @Override
     public LockOptions defaultOptions() {
         return defaults;
+    }
+
+    @Override
+    public String clientId() {
+        return clientId;
     }
 
     @Override

@@ -40,6 +40,17 @@
  *     {@code lazy}: at first use</td></tr>
  * <tr><td>{@code lockkit.drain-timeout}</td><td>{@code 30s}</td><td>how long undeploy or shutdown lets running
  *     {@code @Locked} methods keep their locks before releasing them (and reporting them lost)</td></tr>
+ * <tr><td>{@code lockkit.client-id}</td><td>{@code <host>/<pid>/<suffix>}</td><td>the factory's client id, shown
+ *     as the holder's client by {@code inspect}, listings and the operator CLI, and logged at start (1 to 64
+ *     characters of {@code A-Z a-z 0-9 . _ - / @ +}); it must differ between the instances of the application,
+ *     so set it from something each one has of its own, e.g. the environment variable
+ *     {@code LOCKKIT_CLIENT_ID} (see {@link io.lockkit.DistributedLockFactory.Builder#clientId})</td></tr>
+ * <tr><td>{@code lockkit.health.enabled}</td><td>{@code true}</td><td>MicroProfile Health: whether the readiness
+ *     check asks the backend; {@code false} keeps it UP without asking</td></tr>
+ * <tr><td>{@code lockkit.health.timeout}</td><td>{@code 500ms}</td><td>how long the readiness check waits for
+ *     the backend's answer before it reports DOWN</td></tr>
+ * <tr><td>{@code lockkit.health.max-losses-per-minute}</td><td>none</td><td>readiness is DOWN when more
+ *     holds than this were lost in the last minute; unset, losses are reported but do not make it DOWN</td></tr>
  * </table>
  *
  * <p>Unknown {@code lockkit.*} keys are logged at start with the key they most likely mean. Inside a

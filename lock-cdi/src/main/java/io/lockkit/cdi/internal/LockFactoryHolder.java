@@ -355,6 +355,14 @@ public class LockFactoryHolder {
             throw new IllegalArgumentException(
                     LockkitConfig.WATCHDOG_LEASE + " (from " + config.origin() + "): " + e.getMessage(), e);
         }
+        config.string(LockkitConfig.CLIENT_ID).ifPresent(id -> {
+            try {
+                b.clientId(id);
+            } catch (IllegalArgumentException e) {
+                provider.close();
+                throw config.invalid(LockkitConfig.CLIENT_ID, id, String.valueOf(e.getMessage()));
+            }
+        });
         if (container != null) {
             b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
         }

@@ -1,7 +1,7 @@
 package io.lockkit.cdi.internal.engine;
 
+import io.lockkit.LockOptions;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,8 +13,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The {@code lockkit.*} settings, from MicroProfile Config when an implementation is present, else
@@ -45,6 +43,7 @@ public final class LockkitConfig {
     public static final String HEALTH_ENABLED = "lockkit.health.enabled";
     public static final String HEALTH_TIMEOUT = "lockkit.health.timeout";
     public static final String HEALTH_MAX_LOSSES = "lockkit.health.max-losses-per-minute";
+    public static final String CLIENT_ID = "lockkit.client-id";
 
     /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
     static final List<String> KEYS = List.of(
@@ -69,9 +68,9 @@ public final class LockkitConfig {
             JDBC_LISTEN,
             HEALTH_ENABLED,
             HEALTH_TIMEOUT,
-            HEALTH_MAX_LOSSES);
+            HEALTH_MAX_LOSSES,
+            CLIENT_ID);
 
-    private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
 
     private final Function<String, Optional<String>> source;
@@ -250,28 +249,12 @@ public final class LockkitConfig {
         return new IllegalArgumentException(key + " = '" + value + "' (from " + origin + "): " + why);
     }
 
-    /** ISO-8601 ({@code PT2S}), or a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}; bare numbers are seconds. */
+    /**
+     * ISO-8601 ({@code PT2S}), or a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or
+     * {@code d}; bare numbers are seconds. The one parser lockkit has ({@link LockOptions#parseDuration}),
+     * which the operator CLI uses too.
+     */
     static Duration parseDuration(String text) {
-        String value = text.trim();
-        if (value.regionMatches(true, 0, "P", 0, 1)) {
-            try {
-                return Duration.parse(value);
-            } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException(e.getMessage(), e);
-            }
-        }
-        Matcher m = SIMPLE_DURATION.matcher(value.toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a duration: " + text);
-        }
-        long amount = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofDays(amount);
-        };
+        return LockOptions.parseDuration(text);
     }
 }

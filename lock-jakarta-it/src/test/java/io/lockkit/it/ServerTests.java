@@ -523,8 +523,11 @@ abstract class ServerTests {
                 .as("Redis connections after redeploy, compared with the first deployment's")
                 .isLessThanOrEqualTo(baselineClients.size());
         softly.assertThat(copies)
-                .as("class loaders after an idle redeploy and GC (before the cycle: %d)", deployed)
-                .isEqualTo(deployed);
+                .as(
+                        "class loaders after an idle redeploy and GC (before the cycle: %d; the server keeps %d of"
+                                + " an application without lockkit)",
+                        deployed, control.orElse(0))
+                .isLessThanOrEqualTo(deployed + control.orElse(0));
         softly.assertAll();
     }
 

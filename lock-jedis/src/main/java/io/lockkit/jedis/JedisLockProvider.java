@@ -4,6 +4,7 @@ import static io.lockkit.jedis.internal.Arguments.atLeast;
 import static io.lockkit.jedis.internal.Arguments.notNull;
 import static io.lockkit.jedis.internal.Arguments.positive;
 
+import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
 import io.lockkit.jedis.internal.InspectScript;
@@ -500,6 +501,8 @@ public final class JedisLockProvider implements LockProvider {
          *
          * @throws IllegalArgumentException when {@link #sslOptions} were given for a plaintext
          *     connection, credentials twice (here and in the URI), or Sentinel credentials without Sentinel
+         * @throws BackendUnavailableException when no Sentinel or Cluster node answers (their clients
+         *     ask at once)
          */
         public JedisLockProvider build() {
             if (client != null) {
@@ -511,10 +514,14 @@ public final class JedisLockProvider implements LockProvider {
             RedisClients.Options options = new RedisClients.Options(
                     clientName, timeout, connectTimeout, maxConnections, sslOptions, credentials, tls);
             UnifiedJedis owned;
-            if (sentinelMaster != null) {
-                owned = RedisClients.sentinel(sentinelMaster, nodes, sentinelCredentials, options);
-            } else if (!nodes.isEmpty()) {
-                owned = RedisClients.cluster(nodes, options);
+            if (sentinelMaster != null || !nodes.isEmpty()) {
+                try { // these clients ask the Sentinels or the Cluster at once
+                    owned = sentinelMaster != null
+                            ? RedisClients.sentinel(sentinelMaster, nodes, sentinelCredentials, options)
+                            : RedisClients.cluster(nodes, options);
+                } catch (redis.clients.jedis.exceptions.JedisException e) {
+                    throw new BackendUnavailableException(null, target + " could not be reached: " + e.getMessage(), e);
+                }
             } else {
                 owned = RedisClients.standalone(uri != null ? uri : URI.create(target), options);
             }

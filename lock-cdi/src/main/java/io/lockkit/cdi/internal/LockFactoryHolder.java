@@ -286,20 +286,8 @@ public class LockFactoryHolder {
         return switch (kind) {
             case "jdbc" -> JdbcProviders.describe(config);
             case "local" -> "the in-JVM provider";
-            default -> redisTarget(config);
+            default -> RedisProviders.describe(config);
         };
-    }
-
-    /** The keys that name the Redis: Sentinel's, the Cluster's, or the URI (the default one when none is set). */
-    private static String redisTarget(LockkitConfig config) {
-        if (config.string(LockkitConfig.SENTINEL_MASTER).isPresent()) {
-            return config.describe(LockkitConfig.SENTINEL_MASTER, "") + ", "
-                    + config.describe(LockkitConfig.SENTINEL_NODES, "");
-        }
-        if (config.string(LockkitConfig.CLUSTER_NODES).isPresent()) {
-            return config.describe(LockkitConfig.CLUSTER_NODES, "");
-        }
-        return config.describe(LockkitConfig.REDIS_URI, RedisProviders.DEFAULT_URI);
     }
 
     /** The factory {@code @Locked} methods lock with. */

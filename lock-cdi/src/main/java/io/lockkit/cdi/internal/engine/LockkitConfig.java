@@ -32,11 +32,11 @@ public final class LockkitConfig {
     static final String CLIENT_NAME = "lockkit.redis.client-name";
     static final String USER = "lockkit.redis.user";
     static final String PASSWORD = "lockkit.redis.password";
-    public static final String SENTINEL_MASTER = "lockkit.redis.sentinel.master";
-    public static final String SENTINEL_NODES = "lockkit.redis.sentinel.nodes";
+    static final String SENTINEL_MASTER = "lockkit.redis.sentinel.master";
+    static final String SENTINEL_NODES = "lockkit.redis.sentinel.nodes";
     static final String SENTINEL_USER = "lockkit.redis.sentinel.user";
     static final String SENTINEL_PASSWORD = "lockkit.redis.sentinel.password";
-    public static final String CLUSTER_NODES = "lockkit.redis.cluster.nodes";
+    static final String CLUSTER_NODES = "lockkit.redis.cluster.nodes";
     static final String TLS = "lockkit.redis.tls";
     static final String TRUST_STORE = "lockkit.redis.tls.trust-store";
     static final String TRUST_STORE_PASSWORD = "lockkit.redis.tls.trust-store-password";

@@ -74,10 +74,29 @@ public final class RedisProviders {
         } catch (IllegalArgumentException e) {
             // Checks across keys (credentials twice, TLS options for a plaintext target).
             throw new IllegalArgumentException("lockkit.redis.* (from " + config.origin() + "): " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // Sentinel and Cluster clients ask their nodes while they are built.
+            throw new IllegalStateException(
+                    "lockkit: the lock backend did not answer at application start: " + describe(config) + ": "
+                            + e.getMessage() + ". Fix the setting or start the backend; " + LockkitConfig.STARTUP
+                            + "=lazy starts without it",
+                    e);
         }
     }
 
-    /** How long an acquisition waits for its replicas unless {@code lockkit.redis.replicas.timeout} says otherwise. */
+    /** The keys that name the Redis: Sentinel's, the Cluster's, or the URI (the default one when none is set). */
+    public static String describe(LockkitConfig config) {
+        if (config.string(LockkitConfig.SENTINEL_MASTER).isPresent()) {
+            return config.describe(LockkitConfig.SENTINEL_MASTER, "") + ", "
+                    + config.describe(LockkitConfig.SENTINEL_NODES, "");
+        }
+        if (config.string(LockkitConfig.CLUSTER_NODES).isPresent()) {
+            return config.describe(LockkitConfig.CLUSTER_NODES, "");
+        }
+        return config.describe(LockkitConfig.REDIS_URI, DEFAULT_URI);
+    }
+
+    /** How long an acquisition waits for its replicas unless {@code lockkit.redis.replica-acknowledgement.timeout} says otherwise. */
     static final Duration DEFAULT_REPLICA_TIMEOUT = Duration.ofMillis(100);
 
     /** The topology: a URI, a Sentinel master, or a Cluster; and the credentials of its nodes. */

@@ -66,6 +66,22 @@ final class LibertyInstance extends ServerInstance {
             Path lib = Files.createDirectories(server.resolve("lib"));
             Path h2 = Path.of(Settings.required("lockkit.it.h2.jar"));
             Files.copy(h2, lib.resolve(h2.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            // Passwords go into server.xml as variables (Liberty's MicroProfile Config reads them),
+            // not onto the command line.
+            StringBuilder variables = new StringBuilder();
+            Map<String, String> jvmProperties = new java.util.LinkedHashMap<>();
+            properties.forEach((key, value) -> {
+                if (key.endsWith("password")) {
+                    variables
+                            .append("  <variable name=\"")
+                            .append(key)
+                            .append("\" value=\"")
+                            .append(value)
+                            .append("\"/>\n");
+                } else {
+                    jvmProperties.put(key, value);
+                }
+            });
             StringBuilder features = new StringBuilder();
             FEATURES.forEach(f -> features.append("    <feature>").append(f).append("</feature>\n"));
             Files.writeString(
@@ -81,9 +97,10 @@ final class LibertyInstance extends ServerInstance {
                             + "    <jdbcDriver libraryRef=\"h2\" javax.sql.DataSource=\"org.h2.jdbcx.JdbcDataSource\"/>\n"
                             + "    <properties URL=\"jdbc:h2:mem:lockkit-it;DB_CLOSE_DELAY=-1\"/>\n"
                             + "  </dataSource>\n"
+                            + variables
                             + "</server>\n");
             List<String> options = new ArrayList<>(jvmOptions());
-            options.addAll(systemProperties(properties));
+            options.addAll(systemProperties(jvmProperties));
             Files.write(server.resolve("jvm.options"), options);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -117,6 +117,27 @@ abstract class ServerInstance implements AutoCloseable {
         return java.util.OptionalInt.of(Inspect.loadedCopies(javaPid(), className) - before);
     }
 
+    /**
+     * A copy of the application's WAR, named {@code name}.war in this instance's directory, whose
+     * {@code META-INF/microprofile-config.properties} holds {@code config} (ordinal 500: above
+     * system properties).
+     */
+    Path variantWar(String name, String config) {
+        Path variant = dir.resolve(name + ".war");
+        try {
+            Files.copy(Settings.war(), variant, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            try (java.nio.file.FileSystem zip =
+                    java.nio.file.FileSystems.newFileSystem(URI.create("jar:" + variant.toUri()), Map.of())) {
+                Path file = zip.getPath("WEB-INF/classes/META-INF/microprofile-config.properties");
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, "config_ordinal=500\n" + config);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return variant;
+    }
+
     /** Whether {@link #deployOther} and {@link #undeployOther} work here. */
     boolean deploysOtherApplications() {
         return false;

@@ -58,10 +58,18 @@ abstract class ServerTests {
     private static final String APP_CLASS = "io.lockkit.it.app.SharedState";
 
     private final ServerKind kind;
-    private RedisServer redis;
-    private ServerInstance a;
-    private ServerInstance b;
-    private Path shared;
+    /** The Redis both instances share (inspected through its plain port). */
+    RedisServer redis;
+    /** Where lockkit connects over TLS ({@code rediss://}), or 0 when it uses redis's plain port. */
+    int tlsPort;
+
+    private io.lockkit.jedis.support.TestCertificates certificates;
+    /** PostgreSQL for the WildFly run's DataSource (lockkit.provider=jdbc); null for the others. */
+    io.lockkit.testkit.jdbc.PostgresServer postgres;
+
+    Path shared;
+    ServerInstance a;
+    ServerInstance b;
     private long classStarted;
     private List<String> baselineThreads = List.of();
     private List<String> baselineClients = List.of();
@@ -82,7 +90,12 @@ abstract class ServerTests {
         shared = Settings.work().resolve(kind.id + "-shared");
         Processes.deleteTree(shared);
         Files.createDirectories(shared);
-        redis = RedisFixture.builder().build().start();
+        redis = kind == ServerKind.OPEN_LIBERTY
+                ? tlsRedis()
+                : RedisFixture.builder().build().start();
+        if (kind == ServerKind.WILDFLY) {
+            postgres = io.lockkit.testkit.jdbc.PostgresFixture.builder().build().start();
+        }
         a = ServerInstance.of(kind, "a");
         b = ServerInstance.of(kind, "b");
         a.launch(properties("a"));
@@ -93,22 +106,68 @@ abstract class ServerTests {
                 + Processes.elapsedSince(classStarted).toSeconds() + " s; logs: " + a.log() + ", " + b.log());
     }
 
+    /**
+     * A Redis that also listens for TLS with a certificate made for the test (Open Liberty's run is
+     * over {@code rediss://}); the plain Redis of the other runs, with a warning, where openssl or a
+     * redis-server with TLS is missing (the embedded Redis 6.2 has no TLS).
+     */
+    private RedisServer tlsRedis() throws Exception {
+        Path dir = Files.createDirectories(shared.resolve("tls"));
+        java.util.Optional<io.lockkit.jedis.support.TestCertificates> made =
+                io.lockkit.jedis.support.TestCertificates.create(dir);
+        if (made.isPresent()) {
+            int port = RedisFixture.freePort();
+            try {
+                RedisServer server = RedisFixture.builder()
+                        .build()
+                        .startLocal(
+                                RedisFixture.freePort(),
+                                List.of(
+                                        "--tls-port", Integer.toString(port),
+                                        "--tls-cert-file",
+                                                made.get().certificate().toString(),
+                                        "--tls-key-file", made.get().key().toString(),
+                                        "--tls-ca-cert-file",
+                                                made.get().certificate().toString(),
+                                        "--tls-auth-clients", "no"));
+                certificates = made.get();
+                tlsPort = port;
+                return server;
+            } catch (IllegalStateException e) {
+                loud(kind.id + ": this redis-server runs no TLS (" + e.getMessage() + "); plain redis:// instead");
+            }
+        } else {
+            loud(kind.id + ": no openssl to make a certificate; plain redis:// instead of rediss://");
+        }
+        return RedisFixture.builder().build().start();
+    }
+
     private Map<String, String> properties(String instance) {
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("lockkit.redis.uri", redis.uri());
+        if (tlsPort != 0) {
+            properties.put("lockkit.redis.uri", "rediss://127.0.0.1:" + tlsPort);
+            properties.put(
+                    "lockkit.redis.tls.trust-store", certificates.trustStore().toString());
+            properties.put("lockkit.redis.tls.trust-store-password", new String(certificates.trustStorePassword()));
+        } else {
+            properties.put("lockkit.redis.uri", redis.uri());
+        }
         properties.put("lockkit.redis.client-name", clientName(instance));
+        if (postgres != null) {
+            properties.put("itapp.locks-db.url", postgres.jdbcUrl());
+        }
         properties.put("itapp.shared-dir", shared.toString());
         properties.put("itapp.instance", instance);
         return properties;
     }
 
-    private static String clientName(String instance) {
+    static String clientName(String instance) {
         return "lockkit-it-" + instance;
     }
 
     @AfterAll
     void stopServers() {
-        for (AutoCloseable closeable : new AutoCloseable[] {a, b, redis}) {
+        for (AutoCloseable closeable : new AutoCloseable[] {a, b, redis, postgres}) {
             if (closeable != null) {
                 try {
                     closeable.close();
@@ -569,7 +628,7 @@ abstract class ServerTests {
     }
 
     /** {@code perInstance} calls on each of a and b, 8 at a time, collected in order. */
-    private static List<Http.Response> concurrently(
+    static List<Http.Response> concurrently(
             int perInstance, ServerInstance a, ServerInstance b, Function<ServerInstance, Http.Response> call)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -594,7 +653,7 @@ abstract class ServerTests {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 
-    private void report(String line) {
+    void report(String line) {
         System.out.println("[" + kind.id + "] " + line);
     }
 

@@ -60,10 +60,37 @@ final class WildFlyInstance extends ServerInstance {
                                     "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>",
                                     "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>\n"
                                             + "        <subsystem xmlns=\"urn:wildfly:microprofile-health-smallrye:3.0\" security-enabled=\"false\"/>"));
+            if (kind == ServerKind.WILDFLY) {
+                addLocksDataSource(config);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         this.offset = freePortOffset(8080, 9990, 8443, 9993);
+    }
+
+    /** The JNDI name of the PostgreSQL DataSource the WildFly run adds for lockkit.provider=jdbc. */
+    static final String LOCKS_DATA_SOURCE = "java:jboss/datasources/LockkitLocksDS";
+
+    /**
+     * A DataSource on PostgreSQL ({@code itapp.locks-db.url}) through the driver deployed as
+     * {@code postgresql.jar}, as an administrator adds one: the JDBC provider's server test locks in it.
+     */
+    private void addLocksDataSource(Path config) throws IOException {
+        String xml = Files.readString(config);
+        String anchor = "                <drivers>";
+        Files.writeString(
+                config,
+                xml.replace(
+                        anchor,
+                        "                <datasource jndi-name=\"" + LOCKS_DATA_SOURCE
+                                + "\" pool-name=\"LockkitLocksDS\">\n"
+                                + "                    <connection-url>${itapp.locks-db.url}</connection-url>\n"
+                                + "                    <driver>postgresql.jar</driver>\n"
+                                + "                </datasource>\n"
+                                + anchor));
+        Path driver = Path.of(Settings.required("lockkit.it.postgresql.jar"));
+        Files.copy(driver, deployments.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
     }
 
     @Override

@@ -160,4 +160,28 @@ class ManagedThreadFactoryTest {
             app.shutdown();
         }
     }
+
+    @Test
+    @DisplayName("a start that fails over a bad value leaves no container thread of lockkit's running")
+    void failedStartStopsTheThreadMaker() throws Exception {
+        ContainerThreads.MADE.clear();
+        ContainerThreads.ASKED_BY.clear();
+        Lockkit.useRedis(REDIS.server(), "lockkit.redis.timeout", "soon");
+        try {
+            assertThatThrownBy(() -> Lockkit.start("failed-start-threads", ContainerThreads.class)
+                            .shutdown())
+                    .satisfies(e -> assertThat(StartupTest.rootMessages(e))
+                            .anySatisfy(m -> assertThat(m).contains("lockkit.redis.timeout = 'soon'")));
+            assertThat(ContainerThreads.MADE)
+                    .as("the thread maker was made at start")
+                    .isNotEmpty();
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(
+                            () -> assertThat(ContainerThreads.MADE.stream().filter(Thread::isAlive))
+                                    .as("container threads still running lockkit's work")
+                                    .isEmpty());
+        } finally {
+            Lockkit.useRedis(REDIS.server());
+        }
+    }
 }

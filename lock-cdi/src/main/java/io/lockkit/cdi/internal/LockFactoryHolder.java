@@ -182,6 +182,11 @@ public class LockFactoryHolder {
                 }
                 default -> throw config.invalid(LockkitConfig.STARTUP, startup, "expected eager or lazy");
             }
+        } catch (RuntimeException | Error e) {
+            // A failed start fails the deployment, and not every server destroys the beans of an
+            // application whose start failed: the thread maker and whatever was built go now.
+            close();
+            throw e;
         } finally {
             if (over) {
                 startOver();
@@ -196,6 +201,9 @@ public class LockFactoryHolder {
                 startAtStartup = false;
                 startEagerly();
             }
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
         } finally {
             startOver();
         }

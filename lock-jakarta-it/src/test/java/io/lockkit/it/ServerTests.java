@@ -335,7 +335,7 @@ abstract class ServerTests {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.body().replaceAll("\\s+", ""))
                 .contains("\"name\":\"lockkit\",\"status\":\"UP\"")
-                .contains("\"backend\":\"JedisLockProvider[redis://")
+                .contains("\"backend\":\"JedisLockProvider[" + (tlsPort != 0 ? "rediss" : "redis") + "://")
                 .contains("\"watchdog\":");
     }
 
@@ -413,9 +413,10 @@ abstract class ServerTests {
     @Order(30)
     void deploymentWithAWrongRedisUriFailsAndTheLogNamesTheKey() {
         int closed = RedisFixture.freePort();
+        String scheme = tlsPort != 0 ? "rediss" : "redis";
         ServerInstance.DeploymentOutcome outcome =
-                b.deployWithConfig("lockkit.redis.uri=redis://127.0.0.1:" + closed + "\n");
-        report("deployment with lockkit.redis.uri=redis://127.0.0.1:" + closed + ": "
+                b.deployWithConfig("lockkit.redis.uri=" + scheme + "://127.0.0.1:" + closed + "\n");
+        report("deployment with lockkit.redis.uri=" + scheme + "://127.0.0.1:" + closed + ": "
                 + (outcome.deployed() ? "DEPLOYED" : "failed") + "; lines naming the key: "
                 + outcome.log()
                         .lines()

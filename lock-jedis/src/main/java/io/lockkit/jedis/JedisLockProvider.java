@@ -488,6 +488,18 @@ public final class JedisLockProvider implements LockProvider {
             return this;
         }
 
+        /**
+         * Trust and key stores for TLS as loaded key stores, the same as {@link #sslOptions} with
+         * them (for callers that use no Jedis type); either may be null, {@code keyPassword} opens
+         * the key store's keys.
+         */
+        public Builder tlsStores(
+                java.security.@Nullable KeyStore trustStore,
+                java.security.@Nullable KeyStore keyStore,
+                char @Nullable [] keyPassword) {
+            return sslOptions(RedisClients.sslOptions(trustStore, keyStore, keyPassword));
+        }
+
         /** Where the provider's pub/sub thread comes from (e.g. a container-managed factory). */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = notNull(threadFactory, "threadFactory");

@@ -214,6 +214,42 @@ public final class RedisClients {
                 .build();
     }
 
+    /**
+     * TLS options over loaded key stores (Jedis reads stores from streams: they are written out
+     * once, in memory).
+     *
+     * @throws IllegalArgumentException when a store cannot be written out
+     */
+    public static SslOptions sslOptions(
+            java.security.@Nullable KeyStore trust,
+            java.security.@Nullable KeyStore key,
+            char @Nullable [] keyPassword) {
+        SslOptions.Builder ssl = SslOptions.builder();
+        char[] transit = "lockkit".toCharArray();
+        if (trust != null) {
+            byte[] bytes = bytes(trust, transit, "trustStore");
+            ssl.truststore(() -> new java.io.ByteArrayInputStream(bytes), transit)
+                    .trustStoreType(trust.getType());
+        }
+        if (key != null) {
+            char[] password = keyPassword == null ? new char[0] : keyPassword.clone();
+            byte[] bytes = bytes(key, password, "keyStore");
+            ssl.keystore(() -> new java.io.ByteArrayInputStream(bytes), password)
+                    .keyStoreType(key.getType());
+        }
+        return ssl.build();
+    }
+
+    private static byte[] bytes(java.security.KeyStore store, char[] password, String argument) {
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            store.store(out, password);
+            return out.toByteArray();
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalArgumentException(argument + " cannot be used: " + e.getMessage(), e);
+        }
+    }
+
     private static void requireTlsForSslOptions(Options options) {
         if (options.sslOptions() != null && !options.tls()) {
             throw new IllegalArgumentException(

@@ -3,7 +3,6 @@ package io.lockkit.cdi.internal.engine;
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.spi.LockProvider;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -16,7 +15,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
-import redis.clients.jedis.SslOptions;
 
 /**
  * The only class touching lock-jedis (an optional dependency); loaded only for
@@ -174,26 +172,24 @@ public final class RedisProviders {
         if (trustStore.isEmpty() && keyStore.isEmpty()) {
             return;
         }
-        SslOptions.Builder ssl = SslOptions.builder();
-        if (trustStore.isPresent()) {
-            Store store = Store.read(
-                    config,
-                    LockkitConfig.TRUST_STORE,
-                    LockkitConfig.TRUST_STORE_PASSWORD,
-                    LockkitConfig.TRUST_STORE_TYPE,
-                    trustStore.get());
-            ssl.truststore(store::open, store.password()).trustStoreType(store.type());
-        }
-        if (keyStore.isPresent()) {
-            Store store = Store.read(
-                    config,
-                    LockkitConfig.KEY_STORE,
-                    LockkitConfig.KEY_STORE_PASSWORD,
-                    LockkitConfig.KEY_STORE_TYPE,
-                    keyStore.get());
-            ssl.keystore(store::open, store.password()).keyStoreType(store.type());
-        }
-        b.sslOptions(ssl.build());
+        KeyStore trust = trustStore
+                .map(file -> Store.read(
+                        config,
+                        LockkitConfig.TRUST_STORE,
+                        LockkitConfig.TRUST_STORE_PASSWORD,
+                        LockkitConfig.TRUST_STORE_TYPE,
+                        file))
+                .orElse(null);
+        KeyStore key = keyStore.map(file -> Store.read(
+                        config,
+                        LockkitConfig.KEY_STORE,
+                        LockkitConfig.KEY_STORE_PASSWORD,
+                        LockkitConfig.KEY_STORE_TYPE,
+                        file))
+                .orElse(null);
+        char[] keyPassword =
+                config.string(LockkitConfig.KEY_STORE_PASSWORD).orElse("").toCharArray();
+        set(config, LockkitConfig.TRUST_STORE, () -> b.tlsStores(trust, key, keyPassword));
     }
 
     private static void requireStoreFor(LockkitConfig config, Optional<String> store, String storeKey, String key) {
@@ -203,31 +199,11 @@ public final class RedisProviders {
         }
     }
 
-    /** A key or trust store read at start: its bytes, checked by loading them with the password. */
+    /** A key or trust store read at start, so a wrong file, type or password fails the start naming the key. */
     private static final class Store {
-        private final byte[] bytes;
-        private final char[] password;
-        private final String type;
+        private Store() {}
 
-        private Store(byte[] bytes, char[] password, String type) {
-            this.bytes = bytes;
-            this.password = password;
-            this.type = type;
-        }
-
-        char[] password() {
-            return password;
-        }
-
-        String type() {
-            return type;
-        }
-
-        InputStream open() {
-            return new java.io.ByteArrayInputStream(bytes);
-        }
-
-        static Store read(LockkitConfig config, String key, String passwordKey, String typeKey, String file) {
+        static KeyStore read(LockkitConfig config, String key, String passwordKey, String typeKey, String file) {
             String type = config.string(typeKey).orElseGet(() -> typeOf(file));
             char[] password = config.string(passwordKey).orElse("").toCharArray();
             byte[] bytes;
@@ -240,13 +216,13 @@ public final class RedisProviders {
             try {
                 KeyStore store = KeyStore.getInstance(type);
                 store.load(new java.io.ByteArrayInputStream(bytes), password);
+                return store;
             } catch (GeneralSecurityException | IOException e) {
                 throw new IllegalArgumentException(
                         config.describe(key, "") + ": not a " + type + " store that opens with " + passwordKey + ": "
                                 + e.getMessage(),
                         e);
             }
-            return new Store(bytes, password, type);
         }
 
         private static String typeOf(String file) {

@@ -28,6 +28,24 @@ public final class LockkitConfig {
     static final String CONNECT_TIMEOUT = "lockkit.redis.connect-timeout";
     static final String MAX_CONNECTIONS = "lockkit.redis.max-connections";
     static final String CLIENT_NAME = "lockkit.redis.client-name";
+    static final String USER = "lockkit.redis.user";
+    static final String PASSWORD = "lockkit.redis.password";
+    static final String SENTINEL_MASTER = "lockkit.redis.sentinel.master";
+    static final String SENTINEL_NODES = "lockkit.redis.sentinel.nodes";
+    static final String SENTINEL_USER = "lockkit.redis.sentinel.user";
+    static final String SENTINEL_PASSWORD = "lockkit.redis.sentinel.password";
+    static final String CLUSTER_NODES = "lockkit.redis.cluster.nodes";
+    static final String TLS = "lockkit.redis.tls";
+    static final String TRUST_STORE = "lockkit.redis.tls.trust-store";
+    static final String TRUST_STORE_PASSWORD = "lockkit.redis.tls.trust-store-password";
+    static final String TRUST_STORE_TYPE = "lockkit.redis.tls.trust-store-type";
+    static final String KEY_STORE = "lockkit.redis.tls.key-store";
+    static final String KEY_STORE_PASSWORD = "lockkit.redis.tls.key-store-password";
+    static final String KEY_STORE_TYPE = "lockkit.redis.tls.key-store-type";
+    static final String REPLICAS = "lockkit.redis.replica-acknowledgement.replicas";
+    static final String REPLICA_TIMEOUT = "lockkit.redis.replica-acknowledgement.timeout";
+    static final String CLAIM_TIMEOUT = "lockkit.redis.claim-timeout";
+    static final String FENCE_RETENTION = "lockkit.redis.fence-retention";
     public static final String WATCHDOG_LEASE = "lockkit.watchdog-lease";
     public static final String STARTUP = "lockkit.startup";
     public static final String DRAIN_TIMEOUT = "lockkit.drain-timeout";
@@ -54,6 +72,24 @@ public final class LockkitConfig {
             CONNECT_TIMEOUT,
             MAX_CONNECTIONS,
             CLIENT_NAME,
+            USER,
+            PASSWORD,
+            SENTINEL_MASTER,
+            SENTINEL_NODES,
+            SENTINEL_USER,
+            SENTINEL_PASSWORD,
+            CLUSTER_NODES,
+            TLS,
+            TRUST_STORE,
+            TRUST_STORE_PASSWORD,
+            TRUST_STORE_TYPE,
+            KEY_STORE,
+            KEY_STORE_PASSWORD,
+            KEY_STORE_TYPE,
+            REPLICAS,
+            REPLICA_TIMEOUT,
+            CLAIM_TIMEOUT,
+            FENCE_RETENTION,
             WATCHDOG_LEASE,
             STARTUP,
             DRAIN_TIMEOUT,
@@ -152,6 +188,21 @@ public final class LockkitConfig {
             }
         }
         return unknown;
+    }
+
+    /**
+     * The unknown keys, each with the known key it most likely means, as one sentence to add to a
+     * failure message; empty when there are none. A start that fails over a missing or wrong value
+     * often has its cause here: the value was set under a misspelt key.
+     */
+    public String typoHints() {
+        Map<String, String> unknown = unknownKeys();
+        if (unknown.isEmpty()) {
+            return "";
+        }
+        List<String> hints = new ArrayList<>();
+        unknown.forEach((key, meant) -> hints.add(key + " (did you mean " + meant + "?)"));
+        return " Unknown keys are set in " + origin + ": " + String.join(", ", hints) + ".";
     }
 
     /** The known key nearest to {@code name} by edit distance. */

@@ -40,8 +40,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
     final Ticker ticker;
     private final LockOptions defaults;
     private final Set<Capability> capabilities;
-    private final ScheduledExecutorService scheduler;
+    final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
+    /** The caller's thread factory, for the leaderships' threads too; null: threads of our own. */
+    private final @Nullable ThreadFactory threadFactory;
+    /** The open leaderships of this factory, by name (one per name). */
+    private final ConcurrentHashMap<String, LockLeadership> leaderships = new ConcurrentHashMap<>();
     /** This client's holds, the watchdog that keeps them, and their releases and losses. */
     final Holds holds;
 
@@ -86,6 +90,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
         this.clientId = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
         this.threadOwnerPrefix = clientId + ":t";
+        this.threadFactory = b.threadFactory;
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;
             this.ownsScheduler = false;
@@ -123,7 +128,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 defaults,
                 b.threadFactory,
                 closed::get,
-                holds::liveCount);
+                holds::liveCount,
+                this::leading);
     }
 
     // ---- DistributedLockFactory ----
@@ -184,6 +190,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // Leaders step down first: their onRevoked runs before their locks go.
+        for (LockLeadership l : leaderships.values()) {
+            l.close();
+        }
         draining = !drainTime.isZero();
         waits.close();
         // Let the woken waiters leave the backend's queues while the provider is still open.
@@ -203,6 +213,50 @@ final class ProviderLockFactory implements DistributedLockFactory {
     @Override
     public String toString() {
         return "DistributedLockFactory[client " + clientId + ", " + provider + "]";
+    }
+
+    // ---- leadership ----
+
+    @Override
+    public Leadership leadership(String name, LeadershipOptions options) {
+        LockNames.check(name);
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
+        require(Capability.FENCING_TOKENS, "leadership (its terms are fencing tokens)");
+        LeadershipOptions.Resolved resolved = options.resolve(defaults);
+        ensureOpen(name);
+        LockLeadership l = new LockLeadership(this, name, resolved);
+        if (leaderships.putIfAbsent(name, l) != null) {
+            throw new IllegalStateException("a leadership of '" + LockException.abbreviate(name)
+                    + "' is already open on this factory; close it first");
+        }
+        if (closed.get()) {
+            leaderships.remove(name, l);
+            throw new LockException(name, "the lock factory is closed");
+        }
+        return l;
+    }
+
+    /** A leadership's thread: from the caller's thread factory if one was given, else a daemon thread. */
+    Thread newLeadershipThread(Runnable body, String threadName) {
+        Thread t = threadFactory != null ? threadFactory.newThread(body) : null;
+        if (t == null) {
+            t = new Thread(body, threadName);
+            t.setDaemon(true);
+        }
+        return t;
+    }
+
+    void leadershipClosed(LockLeadership l) {
+        leaderships.remove(l.name(), l);
+    }
+
+    /** Every open leadership's name, and whether this instance leads it now. */
+    java.util.Map<String, Boolean> leading() {
+        java.util.Map<String, Boolean> m = new java.util.TreeMap<>();
+        leaderships.forEach((n, l) -> m.put(n, l.leads()));
+        return m;
     }
 
     // ---- thread-owned locks ----

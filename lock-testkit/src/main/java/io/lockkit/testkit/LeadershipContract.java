@@ -31,30 +31,28 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The kit's leadership group ({@link Leadership} over the provider under test), declared in
- * {@link LockContractTest} by a short {@code @Nested} class: several clients campaign for one name
+ * "Leadership" ({@link LockContractTest.Leadership}): {@link Leadership} over the provider under
+ * test. Several clients campaign for one name
  * as separate processes would; exactly one leads; a step down or a close hands over at once, after
  * the old leader's {@code onRevoked}; a leader that cannot renew is told before anyone else is
  * elected; a leader whose hold the backend lost is told at its next renewal; terms strictly
  * increase; and an outage ends the term by its lease, elects nobody, and is over when the backend
  * returns. Times are {@link System#nanoTime()}, comparable across the clients of this JVM.
  */
-abstract class LeadershipContract {
-
-    private final LockContractTest kit;
+abstract class LeadershipContract extends ContractGroup {
 
     LeadershipContract(LockContractTest kit) {
-        this.kit = kit;
+        super(kit);
     }
 
     /** The leaders' lease in most tests: as short as the kit's watchdog lease, so a lapse shows quickly. */
     private Duration lease() {
-        return kit.watchdogLease();
+        return watchdogLease();
     }
 
     /** Time for a wake-up or a retry to turn into an election, on a loaded machine. */
     private Duration wakeUpAllowance() {
-        return kit.scaled(Duration.ofSeconds(2));
+        return scaled(Duration.ofSeconds(2));
     }
 
     private LeadershipOptions.Builder options() {
@@ -125,7 +123,7 @@ abstract class LeadershipContract {
         final List<String> seen = new CopyOnWriteArrayList<>();
 
         LeaderSampler(List<Candidate> all) {
-            kit.start("leader-sampler", () -> {
+            start("leader-sampler", () -> {
                 while (!stop.get()) {
                     List<Candidate> now = leaders(all);
                     if (now.size() > most.get()) {
@@ -149,14 +147,12 @@ abstract class LeadershipContract {
     @DisplayName(
             "of three instances campaigning for one name exactly one leads, through its renewals, never two at once")
     void exactlyOneLeads() {
-        String name = kit.name();
-        List<Candidate> all = List.of(
-                candidate("A", kit.client(), name),
-                candidate("B", kit.client(), name),
-                candidate("C", kit.client(), name));
+        String name = name();
+        List<Candidate> all =
+                List.of(candidate("A", client(), name), candidate("B", client(), name), candidate("C", client(), name));
         LeaderSampler sampler = new LeaderSampler(all);
         all.forEach(c -> c.leadership.start());
-        Candidate leader = awaitOneLeader(all, kit.scaled(Duration.ofSeconds(10)), "one leader");
+        Candidate leader = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "one leader");
         Term term = leader.leadership.currentTerm().orElseThrow();
         await("the same leader and term through two leases of renewals")
                 .during(lease().multipliedBy(2))
@@ -171,15 +167,15 @@ abstract class LeadershipContract {
     @DisplayName(
             "a step down and a close each hand over at once (not after the 20 s lease), after the leader's onRevoked, with a larger token")
     void stepDownAndCloseHandOverAtOnce() {
-        String name = kit.name();
-        Duration longLease = kit.scaled(Duration.ofSeconds(20));
+        String name = name();
+        Duration longLease = scaled(Duration.ofSeconds(20));
         List<Candidate> all = List.of(
-                candidate("A", kit.client(), name, o -> o.lease(longLease).rejoinDelay(longLease)),
-                candidate("B", kit.client(), name, o -> o.lease(longLease).rejoinDelay(longLease)),
-                candidate("C", kit.client(), name, o -> o.lease(longLease).rejoinDelay(longLease)));
+                candidate("A", client(), name, o -> o.lease(longLease).rejoinDelay(longLease)),
+                candidate("B", client(), name, o -> o.lease(longLease).rejoinDelay(longLease)),
+                candidate("C", client(), name, o -> o.lease(longLease).rejoinDelay(longLease)));
         LeaderSampler sampler = new LeaderSampler(all);
         all.forEach(c -> c.leadership.start());
-        Candidate first = awaitOneLeader(all, kit.scaled(Duration.ofSeconds(10)), "the first leader");
+        Candidate first = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "the first leader");
         long firstToken = first.leadership.currentTerm().orElseThrow().fencingToken();
 
         first.leadership.stepDown();
@@ -257,12 +253,12 @@ abstract class LeadershipContract {
     @DisplayName(
             "a leader cut off from the backend is told (onRevoked and lost() done) before another instance is elected, within lease + wake-up")
     void cutOffLeaderIsToldBeforeAnotherIsElected() throws Exception {
-        String name = kit.name();
-        Partitionable partitionable = new Partitionable(kit.newProvider());
-        Candidate a = candidate("A", kit.clientOver(partitionable), name);
-        Candidate b = candidate("B", kit.client(), name);
+        String name = name();
+        Partitionable partitionable = new Partitionable(provider());
+        Candidate a = candidate("A", clientOver(partitionable), name);
+        Candidate b = candidate("B", client(), name);
         a.leadership.start();
-        Term term = a.leadership.awaitTerm(kit.scaled(Duration.ofSeconds(10))).orElseThrow();
+        Term term = a.leadership.awaitTerm(scaled(Duration.ofSeconds(10))).orElseThrow();
         CompletableFuture<Long> lostAt = term.lost().toCompletableFuture().thenApply(r -> System.nanoTime());
         b.leadership.start();
         await("A leading through a lease of renewals, with B campaigning")
@@ -306,15 +302,15 @@ abstract class LeadershipContract {
     @DisplayName(
             "a leader whose hold the backend no longer has (force release) is told at its next renewal; the next term is larger")
     void leaderOfALostHoldIsToldAtItsNextRenewal() throws Exception {
-        assumeTrue(kit.has(Capability.FORCE_RELEASE), "the provider cannot force-release");
-        String name = kit.name();
-        Candidate a = candidate("A", kit.client(), name);
+        assumeTrue(has(Capability.FORCE_RELEASE), "the provider cannot force-release");
+        String name = name();
+        Candidate a = candidate("A", client(), name);
         a.leadership.start();
-        Term term = a.leadership.awaitTerm(kit.scaled(Duration.ofSeconds(10))).orElseThrow();
-        Candidate b = candidate("B", kit.client(), name);
+        Term term = a.leadership.awaitTerm(scaled(Duration.ofSeconds(10))).orElseThrow();
+        Candidate b = candidate("B", client(), name);
         b.leadership.start();
         long released = System.nanoTime();
-        assertThat(kit.client().forceRelease(name))
+        assertThat(client().forceRelease(name))
                 .as("force release of the leader's lock")
                 .isTrue();
         RevocationReason reason = term.lost()
@@ -324,7 +320,7 @@ abstract class LeadershipContract {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
                 .as("ms from the force release to the leader being told (renewal every lease/3)")
                 .isLessThanOrEqualTo(lease().dividedBy(3)
-                        .plus(kit.scaled(Duration.ofMillis(700)))
+                        .plus(scaled(Duration.ofMillis(700)))
                         .toMillis());
         List<Candidate> both = List.of(a, b);
         Candidate next = awaitOneLeader(both, lease().plus(wakeUpAllowance()), "a leader after the loss");
@@ -334,11 +330,9 @@ abstract class LeadershipContract {
     @Test
     @DisplayName("terms strictly increase across 12 hand-overs among 3 instances, and never two lead at once")
     void termsStrictlyIncrease() {
-        String name = kit.name();
-        List<Candidate> all = List.of(
-                candidate("A", kit.client(), name),
-                candidate("B", kit.client(), name),
-                candidate("C", kit.client(), name));
+        String name = name();
+        List<Candidate> all =
+                List.of(candidate("A", client(), name), candidate("B", client(), name), candidate("C", client(), name));
         LeaderSampler sampler = new LeaderSampler(all);
         all.forEach(c -> c.leadership.start());
         List<Long> tokens = new ArrayList<>();
@@ -370,16 +364,18 @@ abstract class LeadershipContract {
     @DisplayName(
             "in an outage the term ends by its lease, nobody is elected while the backend is down, and someone leads once it is back")
     void outageEndsTheTermAndTheCampaignResumes() throws Exception {
-        assumeTrue(kit.canStopBackend(), "the test class cannot stop its backend");
-        String name = kit.name();
+        Optional<BackendControl> control = kit.backendControl();
+        assumeTrue(control.isPresent(), "the test class cannot stop its backend (its backendControl() is empty)");
+        BackendControl backend = control.get();
+        String name = name();
         List<Candidate> all = List.of(
-                candidate("A", kit.client(), name, o -> o.maxRetryDelay(kit.scaled(Duration.ofMillis(500)))),
-                candidate("B", kit.client(), name, o -> o.maxRetryDelay(kit.scaled(Duration.ofMillis(500)))));
+                candidate("A", client(), name, o -> o.maxRetryDelay(scaled(Duration.ofMillis(500)))),
+                candidate("B", client(), name, o -> o.maxRetryDelay(scaled(Duration.ofMillis(500)))));
         all.forEach(c -> c.leadership.start());
-        Candidate leader = awaitOneLeader(all, kit.scaled(Duration.ofSeconds(10)), "a leader");
+        Candidate leader = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "a leader");
         Term term = leader.leadership.currentTerm().orElseThrow();
         long stopped = System.nanoTime();
-        kit.stopBackend();
+        backend.stop();
         boolean started = false;
         try {
             RevocationReason reason = term.lost()
@@ -389,13 +385,13 @@ abstract class LeadershipContract {
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped))
                     .as("ms from the outage to the revocation")
                     .isLessThanOrEqualTo(
-                            lease().plus(kit.scaled(Duration.ofMillis(250))).toMillis());
+                            lease().plus(scaled(Duration.ofMillis(250))).toMillis());
             await("nobody leads while the backend is down")
                     .during(lease())
                     .atMost(lease().multipliedBy(2))
                     .until(() -> leaders(all).isEmpty());
             long back = System.nanoTime();
-            kit.startBackend();
+            backend.start();
             started = true;
             Candidate next = awaitOneLeader(all, lease().plus(wakeUpAllowance()), "a leader once the backend is back");
             assertThat(next.leadership.currentTerm().orElseThrow().fencingToken())
@@ -405,7 +401,7 @@ abstract class LeadershipContract {
                     .isLessThanOrEqualTo(lease().plus(wakeUpAllowance()).toMillis());
         } finally {
             if (!started) {
-                kit.startBackend();
+                backend.start();
             }
         }
     }

@@ -154,9 +154,9 @@ abstract class LeadershipContract extends ContractGroup {
         all.forEach(c -> c.leadership.start());
         Candidate leader = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "one leader");
         Term term = leader.leadership.currentTerm().orElseThrow();
-        await("the same leader and term through two leases of renewals")
-                .during(lease().multipliedBy(2))
-                .atMost(lease().multipliedBy(3))
+        await("the same leader and term through a lease of renewals")
+                .during(lease())
+                .atMost(lease().multipliedBy(2))
                 .until(() -> leaders(all).equals(List.of(leader))
                         && leader.leadership.currentTerm().equals(Optional.of(term)));
         assertThat(term.lost().toCompletableFuture()).isNotDone();

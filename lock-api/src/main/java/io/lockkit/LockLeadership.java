@@ -1,18 +1,13 @@
 package io.lockkit;
 
 import io.lockkit.Leadership.RevocationReason;
-import io.lockkit.LockObserver.LossCause;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,9 +29,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockLeadership implements Leadership {
 
-    private static final System.Logger LOG = System.getLogger(LockLeadership.class.getName());
-    /** The first pause after a failed campaign attempt; it doubles up to the options' maximum. */
-    private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** close() waits for a callback at least this long, whatever the lease. */
     private static final long MIN_CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -52,6 +44,7 @@ final class LockLeadership implements Leadership {
     private final LockOptions lockOptions;
     private final Ticker ticker;
     private final ScheduledExecutorService scheduler;
+    private final LeaderCallbacks callbacks;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled on every change of the fields below. */
@@ -71,16 +64,8 @@ final class LockLeadership implements Leadership {
     private @Nullable RevocationReason pending;
     /** A step down the thread has not yet turned into sitting out. */
     private boolean stepDownAsked;
-    /** Sitting out or backing off until {@link #pauseUntil} (on the ticker). */
-    private boolean paused;
-
-    private long pauseUntil;
-    /** start() during a pause: campaign now. */
-    private boolean rejoinNow;
-    /** Numbers the pauses, so that a late wake-up of an earlier one does nothing. */
-    private long pauseSequence;
-
-    private @Nullable ScheduledFuture<?> wakeUp;
+    /** Sitting out or backing off. */
+    private final CampaignPause pause;
 
     LockLeadership(ProviderLockFactory factory, String name, LeadershipOptions.Resolved options) {
         this.factory = factory;
@@ -93,6 +78,8 @@ final class LockLeadership implements Leadership {
                 .build();
         this.ticker = factory.ticker;
         this.scheduler = factory.scheduler;
+        this.callbacks = new LeaderCallbacks(name, options);
+        this.pause = new CampaignPause(lock, changed, scheduler, ticker);
     }
 
     @Override
@@ -108,14 +95,11 @@ final class LockLeadership implements Leadership {
                 throw new IllegalStateException("leadership '" + LockException.abbreviate(name) + "' was closed");
             }
             if (state == State.RUNNING) {
-                if (paused) {
-                    rejoinNow = true;
-                    changed.signalAll();
-                }
+                pause.rejoin();
                 return this;
             }
             factory.ensureOpen(name);
-            Thread t = factory.newLeadershipThread(this::run, "lockkit-leadership-" + LockException.abbreviate(name));
+            Thread t = factory.leaderships.newThread(this::run, "lockkit-leadership-" + LockException.abbreviate(name));
             state = State.RUNNING;
             thread = t;
             t.start();
@@ -175,7 +159,7 @@ final class LockLeadership implements Leadership {
                 return;
             }
             stepDownAsked = true;
-            beginPause(options.rejoinDelay().toNanos()); // the sit-out runs from now
+            pause.begin(options.rejoinDelay().toNanos()); // the sit-out runs from now
             t = term;
             interruptCampaign();
             changed.signalAll();
@@ -202,15 +186,13 @@ final class LockLeadership implements Leadership {
             t = term;
             th = thread;
             interruptCampaign();
-            if (wakeUp != null) {
-                wakeUp.cancel(false);
-            }
+            pause.cancelTimer();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
         if (first) {
-            factory.leadershipClosed(this);
+            factory.leaderships.closed(this);
         }
         if (t != null) {
             revoke(t, RevocationReason.CLOSED);
@@ -226,13 +208,9 @@ final class LockLeadership implements Leadership {
             } finally {
                 lock.unlock();
             }
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "leadership ''{0}'': a callback has not returned {1} ms after close(); releasing the lock anyway",
-                    LockException.abbreviate(name),
-                    TimeUnit.NANOSECONDS.toMillis(closeWaitNanos()));
+            callbacks.callbackOverran(closeWaitNanos());
             if (h != null) {
-                release(h);
+                callbacks.release(h);
             }
         }
     }
@@ -254,7 +232,7 @@ final class LockLeadership implements Leadership {
     private void run() {
         int failures = 0;
         try {
-            while (pause()) {
+            while (awaitCampaign()) {
                 LockHandle h;
                 try {
                     h = campaign();
@@ -263,16 +241,12 @@ final class LockLeadership implements Leadership {
                         return; // the factory closes this leadership too
                     }
                     failures++;
-                    logFailure(failures, e);
+                    callbacks.campaignFailed(failures, e);
                     backOff(failures);
                     continue;
                 }
                 if (failures > 0) {
-                    LOG.log(
-                            System.Logger.Level.INFO,
-                            "leadership ''{0}'': campaigning again after {1} failed attempt(s)",
-                            LockException.abbreviate(name),
-                            failures);
+                    callbacks.campaignsAgain(failures);
                     failures = 0;
                 }
                 if (h != null) {
@@ -290,7 +264,7 @@ final class LockLeadership implements Leadership {
                 lock.unlock();
             }
             if (left != null) {
-                release(left); // only when the thread ends abnormally while leading
+                callbacks.release(left); // only when the thread ends abnormally while leading
             }
         }
     }
@@ -300,83 +274,22 @@ final class LockLeadership implements Leadership {
      *
      * @return false once closed
      */
-    private boolean pause() {
+    private boolean awaitCampaign() {
         lock.lock();
         try {
-            while (true) {
-                if (state == State.CLOSED) {
-                    return false;
-                }
-                stepDownAsked = false; // the campaign and the term it ended are over; the sit-out remains
-                if (!paused) {
-                    return true;
-                }
-                long left = pauseUntil - ticker.nanoTime();
-                if (rejoinNow || left <= 0) {
-                    endPause();
-                    return true;
-                }
-                if (wakeUp == null) {
-                    // No scheduler to wake us (it refused the timer): wait on the clock instead.
-                    try {
-                        changed.awaitNanos(left);
-                    } catch (InterruptedException e) {
-                        // an interrupt meant for the campaign's wait: look again
-                    }
-                } else {
-                    changed.awaitUninterruptibly();
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Starts a pause of {@code nanos}, woken by a timer on the factory's scheduler. Under the lock. */
-    private void beginPause(long nanos) {
-        paused = true;
-        rejoinNow = false;
-        pauseUntil = ticker.nanoTime() + nanos;
-        long sequence = ++pauseSequence;
-        if (wakeUp != null) {
-            wakeUp.cancel(false);
-        }
-        try {
-            wakeUp = scheduler.schedule(() -> wake(sequence), nanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            wakeUp = null;
-        }
-    }
-
-    private void endPause() {
-        paused = false;
-        rejoinNow = false;
-        if (wakeUp != null) {
-            wakeUp.cancel(false);
-            wakeUp = null;
-        }
-    }
-
-    private void wake(long sequence) {
-        lock.lock();
-        try {
-            if (sequence == pauseSequence) {
-                changed.signalAll();
-            }
+            boolean go = pause.await(() -> state == State.CLOSED);
+            stepDownAsked = false; // the campaign and the term it ended are over; a sit-out was waited out
+            return go;
         } finally {
             lock.unlock();
         }
     }
 
     private void backOff(int failures) {
-        long cap = options.maxRetryDelay().toNanos();
-        long delay = failures >= 20 ? cap : Math.min(cap, FIRST_RETRY_NANOS << (failures - 1));
-        // Jitter, so that instances that failed together do not all come back in the same instant.
-        long jittered = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
         lock.lock();
         try {
             if (state != State.CLOSED && !stepDownAsked) {
-                beginPause(jittered);
+                pause.backOff(failures, options.maxRetryDelay().toNanos());
             }
         } finally {
             lock.unlock();
@@ -414,7 +327,7 @@ final class LockLeadership implements Leadership {
                 lock.unlock();
             }
             if (giveBack && won != null) {
-                release(won); // won while stepping down: given back unannounced
+                callbacks.release(won); // won while stepping down: given back unannounced
                 won = null;
             }
         }
@@ -437,19 +350,19 @@ final class LockLeadership implements Leadership {
             lock.unlock();
         }
         if (term != t) {
-            release(h);
+            callbacks.release(h);
             return;
         }
         // revoke() throws nothing, so the stage this returns completes normally: nothing to check.
-        var unused = hold.lost.whenComplete((loss, e) -> revoke(t, reasonOf(hold.lossCause)));
+        var unused = hold.lost.whenComplete((loss, e) -> revoke(t, LeaderCallbacks.reasonOf(hold.lossCause)));
         watchExpiry(t);
         factory.events.elected(name, t.fencingToken());
-        if (!callElected(t)) {
+        if (!callbacks.elected(t)) {
             lock.lock();
             try {
                 if (state == State.RUNNING) {
                     stepDownAsked = true;
-                    beginPause(options.rejoinDelay().toNanos());
+                    pause.begin(options.rejoinDelay().toNanos());
                 }
             } finally {
                 lock.unlock();
@@ -458,8 +371,8 @@ final class LockLeadership implements Leadership {
         }
         RevocationReason reason = awaitRevocation();
         factory.events.revoked(name, t.fencingToken(), reason, t.revokedAtNanos() - hold.acquiredNanos);
-        callRevoked(t, reason);
-        release(h);
+        callbacks.revoked(t, reason);
+        callbacks.release(h);
         lock.lock();
         try {
             term = null;
@@ -516,89 +429,6 @@ final class LockLeadership implements Leadership {
             return pending;
         } finally {
             lock.unlock();
-        }
-    }
-
-    private static RevocationReason reasonOf(@Nullable LossCause cause) {
-        if (cause == null) {
-            return RevocationReason.NOT_HELD;
-        }
-        return switch (cause) {
-            case LEASE_EXPIRED -> RevocationReason.LEASE_EXPIRED;
-            case NOT_HELD -> RevocationReason.NOT_HELD;
-            case FORCE_RELEASED -> RevocationReason.FORCE_RELEASED;
-            case FACTORY_CLOSED -> RevocationReason.CLOSED;
-        };
-    }
-
-    /** Calls the onElected listeners; returns false when one threw. */
-    private boolean callElected(Term t) {
-        for (Consumer<? super Term> l : options.elected()) {
-            try {
-                l.accept(t);
-            } catch (RuntimeException | Error e) {
-                rethrowFatal(e);
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "leadership '" + LockException.abbreviate(name) + "': onElected failed for " + t
-                                + "; stepping down",
-                        e);
-                Thread.interrupted();
-                return false;
-            }
-        }
-        Thread.interrupted(); // a callback's interrupt must not end the next campaign
-        return true;
-    }
-
-    private void callRevoked(Term t, RevocationReason reason) {
-        for (BiConsumer<? super Term, RevocationReason> l : options.revoked()) {
-            try {
-                l.accept(t, reason);
-            } catch (RuntimeException | Error e) {
-                rethrowFatal(e);
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "leadership '" + LockException.abbreviate(name) + "': onRevoked failed for " + t,
-                        e);
-            }
-        }
-        Thread.interrupted();
-    }
-
-    private static void rethrowFatal(Throwable e) {
-        if (e instanceof VirtualMachineError v) {
-            throw v;
-        }
-    }
-
-    /** Releases a term's lock, whatever became of it; a failure leaves it to its lease. */
-    private void release(LockHandle h) {
-        try {
-            h.close();
-        } catch (LockLostException e) {
-            // lost already: nothing left to release
-        } catch (RuntimeException e) {
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    "leadership '" + LockException.abbreviate(name) + "': releasing failed; the lease will lapse",
-                    e);
-        }
-    }
-
-    private void logFailure(int failures, RuntimeException e) {
-        if (failures == 1) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "leadership '" + LockException.abbreviate(name) + "': campaigning failed; retrying (further"
-                            + " failures are logged at DEBUG until an attempt succeeds)",
-                    e);
-        } else {
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    "leadership '" + LockException.abbreviate(name) + "': campaigning failed again (" + failures
-                            + " in a row)",
-                    e);
         }
     }
 

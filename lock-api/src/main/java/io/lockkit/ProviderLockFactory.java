@@ -5,7 +5,6 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -26,13 +25,13 @@ import org.jspecify.annotations.Nullable;
  * and watches them through a {@link LeaseWatchdog}, and reports losses (both in {@link Holds}).
  *
  * <p>Owners: a thread owns its holds as {@code <clientId>:t<threadId>}, a handle as
- * {@code <clientId>:h<sequence>}; the client id is random per factory, so two factories (or two
- * processes) never share an owner. Reentrant acquisitions go to the provider too, so the backend's
- * hold counts stay truthful for operators.
+ * {@code <clientId>:h<sequence>}; the client id names host and process and differs per factory
+ * ({@link ClientIds}), so two factories (or two processes) never share an owner. Reentrant
+ * acquisitions go to the provider too, so the backend's hold counts stay truthful for operators.
  */
 final class ProviderLockFactory implements DistributedLockFactory {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
     /** How long close() gives woken waiters to leave the backend's queues. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -42,10 +41,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final Set<Capability> capabilities;
     final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
-    /** The caller's thread factory, for the leaderships' threads too; null: threads of our own. */
-    private final @Nullable ThreadFactory threadFactory;
-    /** The open leaderships of this factory, by name (one per name). */
-    private final ConcurrentHashMap<String, LockLeadership> leaderships = new ConcurrentHashMap<>();
+    /** The open leaderships of this factory, one per name. */
+    final Leaderships leaderships;
     /** This client's holds, the watchdog that keeps them, and their releases and losses. */
     final Holds holds;
 
@@ -88,9 +85,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.defaults = b.defaultOptions;
         Set<Capability> caps = provider.capabilities();
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
-        this.clientId = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
+        this.clientId = b.clientId != null ? b.clientId : ClientIds.next();
         this.threadOwnerPrefix = clientId + ":t";
-        this.threadFactory = b.threadFactory;
+        this.leaderships = new Leaderships(b.threadFactory);
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;
             this.ownsScheduler = false;
@@ -129,7 +126,12 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 b.threadFactory,
                 closed::get,
                 holds::liveCount,
-                this::leading);
+                leaderships::leading);
+        LOG.log(
+                System.Logger.Level.INFO,
+                "lockkit: DistributedLockFactory started as client {0} over {1}",
+                clientId,
+                provider);
     }
 
     // ---- DistributedLockFactory ----
@@ -178,6 +180,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
     }
 
     @Override
+    public String clientId() {
+        return clientId;
+    }
+
+    @Override
     public void close() {
         close(Duration.ZERO);
     }
@@ -191,9 +198,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
             return;
         }
         // Leaders step down first: their onRevoked runs before their locks go.
-        for (LockLeadership l : leaderships.values()) {
-            l.close();
-        }
+        leaderships.closeAll();
         draining = !drainTime.isZero();
         waits.close();
         // Let the woken waiters leave the backend's queues while the provider is still open.
@@ -219,44 +224,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     @Override
     public Leadership leadership(String name, LeadershipOptions options) {
-        LockNames.check(name);
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        require(Capability.FENCING_TOKENS, "leadership (its terms are fencing tokens)");
-        LeadershipOptions.Resolved resolved = options.resolve(defaults);
-        ensureOpen(name);
-        LockLeadership l = new LockLeadership(this, name, resolved);
-        if (leaderships.putIfAbsent(name, l) != null) {
-            throw new IllegalStateException("a leadership of '" + LockException.abbreviate(name)
-                    + "' is already open on this factory; close it first");
-        }
-        if (closed.get()) {
-            leaderships.remove(name, l);
-            throw new LockException(name, "the lock factory is closed");
-        }
-        return l;
-    }
-
-    /** A leadership's thread: from the caller's thread factory if one was given, else a daemon thread. */
-    Thread newLeadershipThread(Runnable body, String threadName) {
-        Thread t = threadFactory != null ? threadFactory.newThread(body) : null;
-        if (t == null) {
-            t = new Thread(body, threadName);
-            t.setDaemon(true);
-        }
-        return t;
-    }
-
-    void leadershipClosed(LockLeadership l) {
-        leaderships.remove(l.name(), l);
-    }
-
-    /** Every open leadership's name, and whether this instance leads it now. */
-    java.util.Map<String, Boolean> leading() {
-        java.util.Map<String, Boolean> m = new java.util.TreeMap<>();
-        leaderships.forEach((n, l) -> m.put(n, l.leads()));
-        return m;
+        return leaderships.open(this, name, options);
     }
 
     // ---- thread-owned locks ----

@@ -61,13 +61,18 @@ final class Documentation {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
             Path pom = dir.resolve("pom.xml");
-            if (Files.isRegularFile(pom) && read(pom).contains("<artifactId>lockkit-parent</artifactId>")) {
+            if (Files.isRegularFile(pom) && isParentPom(read(pom))) {
                 return dir;
             }
             dir = dir.getParent();
         }
         throw new IllegalStateException(
                 "no lockkit-parent pom.xml above " + Path.of("").toAbsolutePath());
+    }
+
+    /** Whether a POM is lockkit's parent itself: a module's POM names it too, as its parent, but has no modules. */
+    static boolean isParentPom(String pom) {
+        return pom.contains("<artifactId>lockkit-parent</artifactId>") && pom.contains("<modules>");
     }
 
     /**

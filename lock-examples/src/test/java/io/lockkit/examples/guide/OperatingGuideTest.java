@@ -6,57 +6,21 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockHandle;
 import io.lockkit.LockInfo;
-import io.lockkit.LockLostException;
-import io.lockkit.LockObserver;
-import io.lockkit.LockObserver.LossCause;
-import io.lockkit.spi.LockProvider;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The snippets of docs/operating.md, compiled and run on the in-JVM provider; each block between
+ * The listing snippet of docs/operating.md (its observer and metrics snippets are LockObserverTest's
+ * and LockMetricsTest's), compiled and run on the in-JVM provider; each block between
  * {@code // guide:<name>-begin} and {@code -end} is shown on the page.
  */
-@DisplayName("docs/operating.md: observers and listings as the guide shows them")
+@DisplayName("docs/operating.md: a listing as the guide shows it")
 class OperatingGuideTest {
 
     private final LocalLockProvider backend = new LocalLockProvider();
-
-    @Test
-    @DisplayName("an observer counts acquisitions and losses")
-    void observerCounts() throws Exception {
-        LockProvider provider = backend.newClient();
-        // guide:observer-begin
-        LongAdder acquisitions = new LongAdder();
-        LongAdder losses = new LongAdder();
-        DistributedLockFactory locks = DistributedLockFactory.builder(provider)
-                .observer(new LockObserver() {
-                    @Override
-                    public void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
-                        acquisitions.increment();
-                    }
-
-                    @Override
-                    public void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {
-                        losses.increment();
-                    }
-                })
-                .build();
-        // guide:observer-end
-        try (locks) {
-            LockHandle hold = locks.acquire("orders:42");
-            assertThat(acquisitions.sum()).isEqualTo(1);
-            assertThat(locks.forceRelease("orders:42")).isTrue();
-            org.awaitility.Awaitility.await()
-                    .atMost(java.time.Duration.ofSeconds(10))
-                    .until(() -> losses.sum() == 1);
-            assertThat(hold.isValid()).isFalse();
-        }
-    }
 
     @Test
     @DisplayName("a listing streams the held locks under a prefix, and is closed")

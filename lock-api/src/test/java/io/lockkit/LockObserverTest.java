@@ -262,9 +262,9 @@ class LockObserverTest {
     }
 
     @Test
-    void aCountingObserverAsTheReadmeShowsIt() throws InterruptedException {
+    void aCountingObserverAsTheGuideShowsIt() throws InterruptedException {
         LockProvider provider = backend;
-        // README: Operating lockkit
+        // guide:observer-begin
         LongAdder acquisitions = new LongAdder();
         LongAdder losses = new LongAdder();
         DistributedLockFactory locks = DistributedLockFactory.builder(provider)
@@ -280,7 +280,7 @@ class LockObserverTest {
                     }
                 })
                 .build();
-        // end README
+        // guide:observer-end
         try (locks;
                 LockHandle ignored = locks.acquire(NAME, LockOptions.noWait())) {
             assertThat(acquisitions.sum()).isEqualTo(1);

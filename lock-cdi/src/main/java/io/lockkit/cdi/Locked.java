@@ -22,7 +22,8 @@ import java.time.temporal.ChronoUnit;
  *
  * <p><b>Name template.</b> {@link #value()} is literal text with placeholders: {@code {orderId}} (a
  * parameter by name; needs classes compiled with {@code -parameters}), {@code {0}} (by position), and
- * property paths such as {@code {order.id}} or {@code {0.customer.id}}, each step a getter
+ * property paths such as {@code {order.id}} (from a parameter by name, so {@code -parameters} too) or
+ * {@code {0.customer.id}} (by position), each step a getter
  * ({@code getId()}, {@code isActive()}), a record component or another no-argument accessor
  * ({@code id()}) of the step's declared type. <code>{{</code> and <code>}}</code> stand for literal braces.
  * Values are rendered with {@code String.valueOf}; a {@code null} value fails the call with an

@@ -22,6 +22,7 @@ import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -823,6 +824,27 @@ class SecurityTest {
                     .filter(l -> l.contains(" name=lockkit-tls "))
                     .toList();
             assertThat(clients).isNotEmpty().allMatch(l -> l.contains(" laddr=127.0.0.1:" + tlsPort + " "));
+        }
+
+        @Test
+        @DisplayName("the snippet of docs/SECURITY.md locks over TLS")
+        void guideSnippetLocksOverTls() throws Exception {
+            String redisUri = tlsUri("127.0.0.1");
+            File trustStoreFile = certificates.trustStore().toFile();
+            char[] trustStorePassword = certificates.trustStorePassword();
+            // security:tls-begin
+            JedisLockProvider provider = JedisLockProvider.builder()
+                    .uri(redisUri) // rediss://[[user]:password@]host[:port]
+                    .sslOptions(SslOptions.builder()
+                            .truststore(trustStoreFile, trustStorePassword) // the server's certificate or its CA
+                            .trustStoreType("PKCS12")
+                            .build())
+                    .build();
+            // security:tls-end
+            DistributedLockFactory locks = factory(provider);
+            try (LockHandle hold = locks.acquire(name(), LockOptions.noWait())) {
+                assertThat(hold.fencingToken()).isPositive();
+            }
         }
 
         @Test

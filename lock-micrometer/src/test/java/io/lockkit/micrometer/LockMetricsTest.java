@@ -372,10 +372,10 @@ class LockMetricsTest {
     }
 
     @Test
-    @DisplayName("the README's example: metrics with a lock tag, bound, then registered on the factory")
-    void readmeExample() throws Exception {
+    @DisplayName("the example of docs/operating.md: metrics with a lock tag, bound, then registered on the factory")
+    void guideExample() throws Exception {
         LocalLockProvider provider = new LocalLockProvider();
-        // README: Metrics
+        // guide:metrics-begin
         MeterRegistry registry = new SimpleMeterRegistry(); // the application's registry
         LockMetrics metrics = LockMetrics.builder()
                 .lockNameTag(name -> name.startsWith("order:") ? "order" : "other")
@@ -383,7 +383,7 @@ class LockMetricsTest {
         metrics.bindTo(registry);
         DistributedLockFactory locks =
                 DistributedLockFactory.builder(provider).observer(metrics).build();
-        // README end
+        // guide:metrics-end
         toClose.add(locks);
         locks.acquire("order:4711").close();
         assertThat(registry.get("lockkit.acquire")

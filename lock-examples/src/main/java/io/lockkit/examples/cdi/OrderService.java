@@ -3,13 +3,14 @@ package io.lockkit.examples.cdi;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
+import io.lockkit.cdi.CurrentLock;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 
-/** The example shop's order service: the code of the README's "Jakarta EE and Quarkus" section. */
+/** The example shop's order service: the code of the Jakarta EE guide (docs/jakarta-ee.md) and the README's quick start. */
 // readme:begin
 @ApplicationScoped
 public class OrderService {
@@ -20,6 +21,7 @@ public class OrderService {
     @Inject
     Shipments shipments; // shared by every instance of the application
 
+    // front:ship-begin
     /** At most one instance ships a given order at a time, so check-then-act is safe. */
     @Locked("order:{order.id}")
     public boolean ship(Order order) {
@@ -29,11 +31,19 @@ public class OrderService {
         shipments.record(order);
         return true;
     }
+    // front:ship-end
 
     /** Runs on one instance; the others skip it instead of queueing up. */
     @Locked(value = "daily-report", waitTime = 0, whenBusy = WhenBusy.SKIP)
     public void dailyReport() {
         shipments.writeDailyReport();
+    }
+
+    /** A locked method that hands its hold's fencing token to the store, which refuses older ones. */
+    @Locked("stock:{sku}")
+    public boolean restockLocked(String sku, int quantity) {
+        long token = CurrentLock.handle().orElseThrow().fencingToken();
+        return shipments.restock(sku, quantity, token);
     }
 
     /** The explicit API, for a lock that is not one method's; the token fences out stale writers. */

@@ -79,6 +79,9 @@ class OrderServiceExampleTest {
             orders.dailyReport();
             assertThat(store.reports()).isEqualTo(1);
             assertThat(orders.restock("tea", 10)).as("newest token writes").isTrue();
+            assertThat(orders.restockLocked("tea", 5))
+                    .as("a later hold's token, taken inside the @Locked method, writes too")
+                    .isTrue();
         }
     }
 }

@@ -61,7 +61,7 @@ class JdbcLockProviderH2Test {
             });
             waiter.start();
             // The waiter has made its attempts (first, and after subscribing) and parked.
-            org.awaitility.Awaitility.await().until(() -> provider.statements("lockRow") >= 3);
+            org.awaitility.Awaitility.await().until(() -> provider.statements("acquire.lockRow") >= 3);
             long released = System.nanoTime();
             holder.unlock();
             waiter.join(TimeUnit.SECONDS.toMillis(10));

@@ -14,7 +14,8 @@ import org.postgresql.PGNotification;
 
 /**
  * One LISTEN connection and its thread for a provider on PostgreSQL: it receives the release
- * notifications of every client of the lock table and hands each lock key to the dispatcher.
+ * notifications of every client of the lock table ({@link NotifyPayload}) and hands each to the
+ * dispatcher, except hand-overs this provider's own releases made (it woke their grantees itself).
  * Loaded only when the PostgreSQL driver is on the class path. Thread-safe.
  *
  * <p>Design: the thread blocks in {@code getNotifications(timeout)}; every {@link #HEALTH_CHECK} without
@@ -23,16 +24,7 @@ import org.postgresql.PGNotification;
  * dispatcher that notifications may be missed (waiters check again, and poll while it reconnects),
  * reconnects with a short back-off, LISTENs again and says so once more.
  */
-public final class PgListener implements AutoCloseable {
-
-    /** What the listener reports to. */
-    public interface Dispatcher {
-        /** A release of the lock with this key was committed. */
-        void released(String key);
-
-        /** Notifications may have been lost (connection lost or just re-established). */
-        void missed();
-    }
+public final class PgListener implements WakeUpSource {
 
     private static final System.Logger LOG = System.getLogger(PgListener.class.getName());
     private static final int WAIT_MILLIS = 500;
@@ -40,6 +32,7 @@ public final class PgListener implements AutoCloseable {
 
     private final ConnectionSource connections;
     private final String channel;
+    private final String origin;
     private final Dispatcher dispatcher;
     private final int queryTimeoutSeconds;
     private final long backoffNanos;
@@ -59,14 +52,20 @@ public final class PgListener implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the thread, which connects and LISTENs on {@code channel}; notifications of releases
+     * by the provider {@code origin} (this one) are skipped.
+     */
     public PgListener(
             ConnectionSource connections,
             String channel,
+            String origin,
             Dispatcher dispatcher,
             ThreadFactory threads,
             Duration timeout) {
         this.connections = connections;
         this.channel = channel;
+        this.origin = origin;
         this.dispatcher = dispatcher;
         this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
         this.backoffNanos = Math.min(timeout.toNanos(), TimeUnit.SECONDS.toNanos(1));
@@ -75,8 +74,8 @@ public final class PgListener implements AutoCloseable {
         thread.start();
     }
 
-    /** Waits up to {@code timeout} for the first LISTEN; whether it is listening now. */
-    public boolean awaitListening(Duration timeout) {
+    @Override
+    public boolean awaitLive(Duration timeout) {
         try {
             firstListen.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -85,8 +84,8 @@ public final class PgListener implements AutoCloseable {
         return listening;
     }
 
-    /** Whether notifications are being received now. */
-    public boolean listening() {
+    @Override
+    public boolean live() {
         return listening;
     }
 
@@ -105,33 +104,7 @@ public final class PgListener implements AutoCloseable {
                                     + " driver's (or do not unwrap to it): no LISTEN; waiters poll");
                     break;
                 }
-                try (Statement s = c.createStatement()) {
-                    s.setQueryTimeout(queryTimeoutSeconds);
-                    s.execute("LISTEN " + channel);
-                }
-                PGConnection pg = c.unwrap(PGConnection.class);
-                listening = true;
-                firstListen.countDown();
-                if (reconnect) {
-                    LOG.log(System.Logger.Level.INFO, "lock release notifications on channel {0} resumed", channel);
-                    dispatcher.missed();
-                }
-                long quietSince = System.nanoTime();
-                while (!closed) {
-                    PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
-                    if (received != null && received.length > 0) {
-                        for (PGNotification n : received) {
-                            dispatcher.released(n.getParameter());
-                        }
-                        quietSince = System.nanoTime();
-                    } else if (System.nanoTime() - quietSince > HEALTH_CHECK) {
-                        try (Statement s = c.createStatement()) {
-                            s.setQueryTimeout(queryTimeoutSeconds);
-                            s.execute("SELECT 1");
-                        }
-                        quietSince = System.nanoTime();
-                    }
-                }
+                listen(c, reconnect);
             } catch (SQLException | RuntimeException e) {
                 if (closed) {
                     break;
@@ -162,6 +135,44 @@ public final class PgListener implements AutoCloseable {
         firstListen.countDown();
     }
 
+    /** LISTENs on {@code c} and hands notifications on until closed or the connection fails. */
+    private void listen(Connection c, boolean reconnect) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.setQueryTimeout(queryTimeoutSeconds);
+            s.execute("LISTEN " + channel);
+        }
+        PGConnection pg = c.unwrap(PGConnection.class);
+        listening = true;
+        firstListen.countDown();
+        if (reconnect) {
+            LOG.log(System.Logger.Level.INFO, "lock release notifications on channel {0} resumed", channel);
+            dispatcher.missed();
+        }
+        long quietSince = System.nanoTime();
+        while (!closed) {
+            PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
+            if (received != null && received.length > 0) {
+                for (PGNotification n : received) {
+                    dispatch(n.getParameter());
+                }
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince > HEALTH_CHECK) {
+                try (Statement s = c.createStatement()) {
+                    s.setQueryTimeout(queryTimeoutSeconds);
+                    s.execute("SELECT 1");
+                }
+                quietSince = System.nanoTime();
+            }
+        }
+    }
+
+    private void dispatch(String payload) {
+        NotifyPayload.Notice n = NotifyPayload.decode(payload);
+        if (!origin.equals(n.origin())) {
+            dispatcher.released(n.key(), n.grantee());
+        }
+    }
+
     private void unlistenAndClose(Connection c) {
         try {
             if (!c.isClosed()) {
@@ -181,7 +192,6 @@ public final class PgListener implements AutoCloseable {
         }
     }
 
-    /** Stops the thread and closes the connection; idempotent. */
     @Override
     public void close() {
         closed = true;

@@ -104,6 +104,19 @@ class JdbcLockProviderH2Test {
     }
 
     @Test
+    void aMissingLockTableOnAnEmptyDatabaseIsReportedAsASchemaProblemWithTheHint() {
+        // H2 reports a missing table of an empty database with SQLState 42S04 (else 42S02).
+        try (JdbcLockProvider empty = JdbcLockProvider.create("jdbc:h2:mem:lockkit_h2_empty;DB_CLOSE_DELAY=-1")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> empty.tryAcquire(new LockRequest("x", "c:a", Duration.ofSeconds(1), Duration.ZERO)))
+                    .isInstanceOf(LockSchemaException.class)
+                    .hasMessageContaining("42S04")
+                    .hasMessageContaining("createSchema(true)")
+                    .hasMessageContaining("/io/lockkit/jdbc/h2/migration");
+        }
+    }
+
+    @Test
     void tokensKeepIncreasingAcrossReleaseExpiryAndRowDeletion() throws Exception {
         long t1 = provider.tryAcquire(new LockRequest("t", "c:a", Duration.ofMillis(1), Duration.ZERO))
                 .fencingToken();

@@ -1,9 +1,11 @@
 package io.lockkit.jdbc.internal;
 
+import io.lockkit.spi.Outage;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -20,9 +22,11 @@ import org.postgresql.PGNotification;
  *
  * <p>Design: the thread blocks in {@code getNotifications(timeout)}; every {@link #HEALTH_CHECK} without
  * traffic it runs {@code SELECT 1}, so a connection that died silently (a stalled server, a dropped
- * network path) is noticed within that time plus the network timeout. On any failure it tells the
- * dispatcher that notifications may be missed (waiters check again, and poll while it reconnects),
- * reconnects with a short back-off, LISTENs again and says so once more.
+ * network path) is noticed within that time plus the network timeout. A lost connection is an
+ * {@link Outage}, as for the Redis provider's wake-ups: one warning, the dispatcher told that
+ * notifications may be missed (waiters check again, and poll while it reconnects), the first
+ * reconnect at once and the next ones after pauses growing from 25 to 200 ms, waiters alerted again
+ * if it lasts twice the timeout, and told once more when it LISTENs again (with one line in the log).
  */
 public final class PgListener implements WakeUpSource {
 
@@ -35,12 +39,15 @@ public final class PgListener implements WakeUpSource {
     private final String origin;
     private final Dispatcher dispatcher;
     private final int queryTimeoutSeconds;
-    private final long backoffNanos;
+    private final Duration timeout;
+    private final String subject;
     private final Thread thread;
     private final CountDownLatch firstListen = new CountDownLatch(1);
     private volatile boolean listening;
     private volatile boolean closed;
     private volatile @Nullable Connection current;
+    /** The outage of the connection now, or null; the thread's own. */
+    private @Nullable Outage outage;
 
     /** Whether the PostgreSQL driver (and so this class) can be used. */
     public static boolean driverPresent() {
@@ -68,7 +75,8 @@ public final class PgListener implements WakeUpSource {
         this.origin = origin;
         this.dispatcher = dispatcher;
         this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
-        this.backoffNanos = Math.min(timeout.toNanos(), TimeUnit.SECONDS.toNanos(1));
+        this.timeout = timeout;
+        this.subject = "the LISTEN connection for lock releases on channel " + channel;
         this.thread = threads.newThread(this::run);
         thread.setDaemon(true);
         thread.start();
@@ -90,9 +98,9 @@ public final class PgListener implements WakeUpSource {
     }
 
     private void run() {
-        boolean reconnect = false;
         while (!closed) {
             Connection c = null;
+            long pause = 0;
             try {
                 c = connections.openDedicated();
                 current = c;
@@ -104,39 +112,52 @@ public final class PgListener implements WakeUpSource {
                                     + " driver's (or do not unwrap to it): no LISTEN; waiters poll");
                     break;
                 }
-                listen(c, reconnect);
+                listen(c);
             } catch (SQLException | RuntimeException e) {
                 if (closed) {
                     break;
                 }
-                if (listening || !reconnect) {
-                    LOG.log(
-                            System.Logger.Level.WARNING,
-                            "lock release notifications on channel " + channel
-                                    + " interrupted; waiters poll until the LISTEN connection is back: " + e);
-                }
-                if (listening) {
-                    listening = false;
-                    dispatcher.missed();
-                }
-                reconnect = true;
-                firstListen.countDown();
+                pause = failed(e);
             } finally {
                 current = null;
                 if (c != null) {
                     unlistenAndClose(c);
                 }
             }
-            if (!closed) {
-                LockSupport.parkNanos(this, backoffNanos);
+            if (!closed && pause > 0) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(pause));
             }
         }
         listening = false;
         firstListen.countDown();
     }
 
+    /**
+     * After a failure: a connection that was listening broke, or the first connection could not be
+     * made (a new outage: one warning, waiters told to look again, the next attempt at once), or
+     * a reconnect attempt failed (the next one after a growing pause). Returns the pause in ms.
+     */
+    private long failed(Exception e) {
+        Outage o = outage;
+        firstListen.countDown();
+        if (listening || o == null) {
+            boolean was = listening;
+            listening = false;
+            outage = Outage.begin(subject, was ? "broke" : "could not be made", timeout, e);
+            if (was) {
+                dispatcher.missed();
+            }
+            return Objects.requireNonNull(outage).failed(false, e);
+        }
+        long pause = o.failed(true, e);
+        if (o.alertDue()) {
+            dispatcher.missed();
+        }
+        return pause;
+    }
+
     /** LISTENs on {@code c} and hands notifications on until closed or the connection fails. */
-    private void listen(Connection c, boolean reconnect) throws SQLException {
+    private void listen(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.setQueryTimeout(queryTimeoutSeconds);
             s.execute("LISTEN " + channel);
@@ -144,8 +165,10 @@ public final class PgListener implements WakeUpSource {
         PGConnection pg = c.unwrap(PGConnection.class);
         listening = true;
         firstListen.countDown();
-        if (reconnect) {
-            LOG.log(System.Logger.Level.INFO, "lock release notifications on channel {0} resumed", channel);
+        Outage o = outage;
+        if (o != null) {
+            outage = null;
+            o.over();
             dispatcher.missed();
         }
         long quietSince = System.nanoTime();

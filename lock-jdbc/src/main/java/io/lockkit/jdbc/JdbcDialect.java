@@ -2,6 +2,7 @@ package io.lockkit.jdbc;
 
 import io.lockkit.jdbc.internal.Dialect;
 import io.lockkit.jdbc.internal.H2Dialect;
+import io.lockkit.jdbc.internal.MariaDbDialect;
 import io.lockkit.jdbc.internal.PostgresDialect;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -21,14 +22,31 @@ public enum JdbcDialect {
     POSTGRESQL("postgresql", "PostgreSQL"),
 
     /** H2 2.x: one short transaction per acquisition; waiters of other clients poll. */
-    H2("h2", "H2");
+    H2("h2", "H2"),
+
+    /**
+     * MariaDB 10.6 or later, and MySQL 8 by design ({@code jdbc:mariadb:} and {@code jdbc:mysql:}
+     * URLs): one statement per operation, a wait queue with hand-over, and one poller per provider
+     * that wakes only the waiter a lock was handed to (these databases have no LISTEN/NOTIFY).
+     */
+    MARIADB("mariadb", "MariaDB", "mysql", "MySQL");
 
     private final String id;
     private final String product;
+    /** Another URL scheme and product name that speak this dialect, or "". */
+    private final String alias;
+
+    private final String aliasProduct;
 
     JdbcDialect(String id, String product) {
+        this(id, product, "", "");
+    }
+
+    JdbcDialect(String id, String product, String alias, String aliasProduct) {
         this.id = id;
         this.product = product;
+        this.alias = alias;
+        this.aliasProduct = aliasProduct;
     }
 
     /** The jar folder of this dialect's SQL, e.g. {@code /io/lockkit/jdbc/postgresql}. */
@@ -56,6 +74,7 @@ public enum JdbcDialect {
         return switch (this) {
             case POSTGRESQL -> new PostgresDialect(context);
             case H2 -> new H2Dialect(context);
+            case MARIADB -> new MariaDbDialect(context);
         };
     }
 
@@ -63,19 +82,25 @@ public enum JdbcDialect {
     static @Nullable JdbcDialect detect(String urlOrProduct) {
         String s = urlOrProduct.toLowerCase(Locale.ROOT);
         for (JdbcDialect d : values()) {
-            String name = d.product.toLowerCase(Locale.ROOT);
-            if (s.startsWith("jdbc:" + d.id + ":") || s.equals(name)) {
+            if (s.startsWith("jdbc:" + d.id + ":")
+                    || s.equals(d.product.toLowerCase(Locale.ROOT))
+                    || (!d.alias.isEmpty()
+                            && (s.startsWith("jdbc:" + d.alias + ":")
+                                    || s.equals(d.aliasProduct.toLowerCase(Locale.ROOT))))) {
                 return d;
             }
         }
         return null;
     }
 
-    /** The products of every dialect, for messages: "PostgreSQL, H2". */
+    /** The products of every dialect, for messages: "PostgreSQL, H2, MariaDB, MySQL". */
     static String products() {
         StringBuilder b = new StringBuilder();
         for (JdbcDialect d : values()) {
             b.append(b.length() == 0 ? "" : ", ").append(d.product);
+            if (!d.aliasProduct.isEmpty()) {
+                b.append(", ").append(d.aliasProduct);
+            }
         }
         return b.toString();
     }

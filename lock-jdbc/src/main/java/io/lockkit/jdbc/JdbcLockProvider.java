@@ -31,8 +31,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The JDBC lock backend: locks are rows of a lock table in PostgreSQL or H2, reached through the
- * application's {@link DataSource} or a JDBC URL. Thread-safe.
+ * The JDBC lock backend: locks are rows of a lock table in PostgreSQL, MariaDB (or MySQL 8) or H2,
+ * reached through the application's {@link DataSource} or a JDBC URL. Thread-safe.
  *
  * <pre>{@code
  * DistributedLockFactory locks = DistributedLockFactory.builder(
@@ -367,9 +367,9 @@ public final class JdbcLockProvider implements LockProvider {
         }
 
         /**
-         * Whether waiters on PostgreSQL are woken by LISTEN/NOTIFY (needs the PostgreSQL JDBC driver
-         * and a session-mode connection; not through PgBouncer in transaction mode). Default: true;
-         * false: waiters poll.
+         * Whether waiters are woken by other clients' releases: LISTEN/NOTIFY on PostgreSQL (needs
+         * its JDBC driver and a session-mode connection, not PgBouncer in transaction mode), one
+         * poller per provider on MariaDB. Default: true; false: waiters poll each on their own.
          */
         public Builder listen(boolean listen) {
             this.listen = listen;

@@ -30,6 +30,17 @@ class JdbcDocsTest {
     }
 
     @Test
+    @DisplayName("docs/jdbc.md shows the Liquibase change sets MigrationToolsTest applies")
+    void theLiquibaseChangeSetsOnThePageAreTheTestedOnes() throws IOException {
+        String page = Files.readString(PAGE);
+        for (String changelog : new String[] {"lockkit-postgresql.xml", "lockkit-mariadb.xml"}) {
+            String xml = Files.readString(Path.of("src/test/resources/liquibase", changelog));
+            String changeSet = xml.substring(xml.indexOf("<changeSet"), xml.indexOf("</changeSet>") + 12);
+            assertThat(page).as("%s on %s", changeSet, PAGE).contains(changeSet);
+        }
+    }
+
+    @Test
     @DisplayName("docs/jdbc.md names each dialect's migration folder")
     void thePageNamesTheMigrationFolders() throws IOException {
         String page = Files.readString(PAGE);

@@ -309,6 +309,27 @@ public abstract class Dialect {
         }
     }
 
+    /**
+     * Renews {@code holds} with one JDBC batch of the {@code renew} statement (one round trip; the
+     * driver must report each statement's rows matched).
+     */
+    protected final boolean[] renewInBatch(Connection c, List<RenewStatement.Hold> holds) throws SQLException {
+        int[] counts;
+        try (PreparedStatement ps = prepare(c, RenewStatement.NAME, true)) {
+            NamedSql sql = statement(RenewStatement.NAME);
+            for (RenewStatement.Hold h : holds) {
+                sql.bind(ps, h);
+                ps.addBatch();
+            }
+            counts = ps.executeBatch();
+        }
+        boolean[] out = new boolean[holds.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = counts[i] > 0 || counts[i] == java.sql.Statement.SUCCESS_NO_INFO;
+        }
+        return out;
+    }
+
     private void count(String name) {
         roundTrips.increment();
         byStatement.computeIfAbsent(name, k -> new LongAdder()).increment();

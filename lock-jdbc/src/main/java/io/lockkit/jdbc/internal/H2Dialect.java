@@ -3,7 +3,6 @@ package io.lockkit.jdbc.internal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -146,20 +145,7 @@ public final class H2Dialect extends Dialect {
 
     @Override
     public boolean[] renew(Connection c, List<RenewStatement.Hold> holds) throws SQLException {
-        int[] counts;
-        try (PreparedStatement ps = prepare(c, RenewStatement.NAME, true)) {
-            NamedSql sql = statement(RenewStatement.NAME);
-            for (RenewStatement.Hold h : holds) {
-                sql.bind(ps, h);
-                ps.addBatch();
-            }
-            counts = ps.executeBatch();
-        }
-        boolean[] out = new boolean[holds.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = counts[i] > 0 || counts[i] == Statement.SUCCESS_NO_INFO;
-        }
-        return out;
+        return renewInBatch(c, holds);
     }
 
     @Override

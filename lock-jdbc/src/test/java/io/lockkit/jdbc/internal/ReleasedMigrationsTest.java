@@ -27,12 +27,14 @@ import org.junit.jupiter.api.Test;
  */
 class ReleasedMigrationsTest {
 
-    /** Every released migration (path in the jar) and its SHA-256. 0.1.0 releases version 1 of each dialect. */
+    /** Every released migration (path in the jar) and its SHA-256: 0.1.0 releases version 1 of each dialect. */
     private static final Map<String, String> RELEASED = Map.of(
             "/io/lockkit/jdbc/postgresql/migration/V1__lockkit_locks.sql",
                     "ebd911c4b5a1c12ee291bafecfbb46e6e33041f6f7b3035acd91b7c3514c8535",
             "/io/lockkit/jdbc/h2/migration/V1__lockkit_locks.sql",
-                    "fe6dc299070204a16a9a488adde312e5b80b7438a226e9a7c42a6474ff40efc6");
+                    "fe6dc299070204a16a9a488adde312e5b80b7438a226e9a7c42a6474ff40efc6",
+            "/io/lockkit/jdbc/mariadb/migration/V1__lockkit_locks.sql",
+                    "c3f2f40096a922fe6d19c82af1120d3e55c46de0a82bbb8bf8a2996351b878df");
 
     private static List<Dialect> dialects() {
         Dialect.Context context = new Dialect.Context(
@@ -42,7 +44,7 @@ class ReleasedMigrationsTest {
                 SqlFile.DEFAULT_TABLE,
                 "origin",
                 Duration.ofMillis(250));
-        return List.of(new PostgresDialect(context), new H2Dialect(context));
+        return List.of(new PostgresDialect(context), new H2Dialect(context), new MariaDbDialect(context));
     }
 
     @Test

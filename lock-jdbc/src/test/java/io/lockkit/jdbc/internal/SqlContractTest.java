@@ -43,6 +43,7 @@ class SqlContractTest {
         ARGS.put(ForceReleaseStatement.NAME, ForceReleaseStatement.Args.class);
         ARGS.put(InspectStatement.NAME, InspectStatement.Args.class);
         ARGS.put(ListStatement.NAME, ListStatement.Args.class);
+        ARGS.put(WatchStatement.NAME, WatchStatement.Args.class);
     }
 
     private static final Map<String, List<String>> COLUMNS = Map.of(
@@ -51,7 +52,8 @@ class SqlContractTest {
             AbandonStatement.NAME, AbandonStatement.COLUMNS,
             ForceReleaseStatement.NAME, ForceReleaseStatement.COLUMNS,
             InspectStatement.NAME, InspectStatement.COLUMNS,
-            ListStatement.NAME, ListStatement.COLUMNS);
+            ListStatement.NAME, ListStatement.COLUMNS,
+            WatchStatement.NAME, WatchStatement.COLUMNS);
 
     private static final Pattern ROUTINE = Pattern.compile(
             "CREATE (?:OR REPLACE )?(?:FUNCTION|PROCEDURE) (\\w+)\\s*\\((.*?)\\)\\s*(?=RETURNS|LANGUAGE|SQL|MODIFIES|BEGIN)",
@@ -60,8 +62,8 @@ class SqlContractTest {
     private static final Pattern CALL_ARGUMENT = Pattern.compile("^:(\\w+)(?:::[\\w\\[\\]]+)?$");
     private static final Pattern NOTIFY =
             Pattern.compile("pg_notify\\s*\\(\\s*(?:p_channel|:channel)\\s*,\\s*(.*?)\\)");
-    private static final Pattern OUTCOME =
-            Pattern.compile("o_outcome\\s*(?::=|=)\\s*(CASE .*?END|'\\w+')", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
+    private static final Pattern OUTCOME = Pattern.compile(
+            "[ov]_outcome\\s*(?::=|=)\\s*(CASE .*?END|'\\w+')", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
     private static final Pattern WORD = Pattern.compile("'([a-z_]+)'");
 
     static Stream<Dialect> dialects() {
@@ -72,7 +74,7 @@ class SqlContractTest {
                 SqlFile.DEFAULT_TABLE,
                 "origin",
                 Duration.ofMillis(250));
-        return Stream.of(new PostgresDialect(context), new H2Dialect(context));
+        return Stream.of(new PostgresDialect(context), new H2Dialect(context), new MariaDbDialect(context));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -82,6 +84,9 @@ class SqlContractTest {
         Set<String> expected = new LinkedHashSet<>(ARGS.keySet());
         if (!dialect.queues()) {
             expected.remove(AbandonStatement.NAME);
+        }
+        if (!(dialect instanceof MariaDbDialect)) {
+            expected.remove(WatchStatement.NAME); // only where the wake-ups poll
         }
         Set<String> defined = new LinkedHashSet<>();
         for (String section : dialect.statements().keySet()) {
@@ -149,9 +154,12 @@ class SqlContractTest {
             assertThat(passed)
                     .as("%s: arguments of %s", e.getKey(), routine.name())
                     .isEqualTo(routine.in());
-            assertThat(selected(text))
-                    .as("%s: the columns selected", e.getKey())
-                    .isEqualTo(routine.out());
+            if (!text.trim().toUpperCase(Locale.ROOT).startsWith("CALL")) {
+                // SELECT ... FROM a function; a CALLed procedure answers with its own result set.
+                assertThat(selected(text))
+                        .as("%s: the columns selected", e.getKey())
+                        .isEqualTo(routine.out());
+            }
             assertThat(routine.out())
                     .as("%s: OUT names of %s", e.getKey(), routine.name())
                     .isEqualTo(COLUMNS.get(operation(e.getKey())));
@@ -166,7 +174,11 @@ class SqlContractTest {
     @DisplayName("the other statements select the reply columns of their classes")
     void statementsSelectTheReplyColumns(Dialect dialect) {
         Map<String, String> texts = SqlFile.statements(dialect.folder() + "/statements.sql", SqlFile.DEFAULT_TABLE);
-        for (String name : List.of(InspectStatement.NAME, ListStatement.NAME, ForceReleaseStatement.NAME)) {
+        for (String name :
+                List.of(InspectStatement.NAME, ListStatement.NAME, ForceReleaseStatement.NAME, WatchStatement.NAME)) {
+            if (!texts.containsKey(name)) {
+                continue; // steps with update counts (forceRelease on MariaDB), or no such statement
+            }
             List<String> columns = COLUMNS.get(name);
             assertThat(selected(texts.get(name)).subList(0, columns.size()))
                     .as("%s: %s selects %s", dialect, name, columns)

@@ -192,15 +192,9 @@ public final class WakeUpPoller implements WakeUpSource {
 
     @Override
     public void close() {
+        // No abort: a look is short (primary-key look-ups), and the thread closes its connection
+        // after it; a stalled database is bounded by the socket timeout, and the join below.
         closed = true;
-        Connection c = current;
-        if (c != null) {
-            try {
-                c.abort(Runnable::run);
-            } catch (SQLException | RuntimeException e) {
-                // the thread notices closed after its look
-            }
-        }
         LockSupport.unpark(thread);
         try {
             thread.join(TimeUnit.SECONDS.toMillis(2));

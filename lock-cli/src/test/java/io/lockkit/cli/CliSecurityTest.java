@@ -113,7 +113,8 @@ class CliSecurityTest {
     }
 
     private void aclUser(String user, List<String> rules) {
-        List<String> args = new ArrayList<>(List.of("ACL", "SETUSER", user, "reset", "on", ">" + PASSWORD));
+        List<String> args =
+                new ArrayList<>(List.of("ACL", "SETUSER", user, "reset", "resetchannels", "on", ">" + PASSWORD));
         args.addAll(rules);
         redis.command(args.toArray(String[]::new));
     }

@@ -1,12 +1,14 @@
 package io.lockkit.jdbc;
 
 import io.lockkit.spi.LockProvider;
+import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.LockContractTest;
 import io.lockkit.testkit.redis.RedisFixture;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,8 +44,12 @@ class H2ContractTest extends LockContractTest {
         }
     }
 
-    private static void startServer() throws SQLException {
-        server = Server.createTcpServer("-tcpPort", Integer.toString(port)).start();
+    private static void startServer() {
+        try {
+            server = Server.createTcpServer("-tcpPort", Integer.toString(port)).start();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String url() {
@@ -55,26 +61,15 @@ class H2ContractTest extends LockContractTest {
         return JdbcLockProvider.create(url());
     }
 
+    /** Stops and starts the TCP server; starting without the holds deletes them (see PostgresContractTest). */
     @Override
-    protected boolean canStopBackend() {
-        return true;
-    }
-
-    @Override
-    protected void stopBackend() {
-        server.stop();
-    }
-
-    /** Starts the server again and forgets every hold, as the kit's restart test asks (see PostgresContractTest). */
-    @Override
-    protected void startBackend() {
-        try {
-            startServer();
+    protected Optional<BackendControl> backendControl() {
+        return Optional.of(BackendControl.of(() -> server.stop(), H2ContractTest::startServer, () -> {
             try (Statement s = keeper.createStatement()) {
                 s.execute("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        }));
     }
 }

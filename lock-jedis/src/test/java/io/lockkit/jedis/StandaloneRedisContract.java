@@ -1,8 +1,10 @@
 package io.lockkit.jedis;
 
 import io.lockkit.spi.LockProvider;
+import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.LockContractTest;
 import io.lockkit.testkit.redis.RedisServer;
+import java.util.Optional;
 
 /** The contract against one standalone Redis process that the test class started. */
 abstract class StandaloneRedisContract extends LockContractTest {
@@ -16,21 +18,7 @@ abstract class StandaloneRedisContract extends LockContractTest {
     }
 
     @Override
-    protected boolean canStopBackend() {
-        return true;
-    }
-
-    @Override
-    protected void stopBackend() {
-        try {
-            redis().command("SHUTDOWN", "NOSAVE");
-        } catch (RuntimeException e) {
-            // the server closes the connection instead of answering
-        }
-    }
-
-    @Override
-    protected void startBackend() {
-        redis().restart();
+    protected Optional<BackendControl> backendControl() {
+        return redis().backendControl();
     }
 }

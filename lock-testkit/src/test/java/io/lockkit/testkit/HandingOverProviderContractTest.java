@@ -8,6 +8,7 @@ import io.lockkit.spi.Release;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.DisplayName;
 
@@ -28,18 +29,8 @@ class HandingOverProviderContractTest extends LockContractTest {
     }
 
     @Override
-    protected boolean canStopBackend() {
-        return true;
-    }
-
-    @Override
-    protected void stopBackend() {
-        backend.stopBackend();
-    }
-
-    @Override
-    protected void startBackend() {
-        backend.startBackend();
+    protected Optional<BackendControl> backendControl() {
+        return Optional.of(BackendControl.of(backend::stopBackend, backend::startBackend));
     }
 
     /**

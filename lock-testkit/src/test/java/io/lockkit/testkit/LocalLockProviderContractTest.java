@@ -2,6 +2,7 @@ package io.lockkit.testkit;
 
 import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.LockProvider;
+import java.util.Optional;
 
 /** The in-JVM provider keeps the whole contract, outage included; the README shows this class. */
 // kit-example:begin
@@ -15,18 +16,8 @@ class LocalLockProviderContractTest extends LockContractTest {
     }
 
     @Override
-    protected boolean canStopBackend() {
-        return true;
-    }
-
-    @Override
-    protected void stopBackend() {
-        backend.stopBackend();
-    }
-
-    @Override
-    protected void startBackend() {
-        backend.startBackend();
+    protected Optional<BackendControl> backendControl() {
+        return Optional.of(BackendControl.of(backend::stopBackend, backend::startBackend));
     }
 }
 // kit-example:end

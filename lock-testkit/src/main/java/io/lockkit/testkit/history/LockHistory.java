@@ -238,7 +238,8 @@ public final class LockHistory {
                     long start = System.nanoTime();
                     long token = lock.fencingToken();
                     work();
-                    boolean valid = !lock.remainingLease().isZero();
+                    // Not remainingLease(): it throws once the hold is known lost (a fault may land here).
+                    boolean valid = lock.isHeldByCurrentThread();
                     long end = System.nanoTime();
                     record(client, token, start, end, valid, lock::unlock);
                 }

@@ -1,10 +1,12 @@
 package io.lockkit.testkit.jdbc;
 
+import io.lockkit.testkit.BackendControl;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -134,6 +136,28 @@ public final class MariaDbServer implements AutoCloseable {
     public synchronized void restart() {
         owned().stop();
         owned().start();
+    }
+
+    /**
+     * This server as the kit's backend control (see
+     * {@link io.lockkit.testkit.LockContractTest#backendControl()}): {@link #stop()} and
+     * {@link #start()}, which keep the data; starting without the holds runs the statement
+     * {@code forgetHolds} in {@code database} (e.g. a {@code DELETE} of the lock table) after the
+     * start. Empty for a server the fixture did not start.
+     *
+     * @throws IllegalArgumentException when {@code database} or {@code forgetHolds} is null or blank
+     */
+    public Optional<BackendControl> backendControl(String database, String forgetHolds) {
+        if (database == null || database.isBlank()) {
+            throw new IllegalArgumentException("database must name a database");
+        }
+        if (forgetHolds == null || forgetHolds.isBlank()) {
+            throw new IllegalArgumentException("forgetHolds must be an SQL statement");
+        }
+        if (!canStop()) {
+            return Optional.empty();
+        }
+        return Optional.of(BackendControl.of(this::stop, this::start, () -> query(database, forgetHolds)));
     }
 
     private MariaDbProcess owned() {

@@ -1,11 +1,13 @@
 package io.lockkit.testkit.jdbc;
 
+import io.lockkit.testkit.BackendControl;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -127,6 +129,25 @@ public final class PostgresServer implements AutoCloseable {
     public synchronized void restart() {
         control.stop();
         control.start();
+    }
+
+    /**
+     * This server as the backend of the kit's outage tests (see
+     * {@link io.lockkit.testkit.LockContractTest#backendControl()}): {@link #stop()} and
+     * {@link #start()}, which keep the data; starting without the holds runs the statement
+     * {@code forgetHolds} (e.g. a {@code DELETE} of the lock table) after the start. Empty for a
+     * database the fixture did not start.
+     *
+     * @throws IllegalArgumentException when {@code forgetHolds} is null or blank
+     */
+    public Optional<BackendControl> backendControl(String forgetHolds) {
+        if (forgetHolds == null || forgetHolds.isBlank()) {
+            throw new IllegalArgumentException("forgetHolds must be an SQL statement");
+        }
+        if (!canStop()) {
+            return Optional.empty();
+        }
+        return Optional.of(BackendControl.of(this::stop, this::start, () -> query(forgetHolds)));
     }
 
     /** Stops what the fixture started and removes its data; idempotent. */

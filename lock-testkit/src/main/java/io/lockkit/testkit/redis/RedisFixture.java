@@ -52,10 +52,20 @@ public final class RedisFixture {
     public static final String URI_ENVIRONMENT_VARIABLE = "LOCKKIT_REDIS_URI";
     /** The system property naming an existing Redis server; consulted when the environment variable is unset. */
     public static final String URI_SYSTEM_PROPERTY = "lockkit.redis.uri";
+    /**
+     * The environment variable that narrows the default sources, a comma-separated list of
+     * {@link Source} names in the order to try them: {@code LOCKKIT_REDIS_SOURCES=embedded} runs
+     * every test on the bundled Redis 6.2, as on a machine without {@code redis-server}.
+     */
+    public static final String SOURCES_ENVIRONMENT_VARIABLE = "LOCKKIT_REDIS_SOURCES";
+    /** The system property that narrows the default sources; consulted when the environment variable is unset. */
+    public static final String SOURCES_SYSTEM_PROPERTY = "lockkit.redis.sources";
     /** The image used for {@link Source#TESTCONTAINERS} unless configured otherwise. */
     public static final String DEFAULT_DOCKER_IMAGE = "redis:7-alpine";
 
     private static final System.Logger LOG = System.getLogger(RedisFixture.class.getName());
+    private static final java.util.concurrent.atomic.AtomicBoolean SOURCES_LOGGED =
+            new java.util.concurrent.atomic.AtomicBoolean();
     private static final int CLUSTER_BUS_OFFSET = 10000;
     private static final int MAX_PORT = 65535;
     /** Lowest port handed out: above the well-known and most registered service ports. */
@@ -367,7 +377,10 @@ public final class RedisFixture {
      */
     public static final class Builder {
 
-        private List<Source> sources = List.of(Source.values());
+        private List<Source> sources = defaultSources();
+        /** Whether {@link #sources} is still the default (perhaps narrowed by the environment). */
+        private boolean defaultSources = true;
+
         private String searchPath = Objects.requireNonNullElse(System.getenv("PATH"), "");
         private @Nullable String explicitUri;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
@@ -394,6 +407,7 @@ public final class RedisFixture {
                 }
             }
             this.sources = List.of(sources);
+            this.defaultSources = false;
             return this;
         }
 
@@ -408,7 +422,8 @@ public final class RedisFixture {
 
         /**
          * A Redis server to use as is, {@code redis://[[user]:password@]host[:port][/database]};
-         * overrides {@code LOCKKIT_REDIS_URI} and {@code lockkit.redis.uri}.
+         * overrides {@code LOCKKIT_REDIS_URI} and {@code lockkit.redis.uri}, and is used even when
+         * {@code LOCKKIT_REDIS_SOURCES} leaves {@link Source#EXPLICIT_URI} out.
          *
          * @throws IllegalArgumentException when it is not such a URI (TLS {@code rediss://} is not supported)
          */
@@ -416,6 +431,12 @@ public final class RedisFixture {
             Objects.requireNonNull(uri, "uri");
             Endpoint.parse(uri, "uri");
             this.explicitUri = uri.trim();
+            if (defaultSources && !sources.contains(Source.EXPLICIT_URI)) {
+                // Sources narrowed by the environment still serve a URI given in code.
+                List<Source> withExplicit = new ArrayList<>(List.of(Source.EXPLICIT_URI));
+                withExplicit.addAll(sources);
+                this.sources = List.copyOf(withExplicit);
+            }
             return this;
         }
 
@@ -480,6 +501,51 @@ public final class RedisFixture {
             }
             uri = uri.trim();
             return new RedisFixture(this, uri, origin, Endpoint.parse(uri, origin));
+        }
+
+        /**
+         * Every source in declaration order, unless {@code LOCKKIT_REDIS_SOURCES} or
+         * {@code lockkit.redis.sources} names some.
+         */
+        private static List<Source> defaultSources() {
+            String origin = "environment variable " + SOURCES_ENVIRONMENT_VARIABLE;
+            String names = System.getenv(SOURCES_ENVIRONMENT_VARIABLE);
+            if (names == null || names.isBlank()) {
+                origin = "system property " + SOURCES_SYSTEM_PROPERTY;
+                names = System.getProperty(SOURCES_SYSTEM_PROPERTY);
+            }
+            if (names == null || names.isBlank()) {
+                return List.of(Source.values());
+            }
+            List<Source> chosen = parseSources(names, origin);
+            if (SOURCES_LOGGED.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.INFO, "Redis for tests only from {0} ({1})", chosen, origin);
+            }
+            return chosen;
+        }
+
+        /** Source names separated by commas, case and '-'/'_' ignored; an unknown one is refused naming {@code origin}. */
+        static List<Source> parseSources(String names, String origin) {
+            List<Source> chosen = new ArrayList<>();
+            for (String name : names.split(",", -1)) {
+                if (name.isBlank()) {
+                    continue;
+                }
+                String normalized =
+                        name.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+                try {
+                    Source source = Source.valueOf(normalized);
+                    if (!chosen.contains(source)) {
+                        chosen.add(source);
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                            origin + " names an unknown source '" + name.trim() + "'; known: "
+                                    + java.util.Arrays.toString(Source.values()),
+                            e);
+                }
+            }
+            return List.copyOf(chosen);
         }
 
         private static Duration positive(Duration value, String name) {

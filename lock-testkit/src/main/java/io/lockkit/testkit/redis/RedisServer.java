@@ -1,9 +1,11 @@
 package io.lockkit.testkit.redis;
 
+import io.lockkit.testkit.BackendControl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -121,6 +123,28 @@ public final class RedisServer implements AutoCloseable {
             throw new IllegalStateException(this + " was stopped");
         }
         control.restart(startupTimeout);
+    }
+
+    /**
+     * This server as the backend of the kit's outage tests (see
+     * {@link io.lockkit.testkit.LockContractTest#backendControl()}): stop sends
+     * {@code SHUTDOWN NOSAVE}, and either start is {@link #restart()}, which comes back without any
+     * hold (persistence is off). Empty for a server reached through an explicit URI, which the
+     * fixture never stops.
+     */
+    public Optional<BackendControl> backendControl() {
+        if (source == Source.EXPLICIT_URI) {
+            return Optional.empty();
+        }
+        return Optional.of(BackendControl.of(this::shutDownNoSave, this::restart));
+    }
+
+    private void shutDownNoSave() {
+        try {
+            command("SHUTDOWN", "NOSAVE");
+        } catch (RuntimeException e) {
+            // the server closes the connection instead of answering
+        }
     }
 
     /**

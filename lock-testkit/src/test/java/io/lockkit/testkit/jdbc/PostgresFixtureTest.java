@@ -85,6 +85,9 @@ class PostgresFixtureTest {
                 PostgresFixture.builder().explicitUrl(first.jdbcUrl()).build().start()) {
             assertThat(explicit.source()).isEqualTo(Source.EXPLICIT_URL);
             assertThat(explicit.canStop()).isFalse();
+            assertThat(explicit.backendControl("SELECT 1"))
+                    .as("the kit's outage control")
+                    .isEmpty();
             assertThatThrownBy(explicit::stop).isInstanceOf(UnsupportedOperationException.class);
         }
         assertThat(first.isRunning())
@@ -99,5 +102,6 @@ class PostgresFixtureTest {
         assertThatThrownBy(() -> PostgresFixture.builder().sources()).hasMessageStartingWith("sources ");
         assertThatThrownBy(() -> PostgresFixture.builder().startupTimeout(java.time.Duration.ZERO))
                 .hasMessageStartingWith("startupTimeout ");
+        assertThatThrownBy(() -> first.backendControl(" ")).hasMessageStartingWith("forgetHolds ");
     }
 }

@@ -57,6 +57,7 @@ class RedisFixtureSourcesTest {
             assertThat(explicit.port()).isEqualTo(underlying.port());
             assertThat(explicit.version()).isEqualTo(underlying.version());
             assertThat(explicit.pid()).isEmpty();
+            assertThat(explicit.backendControl()).as("the kit's outage control").isEmpty();
             assertThat(explicit.command("GET", "owner")).isEqualTo("underlying");
             assertThatThrownBy(explicit::restart)
                     .isInstanceOf(UnsupportedOperationException.class)
@@ -80,7 +81,8 @@ class RedisFixtureSourcesTest {
                 RedisFixture.builder().sources(Source.EMBEDDED).build().start()) {
             String previous = System.setProperty(RedisFixture.URI_SYSTEM_PROPERTY, underlying.uri());
             try {
-                try (RedisServer viaProperty = RedisFixture.builder().build().start()) {
+                try (RedisServer viaProperty =
+                        RedisFixture.builder().sources(Source.values()).build().start()) {
                     assertThat(viaProperty.source()).isEqualTo(Source.EXPLICIT_URI);
                     assertThat(viaProperty.port()).isEqualTo(underlying.port());
                 }
@@ -147,7 +149,23 @@ class RedisFixtureSourcesTest {
 
         var onPath = RedisBinaries.onPath(System.getenv("PATH"));
         assumeTrue(onPath.isPresent(), "no redis-server on the PATH");
-        assertThat(RedisFixture.builder().build().redisServerBinary()).isEqualTo(onPath.get());
+        assertThat(RedisFixture.builder()
+                        .sources(Source.PATH, Source.EMBEDDED)
+                        .build()
+                        .redisServerBinary())
+                .isEqualTo(onPath.get());
+    }
+
+    @Test
+    void sourcesNamedByTheEnvironmentAreParsedInOrderAndUnknownOnesRefused() {
+        assertThat(RedisFixture.Builder.parseSources(" embedded , path,EMBEDDED", "test"))
+                .containsExactly(Source.EMBEDDED, Source.PATH);
+        assertThat(RedisFixture.Builder.parseSources("explicit-uri", "test")).containsExactly(Source.EXPLICIT_URI);
+        assertThatThrownBy(() -> RedisFixture.Builder.parseSources("embeded", "environment variable X"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("environment variable X")
+                .hasMessageContaining("'embeded'")
+                .hasMessageContaining("EMBEDDED");
     }
 
     @Test

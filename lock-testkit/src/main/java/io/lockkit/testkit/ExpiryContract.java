@@ -1,0 +1,156 @@
+package io.lockkit.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lockkit.DistributedLock;
+import io.lockkit.LockHandle;
+import io.lockkit.LockLostException;
+import io.lockkit.spi.LockProvider.Capability;
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * "Lease expiry" ({@link LockContractTest.Expiry}): a lapsed lease lets another client in, on
+ * time, and the old holder is told.
+ */
+abstract class ExpiryContract extends ContractGroup {
+
+    ExpiryContract(LockContractTest kit) {
+        super(kit);
+    }
+
+    @Test
+    @DisplayName("a lapsed lease lets another client in")
+    void lapsedLeaseLetsAnotherClientIn() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        DistributedLock a = client().getLock(name);
+        a.lock(scaled(Duration.ofMillis(500)));
+        long start = System.nanoTime();
+        assertThat(client().getLock(name).tryLock(scaled(Duration.ofSeconds(5)), null))
+                .isTrue();
+        assertThat(millisSince(start))
+                .as("waited for the lease")
+                .isGreaterThanOrEqualTo(scaled(Duration.ofMillis(300)).toMillis());
+    }
+
+    @Test
+    @DisplayName("the old holder's unlock throws LockLostException and leaves the new holder's lock alone")
+    void oldHoldersUnlockIsReportedAndHarmless() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        DistributedLock a = client().getLock(name);
+        a.lock(scaled(Duration.ofMillis(400)));
+        DistributedLock b = client().getLock(name);
+        assertThat(b.tryLock(scaled(Duration.ofSeconds(5)), null)).isTrue();
+        assertThatThrownBy(a::unlock)
+                .isInstanceOf(LockLostException.class)
+                .satisfies(e -> assertThat(((LockLostException) e).lockName()).isEqualTo(name));
+        assertThat(b.isHeldByCurrentThread()).isTrue();
+        assertThat(client().getLock(name).tryLock())
+                .as("a third client after the old holder's unlock")
+                .isFalse();
+        b.unlock();
+    }
+
+    @Test
+    @DisplayName("a handle whose lease ran out is invalid and its release throws LockLostException")
+    void expiredHandleIsInvalid() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofMillis(300))));
+        assertThat(h.isValid()).isTrue();
+        assertThat(h.remainingLease()).isPositive().isLessThanOrEqualTo(scaled(Duration.ofMillis(300)));
+        await().atMost(scaled(Duration.ofSeconds(3))).until(() -> !h.isValid());
+        assertThat(h.remainingLease()).isZero();
+        assertThatThrownBy(h::release).isInstanceOf(LockLostException.class);
+    }
+
+    @Test
+    @DisplayName("an extended lease outlives its first length")
+    void extendedLeaseOutlivesItsFirstLength() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofMillis(600))));
+        h.extend(scaled(Duration.ofSeconds(5)));
+        Thread.sleep(scaled(Duration.ofMillis(1200)).toMillis()); // past the first lease, on the backend's clock
+        assertThat(h.isValid()).isTrue();
+        assertThat(client().tryAcquire(name)).isEmpty();
+        h.release();
+    }
+
+    @Test
+    @DisplayName("a lapsed lease frees the lock on time: a 500 ms lease is free for others well within 2.5 s")
+    void lapsedLeaseEndsOnTime() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        long start = System.nanoTime();
+        client().getLock(name).lock(scaled(Duration.ofMillis(500)));
+        freeForOtherWithin(client(), name, Duration.ofMillis(2500), start, "the lock free after its 500 ms lease");
+    }
+
+    @Test
+    @DisplayName("a renewal sets the length asked for: a lease cut to 500 ms is free for others well within 2.5 s")
+    void renewalSetsTheLengthAskedFor() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofSeconds(20))));
+        long start = System.nanoTime();
+        h.extend(scaled(Duration.ofMillis(500)));
+        freeForOtherWithin(
+                client(), name, Duration.ofMillis(2500), start, "the lock free after its lease was renewed to 500 ms");
+    }
+
+    @Test
+    @DisplayName("a reentrant acquisition with a shorter lease never shortens the current one")
+    void reentrantAcquisitionNeverShortensTheLease() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        DistributedLock lock = client().getLock(name);
+        lock.lock(scaled(Duration.ofSeconds(20)));
+        lock.lock(scaled(Duration.ofMillis(300)));
+        Thread.sleep(scaled(Duration.ofSeconds(1)).toMillis()); // past the shorter lease, on the backend's clock
+        assertThat(client().getLock(name).tryLock())
+                .as("another client, past the shorter lease")
+                .isFalse();
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThatCode(() -> {
+                    lock.unlock();
+                    lock.unlock();
+                })
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    @DisplayName("a reentrant acquisition with a longer lease lengthens the current one")
+    void reentrantAcquisitionWithALongerLeaseLengthensIt() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        DistributedLock lock = client().getLock(name);
+        lock.lock(scaled(Duration.ofMillis(400)));
+        lock.lock(scaled(Duration.ofSeconds(20)));
+        Thread.sleep(scaled(Duration.ofMillis(1200)).toMillis()); // past the first lease, on the backend's clock
+        assertThat(client().getLock(name).tryLock())
+                .as("another client, past the first lease")
+                .isFalse();
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThatCode(() -> {
+                    lock.unlock();
+                    lock.unlock();
+                })
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    @DisplayName("extending a lapsed lease throws LockLostException")
+    void extendingALapsedLeaseThrows() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        LockHandle h = client().acquire(name(), leaseOf(scaled(Duration.ofMillis(200))));
+        await().atMost(scaled(Duration.ofSeconds(3))).until(() -> !h.isValid());
+        assertThatThrownBy(() -> h.extend(Duration.ofSeconds(5))).isInstanceOf(LockLostException.class);
+    }
+}

@@ -1,0 +1,104 @@
+package io.lockkit.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.spi.LockProvider.Capability;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * "Hand-over to a waiter" ({@link LockContractTest.HandOver}): a lock a release hands to a waiter
+ * is valid no longer than the backend holds it for that waiter, and a waiter that gave up does not
+ * keep it.
+ */
+abstract class HandOverContract extends ContractGroup {
+
+    HandOverContract(LockContractTest kit) {
+        super(kit);
+    }
+
+    @Test
+    @DisplayName(
+            "a waiter handed the lock by a release is valid on its client no longer than the backend holds it for it")
+    void handedOverHoldIsNeverValidLongerThanOnTheBackend() throws Exception {
+        // A backend may grant a released lock straight to a waiter of the releasing client,
+        // setting the waiter's lease at the release. If the grant is not passed on, the waiter
+        // finds it only at its next attempt and counts its lease from then: for a while its
+        // client thinks it holds a lock that the backend has already given to someone else.
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        Duration lease = scaled(Duration.ofSeconds(1));
+        DistributedLockFactory releasing = client();
+        DistributedLockFactory other = client();
+        LockHandle first = releasing.acquire(name, leaseOf(lease));
+        java.util.concurrent.CompletableFuture<LockHandle> handedOver = new java.util.concurrent.CompletableFuture<>();
+        start("waiter", () -> {
+            try {
+                handedOver.complete(releasing.acquire(
+                        name,
+                        LockOptions.builder()
+                                .waitAtMost(scaled(Duration.ofSeconds(10)))
+                                .lease(lease)
+                                .build()));
+            } catch (Throwable e) {
+                handedOver.completeExceptionally(e);
+            }
+        });
+        // Not a wait for a condition: the release must come well before the waiter's retry hint
+        // (the rest of the first lease), so that a grant it is not told of shows.
+        Thread.sleep(lease.toMillis() * 3 / 10);
+        first.release();
+        LockHandle second = handedOver.get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+        long probes = 0;
+        Optional<LockHandle> intruder = Optional.empty();
+        while (second.isValid()) {
+            probes++;
+            intruder = other.tryAcquire(name);
+            if (intruder.isPresent()) {
+                boolean grantStillValid = second.isValid();
+                intruder.get().release();
+                assertThat(grantStillValid)
+                        .as(
+                                "another client took the lock while the waiter it was handed to still held it (probe %d)",
+                                probes)
+                        .isFalse();
+                break;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        }
+        assertThat(probes)
+                .as("the other client probed while the waiter held the lock")
+                .isPositive();
+        // The hold ends with its lease, and the lock is free for others then.
+        await().atMost(scaled(Duration.ofSeconds(3))).until(() -> {
+            Optional<LockHandle> h = other.tryAcquire(name);
+            h.ifPresent(LockHandle::release);
+            return h.isPresent();
+        });
+    }
+
+    @Test
+    @DisplayName(
+            "a waiter of the holder's own client that gave up does not keep the lock from another client after the release")
+    void abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock() throws Exception {
+        String name = name();
+        DistributedLockFactory holding = client();
+        DistributedLockFactory other = client();
+        LockHandle held = holding.acquire(name, LockOptions.noWait());
+        Optional<LockHandle> gaveUp =
+                returnsWithin(Duration.ofSeconds(5), () -> holding.tryAcquire(name, waitFor(Duration.ofMillis(300))));
+        assertThat(gaveUp).as("a wait on a held lock").isEmpty();
+        held.release();
+        Optional<LockHandle> next = other.tryAcquire(name);
+        assertThat(next).as("another client right after the release").isPresent();
+        next.get().release();
+    }
+}

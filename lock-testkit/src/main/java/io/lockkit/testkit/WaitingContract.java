@@ -1,0 +1,214 @@
+package io.lockkit.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockException;
+import io.lockkit.LockHandle;
+import io.lockkit.LockNotAcquiredException;
+import io.lockkit.LockOptions;
+import io.lockkit.spi.LockProvider.Capability;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * "Waiting" ({@link LockContractTest.Waiting}): waits honour timeouts and interrupts, and end soon
+ * after a release or a lapse.
+ */
+abstract class WaitingContract extends ContractGroup {
+
+    WaitingContract(LockContractTest kit) {
+        super(kit);
+    }
+
+    @Test
+    @DisplayName("tryLock with a timeout returns false within its bounds")
+    void timedTryLockReturnsWithinBounds() throws Exception {
+        String name = name();
+        client().getLock(name).lock();
+        DistributedLock b = client().getLock(name);
+        long start = System.nanoTime();
+        boolean acquired = returnsWithin(
+                Duration.ofSeconds(3),
+                () -> b.tryLock(scaled(Duration.ofMillis(400)).toMillis(), TimeUnit.MILLISECONDS));
+        assertThat(acquired).isFalse();
+        assertThat(millisSince(start))
+                .isGreaterThanOrEqualTo(scaled(Duration.ofMillis(380)).toMillis());
+    }
+
+    @Test
+    @DisplayName("acquire throws LockNotAcquiredException naming the lock when the wait runs out")
+    void acquireThrowsWhenTheWaitRunsOut() throws Exception {
+        String name = name();
+        client().getLock(name).lock();
+        DistributedLockFactory other = client();
+        assertThatThrownBy(() -> returnsWithin(
+                        Duration.ofSeconds(3),
+                        () -> other.acquire(name, LockOptions.waitAtMost(scaled(Duration.ofMillis(200))))))
+                .isInstanceOf(LockNotAcquiredException.class)
+                .satisfies(e -> assertThat(((LockException) e).lockName()).isEqualTo(name));
+    }
+
+    @Test
+    @DisplayName("a waiter acquires soon after release, far sooner than the remaining lease")
+    void waiterAcquiresSoonAfterRelease() throws Exception {
+        String name = name();
+        Duration longLease = scaled(Duration.ofSeconds(30));
+        DistributedLock holder = client(longLease, e -> {}).getLock(name);
+        holder.lock();
+        DistributedLock waiter = client(longLease, e -> {}).getLock(name);
+        AtomicLong acquiredAt = new AtomicLong();
+        CountDownLatch waiting = new CountDownLatch(1);
+        Thread t = start("waiter", () -> {
+            waiting.countDown();
+            waiter.lock();
+            acquiredAt.set(System.nanoTime());
+            waiter.unlock();
+        });
+        waiting.await();
+        Thread.sleep(scaled(Duration.ofMillis(300)).toMillis()); // let the waiter park
+        long released = System.nanoTime();
+        holder.unlock();
+        t.join(scaled(Duration.ofSeconds(10)).toMillis());
+        assertThat(acquiredAt.get()).as("the waiter acquired").isNotZero();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released))
+                .isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+    }
+
+    @Test
+    @DisplayName("20 waiters on 2 clients all acquire in turn")
+    void manyWaitersAcquireInTurn() throws Exception {
+        String name = name();
+        LockHandle holder = client().acquire(name, LockOptions.noWait());
+        AtomicInteger done = new AtomicInteger();
+        List<Runnable> tasks = new ArrayList<>();
+        for (int c = 0; c < 2; c++) {
+            DistributedLock lock = client().getLock(name);
+            for (int i = 0; i < 10; i++) {
+                tasks.add(() -> {
+                    lock.lock();
+                    done.incrementAndGet();
+                    lock.unlock();
+                });
+            }
+        }
+        start("releaser", () -> {
+            LockSupport.parkNanos(scaled(Duration.ofMillis(200)).toNanos());
+            holder.release();
+        });
+        runAll(tasks, Duration.ofSeconds(30));
+        assertThat(done).hasValue(20);
+    }
+
+    @Test
+    @DisplayName("lockInterruptibly stops waiting when interrupted")
+    void lockInterruptiblyHonoursInterruption() throws Exception {
+        String name = name();
+        client().getLock(name).lock();
+        DistributedLock b = client().getLock(name);
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        Thread t = start("interruptible", () -> {
+            try {
+                b.lockInterruptibly();
+                outcome.set(new AssertionError("acquired a held lock"));
+            } catch (InterruptedException e) {
+                outcome.set(e);
+            }
+        });
+        Thread.sleep(scaled(Duration.ofMillis(200)).toMillis());
+        t.interrupt();
+        t.join(scaled(Duration.ofSeconds(3)).toMillis());
+        assertThat(t.isAlive()).as("still waiting after the interrupt").isFalse();
+        assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    @DisplayName("a timed tryLock stops waiting when interrupted")
+    void timedTryLockHonoursInterruption() throws Exception {
+        String name = name();
+        client().getLock(name).lock();
+        DistributedLock b = client().getLock(name);
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread t = start("timed", () -> {
+            try {
+                outcome.set(b.tryLock(60, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                outcome.set(e);
+            }
+        });
+        Thread.sleep(scaled(Duration.ofMillis(200)).toMillis());
+        t.interrupt();
+        t.join(scaled(Duration.ofSeconds(3)).toMillis());
+        assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    @DisplayName("lock() keeps waiting through an interrupt and keeps the interrupt flag")
+    void lockKeepsWaitingAndTheInterruptFlag() throws Exception {
+        String name = name();
+        DistributedLock holder = client().getLock(name);
+        holder.lock();
+        DistributedLock b = client().getLock(name);
+        AtomicBoolean acquired = new AtomicBoolean();
+        AtomicBoolean flag = new AtomicBoolean();
+        Thread t = start("uninterruptible", () -> {
+            b.lock();
+            acquired.set(true);
+            flag.set(Thread.currentThread().isInterrupted());
+            b.unlock();
+        });
+        Thread.sleep(scaled(Duration.ofMillis(200)).toMillis());
+        t.interrupt();
+        Thread.sleep(scaled(Duration.ofMillis(300)).toMillis());
+        assertThat(acquired).as("acquired while the lock was held").isFalse();
+        holder.unlock();
+        t.join(scaled(Duration.ofSeconds(5)).toMillis());
+        assertThat(acquired).isTrue();
+        assertThat(flag).as("interrupt flag kept").isTrue();
+    }
+
+    @Test
+    @DisplayName(
+            "a waiter that no release wakes takes a lapsed lock soon after the lease: retry hints are not too long")
+    void waiterTakesALapsedLockSoonAfterTheLease() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        long start = System.nanoTime();
+        client().getLock(name).lock(scaled(Duration.ofMillis(500)));
+        DistributedLock b = client().getLock(name);
+        // No release: nothing wakes the waiter, which has only the backend's retry hint to go by.
+        long tookMillis = returnsWithin(Duration.ofSeconds(15), () -> {
+            assertThat(b.tryLock(scaled(Duration.ofSeconds(10)), null))
+                    .as("the waiter took the lapsed lock")
+                    .isTrue();
+            long took = millisSince(start);
+            b.unlock();
+            return took;
+        });
+        assertThat(tookMillis)
+                .as("millis until the waiter had the lock of a 500 ms lease")
+                .isLessThan(scaled(Duration.ofMillis(2500)).toMillis());
+    }
+
+    @Test
+    @DisplayName("tryLock with a negative time does not wait, as Lock's contract says")
+    void negativeTimeDoesNotWait() throws Exception {
+        String name = name();
+        client().getLock(name).lock();
+        long start = System.nanoTime();
+        assertThat(client().getLock(name).tryLock(-5, TimeUnit.SECONDS)).isFalse();
+        assertThat(millisSince(start)).isLessThan(scaled(Duration.ofSeconds(2)).toMillis());
+    }
+}

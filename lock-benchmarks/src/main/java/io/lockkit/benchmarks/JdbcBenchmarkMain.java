@@ -437,7 +437,30 @@ public final class JdbcBenchmarkMain {
         };
     }
 
-    private static final class SpiLock implements Lock {
+    /** A {@link Lock} of which the scenarios use {@code lock} and {@code unlock} only. */
+    private abstract static class LockAndUnlockOnly implements Lock {
+        @Override
+        public void lockInterruptibly() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean tryLock() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public java.util.concurrent.locks.Condition newCondition() {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private static final class SpiLock extends LockAndUnlockOnly {
         private final JdbcLockProvider provider;
         private final String name;
 
@@ -458,26 +481,6 @@ public final class JdbcBenchmarkMain {
         @Override
         public void unlock() {
             provider.release(name, "spi:1");
-        }
-
-        @Override
-        public void lockInterruptibly() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock(long time, TimeUnit unit) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public java.util.concurrent.locks.Condition newCondition() {
-            throw new UnsupportedOperationException();
         }
     }
 
@@ -537,7 +540,7 @@ public final class JdbcBenchmarkMain {
         };
     }
 
-    private static final class FloorLock implements Lock {
+    private static final class FloorLock extends LockAndUnlockOnly {
         private final DataSource pool;
         private final String name;
         private final String acquire;
@@ -587,26 +590,6 @@ public final class JdbcBenchmarkMain {
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
-        }
-
-        @Override
-        public void lockInterruptibly() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock(long time, TimeUnit unit) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public java.util.concurrent.locks.Condition newCondition() {
-            throw new UnsupportedOperationException();
         }
     }
 

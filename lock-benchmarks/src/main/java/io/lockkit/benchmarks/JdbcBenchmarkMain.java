@@ -6,11 +6,7 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.benchmarks.Stats.Samples;
 import io.lockkit.jdbc.JdbcLockProvider;
-import io.lockkit.testkit.jdbc.PostgresFixture;
-import io.lockkit.testkit.jdbc.PostgresServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,8 +14,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,8 +47,13 @@ public final class JdbcBenchmarkMain {
     enum Peer {
         FLOOR,
         LOCKKIT,
-        SPRING
+        SPRING,
+        /** P1 only: lockkit's provider called directly (acquire and release), without the core: the database's share. */
+        LOCKKIT_SPI
     }
+
+    /** The peers of P3 (LOCKKIT_SPI has no waiting). */
+    private static final Peer[] P3_PEERS = {Peer.FLOOR, Peer.LOCKKIT, Peer.SPRING};
 
     private static final Duration P1_WARMUP = Duration.ofSeconds(2);
     /** P1 runs the libraries in turns of this length, so that load from elsewhere falls on all alike. */
@@ -76,70 +75,192 @@ public final class JdbcBenchmarkMain {
         void close();
     }
 
+    /**
+     * Arguments: the output directory (default {@code results/jdbc}), then optionally
+     * {@code --db postgresql|mariadb|both} (default both) and {@code --repeats N} (default 3): the
+     * databases take turns, one full round (P1 and P3) each, N times.
+     */
     public static void main(String[] args) throws Exception {
-        Path out = Path.of(args.length > 0 ? args[0] : "results/jdbc");
-        String pinning = "unpinned";
+        Path out = Path.of("results/jdbc");
+        String which = "both";
+        int repeats = 3;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--db" -> which = args[++i];
+                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                default -> out = Path.of(args[i]);
+            }
+        }
         int cpus = Runtime.getRuntime().availableProcessors(); // before pinning narrows it
-        try (PostgresServer pg = PostgresFixture.builder()
-                .sources(io.lockkit.testkit.jdbc.Source.EMBEDDED)
-                .build()
-                .start()) {
-            if (cpus >= 2
-                    && pg.pid().isPresent()
-                    && taskset("-a", "-p", "-c", "0", Long.toString(pg.pid().getAsLong()))
-                    && taskset(
-                            "-a",
-                            "-p",
-                            "-c",
-                            "1",
-                            Long.toString(ProcessHandle.current().pid()))) {
-                pinning = "PostgreSQL (postmaster, backends forked after) on CPU 0, this JVM on CPU 1";
+        List<JdbcDatabase> databases = new ArrayList<>();
+        try {
+            if (!which.equals("mariadb")) {
+                databases.add(JdbcDatabase.postgres());
             }
-            JdbcLockProvider.builder()
-                    .jdbcUrl(pg.jdbcUrl())
-                    .createSchema(true)
-                    .build()
-                    .close();
-            pg.query(
-                    "CREATE TABLE floor_locks (name text PRIMARY KEY, owner text NOT NULL, expires timestamptz NOT NULL)");
-            pg.query(springLockTable());
-            log("PostgreSQL %s at %s; %s", pg.version(), PostgresFixture.class.getSimpleName(), pinning);
-
-            List<String[]> rows = new ArrayList<>();
-            double[][] p1 = p1(pg.jdbcUrl());
-            for (Peer peer : Peer.values()) {
-                double[] one = p1[peer.ordinal()];
-                log(
-                        "P1 %s: p50 %.0f us, p99 %.0f us (%d pairs), median of the turns' p50 ratios to the floor %.2f",
-                        peer, one[0], one[1], (long) one[2], one[3]);
+            if (!which.equals("postgresql")) {
+                databases.add(JdbcDatabase.mariaDb());
             }
-            for (Peer peer : Peer.values()) {
-                double[] p3 = p3(peer, pg.jdbcUrl());
-                log(
-                        "P3 %s: %.0f acquisitions/s, hand-off p50 %.0f us p99 %.0f us (same client p50 %.0f us, other client p50 %.0f us,"
-                                + " %.0f%% same client), lost updates %d",
-                        peer, p3[0], p3[1], p3[2], p3[4], p3[5], p3[6], (long) p3[3]);
-                double[] one = p1[peer.ordinal()];
-                rows.add(new String[] {
-                    peer.name().toLowerCase(Locale.ROOT),
-                    fmt(one[0]),
-                    fmt(one[1]),
-                    String.format(Locale.ROOT, "%.2f", one[3]),
-                    fmt(p3[0]),
-                    fmt(p3[1]),
-                    fmt(p3[2]),
-                    fmt(p3[4]),
-                    fmt(p3[5]),
-                    String.format(Locale.ROOT, "%.0f%%", p3[6]),
-                    Long.toString((long) p3[3])
-                });
+            String pinning = pin(databases, cpus);
+            for (JdbcDatabase db : databases) {
+                JdbcLockProvider.builder()
+                        .jdbcUrl(db.url())
+                        .createSchema(true)
+                        .build()
+                        .close();
+                db.sql(db.floorTable());
+                db.sql(db.springLockTable());
+                db.sql(db.noopRoutine());
+                log("%s %s at %s; %s", db.name(), db.version(), db.url(), pinning);
             }
-            String report = report(rows, pg.version(), pinning, cpus);
+            List<String> load = new ArrayList<>(List.of(loadAverage()));
+            java.util.Map<JdbcDatabase, List<String[]>> rounds = new java.util.LinkedHashMap<>();
+            java.util.Map<JdbcDatabase, List<double[]>> breakdowns = new java.util.LinkedHashMap<>();
+            for (int round = 1; round <= repeats; round++) {
+                for (JdbcDatabase db : databases) {
+                    breakdowns.computeIfAbsent(db, k -> new ArrayList<>()).add(breakdown(db));
+                    String[] r = round(db, round);
+                    rounds.computeIfAbsent(db, k -> new ArrayList<>()).add(r);
+                    load.add(loadAverage());
+                }
+            }
+            String report = JdbcReport.render(rounds, breakdowns, pinning, cpus, repeats, load);
             Files.createDirectories(out);
             Files.writeString(out.resolve("RESULTS.md"), report);
             System.out.println(report);
+        } finally {
+            databases.forEach(JdbcDatabase::close);
         }
         System.exit(0);
+    }
+
+    /**
+     * One round on {@code db}: P1 for every peer in turns, then P3 for each; the row's values are
+     * per peer, in {@link JdbcReport#COLUMNS}' order.
+     */
+    private static String[] round(JdbcDatabase db, int round) throws Exception {
+        double[][] p1 = p1(db);
+        List<String> cells = new ArrayList<>();
+        for (Peer peer : Peer.values()) {
+            double[] one = p1[peer.ordinal()];
+            log(
+                    "%s round %d P1 %s: p50 %.0f us, p99 %.0f us, median ratio to the floor %.2f",
+                    db.name(), round, peer, one[0], one[1], one[3]);
+            cells.add(String.format(Locale.ROOT, "%.0f", one[0]));
+            cells.add(String.format(Locale.ROOT, "%.3f", one[3]));
+        }
+        for (Peer peer : P3_PEERS) {
+            double[] p3 = p3(peer, db);
+            log(
+                    "%s round %d P3 %s: %.0f acquisitions/s, hand-off p50 %.0f us (same client %.0f, other %.0f,"
+                            + " %.0f%% same), lost updates %d",
+                    db.name(), round, peer, p3[0], p3[1], p3[4], p3[5], p3[6], (long) p3[3]);
+            for (int i : new int[] {0, 1, 2, 4, 5, 6, 3}) {
+                cells.add(String.format(Locale.ROOT, "%.1f", p3[i]));
+            }
+        }
+        return cells.toArray(String[]::new);
+    }
+
+    /** What {@link #breakdown} times, in its order. */
+    static final String[] BREAKDOWN = {
+        "SELECT 1",
+        "floor acquire (upsert)",
+        "floor release (DELETE)",
+        "an empty routine called the way lockkit calls its own",
+        "lockkit acquire (provider call)",
+        "lockkit release (provider call)"
+    };
+
+    /**
+     * Where P1's time goes: the p50 (us) of each single statement on one pooled connection, one
+     * thread, the kinds in turns (2,000 of each, 5 turns): a round trip, the floor's two statements,
+     * an empty routine called as lockkit calls its own (the routine machinery's own cost), and
+     * lockkit's provider calls.
+     */
+    private static double[] breakdown(JdbcDatabase db) throws Exception {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(db.url() + db.floorUrlParameters());
+        config.setMaximumPoolSize(2);
+        try (HikariDataSource pool = new HikariDataSource(config);
+                JdbcLockProvider provider = JdbcLockProvider.create(pool)) {
+            List<Samples> samples = new ArrayList<>();
+            for (int i = 0; i < BREAKDOWN.length; i++) {
+                samples.add(new Samples());
+            }
+            String name = "breakdown-" + System.nanoTime();
+            io.lockkit.spi.LockProvider.LockRequest request =
+                    new io.lockkit.spi.LockProvider.LockRequest(name, "b:1", Duration.ofSeconds(30), Duration.ZERO);
+            for (int turn = 0; turn < 5; turn++) {
+                try (Connection c = pool.getConnection();
+                        PreparedStatement one = c.prepareStatement("SELECT 1");
+                        PreparedStatement acquire = c.prepareStatement(db.floorAcquire());
+                        PreparedStatement release = c.prepareStatement(db.floorRelease());
+                        PreparedStatement noop = c.prepareStatement(db.noopCall())) {
+                    for (int i = 0; i < 2000; i++) {
+                        long t0 = System.nanoTime();
+                        one.executeQuery().close();
+                        long t1 = System.nanoTime();
+                        acquire.setString(1, name);
+                        acquire.setString(2, "floor");
+                        acquire.execute();
+                        long t2 = System.nanoTime();
+                        release.setString(1, name);
+                        release.setString(2, "floor");
+                        release.executeUpdate();
+                        long t3 = System.nanoTime();
+                        noop.executeQuery().close();
+                        long t4 = System.nanoTime();
+                        samples.get(0).add(t1 - t0);
+                        samples.get(1).add(t2 - t1);
+                        samples.get(2).add(t3 - t2);
+                        samples.get(3).add(t4 - t3);
+                    }
+                }
+                for (int i = 0; i < 2000; i++) {
+                    long t0 = System.nanoTime();
+                    provider.tryAcquire(request);
+                    long t1 = System.nanoTime();
+                    provider.release(name, "b:1");
+                    long t2 = System.nanoTime();
+                    samples.get(4).add(t1 - t0);
+                    samples.get(5).add(t2 - t1);
+                }
+            }
+            double[] p50 = new double[BREAKDOWN.length];
+            for (int i = 0; i < p50.length; i++) {
+                p50[i] = samples.get(i).percentile(50) / 1000;
+                log("%s breakdown: %s p50 %.0f us", db.name(), BREAKDOWN[i], p50[i]);
+            }
+            return p50;
+        }
+    }
+
+    /** Pins every database server to CPU 0 and this JVM to CPU 1, where there are two CPUs and taskset. */
+    private static String pin(List<JdbcDatabase> databases, int cpus) {
+        if (cpus < 2) {
+            return "unpinned (one CPU)";
+        }
+        for (JdbcDatabase db : databases) {
+            if (db.pid().isEmpty()
+                    || !taskset("-a", "-p", "-c", "0", Long.toString(db.pid().getAsLong()))) {
+                return "unpinned (taskset failed)";
+            }
+        }
+        if (!taskset(
+                "-a", "-p", "-c", "1", Long.toString(ProcessHandle.current().pid()))) {
+            return "unpinned (taskset failed)";
+        }
+        return "each database server (all its threads; PostgreSQL's backends forked after) on CPU 0, this JVM on CPU 1";
+    }
+
+    /** The load average now, as /proc/loadavg's first three numbers. */
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     // ---- scenarios ----
@@ -149,13 +270,13 @@ public final class JdbcBenchmarkMain {
      * the next, {@link #P1_TURNS} times. Per library: p50, p99, pairs, and the median over turns of
      * (this library's p50 in the turn / the floor's p50 in the same round).
      */
-    private static double[][] p1(String url) throws Exception {
+    private static double[][] p1(JdbcDatabase db) throws Exception {
         Peer[] peers = Peer.values();
         List<Client> clients = new ArrayList<>();
         try {
             List<Lock> locks = new ArrayList<>();
             for (Peer peer : peers) {
-                Client c = open(peer, url, 1);
+                Client c = open(peer, db, 1);
                 clients.add(c);
                 locks.add(c.lock("p1-" + peer));
             }
@@ -205,11 +326,11 @@ public final class JdbcBenchmarkMain {
         }
     }
 
-    private static double[] p3(Peer peer, String url) throws Exception {
+    private static double[] p3(Peer peer, JdbcDatabase db) throws Exception {
         List<Client> clients = new ArrayList<>();
         try {
             for (int i = 0; i < P3_CLIENTS; i++) {
-                clients.add(open(peer, url, P3_THREADS));
+                clients.add(open(peer, db, P3_THREADS));
             }
             String name = "p3-" + peer;
             AtomicLong releasedAt = new AtomicLong();
@@ -285,17 +406,82 @@ public final class JdbcBenchmarkMain {
 
     // ---- the libraries ----
 
-    private static Client open(Peer peer, String url, int threads) {
+    private static Client open(Peer peer, JdbcDatabase db, int threads) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(url);
+        config.setJdbcUrl(peer == Peer.FLOOR ? db.url() + db.floorUrlParameters() : db.url());
         config.setMaximumPoolSize(threads + 1);
         config.setMinimumIdle(threads + 1);
         HikariDataSource pool = new HikariDataSource(config);
         return switch (peer) {
-            case FLOOR -> floor(pool);
+            case FLOOR -> floor(pool, db);
             case LOCKKIT -> lockkit(pool);
             case SPRING -> spring(pool);
+            case LOCKKIT_SPI -> lockkitSpi(pool);
         };
+    }
+
+    /** lockkit's provider without the core: one acquire and one release statement a pair. */
+    private static Client lockkitSpi(HikariDataSource pool) {
+        JdbcLockProvider provider = JdbcLockProvider.create(pool);
+        return new Client() {
+            @Override
+            public Lock lock(String name) {
+                return new SpiLock(provider, name);
+            }
+
+            @Override
+            public void close() {
+                provider.close();
+                pool.close();
+            }
+        };
+    }
+
+    /** A {@link Lock} of which the scenarios use {@code lock} and {@code unlock} only. */
+    private abstract static class LockAndUnlockOnly implements Lock {
+        @Override
+        public void lockInterruptibly() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean tryLock() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public java.util.concurrent.locks.Condition newCondition() {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private static final class SpiLock extends LockAndUnlockOnly {
+        private final JdbcLockProvider provider;
+        private final String name;
+
+        SpiLock(JdbcLockProvider provider, String name) {
+            this.provider = provider;
+            this.name = name;
+        }
+
+        @Override
+        public void lock() {
+            if (!provider.tryAcquire(new io.lockkit.spi.LockProvider.LockRequest(
+                            name, "spi:1", Duration.ofSeconds(30), Duration.ZERO))
+                    .isAcquired()) {
+                throw new IllegalStateException("the SPI peer's name is taken: " + name);
+            }
+        }
+
+        @Override
+        public void unlock() {
+            provider.release(name, "spi:1");
+        }
     }
 
     private static Client lockkit(HikariDataSource pool) {
@@ -339,12 +525,12 @@ public final class JdbcBenchmarkMain {
         };
     }
 
-    /** One INSERT … ON CONFLICT to acquire, one DELETE to release; waiters poll every millisecond. */
-    private static Client floor(HikariDataSource pool) {
+    /** One upsert over an expired row to acquire, one DELETE to release; waiters poll every millisecond. */
+    private static Client floor(HikariDataSource pool, JdbcDatabase db) {
         return new Client() {
             @Override
             public Lock lock(String name) {
-                return new FloorLock(pool, name);
+                return new FloorLock(pool, name, db.floorAcquire(), db.floorRelease());
             }
 
             @Override
@@ -354,18 +540,17 @@ public final class JdbcBenchmarkMain {
         };
     }
 
-    private static final class FloorLock implements Lock {
-        private static final String ACQUIRE =
-                "INSERT INTO floor_locks AS l VALUES (?, ?, clock_timestamp() + interval '30 seconds')"
-                        + " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires = excluded.expires"
-                        + " WHERE l.expires < clock_timestamp() RETURNING 1";
-        private static final String RELEASE = "DELETE FROM floor_locks WHERE name = ? AND owner = ?";
+    private static final class FloorLock extends LockAndUnlockOnly {
         private final DataSource pool;
         private final String name;
+        private final String acquire;
+        private final String release;
 
-        FloorLock(DataSource pool, String name) {
+        FloorLock(DataSource pool, String name, String acquire, String release) {
             this.pool = pool;
             this.name = name;
+            this.acquire = acquire;
+            this.release = release;
         }
 
         @Override
@@ -378,12 +563,15 @@ public final class JdbcBenchmarkMain {
 
         private boolean attempt(String owner) {
             try (Connection c = pool.getConnection();
-                    PreparedStatement s = c.prepareStatement(ACQUIRE)) {
+                    PreparedStatement s = c.prepareStatement(acquire)) {
                 s.setString(1, name);
                 s.setString(2, owner);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next();
+                if (s.execute()) {
+                    try (ResultSet rs = s.getResultSet()) {
+                        return rs.next(); // PostgreSQL: RETURNING 1 when taken
+                    }
                 }
+                return s.getUpdateCount() > 0; // MariaDB: affected rows
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
@@ -393,7 +581,7 @@ public final class JdbcBenchmarkMain {
         public void unlock() {
             String owner = Thread.currentThread().getName() + "-" + System.identityHashCode(this);
             try (Connection c = pool.getConnection();
-                    PreparedStatement s = c.prepareStatement(RELEASE)) {
+                    PreparedStatement s = c.prepareStatement(release)) {
                 s.setString(1, name);
                 s.setString(2, owner);
                 if (s.executeUpdate() != 1) {
@@ -403,38 +591,9 @@ public final class JdbcBenchmarkMain {
                 throw new IllegalStateException(e);
             }
         }
-
-        @Override
-        public void lockInterruptibly() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock(long time, TimeUnit unit) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public java.util.concurrent.locks.Condition newCondition() {
-            throw new UnsupportedOperationException();
-        }
     }
 
     // ---- plumbing ----
-
-    private static String springLockTable() throws IOException {
-        try (InputStream in = JdbcLockRegistry.class.getResourceAsStream(
-                "/org/springframework/integration/jdbc/schema-postgresql.sql")) {
-            String sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            int from = sql.indexOf("CREATE TABLE INT_LOCK");
-            return sql.substring(from, sql.indexOf(';', from));
-        }
-    }
 
     private static boolean taskset(String... args) {
         List<String> command = new ArrayList<>(List.of("taskset"));
@@ -449,44 +608,6 @@ public final class JdbcBenchmarkMain {
             Thread.currentThread().interrupt();
             return false;
         }
-    }
-
-    private static String report(List<String[]> rows, String version, String pinning, int cpus) {
-        StringBuilder b = new StringBuilder();
-        b.append("# JDBC lock benchmarks (P1, P3) on PostgreSQL\n\n");
-        b.append("Generated ")
-                .append(ZonedDateTime.now(ZoneOffset.UTC).withNano(0))
-                .append(" by\n\n```sh\n")
-                .append("mvn -B -q -o -pl lock-benchmarks -am package -DskipTests && cd lock-benchmarks && \\\n")
-                .append(
-                        "  java -cp target/classes:'target/lib/*' io.lockkit.benchmarks.JdbcBenchmarkMain results/jdbc\n```\n\n");
-        b.append(String.format(
-                Locale.ROOT,
-                "PostgreSQL %s (embedded binaries, loopback), JDK %s, %d CPUs, %s. One run.%n%n",
-                version,
-                System.getProperty("java.version"),
-                cpus,
-                pinning));
-        b.append(
-                "P1: one thread, lock + unlock of an uncontended name (the pair's latency); the libraries take turns of 0.5 s, 10 turns each,\n"
-                        + "so that load from elsewhere falls on all alike; \"P1 × floor\" is the median over turns of the p50 against the floor's in the same round.\n"
-                        + "P3: 4 clients (own pools) × 8 threads, one hot name, no pause; hand-off = from the releasing thread's unlock call to the next\n"
-                        + "holder's lock return, also split by whether the next holder is of the releasing client (same) or of another (other).\n"
-                        + "floor = one INSERT … ON CONFLICT DO UPDATE … WHERE expired to acquire, one DELETE to release, waiters poll every 1 ms;\n"
-                        + "spring = Spring Integration 7.1.2 `JdbcLockRegistry` over `DefaultLockRepository` (polls every 100 ms, its default).\n"
-                        + "Every library on HikariCP pools of the same size.\n\n");
-        b.append(
-                "| library | P1 p50 µs | P1 p99 µs | P1 × floor | P3 acquisitions/s | P3 hand-off p50 µs | P3 hand-off p99 µs"
-                        + " | same client p50 µs | other client p50 µs | same client share | P3 lost updates |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (String[] r : rows) {
-            b.append("| ").append(String.join(" | ", r)).append(" |\n");
-        }
-        return b.toString();
-    }
-
-    private static String fmt(double v) {
-        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%,.0f", v);
     }
 
     private static void log(String format, Object... args) {

@@ -4,8 +4,8 @@ import io.lockkit.LockException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lock table or its token sequence is missing or does not have the expected columns: create it
- * from the DDL in the jar ({@link JdbcDialect#schemaResource()}), or build the provider with
+ * The lock table, or a part of its schema (sequence, function, column), is missing: create it with
+ * the migrations in the jar ({@link JdbcDialect#migrationFolder()}), or build the provider with
  * {@link JdbcLockProvider.Builder#createSchema(boolean) createSchema(true)}.
  */
 public class LockSchemaException extends LockException {

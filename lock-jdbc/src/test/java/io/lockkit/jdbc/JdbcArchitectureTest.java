@@ -40,6 +40,16 @@ class JdbcArchitectureTest {
     }
 
     @Test
+    @DisplayName(
+            "JdbcLockProvider stays within 450 lines: the dialects, statements and calls live in their own classes")
+    void theProviderStaysSmall() throws java.io.IOException {
+        java.nio.file.Path source = java.nio.file.Path.of("src/main/java/io/lockkit/jdbc/JdbcLockProvider.java");
+        org.assertj.core.api.Assertions.assertThat(java.nio.file.Files.readAllLines(source))
+                .as(source.toString())
+                .hasSizeLessThanOrEqualTo(450);
+    }
+
+    @Test
     @DisplayName("lock-jdbc uses no other module's internal package")
     void usesNoOtherModulesInternals() {
         noClasses()

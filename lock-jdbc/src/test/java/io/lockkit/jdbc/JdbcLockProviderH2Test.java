@@ -61,7 +61,7 @@ class JdbcLockProviderH2Test {
             });
             waiter.start();
             // The waiter has made its attempts (first, and after subscribing) and parked.
-            org.awaitility.Awaitility.await().until(() -> provider.statements("lockRow") >= 3);
+            org.awaitility.Awaitility.await().until(() -> provider.statements("acquire.lockRow") >= 3);
             long released = System.nanoTime();
             holder.unlock();
             waiter.join(TimeUnit.SECONDS.toMillis(10));
@@ -101,6 +101,19 @@ class JdbcLockProviderH2Test {
         List<Renewal> lost = provider.renew(renewals);
         assertThat(provider.statements() - before).isEqualTo(1);
         assertThat(lost).extracting(Renewal::name).containsExactly("r7");
+    }
+
+    @Test
+    void aMissingLockTableOnAnEmptyDatabaseIsReportedAsASchemaProblemWithTheHint() {
+        // H2 reports a missing table of an empty database with SQLState 42S04 (else 42S02).
+        try (JdbcLockProvider empty = JdbcLockProvider.create("jdbc:h2:mem:lockkit_h2_empty;DB_CLOSE_DELAY=-1")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> empty.tryAcquire(new LockRequest("x", "c:a", Duration.ofSeconds(1), Duration.ZERO)))
+                    .isInstanceOf(LockSchemaException.class)
+                    .hasMessageContaining("42S04")
+                    .hasMessageContaining("createSchema(true)")
+                    .hasMessageContaining("/io/lockkit/jdbc/h2/migration");
+        }
     }
 
     @Test

@@ -28,7 +28,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -307,6 +309,59 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
+    void anAcquisitionThatWaitedOnTheRowPastItsLeaseIsNotHandedOutLost() throws Exception {
+        // The stall in the acquire path: another session keeps the (lapsed) lock row locked for
+        // longer than the lease asked for, so the attempt's answer comes back with the lease it
+        // won already run out. acquire must not hand that hold out: it tries again within its wait.
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .timeout(Duration.ofSeconds(4))
+                .build();
+        toClose.add(p);
+        DistributedLockFactory f = factory(p);
+        String n = name("stalled-acquire");
+        assertThat(p.tryAcquire(new LockRequest(n, "c:earlier", Duration.ofMillis(1), Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        Duration lease = Duration.ofMillis(1000);
+        try (Connection session = pg.connect();
+                Statement sql = session.createStatement()) {
+            session.setAutoCommit(false);
+            sql.executeQuery("SELECT 1 FROM lockkit_locks WHERE name = '" + n + "' FOR UPDATE")
+                    .close();
+            CompletableFuture<LockHandle> acquired = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return f.acquire(
+                            n,
+                            LockOptions.builder()
+                                    .waitAtMost(Duration.ofSeconds(20))
+                                    .lease(lease)
+                                    .build());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            ((Number) pg.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                                    + " AND query LIKE '%lockkit_locks_acquire%'"))
+                                            .intValue()
+                                    == 1);
+            long blockedSince = System.nanoTime();
+            Thread.sleep(lease.toMillis() + 300); // the stall itself: the row stays locked past the lease
+            session.commit();
+            LockHandle h = acquired.get(20, TimeUnit.SECONDS);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - blockedSince))
+                    .as("the attempt was held up longer than its lease")
+                    .isGreaterThan(lease.toMillis());
+            assertThat(h.isValid()).as("the hold acquire handed out: %s", h).isTrue();
+            assertThat(h.remainingLease()).isPositive();
+            h.release();
+        }
+    }
+
+    @Test
     void leaseDeadlinesAreSetAndComparedOnTheDatabaseClock() {
         JdbcLockProvider p = provider();
         String n = name("clock");
@@ -395,6 +450,105 @@ class JdbcLockProviderPostgresTest {
                 .isFalse();
         other.release(n, "c:x");
         await().atMost(Duration.ofSeconds(5)).until(() -> released.get() == 1);
+    }
+
+    @Test
+    void theListenConnectionIsBackWithinAFewHundredMillisecondsOfBeingTerminated() {
+        // As the Redis provider's wake-ups: the first reconnect attempt follows at once, and the
+        // pauses between failed ones grow from 25 to 200 ms (it was a fixed second).
+        JdbcLockProvider p = provider();
+        AtomicInteger missed = new AtomicInteger();
+        LockProvider.Subscription s = p.subscribe(name("listen-back"), new LockProvider.WakeUpListener() {
+            @Override
+            public void released(String grantee) {}
+
+            @Override
+            public void missedNotifications() {
+                missed.incrementAndGet();
+            }
+        });
+        toClose.add(s::close);
+        List<Long> backAfter = new ArrayList<>();
+        for (int round = 0; round < 5; round++) {
+            await().atMost(Duration.ofSeconds(10)).until(p::listening);
+            int before = missed.get();
+            long terminated = System.nanoTime();
+            Object n = pg.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    + " WHERE query = 'LISTEN lockkit_locks'");
+            assertThat(n).isEqualTo(1L);
+            // Told twice: when the connection is lost, and when it listens again.
+            await().atMost(Duration.ofSeconds(10)).until(() -> missed.get() >= before + 2 && p.listening());
+            backAfter.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - terminated));
+        }
+        List<Long> sorted = new ArrayList<>(backAfter);
+        java.util.Collections.sort(sorted);
+        System.out.printf("LISTEN back after pg_terminate_backend: %s ms (median %d)%n", backAfter, sorted.get(2));
+        assertThat(sorted.get(2))
+                .as("median ms until the LISTEN connection is back, of %s", backAfter)
+                .isLessThan(600);
+    }
+
+    @Test
+    void afterARestartTheWaitersTakeTheLockPromptlyOnceItIsReleased() throws Exception {
+        // Twelve threads of three clients wait while another client holds the lock; PostgreSQL
+        // restarts under them (their LISTEN connections are cut, their attempts fail meanwhile and
+        // are made again, as an application does); then the holder releases. The lock must not sit
+        // free: a waiter has it soon after the release, not after a reconnect back-off.
+        String n = name("restart-gap");
+        JdbcLockProvider holderProvider = provider();
+        DistributedLockFactory holder = factory(holderProvider);
+        LockHandle held = holder.acquire(n, LockOptions.noWait());
+        AtomicLong acquiredAt = new AtomicLong();
+        AtomicInteger failures = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new ArrayList<>();
+        List<JdbcLockProvider> waiting = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            JdbcLockProvider wp = provider();
+            waiting.add(wp);
+            DistributedLockFactory wf = factory(wp);
+            for (int t = 0; t < 4; t++) {
+                Thread th = new Thread(() -> {
+                    while (!stop.get()) {
+                        // A handle per attempt, as LockHistory's handle threads: a new owner each time.
+                        try (LockHandle h = wf.acquire(n, LockOptions.waitAtMost(Duration.ofSeconds(30)))) {
+                            acquiredAt.compareAndSet(0, System.nanoTime());
+                            return;
+                        } catch (io.lockkit.LockException e) {
+                            failures.incrementAndGet(); // the database is down: try again
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+                th.setDaemon(true);
+                threads.add(th);
+                th.start();
+            }
+        }
+        try {
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> holderProvider
+                            .inspect(n)
+                            .map(st -> st.waiters() == 12)
+                            .orElse(false));
+            pg.restart();
+            // The holder's release: retried until the database answers again.
+            await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
+                held.release();
+                return true;
+            });
+            long released = System.nanoTime();
+            await().atMost(Duration.ofSeconds(20)).until(() -> acquiredAt.get() != 0);
+            long gap = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released);
+            System.out.printf(
+                    "after a restart: a waiter had the lock %d ms after its release (%d failed attempts during the restart)%n",
+                    gap, failures.get());
+            assertThat(gap).as("ms the lock sat free after its release").isLessThan(500);
+        } finally {
+            stop.set(true);
+            threads.forEach(Thread::interrupt);
+        }
     }
 
     @Test

@@ -19,7 +19,7 @@ class JdbcQuickStartTest {
         // readme:begin
         JdbcLockProvider provider = JdbcLockProvider.builder()
                 .jdbcUrl(jdbcUrl) // or .dataSource(dataSource): the application's pool
-                .createSchema(true) // or run the DDL shipped in the jar from Flyway/Liquibase
+                .createSchema(true) // or run the migrations shipped in the jar from Flyway/Liquibase
                 .build();
         try (DistributedLockFactory locks =
                 DistributedLockFactory.builder(provider).build()) {

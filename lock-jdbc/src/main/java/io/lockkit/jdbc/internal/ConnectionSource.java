@@ -1,5 +1,6 @@
 package io.lockkit.jdbc.internal;
 
+import io.lockkit.BackendUnavailableException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -11,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the provider's connections come from: the application's {@link DataSource} (its pool keeps
@@ -34,12 +36,55 @@ public abstract class ConnectionSource implements AutoCloseable {
     /** A connection kept for a long time (the LISTEN connection); the caller closes it. */
     public abstract Connection openDedicated() throws SQLException;
 
+    /**
+     * The database product name the driver reports, e.g. {@code PostgreSQL}.
+     *
+     * @throws io.lockkit.BackendUnavailableException when no connection can be had
+     */
+    public String productName() {
+        String what = "detecting the database of " + this + " (set dialect(...) to skip this) failed: ";
+        Connection c;
+        try {
+            c = borrow();
+        } catch (SQLException e) {
+            throw new BackendUnavailableException(null, what + e.getMessage(), e);
+        }
+        try {
+            return c.getMetaData().getDatabaseProductName();
+        } catch (SQLException e) {
+            throw new BackendUnavailableException(null, what + e.getMessage(), e);
+        } finally {
+            giveBack(c, false);
+        }
+    }
+
     @Override
     public abstract void close();
 
     /** Connections from the application's pool; closing the source closes nothing of the pool. */
     public static ConnectionSource of(DataSource dataSource) {
         return new FromDataSource(dataSource);
+    }
+
+    /**
+     * Connections to {@code url} with the dialect's driver settings, at most {@code max} at once (a
+     * caller waits up to the dialect's timeout for one), each with a socket read timeout of twice the
+     * timeout, rounded up to seconds: it backs up the query timeout for a database that stopped
+     * answering altogether (a query timeout's cancel request is not answered either).
+     */
+    public static ConnectionSource of(
+            String url, @Nullable String user, @Nullable String password, Dialect dialect, int max) {
+        Properties props = new Properties();
+        if (user != null) {
+            props.setProperty("user", user);
+            if (password != null) {
+                props.setProperty("password", password);
+            }
+        }
+        int seconds = dialect.context().timeoutSeconds();
+        dialect.driverProperties(url, seconds, props);
+        Duration timeout = dialect.context().timeout();
+        return of(url, props, max, timeout, timeout.plusSeconds(seconds));
     }
 
     /**

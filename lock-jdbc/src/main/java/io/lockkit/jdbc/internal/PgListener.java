@@ -1,9 +1,11 @@
 package io.lockkit.jdbc.internal;
 
+import io.lockkit.spi.Outage;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -14,25 +16,19 @@ import org.postgresql.PGNotification;
 
 /**
  * One LISTEN connection and its thread for a provider on PostgreSQL: it receives the release
- * notifications of every client of the lock table and hands each lock key to the dispatcher.
+ * notifications of every client of the lock table ({@link NotifyPayload}) and hands each to the
+ * dispatcher, except hand-overs this provider's own releases made (it woke their grantees itself).
  * Loaded only when the PostgreSQL driver is on the class path. Thread-safe.
  *
  * <p>Design: the thread blocks in {@code getNotifications(timeout)}; every {@link #HEALTH_CHECK} without
  * traffic it runs {@code SELECT 1}, so a connection that died silently (a stalled server, a dropped
- * network path) is noticed within that time plus the network timeout. On any failure it tells the
- * dispatcher that notifications may be missed (waiters check again, and poll while it reconnects),
- * reconnects with a short back-off, LISTENs again and says so once more.
+ * network path) is noticed within that time plus the network timeout. A lost connection is an
+ * {@link Outage}, as for the Redis provider's wake-ups: one warning, the dispatcher told that
+ * notifications may be missed (waiters check again, and poll while it reconnects), the first
+ * reconnect at once and the next ones after pauses growing from 25 to 200 ms, waiters alerted again
+ * if it lasts twice the timeout, and told once more when it LISTENs again (with one line in the log).
  */
-public final class PgListener implements AutoCloseable {
-
-    /** What the listener reports to. */
-    public interface Dispatcher {
-        /** A release of the lock with this key was committed. */
-        void released(String key);
-
-        /** Notifications may have been lost (connection lost or just re-established). */
-        void missed();
-    }
+public final class PgListener implements WakeUpSource {
 
     private static final System.Logger LOG = System.getLogger(PgListener.class.getName());
     private static final int WAIT_MILLIS = 500;
@@ -40,14 +36,18 @@ public final class PgListener implements AutoCloseable {
 
     private final ConnectionSource connections;
     private final String channel;
+    private final String origin;
     private final Dispatcher dispatcher;
     private final int queryTimeoutSeconds;
-    private final long backoffNanos;
+    private final Duration timeout;
+    private final String subject;
     private final Thread thread;
     private final CountDownLatch firstListen = new CountDownLatch(1);
     private volatile boolean listening;
     private volatile boolean closed;
     private volatile @Nullable Connection current;
+    /** The outage of the connection now, or null; the thread's own. */
+    private @Nullable Outage outage;
 
     /** Whether the PostgreSQL driver (and so this class) can be used. */
     public static boolean driverPresent() {
@@ -59,24 +59,31 @@ public final class PgListener implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the thread, which connects and LISTENs on {@code channel}; notifications of releases
+     * by the provider {@code origin} (this one) are skipped.
+     */
     public PgListener(
             ConnectionSource connections,
             String channel,
+            String origin,
             Dispatcher dispatcher,
             ThreadFactory threads,
             Duration timeout) {
         this.connections = connections;
         this.channel = channel;
+        this.origin = origin;
         this.dispatcher = dispatcher;
         this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
-        this.backoffNanos = Math.min(timeout.toNanos(), TimeUnit.SECONDS.toNanos(1));
+        this.timeout = timeout;
+        this.subject = "the LISTEN connection for lock releases on channel " + channel;
         this.thread = threads.newThread(this::run);
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** Waits up to {@code timeout} for the first LISTEN; whether it is listening now. */
-    public boolean awaitListening(Duration timeout) {
+    @Override
+    public boolean awaitLive(Duration timeout) {
         try {
             firstListen.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -85,15 +92,15 @@ public final class PgListener implements AutoCloseable {
         return listening;
     }
 
-    /** Whether notifications are being received now. */
-    public boolean listening() {
+    @Override
+    public boolean live() {
         return listening;
     }
 
     private void run() {
-        boolean reconnect = false;
         while (!closed) {
             Connection c = null;
+            long pause = 0;
             try {
                 c = connections.openDedicated();
                 current = c;
@@ -105,61 +112,88 @@ public final class PgListener implements AutoCloseable {
                                     + " driver's (or do not unwrap to it): no LISTEN; waiters poll");
                     break;
                 }
-                try (Statement s = c.createStatement()) {
-                    s.setQueryTimeout(queryTimeoutSeconds);
-                    s.execute("LISTEN " + channel);
-                }
-                PGConnection pg = c.unwrap(PGConnection.class);
-                listening = true;
-                firstListen.countDown();
-                if (reconnect) {
-                    LOG.log(System.Logger.Level.INFO, "lock release notifications on channel {0} resumed", channel);
-                    dispatcher.missed();
-                }
-                long quietSince = System.nanoTime();
-                while (!closed) {
-                    PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
-                    if (received != null && received.length > 0) {
-                        for (PGNotification n : received) {
-                            dispatcher.released(n.getParameter());
-                        }
-                        quietSince = System.nanoTime();
-                    } else if (System.nanoTime() - quietSince > HEALTH_CHECK) {
-                        try (Statement s = c.createStatement()) {
-                            s.setQueryTimeout(queryTimeoutSeconds);
-                            s.execute("SELECT 1");
-                        }
-                        quietSince = System.nanoTime();
-                    }
-                }
+                listen(c);
             } catch (SQLException | RuntimeException e) {
                 if (closed) {
                     break;
                 }
-                if (listening || !reconnect) {
-                    LOG.log(
-                            System.Logger.Level.WARNING,
-                            "lock release notifications on channel " + channel
-                                    + " interrupted; waiters poll until the LISTEN connection is back: " + e);
-                }
-                if (listening) {
-                    listening = false;
-                    dispatcher.missed();
-                }
-                reconnect = true;
-                firstListen.countDown();
+                pause = failed(e);
             } finally {
                 current = null;
                 if (c != null) {
                     unlistenAndClose(c);
                 }
             }
-            if (!closed) {
-                LockSupport.parkNanos(this, backoffNanos);
+            if (!closed && pause > 0) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(pause));
             }
         }
         listening = false;
         firstListen.countDown();
+    }
+
+    /**
+     * After a failure: a connection that was listening broke, or the first connection could not be
+     * made (a new outage: one warning, waiters told to look again, the next attempt at once), or
+     * a reconnect attempt failed (the next one after a growing pause). Returns the pause in ms.
+     */
+    private long failed(Exception e) {
+        Outage o = outage;
+        firstListen.countDown();
+        if (listening || o == null) {
+            boolean was = listening;
+            listening = false;
+            outage = Outage.begin(subject, was ? "broke" : "could not be made", timeout, e);
+            if (was) {
+                dispatcher.missed();
+            }
+            return Objects.requireNonNull(outage).failed(false, e);
+        }
+        long pause = o.failed(true, e);
+        if (o.alertDue()) {
+            dispatcher.missed();
+        }
+        return pause;
+    }
+
+    /** LISTENs on {@code c} and hands notifications on until closed or the connection fails. */
+    private void listen(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.setQueryTimeout(queryTimeoutSeconds);
+            s.execute("LISTEN " + channel);
+        }
+        PGConnection pg = c.unwrap(PGConnection.class);
+        listening = true;
+        firstListen.countDown();
+        Outage o = outage;
+        if (o != null) {
+            outage = null;
+            o.over();
+            dispatcher.missed();
+        }
+        long quietSince = System.nanoTime();
+        while (!closed) {
+            PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
+            if (received != null && received.length > 0) {
+                for (PGNotification n : received) {
+                    dispatch(n.getParameter());
+                }
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince > HEALTH_CHECK) {
+                try (Statement s = c.createStatement()) {
+                    s.setQueryTimeout(queryTimeoutSeconds);
+                    s.execute("SELECT 1");
+                }
+                quietSince = System.nanoTime();
+            }
+        }
+    }
+
+    private void dispatch(String payload) {
+        NotifyPayload.Notice n = NotifyPayload.decode(payload);
+        if (!origin.equals(n.origin())) {
+            dispatcher.released(n.key(), n.grantee());
+        }
     }
 
     private void unlistenAndClose(Connection c) {
@@ -181,7 +215,6 @@ public final class PgListener implements AutoCloseable {
         }
     }
 
-    /** Stops the thread and closes the connection; idempotent. */
     @Override
     public void close() {
         closed = true;

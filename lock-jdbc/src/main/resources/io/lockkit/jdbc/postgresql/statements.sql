@@ -1,9 +1,11 @@
 -- The statements of JdbcLockProvider on PostgreSQL: each operation is ONE statement, run in
 -- autocommit on a connection of the provider's own (never inside a caller's transaction).
--- {table}, {waiters} and {sequence} are replaced by the configured, validated names; parameters are
--- named (:key, :owner, ...; PostgresLockTable turns each into a JDBC '?' and binds it by name).
--- acquire, release and abandon call the lock table's PL/pgSQL functions (V1__lockkit_locks.sql),
--- which run only the SQL of the case at hand; the comments below say what each does.
+-- Written with the default names (lockkit_locks, lockkit_locks_acquire, ...), which the provider
+-- replaces by the configured, validated ones. Parameters are named (:key, :waitId, ...) after the
+-- components of the statement classes' argument records (AcquireStatement.Args, ...), through which
+-- NamedSql binds them; SqlContractTest holds the two sides, and the functions' parameters and OUT
+-- names in migration/, to one another. acquire, release and abandon call the lock table's PL/pgSQL
+-- functions, which run only the SQL of the case at hand; the comments below say what each does.
 --
 -- Time: every deadline and every "now" is the database's clock_timestamp(), read once per operation
 -- (a "clock" CTE, or a variable of the function); a client's clock is never compared with anything, so client skew cannot break
@@ -54,9 +56,8 @@
 -- INSERT ... ON CONFLICT already), so a release, which re-reads the latest row before it deletes it,
 -- cannot miss a waiter that queued before it. A new row starts with the latest expiry of the entries
 -- already queued for the name (waiters from before a take-over or a deletion).
-SELECT o_token, o_remaining_us FROM {table}_acquire(:ns::int, :key::text, :name::text, :owner::text, :lease::bigint,
-    :wait::bigint, :max_wait::bigint, :claim::bigint, :waiting::boolean,
-    :lock_timeout_ms::int);
+SELECT o_token, o_remaining_us FROM lockkit_locks_acquire(:key::text, :name::text, :owner::text, :lease::bigint,
+    :maxWait::bigint, :waitId::bigint, :claim::bigint, :gate::int, :lockTimeoutMs::int);
 
 -- :name release
 -- Lowers the owner's hold count; at zero:
@@ -80,27 +81,29 @@ SELECT o_token, o_remaining_us FROM {table}_acquire(:ns::int, :key::text, :name:
 --   notifies "<lock_key>": the waiters look again.
 -- A row of the owner whose lease lapsed is deleted too, and reported as not held (with a
 -- notification when someone waits). Expired queue entries of the lock go on the contended path.
--- Returns one row (left, grantee, token, wait_id): (-2, ...) not held, (0, NULL, 0, 0) released,
--- (-1, ...) lapsed (deleted, not held), (n > 0, ...) still held n times, (0, grantee, 0, 0) handed
--- over to claim, (0, grantee, token, wait id) granted outright.
-SELECT o_left, o_grantee, o_token, o_wait_id FROM {table}_release(:key::text, :owner::text, :client::text,
-    :max_streak::int, :claim::bigint, :channel::text, :origin::text, :lock_timeout_ms::int);
+-- Returns one row (outcome, grantee, token, wait_id), the outcome in words (ReleaseStatement.OUTCOMES):
+-- not_held, lapsed (the owner's row had lapsed and is deleted), still_held, freed, handed_to
+-- (grantee; to claim) or granted (grantee, its token and wait id).
+SELECT o_outcome, o_grantee, o_token, o_wait_id FROM lockkit_locks_release(:key::text, :owner::text, :client::text,
+    :maxStreak::int, :claim::bigint, :channel::text, :origin::text, :lockTimeoutMs::int);
 
 -- :name abandon
--- The owner stopped waiting (wait :wait): its queue entry goes, and a lock handed to it that it has
+-- The owner stopped waiting (wait :waitId): its queue entry goes, and a lock handed to it that it has
 -- not claimed (its row with hold_count 0), or granted outright to this wait (grant_wait = :wait, held
 -- once) and never taken, passes to the next live waiter to claim, or is deleted when none waits,
 -- with a notification as a release makes (also to a waiter of this client: abandon is not a
 -- release, nobody here passes a grant on). A hold the owner took in another wait stays.
 -- Returns the grantee when a hand-over was passed on, else NULL.
-SELECT {table}_abandon(:key::text, :owner::text, :wait::bigint, :claim::bigint, :channel::text, :lock_timeout_ms::int);
+SELECT o_grantee FROM lockkit_locks_abandon(:key::text, :owner::text, :waitId::bigint, :claim::bigint, :channel::text,
+    :lockTimeoutMs::int);
 
 -- :name renew
--- Sets the lease of every given hold to its length from now, in one statement for all holds due.
+-- Sets the lease of every given hold to its length from now, in one statement for all holds due
+-- (each parameter is an array of that value over the holds: RenewStatement.Hold's components).
 -- Returns the (lock_key, owner) pairs renewed; a hold not returned no longer exists (lost).
 WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now)
-UPDATE {table} l SET lease_until = c.now + r.lease_us * INTERVAL '1 microsecond'
-FROM clock c, unnest(:keys::text[], :owners::text[], :leases::bigint[]) AS r(lock_key, owner, lease_us)
+UPDATE lockkit_locks l SET lease_until = c.now + r.lease_us * INTERVAL '1 microsecond'
+FROM clock c, unnest(:key::text[], :owner::text[], :lease::bigint[]) AS r(lock_key, owner, lease_us)
 WHERE l.lock_key = r.lock_key AND l.owner = r.owner AND l.lease_until > c.now
 RETURNING l.lock_key, l.owner;
 
@@ -108,16 +111,17 @@ RETURNING l.lock_key, l.owner;
 -- Deletes the row whoever holds it and notifies.
 -- Returns one row (whether the lease was still valid) or none (no row).
 WITH freed AS (
-    DELETE FROM {table} WHERE lock_key = :key RETURNING lease_until > clock_timestamp() AS held
+    DELETE FROM lockkit_locks WHERE lock_key = :key RETURNING lease_until > clock_timestamp() AS held
 )
-SELECT f.held, pg_notify(:channel, :key)::text AS notified FROM freed f;
+SELECT f.held AS o_held, pg_notify(:channel, :key)::text AS notified FROM freed f;
 
 -- :name inspect
 -- The holder, its hold count, the lease left (us), the token and the live waiters (queue entries not
 -- expired), when the lease is valid.
-SELECT l.owner, l.hold_count, (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint, l.token,
-       (SELECT count(*) FROM {waiters} w WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer
-FROM {table} l WHERE l.lock_key = :key AND l.lease_until > clock_timestamp();
+SELECT l.owner, l.hold_count, (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us,
+       l.token, (SELECT count(*) FROM lockkit_locks_waiters w
+                 WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer AS waiters
+FROM lockkit_locks l WHERE l.lock_key = :key AND l.lease_until > clock_timestamp();
 
 -- :name list
 -- One page of held locks whose names start with :prefix (starts_with: no LIKE wildcards to escape),
@@ -125,7 +129,9 @@ FROM {table} l WHERE l.lock_key = :key AND l.lease_until > clock_timestamp();
 -- key of the previous page; '' for the first), at most :limit. The filter on name uses no index
 -- (names may be longer than a btree entry takes), so a page with a rare prefix reads more rows than
 -- it returns; the client's memory stays one page either way.
-SELECT l.lock_key, l.name, l.owner, l.hold_count, (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint,
-       l.token, (SELECT count(*) FROM {waiters} w WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer
-FROM {table} l WHERE l.lock_key > :after AND starts_with(l.name, :prefix) AND l.lease_until > clock_timestamp()
+SELECT l.lock_key, l.name, l.owner, l.hold_count,
+       (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us, l.token,
+       (SELECT count(*) FROM lockkit_locks_waiters w
+        WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer AS waiters
+FROM lockkit_locks l WHERE l.lock_key > :after AND starts_with(l.name, :prefix) AND l.lease_until > clock_timestamp()
 ORDER BY l.lock_key LIMIT :limit;

@@ -3,6 +3,7 @@ package io.lockkit.jedis.internal;
 import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
+import io.lockkit.spi.Outage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

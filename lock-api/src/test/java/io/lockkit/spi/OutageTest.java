@@ -1,11 +1,11 @@
-package io.lockkit.jedis.internal;
+package io.lockkit.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The reconnect policy both wake-up implementations share. */
+/** The reconnect policy every provider's wake-up connection shares. */
 class OutageTest {
 
     private final RuntimeException cause = new RuntimeException("connection refused");

@@ -1,8 +1,15 @@
--- lockkit lock table for PostgreSQL, schema version 1.
+-- lockkit lock table for PostgreSQL 12 or later: migration 1, as lockkit 0.1.0 released it.
 --
--- Usable as is from Flyway or Liquibase (a versioned migration; the names below are the defaults),
--- or run by JdbcLockProvider.Builder.createSchema(true), which substitutes the configured table name
--- for lockkit_locks (the sequence is always named <table>_token_seq) and skips what exists.
+-- A released migration never changes (lock-jdbc's ReleasedMigrationsTest holds its SHA-256); every
+-- later change of the schema is a new file V<n>__<what>.sql in this folder. Usable as is from Flyway
+-- (location classpath:io/lockkit/jdbc/postgresql/migration) or Liquibase (sqlFile, splitStatements
+-- false), with the default names below; JdbcLockProvider.Builder.createSchema(true) runs it with the
+-- configured table name in place of lockkit_locks (and of every name that starts with it), when the
+-- version table says it has not run. Each statement is idempotent (IF NOT EXISTS, OR REPLACE, ON
+-- CONFLICT DO NOTHING), so a partly applied file can be applied again. The last statement records
+-- version 1 in lockkit_locks_version.
+--
+-- The grants an application role needs (no DDL): see grants.sql beside this folder.
 --
 -- One row per lock that is held (or handed to a waiter that has not claimed it yet, hold_count 0),
 -- or whose lease lapsed and nobody took it since; a release deletes the row (or hands it over), so
@@ -42,11 +49,6 @@ CREATE TABLE IF NOT EXISTS lockkit_locks (
     grant_wait  BIGINT       NOT NULL DEFAULT 0
 );
 
--- A table created by an earlier snapshot of this file lacks the last three columns.
-ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS wait_until TIMESTAMPTZ;
-ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS streak INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE lockkit_locks ADD COLUMN IF NOT EXISTS grant_wait BIGINT NOT NULL DEFAULT 0;
-
 CREATE SEQUENCE IF NOT EXISTS lockkit_locks_token_seq AS BIGINT START WITH 1 CACHE 1 NO CYCLE;
 
 -- Waiting owners per lock, oldest first: since (arrival, database clock) orders them; an entry whose
@@ -59,12 +61,10 @@ CREATE TABLE IF NOT EXISTS lockkit_locks_waiters (
     owner       VARCHAR(200) NOT NULL,
     since       TIMESTAMPTZ  NOT NULL,
     expires     TIMESTAMPTZ  NOT NULL,
-    wait_id     BIGINT       NOT NULL DEFAULT 0,
-    lease_us    BIGINT       NOT NULL DEFAULT 0,
+    wait_id     BIGINT       NOT NULL,
+    lease_us    BIGINT       NOT NULL,
     PRIMARY KEY (lock_key, owner)
 );
-ALTER TABLE lockkit_locks_waiters ADD COLUMN IF NOT EXISTS wait_id BIGINT NOT NULL DEFAULT 0;
-ALTER TABLE lockkit_locks_waiters ADD COLUMN IF NOT EXISTS lease_us BIGINT NOT NULL DEFAULT 0;
 
 -- The operations, one function each, called as one statement by JdbcLockProvider (see
 -- statements.sql for what each does and why). Functions rather than one SQL statement with a
@@ -81,10 +81,8 @@ ALTER TABLE lockkit_locks_waiters ADD COLUMN IF NOT EXISTS lease_us BIGINT NOT N
 -- JDBC query timeout costs a wake-up of the driver's timer thread per statement: measured about
 -- 70 us a statement on the shared, pinned benchmark machine.) A server that stops answering
 -- altogether is the socket timeout's business, as for every statement.
--- createSchema(true) replaces the names below by the configured ones, function names included
--- (<table>_acquire, <table>_release, <table>_abandon); from Flyway or Liquibase, replace them alike.
-CREATE OR REPLACE FUNCTION lockkit_locks_acquire(p_ns INTEGER, p_key TEXT, p_name TEXT, p_owner TEXT, p_lease BIGINT,
-        p_wait BIGINT, p_max_wait BIGINT, p_claim BIGINT, p_waiting BOOLEAN, p_lock_timeout_ms INTEGER,
+CREATE OR REPLACE FUNCTION lockkit_locks_acquire(p_key TEXT, p_name TEXT, p_owner TEXT, p_lease BIGINT,
+        p_max_wait BIGINT, p_wait_id BIGINT, p_claim BIGINT, p_gate INTEGER, p_lock_timeout_ms INTEGER,
         OUT o_token BIGINT, OUT o_remaining_us BIGINT)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -99,23 +97,23 @@ BEGIN
     PERFORM set_config('lock_timeout', p_lock_timeout_ms || 'ms', TRUE);
     -- The gate: acquisitions of one name one at a time, so that a new row's token (drawn before the
     -- INSERT finds the key free) cannot be lower than one another client took and released meanwhile.
-    PERFORM pg_advisory_xact_lock(p_ns, hashtext(p_key));
+    PERFORM pg_advisory_xact_lock(p_gate, hashtext(p_key));
     v_now := clock_timestamp();
     INSERT INTO lockkit_locks AS l (lock_key, name, owner, hold_count, token, lease_until, acquired_at, wait_until, streak, grant_wait)
     VALUES (p_key, p_name, p_owner, 1, nextval('lockkit_locks_token_seq'), v_now + p_lease * INTERVAL '1 microsecond', v_now,
             (SELECT max(q.expires) FROM lockkit_locks_waiters q WHERE q.lock_key = p_key), 0, 0)
     ON CONFLICT (lock_key) DO UPDATE SET
         hold_count  = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.hold_count > 0
-                           THEN l.hold_count + CASE WHEN l.grant_wait = p_wait AND l.grant_wait > 0 THEN 0 ELSE 1 END
+                           THEN l.hold_count + CASE WHEN l.grant_wait = p_wait_id AND l.grant_wait > 0 THEN 0 ELSE 1 END
                            ELSE 1 END,
         token       = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at
                            THEN l.token ELSE GREATEST(nextval('lockkit_locks_token_seq'), l.token + 1) END,
         lease_until = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.hold_count > 0
-                                AND NOT (l.grant_wait = p_wait AND l.grant_wait > 0)
+                                AND NOT (l.grant_wait = p_wait_id AND l.grant_wait > 0)
                            THEN GREATEST(l.lease_until, EXCLUDED.lease_until) ELSE EXCLUDED.lease_until END,
         acquired_at = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.hold_count > 0
                            THEN l.acquired_at ELSE EXCLUDED.acquired_at END,
-        grant_wait  = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.grant_wait <> p_wait
+        grant_wait  = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at AND l.grant_wait <> p_wait_id
                            THEN l.grant_wait ELSE 0 END,
         streak      = CASE WHEN l.owner = EXCLUDED.owner AND l.lease_until > EXCLUDED.acquired_at THEN l.streak ELSE 0 END,
         owner       = EXCLUDED.owner,
@@ -141,12 +139,12 @@ BEGIN
     END IF;
     -- Busy; the row is locked by the INSERT ... ON CONFLICT above.
     SELECT l.lease_until INTO v_lease FROM lockkit_locks l WHERE l.lock_key = p_key;
-    IF p_waiting THEN
+    IF p_max_wait > 0 THEN
         -- Queue (or refresh the place) until the holder's lease or the wait ends, plus the claim
         -- timeout; mark the row, so that the release knows someone waits.
         v_expires := LEAST(v_now + p_max_wait * INTERVAL '1 microsecond', v_lease) + p_claim * INTERVAL '1 microsecond';
         INSERT INTO lockkit_locks_waiters AS w (lock_key, owner, since, expires, wait_id, lease_us)
-        VALUES (p_key, p_owner, v_now, v_expires, p_wait, p_lease)
+        VALUES (p_key, p_owner, v_now, v_expires, p_wait_id, p_lease)
         ON CONFLICT (lock_key, owner) DO UPDATE SET expires = GREATEST(w.expires, EXCLUDED.expires),
             wait_id = EXCLUDED.wait_id, lease_us = EXCLUDED.lease_us
         RETURNING w.expires INTO v_expires;
@@ -158,7 +156,7 @@ $$;
 
 CREATE OR REPLACE FUNCTION lockkit_locks_release(p_key TEXT, p_owner TEXT, p_client TEXT, p_max_streak INTEGER,
         p_claim BIGINT, p_channel TEXT, p_origin TEXT, p_lock_timeout_ms INTEGER,
-        OUT o_left INTEGER, OUT o_grantee TEXT, OUT o_token BIGINT, OUT o_wait_id BIGINT)
+        OUT o_outcome TEXT, OUT o_grantee TEXT, OUT o_token BIGINT, OUT o_wait_id BIGINT)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
@@ -185,18 +183,19 @@ BEGIN
         IF v_waited THEN
             PERFORM pg_notify(p_channel, p_key);
         END IF;
-        o_left := CASE WHEN v_held THEN 0 ELSE -1 END;
+        o_outcome := CASE WHEN v_held THEN 'freed' ELSE 'lapsed' END;
         RETURN;
     END IF;
     SELECT l.hold_count, l.streak INTO v_count, v_streak FROM lockkit_locks l
     WHERE l.lock_key = p_key AND l.owner = p_owner AND l.lease_until > v_now AND l.hold_count > 0
     FOR UPDATE;
     IF NOT FOUND THEN
-        o_left := -2; -- not held
+        o_outcome := 'not_held';
         RETURN;
     END IF;
     IF v_count > 1 THEN
-        UPDATE lockkit_locks l SET hold_count = l.hold_count - 1 WHERE l.lock_key = p_key RETURNING l.hold_count INTO o_left;
+        UPDATE lockkit_locks l SET hold_count = l.hold_count - 1 WHERE l.lock_key = p_key;
+        o_outcome := 'still_held';
         RETURN;
     END IF;
     -- Someone was queued: the next live waiter, oldest first, but a waiter of the releasing client
@@ -209,7 +208,7 @@ BEGIN
         DELETE FROM lockkit_locks l WHERE l.lock_key = p_key;
         DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.expires <= v_now;
         PERFORM pg_notify(p_channel, p_key);
-        o_left := 0;
+        o_outcome := 'freed';
         RETURN;
     END IF;
     v_next_streak := 0;
@@ -234,35 +233,42 @@ BEGIN
     WHERE l.lock_key = p_key
     RETURNING l.token INTO v_token;
     DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND (w.owner = v_next.owner OR w.expires <= v_now);
-    o_left := 0;
     o_grantee := v_next.owner;
     IF v_direct THEN
         -- Granted outright: the releasing process passes the token to its waiter; nobody is notified.
+        o_outcome := 'granted';
         o_token := v_token;
         o_wait_id := v_next.wait_id;
     ELSE
+        o_outcome := 'handed_to';
         PERFORM pg_notify(p_channel, p_key || ':' || v_next.owner || ' ' || p_origin);
     END IF;
 END
 $$;
 
-CREATE OR REPLACE FUNCTION lockkit_locks_abandon(p_key TEXT, p_owner TEXT, p_wait BIGINT, p_claim BIGINT, p_channel TEXT,
-        p_lock_timeout_ms INTEGER)
-RETURNS TEXT LANGUAGE plpgsql AS $$
+-- The owner stopped waiting (wait p_wait_id): the lock row first (as acquisitions and releases
+-- lock it before the queue: no deadlock), then its queue entry goes; a hand-over it has not
+-- claimed, or a grant to this wait it never took, passes to the next live waiter, or the lock is
+-- freed when none waits.
+CREATE OR REPLACE FUNCTION lockkit_locks_abandon(p_key TEXT, p_owner TEXT, p_wait_id BIGINT, p_claim BIGINT,
+        p_channel TEXT, p_lock_timeout_ms INTEGER, OUT o_grantee TEXT)
+LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     v_now TIMESTAMPTZ;
+    v_owner TEXT;
+    v_count INTEGER;
+    v_grant BIGINT;
     v_next TEXT;
 BEGIN
     PERFORM set_config('lock_timeout', p_lock_timeout_ms || 'ms', TRUE);
     v_now := clock_timestamp();
+    SELECT l.owner, l.hold_count, l.grant_wait INTO v_owner, v_count, v_grant FROM lockkit_locks l
+    WHERE l.lock_key = p_key FOR UPDATE;
     DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = p_owner;
-    PERFORM 1 FROM lockkit_locks l
-    WHERE l.lock_key = p_key AND l.owner = p_owner
-      AND (l.hold_count = 0 OR (l.hold_count = 1 AND p_wait > 0 AND l.grant_wait = p_wait))
-    FOR UPDATE;
-    IF NOT FOUND THEN
-        RETURN NULL;
+    IF v_owner IS DISTINCT FROM p_owner
+       OR NOT (v_count = 0 OR (v_count = 1 AND p_wait_id > 0 AND v_grant = p_wait_id)) THEN
+        RETURN;
     END IF;
     SELECT w.owner INTO v_next FROM lockkit_locks_waiters w
     WHERE w.lock_key = p_key AND w.expires > v_now AND w.owner <> p_owner
@@ -274,11 +280,21 @@ BEGIN
         WHERE l.lock_key = p_key;
         DELETE FROM lockkit_locks_waiters w WHERE w.lock_key = p_key AND w.owner = v_next;
         PERFORM pg_notify(p_channel, p_key || ':' || v_next);
-        RETURN v_next;
+        o_grantee := v_next;
     ELSE
         DELETE FROM lockkit_locks l WHERE l.lock_key = p_key;
         PERFORM pg_notify(p_channel, p_key);
-        RETURN NULL;
     END IF;
 END
 $$;
+
+-- The schema's version: one row per migration applied (createSchema(true) reads the highest and
+-- runs only the files above it; a Flyway or Liquibase run of this file records it too).
+CREATE TABLE IF NOT EXISTS lockkit_locks_version (
+    version     INTEGER      NOT NULL PRIMARY KEY,
+    description TEXT         NOT NULL,
+    applied_at  TIMESTAMPTZ  NOT NULL DEFAULT now()
+);
+
+INSERT INTO lockkit_locks_version (version, description) VALUES (1, 'lock table, wait queue, token sequence, functions')
+ON CONFLICT (version) DO NOTHING;

@@ -1,24 +1,26 @@
-package io.lockkit.jedis.internal;
+package io.lockkit.spi;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How both wake-up implementations ride out a lost subscription: one warning when it begins,
- * attempts that back off from {@value #MIN_BACKOFF_MILLIS} ms up to {@value #MAX_BACKOFF_MILLIS} ms
- * (well below any lease), waiters alerted once when it has lasted twice the command timeout (so a
- * Redis that stays away surfaces as a typed failure of their next attempt, while a restart or a
- * failover within that time is ridden out), and one line when it is over. Used by one thread.
+ * For provider implementations: how a wake-up connection (Redis pub/sub, PostgreSQL LISTEN) rides
+ * out its loss, the same for every provider. One warning when it begins; reconnect attempts that
+ * back off from {@value #MIN_BACKOFF_MILLIS} ms up to {@value #MAX_BACKOFF_MILLIS} ms (well below
+ * any lease); waiters alerted once when it has lasted twice the command timeout (so a backend that
+ * stays away surfaces as a typed failure of their next attempt, while a restart or a failover
+ * within that time is ridden out); one line when it is over. Used by one thread (the wake-up
+ * thread); not thread-safe.
  */
-final class Outage {
+public final class Outage {
 
     private static final System.Logger LOG = System.getLogger(Outage.class.getName());
 
     /** The first pause between attempts that back off. */
-    static final long MIN_BACKOFF_MILLIS = 25;
+    public static final long MIN_BACKOFF_MILLIS = 25;
 
     /** The longest pause between attempts. */
-    static final long MAX_BACKOFF_MILLIS = 200;
+    public static final long MAX_BACKOFF_MILLIS = 200;
 
     private final String subject;
     private final long alertAfterNanos;
@@ -35,8 +37,9 @@ final class Outage {
     /**
      * An outage of {@code subject} (e.g. "the wake-up connection to Redis") that began with
      * {@code cause}; logs the one warning of the outage, saying what it did (e.g. "broke").
+     * {@code timeout} is the provider's command timeout.
      */
-    static Outage begin(String subject, String what, Duration timeout, Throwable cause) {
+    public static Outage begin(String subject, String what, Duration timeout, Throwable cause) {
         LOG.log(
                 System.Logger.Level.WARNING,
                 subject + " " + what + " (" + cause + "); reconnecting, waiters fall back to their retry hints"
@@ -49,7 +52,7 @@ final class Outage {
      * Counts a failed attempt; {@code backOff} false retries at once (an attempt that met a dead
      * pooled connection says nothing about Redis). Returns the pause before the next attempt.
      */
-    long failed(boolean backOff, Throwable cause) {
+    public long failed(boolean backOff, Throwable cause) {
         failedAttempts++;
         LOG.log(System.Logger.Level.DEBUG, subject + ": attempt " + failedAttempts + " failed", cause);
         if (backOff) {
@@ -59,7 +62,7 @@ final class Outage {
     }
 
     /** True once per outage, when it has lasted long enough that waiters should look now. */
-    boolean alertDue() {
+    public boolean alertDue() {
         if (alerted || System.nanoTime() - since <= alertAfterNanos) {
             return false;
         }
@@ -68,7 +71,7 @@ final class Outage {
     }
 
     /** Logs the end of the outage. */
-    void over() {
+    public void over() {
         LOG.log(
                 System.Logger.Level.INFO,
                 subject + " is back after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since) + " ms ("

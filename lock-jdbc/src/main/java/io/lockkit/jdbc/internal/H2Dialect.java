@@ -1,0 +1,185 @@
+package io.lockkit.jdbc.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ThreadFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * H2 2.x: acquisition is one short transaction that locks the row first and then decides (H2 has no
+ * stored routines); every other operation is one statement; renewal one JDBC batch. No queue and no
+ * notifications: waiters of other clients poll. Thread-safe.
+ */
+// Design notes: a section <operation>.<step> of h2/statements.sql is one step of an operation; the
+// steps' parameters are components of the operation's argument record, so SqlContractTest holds them
+// like the other dialects' statements. A release tries the common case first (its last hold: one
+// DELETE that also reports whether the lease was valid), then lowers a reentrant count; the owner is
+// the only writer of its valid row, so the two statements need no transaction.
+public final class H2Dialect extends Dialect {
+
+    /** The jar folder of the dialect's SQL. */
+    public static final String FOLDER = "/io/lockkit/jdbc/h2";
+
+    private static final List<String> MIGRATIONS = List.of(FOLDER + "/migration/V1__lockkit_locks.sql");
+
+    private static final Map<String, Set<String>> UNUSED = Map.of(
+            AcquireStatement.NAME, Set.of("maxWait", "waitId", "claim", "gate", "lockTimeoutMs"),
+            ReleaseStatement.NAME, Set.of("client", "maxStreak", "claim", "channel", "origin", "lockTimeoutMs"),
+            ForceReleaseStatement.NAME, Set.of("channel"));
+
+    public H2Dialect(Context context) {
+        super(FOLDER, context);
+    }
+
+    @Override
+    public Map<String, Set<String>> unusedArguments() {
+        return UNUSED;
+    }
+
+    @Override
+    public List<String> migrations() {
+        return MIGRATIONS;
+    }
+
+    /** The locked row, or null. */
+    private record Row(String owner, int holdCount, long token, long remainingMicros) {}
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
+        c.setAutoCommit(false);
+        boolean done = false;
+        try {
+            T result = work.run();
+            c.commit();
+            done = true;
+            return result;
+        } finally {
+            if (!done) {
+                try {
+                    c.rollback();
+                } catch (SQLException e) {
+                    // the connection is broken; the caller discards it
+                }
+            }
+            c.setAutoCommit(true);
+        }
+    }
+
+    @Override
+    public AcquireStatement.Reply acquire(Connection c, AcquireStatement.Args args) throws SQLException {
+        try {
+            return inTransaction(c, () -> {
+                Optional<Row> locked = run(
+                        c,
+                        "acquire.lockRow",
+                        args,
+                        rs -> rs.next()
+                                ? Optional.of(new Row(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4)))
+                                : Optional.empty());
+                if (locked.isEmpty()) {
+                    update(c, "acquire.insert", args);
+                    return new AcquireStatement.Acquired(token(c, "acquire.drawToken", args));
+                }
+                Row row = locked.get();
+                if (row.remainingMicros() > 0) {
+                    if (!row.owner().equals(args.owner())) {
+                        return new AcquireStatement.Busy(NamedSql.ofMicros(row.remainingMicros()));
+                    }
+                    update(c, "acquire.reenter", args);
+                    return new AcquireStatement.Acquired(row.token());
+                }
+                return new AcquireStatement.Acquired(token(c, "acquire.takeOver", args));
+            });
+        } catch (SQLException e) {
+            if ("23505".equals(e.getSQLState())) {
+                // Another client inserted the row between our look and our insert: it holds the lock now.
+                return new AcquireStatement.Busy(null);
+            }
+            throw e;
+        }
+    }
+
+    private long token(Connection c, String step, Record args) throws SQLException {
+        return run(c, step, args, rs -> {
+            if (!rs.next()) {
+                throw new SQLException(step + " returned no token");
+            }
+            return rs.getLong(1);
+        });
+    }
+
+    private void update(Connection c, String step, Record args) throws SQLException {
+        try (PreparedStatement ps = prepare(c, step, true)) {
+            statement(step).bind(ps, args);
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public ReleaseStatement.Reply release(Connection c, ReleaseStatement.Args args) throws SQLException {
+        Optional<Boolean> held =
+                run(c, "release.delete", args, rs -> rs.next() ? Optional.of(rs.getBoolean(1)) : Optional.empty());
+        if (held.isPresent()) {
+            return held.get() ? ReleaseStatement.freed() : ReleaseStatement.lapsed();
+        }
+        try (PreparedStatement ps = prepare(c, "release.lower", true)) {
+            statement("release.lower").bind(ps, args);
+            return ps.executeUpdate() > 0 ? ReleaseStatement.stillHeld() : ReleaseStatement.notHeld();
+        }
+    }
+
+    @Override
+    public AbandonStatement.Reply abandon(Connection c, AbandonStatement.Args args) {
+        throw new UnsupportedOperationException("H2 keeps no wait queue");
+    }
+
+    @Override
+    public boolean[] renew(Connection c, List<RenewStatement.Hold> holds) throws SQLException {
+        return renewInBatch(c, holds);
+    }
+
+    @Override
+    public boolean queues() {
+        return false;
+    }
+
+    @Override
+    public @Nullable WakeUpSource wakeUps(
+            ConnectionSource connections, WakeUpSource.Dispatcher dispatcher, ThreadFactory threads) {
+        return null;
+    }
+
+    @Override
+    public void driverProperties(String url, int timeoutSeconds, Properties properties) {
+        // H2's defaults serve: a TCP connection fails fast when the server is gone.
+    }
+
+    @Override
+    public boolean connectionLost(SQLException e) {
+        int code = e.getErrorCode();
+        return super.connectionLost(e) || code == 90067 || code == 90098 || code == 90121; // broken, closed
+    }
+
+    @Override
+    protected Set<String> schemaStates() {
+        return Set.of(
+                "42S02", "42S04", // table not found (42S04: not found in a database that is empty)
+                "42S22", // column not found
+                "#90036"); // sequence not found
+    }
+
+    @Override
+    protected Set<String> unavailableStates() {
+        return Set.of("HYT00", "HYT01", "#90131"); // timeouts (lock wait timeout), concurrent update
+    }
+}

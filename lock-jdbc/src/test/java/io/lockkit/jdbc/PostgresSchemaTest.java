@@ -1,0 +1,165 @@
+package io.lockkit.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.jdbc.internal.SqlFile;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Renewal;
+import io.lockkit.testkit.jdbc.PostgresFixture;
+import io.lockkit.testkit.jdbc.PostgresServer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The schema on PostgreSQL: createSchema(true) runs the migrations once and afterwards only reads
+ * the version table (no DDL, counted on the provider's own connections), providers starting
+ * together migrate once, and a role with the grants of {@code postgresql/grants.sql} and nothing
+ * else (no DDL, no EXECUTE for PUBLIC) locks, waits, hands over, renews, inspects and lists.
+ */
+@DisplayName("JdbcLockProvider's schema on PostgreSQL")
+class PostgresSchemaTest {
+
+    private static PostgresServer pg;
+
+    @BeforeAll
+    static void startPostgres() {
+        pg = PostgresFixture.builder().build().start();
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    @Test
+    @DisplayName("createSchema(true) migrates an empty database, then reads one version row and runs no DDL")
+    void createSchemaRunsNoDdlWhenTheSchemaIsCurrent() {
+        StatementLog log = new StatementLog(pg.jdbcUrl());
+        JdbcLockProvider.builder()
+                .dataSource(log.dataSource())
+                .dialect(JdbcDialect.POSTGRESQL)
+                .table("versioned_locks")
+                .createSchema(true)
+                .build()
+                .close();
+        assertThat(log.executed())
+                .as("the first start migrates")
+                .anySatisfy(sql -> assertThat(sql).startsWith("CREATE TABLE IF NOT EXISTS versioned_locks"));
+        assertThat(pg.query("SELECT max(version) FROM versioned_locks_version")).isEqualTo(1);
+
+        log.clear();
+        try (JdbcLockProvider p = JdbcLockProvider.builder()
+                .dataSource(log.dataSource())
+                .dialect(JdbcDialect.POSTGRESQL)
+                .table("versioned_locks")
+                .createSchema(true)
+                .build()) {
+            assertThat(log.executed())
+                    .as("statements of a start on a current schema")
+                    .containsExactly("SELECT max(version) FROM versioned_locks_version");
+            assertThat(p.tryAcquire(new LockRequest("v", "c:a", Duration.ofSeconds(30), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
+        }
+    }
+
+    @Test
+    @DisplayName("providers that start together on an empty database migrate it once, without an error")
+    void providersStartingTogetherMigrateOnce() throws Exception {
+        List<CompletableFuture<JdbcLockProvider>> starts = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            starts.add(CompletableFuture.supplyAsync(() -> JdbcLockProvider.builder()
+                    .jdbcUrl(pg.jdbcUrl())
+                    .table("together_locks")
+                    .createSchema(true)
+                    .build()));
+        }
+        for (CompletableFuture<JdbcLockProvider> start : starts) {
+            start.get(60, TimeUnit.SECONDS).close();
+        }
+        assertThat(pg.query("SELECT count(*) FROM together_locks_version")).isEqualTo(1L);
+    }
+
+    @Test
+    @DisplayName("a role with the documented grants only (no DDL) locks, waits, hands over, renews and lists")
+    void aDmlOnlyRoleLocks() throws Exception {
+        JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .createSchema(true)
+                .build()
+                .close();
+        String role = "lockkit_app_" + Long.toString(System.nanoTime(), 36);
+        pg.query("CREATE ROLE " + role + " LOGIN PASSWORD 'app-secret'");
+        // No EXECUTE for PUBLIC either: the grants file must grant everything the role needs.
+        pg.query("REVOKE EXECUTE ON FUNCTION lockkit_locks_acquire, lockkit_locks_release, lockkit_locks_abandon"
+                + " FROM PUBLIC");
+        try (Connection admin = pg.connect();
+                Statement s = admin.createStatement()) {
+            for (String grant : SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/grants.sql", "lockkit_locks")) {
+                s.execute(grant.replace("lockkit_app", role));
+            }
+        }
+        String url = pg.jdbcUrl().replaceFirst("user=postgres", "user=" + role + "&password=app-secret");
+        try (Connection app = DriverManager.getConnection(url);
+                Statement s = app.createStatement()) {
+            assertThatThrownBy(() -> s.execute("CREATE TABLE not_allowed (x int)"))
+                    .as("the role has no DDL rights")
+                    .isInstanceOf(SQLException.class)
+                    .extracting(e -> ((SQLException) e).getSQLState())
+                    .isEqualTo("42501");
+        }
+        try (JdbcLockProvider holder = JdbcLockProvider.builder()
+                        .jdbcUrl(url)
+                        .createSchema(true)
+                        .build();
+                JdbcLockProvider waiter = JdbcLockProvider.create(url);
+                DistributedLockFactory holding = DistributedLockFactory.create(holder);
+                DistributedLockFactory waiting = DistributedLockFactory.create(waiter)) {
+            String name = "dml-only:" + role;
+            LockHandle h = holding.acquire(name, LockOptions.noWait());
+            CompletableFuture<Long> next = CompletableFuture.supplyAsync(() -> {
+                try (LockHandle w = waiting.acquire(name, LockOptions.waitAtMost(Duration.ofSeconds(20)))) {
+                    return w.fencingToken();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            });
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() ->
+                            holder.inspect(name).map(st -> st.waiters() == 1).orElse(false));
+            h.release();
+            assertThat(next.get(20, TimeUnit.SECONDS))
+                    .as("the waiter's token, after a hand-over")
+                    .isGreaterThan(h.fencingToken());
+            String other = name + ":renewed";
+            assertThat(holder.tryAcquire(new LockRequest(other, "c:o", Duration.ofSeconds(5), Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
+            assertThat(holder.renew(List.of(new Renewal(other, "c:o", Duration.ofSeconds(30)))))
+                    .as("lost renewals")
+                    .isEmpty();
+            assertThat(holder.list("dml-only:", null, 10).locks()).hasSize(1);
+            assertThat(holder.inspect(other)).isPresent();
+            assertThat(holder.forceRelease(other)).isTrue();
+        }
+    }
+}

@@ -140,6 +140,26 @@ public interface DistributedLockFactory extends AutoCloseable {
      */
     boolean forceRelease(String name);
 
+    /**
+     * A leadership of {@code name} for this instance, not yet campaigning: {@link Leadership#start()}
+     * starts it, {@link Leadership#close()} ends it (closing the factory closes it too). Every
+     * instance that campaigns for the same name over the same backend competes; see
+     * {@link Leadership} for the guarantee. The name is a lock name: do not lock it otherwise.
+     * Thread-safe.
+     *
+     * @throws IllegalArgumentException when {@code name} is not a valid lock name, {@code options}
+     *         is null, or its durations do not fit together with the factory's default lease
+     * @throws IllegalStateException when a leadership of {@code name} is open on this factory already
+     * @throws UnsupportedOperationException when the provider has no
+     *         {@linkplain io.lockkit.spi.LockProvider.Capability#FENCING_TOKENS fencing tokens} (a
+     *         term is one), or this implementation has no leaderships (the default; the factories
+     *         {@link #builder} builds have)
+     * @throws LockException when the factory is closed
+     */
+    default Leadership leadership(String name, LeadershipOptions options) {
+        throw new UnsupportedOperationException(getClass().getName() + " has no leaderships");
+    }
+
     /** The options {@link DistributedLock#lock()} and {@link #acquire(String)} use. */
     LockOptions defaultOptions();
 

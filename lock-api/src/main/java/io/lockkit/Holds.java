@@ -236,6 +236,7 @@ final class Holds {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
         }
+        h.lossCause = cause;
         h.lost.complete(loss);
     }
 
@@ -364,6 +365,7 @@ final class Holds {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
         }
+        h.lossCause = LossCause.FACTORY_CLOSED;
         h.lost.complete(loss);
     }
 

@@ -39,8 +39,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
     final Ticker ticker;
     private final LockOptions defaults;
     private final Set<Capability> capabilities;
-    private final ScheduledExecutorService scheduler;
+    final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
+    /** The open leaderships of this factory, one per name. */
+    final Leaderships leaderships;
     /** This client's holds, the watchdog that keeps them, and their releases and losses. */
     final Holds holds;
 
@@ -85,6 +87,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
         this.clientId = b.clientId != null ? b.clientId : ClientIds.next();
         this.threadOwnerPrefix = clientId + ":t";
+        this.leaderships = new Leaderships(b.threadFactory);
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;
             this.ownsScheduler = false;
@@ -122,7 +125,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 defaults,
                 b.threadFactory,
                 closed::get,
-                holds::liveCount);
+                holds::liveCount,
+                leaderships::leading);
         LOG.log(
                 System.Logger.Level.INFO,
                 "lockkit: DistributedLockFactory started as client {0} over {1}",
@@ -193,6 +197,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // Leaders step down first: their onRevoked runs before their locks go.
+        leaderships.closeAll();
         draining = !drainTime.isZero();
         waits.close();
         // Let the woken waiters leave the backend's queues while the provider is still open.
@@ -212,6 +218,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
     @Override
     public String toString() {
         return "DistributedLockFactory[client " + clientId + ", " + provider + "]";
+    }
+
+    // ---- leadership ----
+
+    @Override
+    public Leadership leadership(String name, LeadershipOptions options) {
+        return leaderships.open(this, name, options);
     }
 
     // ---- thread-owned locks ----

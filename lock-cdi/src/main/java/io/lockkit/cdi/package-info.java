@@ -28,11 +28,14 @@
  *     <td>credentials of the Sentinels</td></tr>
  * <tr><td>{@code lockkit.redis.cluster.nodes}</td><td>none</td><td>Cluster: seed {@code host:port} list</td></tr>
  * <tr><td>{@code lockkit.redis.tls}</td><td>{@code false}</td><td>TLS to Sentinel and Cluster nodes</td></tr>
- * <tr><td>{@code lockkit.redis.tls.trust-store}, {@code -password}, {@code -type}</td><td>the JVM's</td>
+ * <tr><td>{@code lockkit.redis.tls.trust-store},
+ *     {@code lockkit.redis.tls.trust-store-password}, {@code lockkit.redis.tls.trust-store-type}</td><td>the JVM's</td>
  *     <td>trust store (PKCS12 or JKS)</td></tr>
- * <tr><td>{@code lockkit.redis.tls.key-store}, {@code -password}, {@code -type}</td><td>none</td>
+ * <tr><td>{@code lockkit.redis.tls.key-store},
+ *     {@code lockkit.redis.tls.key-store-password}, {@code lockkit.redis.tls.key-store-type}</td><td>none</td>
  *     <td>client certificate</td></tr>
- * <tr><td>{@code lockkit.redis.replica-acknowledgement.replicas}, {@code .timeout}</td><td>{@code 0},
+ * <tr><td>{@code lockkit.redis.replica-acknowledgement.replicas},
+ *     {@code lockkit.redis.replica-acknowledgement.timeout}</td><td>{@code 0},
  *     {@code 100ms}</td><td>replicas that must acknowledge each acquisition</td></tr>
  * <tr><td>{@code lockkit.redis.claim-timeout}</td><td>{@code 2s}</td><td>time to claim a handed-over lock</td></tr>
  * <tr><td>{@code lockkit.redis.fence-retention}</td><td>{@code 60s}</td><td>how long a released lock keeps

@@ -24,7 +24,7 @@ class ConfigKeysDocumentedTest {
         String javadoc =
                 Files.readString(Path.of("src/main/java/io/lockkit/cdi/package-info.java"), StandardCharsets.UTF_8);
         List<String> documented = new ArrayList<>();
-        Matcher row = Pattern.compile("<tr><td>(.*?)</td>").matcher(javadoc);
+        Matcher row = Pattern.compile("<tr><td>(.*?)</td>", Pattern.DOTALL).matcher(javadoc);
         while (row.find()) {
             Matcher key = Pattern.compile("\\{@code (lockkit\\.[a-z.-]+)\\}").matcher(row.group(1));
             while (key.find()) {

@@ -15,24 +15,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.jboss.weld.junit5.EnableWeld;
-import org.jboss.weld.junit5.WeldInitiator;
-import org.jboss.weld.junit5.WeldSetup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@EnableWeld
 @DisplayName("@Locked methods returning CompletionStage or CompletableFuture")
 class AsyncMethodTest {
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    @WeldSetup
-    WeldInitiator weld = Lockkit.initiator(AsyncWork.class);
+    @RegisterExtension
+    final Lockkit.PerTest cdi = Lockkit.perTest(AsyncWork.class);
 
     @Inject
     AsyncWork async;

@@ -14,9 +14,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.jboss.weld.junit5.EnableWeld;
-import org.jboss.weld.junit5.WeldInitiator;
-import org.jboss.weld.junit5.WeldSetup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,15 +22,14 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@EnableWeld
 @DisplayName("@Locked when the lock is busy")
 class BusyPolicyTest {
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    @WeldSetup
-    WeldInitiator weld = Lockkit.initiator(BusyWork.class);
+    @RegisterExtension
+    final Lockkit.PerTest cdi = Lockkit.perTest(BusyWork.class);
 
     @Inject
     BusyWork work;

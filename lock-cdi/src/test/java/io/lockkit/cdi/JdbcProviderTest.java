@@ -10,12 +10,12 @@ import io.lockkit.LockNotAcquiredException;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,14 +23,14 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 @DisplayName(
-        "lockkit.provider=jdbc: locks in the application's PostgreSQL, never in its transactions (Weld + Narayana)")
+        "lockkit.provider=jdbc: locks in the application's PostgreSQL, never in its transactions (CDI SE + Narayana)")
 class JdbcProviderTest {
 
     private static PostgresServer pg;
     /** Another process's view of the lock table. */
     private static JdbcLockProvider observer;
 
-    private WeldContainer app;
+    private SeContainer app;
 
     @BeforeAll
     static void startPostgres() {
@@ -55,18 +55,17 @@ class JdbcProviderTest {
     @AfterEach
     void stop() {
         if (app != null) {
-            app.shutdown();
+            app.close();
         }
         Lockkit.clearConfig();
         JdbcLedger.dataSource = null;
     }
 
-    private WeldContainer startWithNarayana(String id) {
+    private SeContainer startWithNarayana(String id) {
         JdbcLedger.dataSource = new EnlistedDataSource(pg.jdbcUrl());
-        app = Lockkit.weld(JdbcLedger.class, JdbcLedger.Inner.class, JdbcLedger.DataSources.class, LockUser.class)
-                .addExtension(new TransactionExtension())
-                .containerId(id)
-                .initialize();
+        app = Lockkit.deployment(JdbcLedger.class, JdbcLedger.Inner.class, JdbcLedger.DataSources.class, LockUser.class)
+                .extension(new TransactionExtension())
+                .start(id);
         return app;
     }
 
@@ -102,7 +101,7 @@ class JdbcProviderTest {
     @DisplayName("without a URL, the application's DataSource bean is used")
     void dataSourceBeanIsUsed() {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
-        WeldContainer c = startWithNarayana("jdbc-bean");
+        SeContainer c = startWithNarayana("jdbc-bean");
         int before = JdbcLedger.dataSource.plainConnections.get();
         c.select(LockUser.class).get().locked("bean");
         assertThat(JdbcLedger.dataSource.plainConnections.get())
@@ -115,7 +114,7 @@ class JdbcProviderTest {
             "a @Locked call inside a transaction: its lock row is committed at once, and the lock covers the commit")
     void lockInsideATransactionCoversTheCommit() throws Exception {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
-        WeldContainer c = startWithNarayana("jdbc-commit");
+        SeContainer c = startWithNarayana("jdbc-commit");
         List<String> seen = new CopyOnWriteArrayList<>();
         int enlistedBefore = JdbcLedger.dataSource.enlistedConnections.get();
         c.select(JdbcLedger.class)
@@ -139,7 +138,7 @@ class JdbcProviderTest {
     @DisplayName("a rollback of the caller's transaction leaves the lock row alone: the lock is held until released")
     void rollbackDoesNotUndoTheLock() throws Exception {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
-        WeldContainer c = startWithNarayana("jdbc-rollback");
+        SeContainer c = startWithNarayana("jdbc-rollback");
         LockHandle[] hold = new LockHandle[1];
         assertThatThrownBy(() -> c.select(JdbcLedger.class).get().holdThenRollBack("acct-2", hold))
                 .hasMessage("rolled back");
@@ -154,7 +153,7 @@ class JdbcProviderTest {
     @DisplayName("a @Locked call inside a transaction that rolls back releases its lock after the rollback")
     void lockInsideARolledBackTransactionIsReleased() throws Exception {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
-        WeldContainer c = startWithNarayana("jdbc-rollback-locked");
+        SeContainer c = startWithNarayana("jdbc-rollback-locked");
         assertThatThrownBy(() -> c.select(JdbcLedger.class).get().post("acct-3", () -> {}, true))
                 .hasMessage("insufficient funds");
         assertThat(entries("acct-3")).isZero();
@@ -172,7 +171,7 @@ class JdbcProviderTest {
     void wrongUrlFailsTheStart() throws IOException {
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres?user=postgres";
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc", "lockkit.jdbc.url", url, "lockkit.jdbc.timeout", "1s"));
-        assertThatThrownBy(() -> Lockkit.start("jdbc-wrong-url", LockUser.class).shutdown())
+        assertThatThrownBy(() -> Lockkit.start("jdbc-wrong-url", LockUser.class).close())
                 .satisfies(e -> assertThat(StartupTest.rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .startsWith("lockkit: the lock backend did not answer at application start")
@@ -184,7 +183,7 @@ class JdbcProviderTest {
     void missingTableFailsTheStart() {
         Lockkit.useConfig(Map.of(
                 "lockkit.provider", "jdbc", "lockkit.jdbc.url", pg.jdbcUrl(), "lockkit.jdbc.table", "no_such_locks"));
-        assertThatThrownBy(() -> Lockkit.start("jdbc-no-table", LockUser.class).shutdown())
+        assertThatThrownBy(() -> Lockkit.start("jdbc-no-table", LockUser.class).close())
                 .satisfies(e -> assertThat(StartupTest.rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .contains("lockkit.jdbc.table = 'no_such_locks'")
@@ -213,7 +212,7 @@ class JdbcProviderTest {
     @DisplayName("without a URL, a JNDI name or a DataSource bean, the start fails naming the keys")
     void noDatabaseFailsTheStart() {
         Lockkit.useConfig(Map.of("lockkit.provider", "jdbc"));
-        assertThatThrownBy(() -> Lockkit.start("jdbc-none", LockUser.class).shutdown())
+        assertThatThrownBy(() -> Lockkit.start("jdbc-none", LockUser.class).close())
                 .satisfies(e -> assertThat(StartupTest.rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .contains("javax.sql.DataSource bean")

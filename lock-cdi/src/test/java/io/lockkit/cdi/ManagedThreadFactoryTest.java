@@ -10,8 +10,8 @@ import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.time.Duration;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -39,7 +39,7 @@ class ManagedThreadFactoryTest {
     void backgroundThreadsAreManaged() throws Exception {
         ContainerThreads.MADE.clear();
         ContainerThreads.ASKED_BY.clear();
-        WeldContainer app = Lockkit.start("managed-threads", ContainerThreads.class);
+        SeContainer app = Lockkit.start("managed-threads", ContainerThreads.class);
         int madeAtStart = ContainerThreads.MADE.size();
         try {
             DistributedLockFactory locks =
@@ -65,7 +65,7 @@ class ManagedThreadFactoryTest {
                     .allSatisfy(
                             name -> assertThat(name).matches("lockkit-(scheduler|redis)-\\d+|lockkit-thread-maker"));
         } finally {
-            app.shutdown();
+            app.close();
         }
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> ContainerThreads.MADE.stream().noneMatch(Thread::isAlive));
@@ -82,7 +82,7 @@ class ManagedThreadFactoryTest {
         GatedContainerThreads.reset();
         String starter = Thread.currentThread().getName();
         long began = System.nanoTime();
-        WeldContainer app = Lockkit.start("gated-threads", GatedContainerThreads.class);
+        SeContainer app = Lockkit.start("gated-threads", GatedContainerThreads.class);
         try {
             assertThat(Duration.ofNanos(System.nanoTime() - began))
                     .as("the start did not wait for the thread maker (it gives up after 10 s)")
@@ -103,7 +103,7 @@ class ManagedThreadFactoryTest {
                     .isNotEmpty()
                     .containsOnly("lockkit-thread-maker");
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -119,7 +119,7 @@ class ManagedThreadFactoryTest {
         try {
             long began = System.nanoTime();
             assertThatThrownBy(() -> Lockkit.start("gated-wrong-uri", GatedContainerThreads.class)
-                            .shutdown())
+                            .close())
                     .satisfies(e -> assertThat(StartupTest.rootMessages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .startsWith("lockkit: the lock backend did not answer at application start")
@@ -136,7 +136,7 @@ class ManagedThreadFactoryTest {
     @Test
     @DisplayName("without a container's thread factory, lockkit's own threads are daemon threads")
     void ownThreadsAreDaemons() throws Exception {
-        WeldContainer app = Lockkit.start("own-threads", LockUser.class);
+        SeContainer app = Lockkit.start("own-threads", LockUser.class);
         try {
             DistributedLockFactory locks =
                     app.select(DistributedLockFactory.class).get();
@@ -157,7 +157,7 @@ class ManagedThreadFactoryTest {
                             .as(t.getName() + " is a daemon thread")
                             .isTrue());
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -169,7 +169,7 @@ class ManagedThreadFactoryTest {
         Lockkit.useRedis(REDIS.server(), "lockkit.redis.timeout", "soon");
         try {
             assertThatThrownBy(() -> Lockkit.start("failed-start-threads", ContainerThreads.class)
-                            .shutdown())
+                            .close())
                     .satisfies(e -> assertThat(StartupTest.rootMessages(e))
                             .anySatisfy(m -> assertThat(m).contains("lockkit.redis.timeout = 'soon'")));
             assertThat(ContainerThreads.MADE)

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockkit.micrometer.LockMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.util.Map;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("lock metrics in the application's MeterRegistry bean (Weld, Micrometer present)")
+@DisplayName("lock metrics in the application's MeterRegistry bean (CDI SE, Micrometer present)")
 class MetricsTest {
 
     @AfterEach
@@ -22,7 +22,7 @@ class MetricsTest {
     @DisplayName("a @Locked call shows in the lockkit meters of the application's MeterRegistry")
     void lockedCallIsMeasured() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
-        WeldContainer app = Lockkit.start("metrics", LockUser.class, MeterRegistryProducer.class);
+        SeContainer app = Lockkit.start("metrics", LockUser.class, MeterRegistryProducer.class);
         try {
             MeterRegistry registry = app.select(MeterRegistry.class).get();
             app.select(LockUser.class).get().locked("u1");
@@ -35,7 +35,7 @@ class MetricsTest {
             assertThat(registry.get(LockMetrics.HOLDS_ACTIVE).gauge().value()).isZero();
             assertThat(registry.get(LockMetrics.LOST).meters()).hasSize(4);
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -44,12 +44,12 @@ class MetricsTest {
     void shutdownRemovesTheMetersFromARegistryThatOutlivesTheApplication() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
         MeterRegistry shared = SharedMeterRegistryProducer.SHARED;
-        WeldContainer app = Lockkit.start("metrics-shared", LockUser.class, SharedMeterRegistryProducer.class);
+        SeContainer app = Lockkit.start("metrics-shared", LockUser.class, SharedMeterRegistryProducer.class);
         try {
             app.select(LockUser.class).get().locked("u1");
             assertThat(lockkitMeters(shared)).as("while the application runs").isNotEmpty();
         } finally {
-            app.shutdown();
+            app.close();
         }
         assertThat(lockkitMeters(shared)).as("after shutdown").isEmpty();
     }
@@ -66,14 +66,14 @@ class MetricsTest {
             "a MeterRegistry bean that fails while the meters are created neither stops the application nor a @Locked call")
     void brokenRegistryDoesNotStopLocking() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
-        WeldContainer app = Lockkit.start("metrics-broken", LockUser.class, BrokenMeterRegistryProducer.class);
+        SeContainer app = Lockkit.start("metrics-broken", LockUser.class, BrokenMeterRegistryProducer.class);
         try {
             assertThat(app.select(LockUser.class).get().locked("u1").name()).isEqualTo("user:u1");
             assertThat(app.select(LockUser.class).get().locked("u1").fencingToken())
                     .as("and again")
                     .isPositive();
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -81,12 +81,12 @@ class MetricsTest {
     @DisplayName("without a MeterRegistry bean the factory works and reports nowhere")
     void noRegistryBeanNoMetrics() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
-        WeldContainer app = Lockkit.start("metrics-none", LockUser.class);
+        SeContainer app = Lockkit.start("metrics-none", LockUser.class);
         try {
             assertThat(app.select(LockUser.class).get().locked("u1").name()).isEqualTo("user:u1");
             assertThat(app.select(MeterRegistry.class).isUnsatisfied()).isTrue();
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockkit.cdi.internal.engine.LockedMethod;
+import jakarta.enterprise.inject.se.SeContainer;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.io.File;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -107,7 +107,7 @@ class MisuseTest {
     @Test
     @DisplayName("what deployment checks cannot see (a stereotype's binding) fails the first call instead")
     void stereotypeBindingFailsTheFirstCall() {
-        WeldContainer container = Lockkit.start("misuse-stereotype", Misuses.ThroughStereotype.class);
+        SeContainer container = Lockkit.start("misuse-stereotype", Misuses.ThroughStereotype.class);
         try {
             Misuses.ThroughStereotype bean =
                     container.select(Misuses.ThroughStereotype.class).get();
@@ -119,7 +119,7 @@ class MisuseTest {
                         .hasMessageContaining("no parameter 'tenantId'");
             }
         } finally {
-            container.shutdown();
+            container.close();
         }
     }
 
@@ -130,8 +130,7 @@ class MisuseTest {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(unnamed.getClassLoader());
         try {
-            assertThatThrownBy(() ->
-                            Lockkit.weld(unnamed).containerId("misuse-unnamed").initialize())
+            assertThatThrownBy(() -> Lockkit.deployment(unnamed).start("misuse-unnamed"))
                     .isInstanceOf(DeploymentException.class)
                     .hasMessageContaining("Unnamed.ship(long)")
                     .hasMessageContaining("parameter names are not available")
@@ -148,7 +147,7 @@ class MisuseTest {
 
     private static void assertDeploymentFails(Class<?> bean, String... fragments) {
         assertThatThrownBy(() ->
-                        Lockkit.start("misuse-" + bean.getSimpleName(), bean).shutdown())
+                        Lockkit.start("misuse-" + bean.getSimpleName(), bean).close())
                 .isInstanceOf(DeploymentException.class)
                 .satisfies(e -> assertThat(e.getMessage())
                         .contains("@Locked on " + bean.getPackageName())

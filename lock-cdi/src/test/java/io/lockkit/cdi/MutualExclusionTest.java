@@ -8,6 +8,7 @@ import io.lockkit.LockNotAcquiredException;
 import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -15,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@DisplayName("@Locked across two applications (two Weld containers, one Redis)")
+@DisplayName("@Locked across two applications (two CDI containers, one Redis)")
 class MutualExclusionTest {
 
     @RegisterExtension
@@ -47,8 +47,8 @@ class MutualExclusionTest {
     @Test
     @DisplayName("concurrent calls of the same @Locked method in two applications never overlap")
     void callsFromTwoApplicationsNeverOverlap() throws Exception {
-        WeldContainer a = Lockkit.start("app-a", SharedCounter.class);
-        WeldContainer b = Lockkit.start("app-b", SharedCounter.class);
+        SeContainer a = Lockkit.start("app-a", SharedCounter.class);
+        SeContainer b = Lockkit.start("app-b", SharedCounter.class);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             assertThat(a.select(LockFactoryHolder.class).get().factory())
@@ -74,16 +74,16 @@ class MutualExclusionTest {
             assertThat(SharedCounter.value).as("no update lost").isEqualTo(200);
         } finally {
             pool.shutdownNow();
-            a.shutdown();
-            b.shutdown();
+            a.close();
+            b.close();
         }
     }
 
     @Test
     @DisplayName("while one application holds the lock, the other's try-once call is turned away")
     void secondApplicationIsTurnedAwayWhileTheFirstHolds() throws Exception {
-        WeldContainer a = Lockkit.start("app-a", SharedCounter.class);
-        WeldContainer b = Lockkit.start("app-b", SharedCounter.class);
+        SeContainer a = Lockkit.start("app-a", SharedCounter.class);
+        SeContainer b = Lockkit.start("app-b", SharedCounter.class);
         ExecutorService pool = Executors.newSingleThreadExecutor();
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -104,16 +104,16 @@ class MutualExclusionTest {
         } finally {
             release.countDown();
             pool.shutdownNow();
-            a.shutdown();
-            b.shutdown();
+            a.close();
+            b.close();
         }
     }
 
     @Test
     @DisplayName("the injected factory and @Locked share one lock namespace")
     void injectedFactorySeesLocksTakenByLocked() throws Exception {
-        WeldContainer a = Lockkit.start("app-a", SharedCounter.class);
-        WeldContainer b = Lockkit.start("app-b", SharedCounter.class);
+        SeContainer a = Lockkit.start("app-a", SharedCounter.class);
+        SeContainer b = Lockkit.start("app-b", SharedCounter.class);
         try {
             DistributedLockFactory bLocks =
                     b.select(DistributedLockFactory.class).get();
@@ -124,8 +124,8 @@ class MutualExclusionTest {
             a.select(SharedCounter.class).get().incrementIfFree();
             assertThat(SharedCounter.value).isEqualTo(1);
         } finally {
-            a.shutdown();
-            b.shutdown();
+            a.close();
+            b.close();
         }
     }
 }

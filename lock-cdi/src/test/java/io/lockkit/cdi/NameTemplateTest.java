@@ -6,24 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import jakarta.inject.Inject;
-import org.jboss.weld.junit5.EnableWeld;
-import org.jboss.weld.junit5.WeldInitiator;
-import org.jboss.weld.junit5.WeldSetup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@EnableWeld
 @DisplayName("@Locked name templates")
 class NameTemplateTest {
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    @WeldSetup
-    WeldInitiator weld = Lockkit.initiator(Templates.class, ClassLevelLocked.class);
+    @RegisterExtension
+    final Lockkit.PerTest cdi = Lockkit.perTest(Templates.class, ClassLevelLocked.class);
 
     @Inject
     Templates templates;

@@ -25,10 +25,9 @@ class PortableExtensionTest {
     @Test
     @DisplayName("with the portable extension present, the build compatible one is skipped (no double report)")
     void skippedWhenThePortableOneIsPresent() {
-        assertThatThrownBy(() -> Lockkit.weld(Misuses.UnknownParameter.class)
-                        .containerId("full-misuse")
-                        .initialize()
-                        .shutdown())
+        assertThatThrownBy(() -> Lockkit.deployment(Misuses.UnknownParameter.class)
+                        .start("full-misuse")
+                        .close())
                 .isInstanceOf(DeploymentException.class)
                 .satisfies(e -> assertThat(count(e.getMessage(), "no parameter 'ordr'"))
                         .as("reported once")

@@ -11,11 +11,11 @@ import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -49,7 +49,7 @@ class ProducerConfigTest {
                 "4",
                 "lockkit.redis.client-name",
                 "shop-app");
-        WeldContainer app = Lockkit.start("config-redis", LockUser.class);
+        SeContainer app = Lockkit.start("config-redis", LockUser.class);
         try (LockHandle hold = app.select(DistributedLockFactory.class).get().acquire("stock:1")) {
             assertThat(hold.remainingLease()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(3));
             @SuppressWarnings("unchecked")
@@ -57,7 +57,7 @@ class ProducerConfigTest {
             assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).startsWith("shop"));
             assertThat((String) redis.command("CLIENT", "LIST")).contains("name=shop-app");
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -65,7 +65,7 @@ class ProducerConfigTest {
     @DisplayName("lockkit.client-id is the factory's client id, which inspect shows as the holder's client")
     void clientIdComesFromConfig() throws Exception {
         Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.client-id", "shop-7d9f8c-x2k4p"));
-        WeldContainer app = Lockkit.start("config-client-id", LockUser.class);
+        SeContainer app = Lockkit.start("config-client-id", LockUser.class);
         try {
             DistributedLockFactory locks =
                     app.select(DistributedLockFactory.class).get();
@@ -77,7 +77,7 @@ class ProducerConfigTest {
                         .isEqualTo("shop-7d9f8c-x2k4p");
             }
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -86,7 +86,7 @@ class ProducerConfigTest {
     void badClientIdFailsTheStart() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.client-id", "shop 1:a"));
         assertThatThrownBy(() ->
-                        Lockkit.start("config-bad-client-id", LockUser.class).shutdown())
+                        Lockkit.start("config-bad-client-id", LockUser.class).close())
                 .satisfies(e -> assertThat(StartupTest.rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .contains("lockkit.client-id = 'shop 1:a' (from MicroProfile Config)")
@@ -97,13 +97,13 @@ class ProducerConfigTest {
     @DisplayName("lockkit.provider=local needs no Redis")
     void localProviderNeedsNoRedis() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.redis.uri", "redis://127.0.0.1:1"));
-        WeldContainer app = Lockkit.start("config-local", LockUser.class);
+        SeContainer app = Lockkit.start("config-local", LockUser.class);
         try {
             LockUser user = app.select(LockUser.class).get();
             assertThat(user.locked("u1").name()).isEqualTo("user:u1");
             assertThat(user.locks().tryAcquire("user:u1")).isPresent().get().satisfies(LockHandle::close);
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -112,10 +112,10 @@ class ProducerConfigTest {
             "shutting the application down closes the factory, frees what it held after the drain time and tells the holder")
     void shutdownClosesTheFactory(RedisServer redis) throws Exception {
         Lockkit.useRedis(redis, "lockkit.drain-timeout", "200ms");
-        WeldContainer app = Lockkit.start("config-shutdown", LockUser.class);
+        SeContainer app = Lockkit.start("config-shutdown", LockUser.class);
         DistributedLockFactory own = app.select(LockFactoryHolder.class).get().own();
         LockHandle leftBehind = own.acquire("left-behind");
-        app.shutdown();
+        app.close();
         assertThat(leftBehind.lost())
                 .as("its holder is told, after the drain time")
                 .isCompleted();

@@ -8,6 +8,7 @@ import io.lockkit.LockOptions;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,12 +22,11 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponse.Status;
 import org.eclipse.microprofile.health.Readiness;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("the lockkit readiness check (MicroProfile Health) in Weld")
+@DisplayName("the lockkit readiness check (MicroProfile Health) in CDI SE")
 class ReadinessCheckTest {
 
     /** A Redis process of the test's own (never a shared server or a container): the tests stop and stall it. */
@@ -43,13 +43,13 @@ class ReadinessCheckTest {
         Lockkit.clearConfig();
     }
 
-    private WeldContainer start(String id) {
-        WeldContainer container = Lockkit.start(id, LockUser.class);
-        closeAfter.add(container::shutdown);
+    private SeContainer start(String id) {
+        SeContainer container = Lockkit.start(id, LockUser.class);
+        closeAfter.add(container::close);
         return container;
     }
 
-    private static HealthCheck readiness(WeldContainer container) {
+    private static HealthCheck readiness(SeContainer container) {
         return container.select(HealthCheck.class, Readiness.Literal.INSTANCE).get();
     }
 
@@ -64,7 +64,7 @@ class ReadinessCheckTest {
         closeAfter.add(redis);
         int port = redis.port();
         Lockkit.useRedis(redis, "lockkit.health.timeout", "1s", "lockkit.redis.timeout", "1s");
-        WeldContainer container = start("health-stop");
+        SeContainer container = start("health-stop");
         HealthCheck check = readiness(container);
 
         HealthCheckResponse up = check.call();
@@ -129,7 +129,7 @@ class ReadinessCheckTest {
     @DisplayName("losses are data; more in the last minute than lockkit.health.max-losses-per-minute make it DOWN")
     void lossesAboveTheConfiguredLimitAreDown() throws Exception {
         Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.health.max-losses-per-minute", "1"));
-        WeldContainer container = start("health-losses");
+        SeContainer container = start("health-losses");
         HealthCheck check = readiness(container);
         LockUser user = container.select(LockUser.class).get();
 
@@ -181,7 +181,7 @@ class ReadinessCheckTest {
     void disabledCheckIsUpWithoutProbing() {
         Lockkit.useConfig(
                 Map.of("lockkit.provider", "local", "lockkit.health.enabled", "false", "lockkit.startup", "lazy"));
-        WeldContainer container = start("health-disabled");
+        SeContainer container = start("health-disabled");
         HealthCheckResponse response = readiness(container).call();
         assertThat(response.getStatus()).isEqualTo(Status.UP);
         assertThat(data(response)).containsOnly(Map.entry("reason", "not checked: lockkit.health.enabled=false"));

@@ -15,6 +15,7 @@ import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Cluster, credentials, TLS with a trust store and a key store, replica acknowledgement, fence
  * retention; and what a wrong or misspelt key does at application start.
  */
-@DisplayName("Redis topology, credentials and TLS from configuration keys (Weld, real Sentinel, Cluster, TLS Redis)")
+@DisplayName("Redis topology, credentials and TLS from configuration keys (CDI SE, real Sentinel, Cluster, TLS Redis)")
 class RedisConfigTest {
 
     @RegisterExtension
@@ -52,7 +52,7 @@ class RedisConfigTest {
     /** Starts an application with this configuration, takes and releases a lock, and returns what it saw. */
     private static String lockOnce(String id, Map<String, String> config, Runnable whileHeld) throws Exception {
         Lockkit.useConfig(config);
-        WeldContainer app = Lockkit.start(id, LockUser.class);
+        SeContainer app = Lockkit.start(id, LockUser.class);
         try {
             DistributedLockFactory locks =
                     app.select(DistributedLockFactory.class).get();
@@ -62,7 +62,7 @@ class RedisConfigTest {
             }
             return locks.toString();
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -133,7 +133,7 @@ class RedisConfigTest {
             Lockkit.useConfig(config(
                     "lockkit.redis.sentinel.user", "lockkit-sentinel", "lockkit.redis.sentinel.password", "wrong"));
             assertThatThrownBy(() -> Lockkit.start("sentinel-wrong-password", LockUser.class)
-                            .shutdown())
+                            .close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m).contains("lockkit.redis.sentinel.master")));
         }
@@ -143,7 +143,7 @@ class RedisConfigTest {
         void wrongPasswordFailsTheStart() {
             Lockkit.useConfig(config("lockkit.redis.user", "lockkit-app", "lockkit.redis.password", "wrong"));
             assertThatThrownBy(() -> Lockkit.start("sentinel-wrong-app-password", LockUser.class)
-                            .shutdown())
+                            .close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .startsWith("lockkit: the lock backend did not answer at application start")
@@ -163,14 +163,14 @@ class RedisConfigTest {
                     "lockkit.redis.replica-acknowledgement.replicas", "2",
                     "lockkit.redis.replica-acknowledgement.timeout", "200ms",
                     "lockkit.startup", "lazy"));
-            WeldContainer app = Lockkit.start("sentinel-ack-2", LockUser.class);
+            SeContainer app = Lockkit.start("sentinel-ack-2", LockUser.class);
             try {
                 DistributedLockFactory locks =
                         app.select(DistributedLockFactory.class).get();
                 assertThatThrownBy(() -> locks.acquire("sentinel-ack-2"))
                         .isInstanceOf(ReplicaAcknowledgementException.class);
             } finally {
-                app.shutdown();
+                app.close();
             }
         }
 
@@ -182,7 +182,7 @@ class RedisConfigTest {
             config.put("lockkit.redis.sentinel.node", nodes(sentinel.sentinels()));
             Lockkit.useConfig(config);
             assertThatThrownBy(
-                            () -> Lockkit.start("sentinel-typo", LockUser.class).shutdown())
+                            () -> Lockkit.start("sentinel-typo", LockUser.class).close())
                     .satisfies(
                             e -> assertThat(messages(e))
                                     .anySatisfy(
@@ -233,7 +233,7 @@ class RedisConfigTest {
                     "lockkit.redis.cluster.nodes", nodes(cluster.seeds()),
                     "lockkit.redis.uri", REDIS.server().uri()));
             assertThatThrownBy(() ->
-                            Lockkit.start("cluster-and-uri", LockUser.class).shutdown())
+                            Lockkit.start("cluster-and-uri", LockUser.class).close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .contains("lockkit.redis.uri and lockkit.redis.cluster.nodes")
@@ -245,7 +245,7 @@ class RedisConfigTest {
         void badNodeFailsTheStart() {
             Lockkit.useConfig(Map.of("lockkit.redis.cluster.nodes", "127.0.0.1"));
             assertThatThrownBy(() ->
-                            Lockkit.start("cluster-bad-node", LockUser.class).shutdown())
+                            Lockkit.start("cluster-bad-node", LockUser.class).close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .contains("lockkit.redis.cluster.nodes (from MicroProfile Config)")
@@ -329,7 +329,7 @@ class RedisConfigTest {
             config.put("lockkit.redis.timeout", "1s");
             Lockkit.useConfig(config);
             assertThatThrownBy(() ->
-                            Lockkit.start("tls-no-key-store", LockUser.class).shutdown())
+                            Lockkit.start("tls-no-key-store", LockUser.class).close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .startsWith("lockkit: the lock backend did not answer at application start")
@@ -341,7 +341,7 @@ class RedisConfigTest {
         void wrongTrustStorePassword() {
             Lockkit.useConfig(config("lockkit.redis.tls.trust-store-password", "wrong"));
             assertThatThrownBy(() ->
-                            Lockkit.start("tls-wrong-password", LockUser.class).shutdown())
+                            Lockkit.start("tls-wrong-password", LockUser.class).close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .contains("lockkit.redis.tls.trust-store = '" + certificates.trustStore() + "'")
@@ -354,7 +354,7 @@ class RedisConfigTest {
             Path missing = empty.resolve("nothing.p12");
             Lockkit.useConfig(config("lockkit.redis.tls.trust-store", missing.toString()));
             assertThatThrownBy(() ->
-                            Lockkit.start("tls-missing-store", LockUser.class).shutdown())
+                            Lockkit.start("tls-missing-store", LockUser.class).close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .contains("lockkit.redis.tls.trust-store = '" + missing + "'")
@@ -383,7 +383,7 @@ class RedisConfigTest {
             assertThat(ttl).as("ms the released lock's hash keeps its token").isBetween(1L, 5000L);
             Lockkit.useConfig(Map.of("lockkit.redis.uri", redis.uri(), "lockkit.redis.claim-timeout", "soon"));
             assertThatThrownBy(() ->
-                            Lockkit.start("claim-timeout-bad", LockUser.class).shutdown())
+                            Lockkit.start("claim-timeout-bad", LockUser.class).close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m).contains("lockkit.redis.claim-timeout = 'soon'")));
         }
@@ -406,14 +406,14 @@ class RedisConfigTest {
                     "lockkit.redis.user", "lockkit-standalone",
                     "lockkit.redis.password", "pw"));
             assertThatThrownBy(() -> Lockkit.start("standalone-credentials-twice", LockUser.class)
-                            .shutdown())
+                            .close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .contains("credentials were given and the uri carries a password too")
                                     .doesNotContain(":pw@")));
             Lockkit.useConfig(Map.of("lockkit.redis.uri", redis.uri(), "lockkit.redis.user", "lockkit-standalone"));
             assertThatThrownBy(() -> Lockkit.start("standalone-user-only", LockUser.class)
-                            .shutdown())
+                            .close())
                     .satisfies(e -> assertThat(messages(e))
                             .anySatisfy(m -> assertThat(m)
                                     .contains("lockkit.redis.user (from MicroProfile Config) is set but"

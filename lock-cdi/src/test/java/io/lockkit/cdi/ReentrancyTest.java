@@ -11,24 +11,20 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.jboss.weld.junit5.EnableWeld;
-import org.jboss.weld.junit5.WeldInitiator;
-import org.jboss.weld.junit5.WeldSetup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@EnableWeld
 @DisplayName("nested @Locked calls on one thread")
 class ReentrancyTest {
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    @WeldSetup
-    WeldInitiator weld = Lockkit.initiator(NestedCalls.class, NestedCalls.Inner.class);
+    @RegisterExtension
+    final Lockkit.PerTest cdi = Lockkit.perTest(NestedCalls.class, NestedCalls.Inner.class);
 
     @Inject
     NestedCalls calls;

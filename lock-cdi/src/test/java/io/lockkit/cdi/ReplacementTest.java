@@ -6,8 +6,8 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.util.List;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -33,7 +33,7 @@ class ReplacementTest {
     @Test
     @DisplayName("a produced DistributedLockFactory is what @Inject and @Locked use")
     void applicationFactoryReplacesOurs(RedisServer redis) {
-        WeldContainer app = Lockkit.start("replace-factory", LockUser.class, Replacements.FactoryProducer.class);
+        SeContainer app = Lockkit.start("replace-factory", LockUser.class, Replacements.FactoryProducer.class);
         try {
             LockUser user = app.select(LockUser.class).get();
             assertThat(user.locks().defaultOptions().watchdogLease()).contains(Replacements.MARK);
@@ -45,14 +45,14 @@ class ReplacementTest {
                     .isEmpty();
             assertThat(redis.command("KEYS", "*user:u1*")).as("Redis untouched").isEqualTo(List.of());
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
     @Test
     @DisplayName("a produced LockProvider is the backend of the library's factory")
     void applicationProviderBacksOurFactory(RedisServer redis) throws Exception {
-        WeldContainer app = Lockkit.start("replace-provider", LockUser.class, Replacements.ProviderProducer.class);
+        SeContainer app = Lockkit.start("replace-provider", LockUser.class, Replacements.ProviderProducer.class);
         try {
             DistributedLockFactory locks =
                     app.select(DistributedLockFactory.class).get();
@@ -61,14 +61,14 @@ class ReplacementTest {
             }
             assertThat(redis.command("KEYS", "*stock:9*")).isEqualTo(List.of());
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
     @Test
     @DisplayName("a qualified factory sits next to the library's @Default one")
     void qualifiedFactoryDoesNotReplaceOurs() throws Exception {
-        WeldContainer app =
+        SeContainer app =
                 Lockkit.start("replace-qualified", LockUser.class, Replacements.QualifiedFactoryProducer.class);
         try {
             DistributedLockFactory ours =
@@ -81,7 +81,7 @@ class ReplacementTest {
                 assertThat(hold.fencingToken()).isPositive();
             }
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 

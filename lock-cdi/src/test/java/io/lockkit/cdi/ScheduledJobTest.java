@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -55,12 +55,12 @@ class ScheduledJobTest {
     void runsOncePerPeriod(RedisServer redis) throws Exception {
         RUNS.clear();
         Lockkit.useRedis(redis);
-        WeldContainer a = Lockkit.start("job-a", ReportJob.class);
-        WeldContainer b = Lockkit.start("job-b", ReportJob.class);
+        SeContainer a = Lockkit.start("job-a", ReportJob.class);
+        SeContainer b = Lockkit.start("job-b", ReportJob.class);
         try {
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3500);
             List<CompletableFuture<Integer>> schedulers = new ArrayList<>();
-            for (WeldContainer instance : List.of(a, b)) {
+            for (SeContainer instance : List.of(a, b)) {
                 ReportJob job = instance.select(ReportJob.class).get();
                 schedulers.add(CompletableFuture.supplyAsync(
                         () -> {
@@ -86,8 +86,8 @@ class ScheduledJobTest {
                         .isGreaterThanOrEqualTo(900);
             }
         } finally {
-            a.shutdown();
-            b.shutdown();
+            a.close();
+            b.close();
         }
     }
 }

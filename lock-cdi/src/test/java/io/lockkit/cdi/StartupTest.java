@@ -10,6 +10,7 @@ import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.se.SeContainer;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class StartupTest {
         String uri = "redis://127.0.0.1:" + closedPort();
         Lockkit.useConfig(Map.of("lockkit.redis.uri", uri, "lockkit.redis.timeout", "500ms"));
         assertThatThrownBy(() ->
-                        Lockkit.start("startup-unreachable", LockUser.class).shutdown())
+                        Lockkit.start("startup-unreachable", LockUser.class).close())
                 .satisfies(e -> assertThat(rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .startsWith("lockkit: the lock backend did not answer at application start")
@@ -56,13 +56,13 @@ class StartupTest {
     void malformedValueFailsTheStart(RedisServer redis) {
         Lockkit.useRedis(redis, "lockkit.redis.timeout", "soon");
         assertThatThrownBy(
-                        () -> Lockkit.start("startup-malformed", LockUser.class).shutdown())
+                        () -> Lockkit.start("startup-malformed", LockUser.class).close())
                 .satisfies(e -> assertThat(rootMessages(e))
                         .anySatisfy(m ->
                                 assertThat(m).contains("lockkit.redis.timeout = 'soon' (from MicroProfile Config)")));
         Lockkit.useConfig(Map.of("lockkit.provider", "zookeeper"));
         assertThatThrownBy(
-                        () -> Lockkit.start("startup-provider", LockUser.class).shutdown())
+                        () -> Lockkit.start("startup-provider", LockUser.class).close())
                 .satisfies(e -> assertThat(rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .contains("lockkit.provider = 'zookeeper'")
@@ -79,12 +79,12 @@ class StartupTest {
                 "500ms",
                 "lockkit.startup",
                 "lazy"));
-        WeldContainer app = Lockkit.start("startup-lazy", LockUser.class);
+        SeContainer app = Lockkit.start("startup-lazy", LockUser.class);
         try {
             assertThatThrownBy(() -> app.select(LockUser.class).get().locked("u1"))
                     .isInstanceOf(LockException.class);
         } finally {
-            app.shutdown();
+            app.close();
         }
     }
 
@@ -108,7 +108,7 @@ class StartupTest {
         Logger logger = Logger.getLogger("io.lockkit.cdi.internal.LockFactoryHolder");
         logger.addHandler(handler);
         try {
-            Lockkit.start("startup-unknown-key", LockUser.class).shutdown();
+            Lockkit.start("startup-unknown-key", LockUser.class).close();
         } finally {
             logger.removeHandler(handler);
         }
@@ -123,7 +123,7 @@ class StartupTest {
     void twoProvidersFailTheDeployment() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
         assertThatThrownBy(() -> Lockkit.start("startup-two-providers", LockUser.class, TwoProviders.class)
-                        .shutdown())
+                        .close())
                 .satisfies(e -> assertThat(rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .contains("several LockProvider beans")

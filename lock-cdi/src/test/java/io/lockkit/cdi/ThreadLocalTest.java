@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.se.SeContainer;
 import jakarta.inject.Inject;
 import java.util.function.Supplier;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -65,8 +65,8 @@ class ThreadLocalTest {
     @DisplayName("running, nested, failed, skipped and returned calls leave the thread's ThreadLocals free of lockkit")
     void noLockkitThreadLocals(RedisServer redis) {
         Lockkit.useRedis(redis);
-        WeldContainer a = Lockkit.start("thread-locals-a", Work.class, Inner.class);
-        WeldContainer b = Lockkit.start("thread-locals-b", Work.class, Inner.class);
+        SeContainer a = Lockkit.start("thread-locals-a", Work.class, Inner.class);
+        SeContainer b = Lockkit.start("thread-locals-b", Work.class, Inner.class);
         Thread self = Thread.currentThread();
         try {
             Work work = a.select(Work.class).get();
@@ -88,8 +88,8 @@ class ThreadLocalTest {
                     .as("after the calls returned")
                     .isEmpty();
         } finally {
-            a.shutdown();
-            b.shutdown();
+            a.close();
+            b.close();
         }
     }
 }

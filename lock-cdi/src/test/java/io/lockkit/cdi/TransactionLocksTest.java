@@ -10,9 +10,9 @@ import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
+import jakarta.enterprise.inject.se.SeContainer;
 import jakarta.transaction.TransactionManager;
 import java.time.Duration;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,7 +30,7 @@ class TransactionLocksTest {
     private static final TransactionManager TRANSACTIONS = com.arjuna.ats.jta.TransactionManager.transactionManager();
     private static final LockOptions BRIEFLY = LockOptions.waitAtMost(Duration.ofSeconds(5));
 
-    private WeldContainer app;
+    private SeContainer app;
     private DistributedLockFactory elsewhere;
 
     @BeforeAll
@@ -45,16 +45,15 @@ class TransactionLocksTest {
 
     @BeforeEach
     void start(RedisServer redis) {
-        app = Lockkit.weld(TransactionLocks.class)
-                .addExtension(new TransactionExtension())
-                .containerId("transaction-locks")
-                .initialize();
+        app = Lockkit.deployment(TransactionLocks.class)
+                .extension(new TransactionExtension())
+                .start("transaction-locks");
         elsewhere = DistributedLockFactory.create(JedisLockProvider.create(redis.uri()));
     }
 
     @AfterEach
     void stop() {
-        app.shutdown();
+        app.close();
         elsewhere.close();
     }
 

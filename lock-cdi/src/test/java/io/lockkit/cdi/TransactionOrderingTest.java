@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.arjuna.ats.jta.cdi.TransactionExtension;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
-import org.jboss.weld.environment.se.WeldContainer;
+import jakarta.enterprise.inject.se.SeContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +21,7 @@ class TransactionOrderingTest {
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    private WeldContainer app;
+    private SeContainer app;
 
     @BeforeAll
     static void configure(RedisServer redis) {
@@ -36,22 +36,21 @@ class TransactionOrderingTest {
     @BeforeEach
     void start() {
         Ledger.EVENTS.clear();
-        // Weld SE loads portable extensions only with discovery on; Narayana's registers @Transactional.
+        // Narayana's extension registers @Transactional (Lockkit adds only the extensions named).
         Bookings.reset();
-        app = Lockkit.weld(
+        app = Lockkit.deployment(
                         Ledger.class,
                         Ledger.Inner.class,
                         Ledger.RecordingBackend.class,
                         Bookings.class,
                         Bookings.Seats.class)
-                .addExtension(new TransactionExtension())
-                .containerId("transactions")
-                .initialize();
+                .extension(new TransactionExtension())
+                .start("transactions");
     }
 
     @AfterEach
     void stop() {
-        app.shutdown();
+        app.close();
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.lockkit.LockLostException;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.se.SeContainer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -65,12 +65,12 @@ class UndeployTest {
         started = new CountDownLatch(1);
         finish = new CountDownLatch(1);
         Lockkit.useRedis(redis, "lockkit.drain-timeout", "30s");
-        WeldContainer undeployed = Lockkit.start("drain-a", NightlyJob.class);
-        WeldContainer survivor = Lockkit.start("drain-b", NightlyJob.class);
+        SeContainer undeployed = Lockkit.start("drain-a", NightlyJob.class);
+        SeContainer survivor = Lockkit.start("drain-b", NightlyJob.class);
         try {
             CompletableFuture<Void> running = CompletableFuture.runAsync(() -> call(undeployed, "a"), threads);
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<Void> undeploy = CompletableFuture.runAsync(undeployed::shutdown, threads);
+            CompletableFuture<Void> undeploy = CompletableFuture.runAsync(undeployed::close, threads);
             CompletableFuture<Void> other = CompletableFuture.runAsync(
                     () -> survivor.select(NightlyJob.class).get().runOnce("b"), threads);
             await().during(Duration.ofMillis(700))
@@ -83,7 +83,7 @@ class UndeployTest {
             assertThat(EVENTS).containsExactly("a starts", "a ends", "b runs");
         } finally {
             finish.countDown();
-            survivor.shutdown();
+            survivor.close();
         }
     }
 
@@ -94,12 +94,12 @@ class UndeployTest {
         started = new CountDownLatch(1);
         finish = new CountDownLatch(1);
         Lockkit.useRedis(redis, "lockkit.drain-timeout", "300ms");
-        WeldContainer undeployed = Lockkit.start("drain-c", NightlyJob.class);
-        WeldContainer survivor = Lockkit.start("drain-d", NightlyJob.class);
+        SeContainer undeployed = Lockkit.start("drain-c", NightlyJob.class);
+        SeContainer survivor = Lockkit.start("drain-d", NightlyJob.class);
         try {
             CompletableFuture<Void> running = CompletableFuture.runAsync(() -> call(undeployed, "a"), threads);
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture.runAsync(undeployed::shutdown, threads).get(10, TimeUnit.SECONDS);
+            CompletableFuture.runAsync(undeployed::close, threads).get(10, TimeUnit.SECONDS);
             survivor.select(NightlyJob.class).get().runOnce("b");
             finish.countDown();
             assertThatThrownBy(() -> running.get(10, TimeUnit.SECONDS))
@@ -110,11 +110,11 @@ class UndeployTest {
             assertThat(EVENTS).containsExactly("a starts", "b runs", "a ends");
         } finally {
             finish.countDown();
-            survivor.shutdown();
+            survivor.close();
         }
     }
 
-    private static void call(WeldContainer app, String instance) {
+    private static void call(SeContainer app, String instance) {
         try {
             app.select(NightlyJob.class).get().runUntilTold(instance);
         } catch (InterruptedException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.se.SeContainer;
 import jakarta.enterprise.inject.spi.Bean;
 import java.io.File;
 import java.net.URL;
@@ -12,7 +13,6 @@ import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -55,11 +55,11 @@ class WithoutHealthTest {
         }
     }
 
-    /** Runs inside the class loader without MicroProfile Health: starts Weld, locks, and lists lock-cdi's beans. */
+    /** Runs inside the class loader without MicroProfile Health: starts CDI, locks, and lists lock-cdi's beans. */
     public static class StartWithoutHealth implements Callable<String> {
         @Override
         public String call() throws Exception {
-            WeldContainer container = Lockkit.start("without-health", LockUser.class);
+            SeContainer container = Lockkit.start("without-health", LockUser.class);
             try (LockHandle hold =
                     container.select(LockUser.class).get().locks().acquire("no-health", LockOptions.noWait())) {
                 List<String> beans = new ArrayList<>();
@@ -71,7 +71,7 @@ class WithoutHealthTest {
                 beans.sort(null);
                 return (hold.isValid() ? "locked" : "not locked") + "; beans from lock-cdi: " + beans;
             } finally {
-                container.shutdown();
+                container.close();
             }
         }
     }

@@ -51,12 +51,12 @@ class WithoutJedisTest {
         }
     }
 
-    /** Runs inside the class loader without Jedis: starts Weld and answers the start failure's messages. */
+    /** Runs inside the class loader without Jedis: starts CDI and answers the start failure's messages. */
     public static class StartWithoutJedis implements Callable<String> {
         @Override
         public String call() {
             try {
-                Lockkit.start("without-jedis", LockUser.class).shutdown();
+                Lockkit.start("without-jedis", LockUser.class).close();
                 return "started";
             } catch (RuntimeException e) {
                 return String.join(" | ", StartupTest.rootMessages(e));

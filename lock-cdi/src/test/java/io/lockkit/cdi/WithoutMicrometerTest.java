@@ -44,7 +44,7 @@ class WithoutMicrometerTest {
         }
     }
 
-    /** Runs inside the class loader without Micrometer: starts Weld and makes a @Locked call. */
+    /** Runs inside the class loader without Micrometer: starts CDI and makes a @Locked call. */
     public static class LockedCall implements Callable<String> {
         @Override
         public String call() {
@@ -54,7 +54,7 @@ class WithoutMicrometerTest {
                 try {
                     return app.select(LockUser.class).get().locked("u1").name();
                 } finally {
-                    app.shutdown();
+                    app.close();
                 }
             } finally {
                 Lockkit.clearConfig();

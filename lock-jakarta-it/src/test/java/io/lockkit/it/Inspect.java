@@ -22,7 +22,8 @@ final class Inspect {
      * (a frame of {@code io.lockkit} outside the test application's own package).
      */
     static List<String> lockkitThreads(long pid) {
-        String dump = Processes.jdkTool("jcmd", Long.toString(pid), "Thread.print");
+        String dump = Processes.jcmd(pid, "Thread.print");
+        requireComplete(dump, List.of("Full thread dump"), "JNI global refs");
         return Arrays.stream(dump.split("\n\\s*\n"))
                 .map(String::strip)
                 .filter(block -> block.startsWith("\""))
@@ -39,9 +40,11 @@ final class Inspect {
 
     /** How many class loaders of a JVM hold a class of this name, after two full GCs (jcmd GC.run). */
     static int loadedCopies(long pid, String className) {
-        Processes.jdkTool("jcmd", Long.toString(pid), "GC.run");
-        Processes.jdkTool("jcmd", Long.toString(pid), "GC.run");
-        String hierarchy = Processes.jdkTool("jcmd", Long.toString(pid), "VM.class_hierarchy");
+        Processes.jcmd(pid, "GC.run");
+        Processes.jcmd(pid, "GC.run");
+        String hierarchy = Processes.jcmd(pid, "VM.class_hierarchy");
+        requireComplete(
+                hierarchy, List.of("java.lang.Object/null", "java.lang.Thread/null", "java.lang.ClassLoader/null"), "");
         Matcher matcher = Pattern.compile("(?m)^[|\\s-]*" + Pattern.quote(className) + "/")
                 .matcher(hierarchy);
         int copies = 0;
@@ -51,9 +54,23 @@ final class Inspect {
         return copies;
     }
 
+    /**
+     * Fails unless {@code output} holds each of {@code parts} and its last line holds {@code last}:
+     * an empty or cut-off output would make the "nothing left" checks pass without looking.
+     */
+    private static void requireComplete(String output, List<String> parts, String last) {
+        List<String> lines = output.strip().lines().toList();
+        if (!parts.stream().allMatch(output::contains)
+                || lines.isEmpty()
+                || !lines.get(lines.size() - 1).contains(last)) {
+            throw new IllegalStateException("incomplete jcmd output (" + output.length() + " chars), ending: "
+                    + output.substring(Math.max(0, output.length() - 300)));
+        }
+    }
+
     /** The first {@code limit} rows of the JVM's class histogram (taken after a full GC) of classes named with one of {@code prefixes}. */
     static List<String> liveObjects(long pid, int limit, String... prefixes) {
-        String histogram = Processes.jdkTool("jcmd", Long.toString(pid), "GC.class_histogram");
+        String histogram = Processes.jcmd(pid, "GC.class_histogram");
         return histogram
                 .lines()
                 .filter(line -> Arrays.stream(prefixes).anyMatch(prefix -> line.contains(" " + prefix)))

@@ -68,6 +68,54 @@ final class Processes {
         STARTED.remove(root);
     }
 
+    /**
+     * Runs a diagnostic command ({@code GC.run}, {@code Thread.print}, ...) in the JVM {@code pid}
+     * and returns its output, as {@code jcmd pid command} prints it. Through the attach API in this
+     * JVM where the build exports {@code jdk.attach/sun.tools.attach} to the tests (failsafe's
+     * argLine): a command then takes milliseconds, where a {@code jcmd} process takes one to three
+     * seconds of a loaded two-core machine to start, and the class-loader checks run about twenty
+     * commands per server. Elsewhere (an IDE run without that export) it runs {@code jcmd}.
+     */
+    static String jcmd(long pid, String command) {
+        java.lang.reflect.Method execute = ATTACHED_JCMD;
+        if (execute == null) {
+            List<String> args = new ArrayList<>(List.of(Long.toString(pid)));
+            args.addAll(List.of(command.split(" ")));
+            return jdkTool("jcmd", args.toArray(String[]::new));
+        }
+        try {
+            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid));
+            java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+            try (java.io.InputStream in = (java.io.InputStream) execute.invoke(vm, command)) {
+                // Read as jcmd does, until the end: readAllBytes() stopped after 4,096 bytes on JDK 17.
+                byte[] buffer = new byte[256];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    output.write(buffer, 0, n);
+                }
+            } finally {
+                vm.detach();
+            }
+            return output.toString(StandardCharsets.UTF_8);
+        } catch (com.sun.tools.attach.AttachNotSupportedException | IOException | ReflectiveOperationException e) {
+            throw new IllegalStateException("jcmd " + pid + " " + command + " failed: " + e, e);
+        }
+    }
+
+    /** HotSpotVirtualMachine.executeJCmd, where this JVM may call it; else null. */
+    private static final java.lang.reflect.@org.jspecify.annotations.Nullable Method ATTACHED_JCMD = attachedJcmd();
+
+    private static java.lang.reflect.@org.jspecify.annotations.Nullable Method attachedJcmd() {
+        try {
+            Class<?> hotSpot = Class.forName("sun.tools.attach.HotSpotVirtualMachine");
+            if (!hotSpot.getModule().isExported("sun.tools.attach", Processes.class.getModule())) {
+                return null;
+            }
+            return hotSpot.getMethod("executeJCmd", String.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** Runs a JDK tool ({@code jcmd}, ...) to completion and returns its output. */
     static String jdkTool(String tool, String... args) {
         List<String> command = new ArrayList<>();

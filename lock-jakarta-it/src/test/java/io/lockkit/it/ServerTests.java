@@ -596,8 +596,7 @@ abstract class ServerTests {
         if (Boolean.getBoolean("lockkit.it.heap-dump")) {
             Path dump = a.dir.resolve(name + ".hprof");
             report("heap dump: " + dump + " "
-                    + Processes.jdkTool("jcmd", Long.toString(pid), "GC.heap_dump", dump.toString())
-                            .strip());
+                    + Processes.jcmd(pid, "GC.heap_dump " + dump).strip());
         }
     }
 

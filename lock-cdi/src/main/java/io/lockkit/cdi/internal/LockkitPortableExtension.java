@@ -108,8 +108,10 @@ public class LockkitPortableExtension implements Extension {
                     applicationFactories);
             return;
         }
+        // No beanClass: it defaults to this extension's class (in lock-cdi's jar, as the holder is);
+        // OpenWebBeans makes the client proxy of the bean class when one is set, and of the first
+        // type when none is, so DistributedLockFactory comes first.
         event.<DistributedLockFactory>addBean()
-                .beanClass(LockFactoryHolder.class)
                 .types(DistributedLockFactory.class, AutoCloseable.class, Object.class)
                 .qualifiers(Default.Literal.INSTANCE, Any.Literal.INSTANCE)
                 .scope(ApplicationScoped.class)

@@ -159,6 +159,65 @@ abstract class ListingContract extends ContractGroup {
     }
 
     @Test
+    @DisplayName("a lock whose lease lapsed while nothing looked at it is not listed")
+    void lockLapsedUnseenIsNotListed() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String prefix = name() + "/";
+        DistributedLockFactory holder = client();
+        holder.acquire(prefix + "held", LockOptions.noWait());
+        Duration lease = scaled(Duration.ofMillis(300));
+        holder.acquire(prefix + "lapsed", leaseOf(lease));
+        // Not awaited: any look at the lock (an inspect, an attempt) could make a backend drop it.
+        Thread.sleep(lease.multipliedBy(3).toMillis()); // past the lease, on the backend's clock
+        LockProvider p = closeAfterTest(provider());
+        assertThat(listedNames(p, prefix))
+                .as("the provider's list(\"%s\")", prefix)
+                .containsExactly(prefix + "held");
+        assertThat(listed(client(), prefix)).as("locks(\"%s\")", prefix).containsExactly(prefix + "held");
+    }
+
+    @Test
+    @DisplayName(
+            "a prefix matches code point by code point: not ignoring case or accents, not as an equivalent Unicode form")
+    void prefixMatchesExactly() throws Exception {
+        String p = name() + "/";
+        List<String> names = List.of(
+                p + "Abc",
+                p + "abc",
+                p + "ABd",
+                p + "\u00e91",
+                p + "e\u03012",
+                p + "e3",
+                p + "\u00c94",
+                p + "\u00df5",
+                p + "ss6",
+                p + "\uff417",
+                p + "\ud83d\udd128");
+        holdAll(client(), names);
+        LockProvider provider = closeAfterTest(provider());
+        for (String start : List.of(
+                "a",
+                "A",
+                "AB",
+                "\u00e9",
+                "e",
+                "e\u0301",
+                "\u00c9",
+                "E",
+                "\u00df",
+                "ss",
+                "SS",
+                "\uff41",
+                "\ud83d\udd12")) {
+            Set<String> expected =
+                    names.stream().filter(n -> n.startsWith(p + start)).collect(Collectors.toSet());
+            assertThat(listedNames(provider, p + start))
+                    .as("the provider's list(\"…%s\")", start)
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
     @DisplayName("list pages: 2.5 pages of held locks come back, over more than one page, each page bounded")
     void listingSpansPages() throws Exception {
         String prefix = name() + "/";

@@ -1,0 +1,182 @@
+package io.lockkit.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockException;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Subscription;
+import io.lockkit.spi.LockProvider.WakeUpListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * "Wake-ups" ({@link LockContractTest.WakeUps}): a release wakes one waiter of a client, not all of
+ * them; release notifications reach the open subscriptions of the released name and nothing else.
+ */
+abstract class WakeUpsContract extends ContractGroup {
+
+    WakeUpsContract(LockContractTest kit) {
+        super(kit);
+    }
+
+    /** Counts the calls of {@link #subscribe}'s listeners; remembers each owner's latest retry hint. */
+    private static final class Watching extends ForwardingLockProvider {
+        final CountingLockProvider counting;
+        final Map<String, Duration> latestHints = new ConcurrentHashMap<>();
+
+        Watching(CountingLockProvider counting) {
+            super(counting);
+            this.counting = counting;
+        }
+
+        @Override
+        public Acquisition tryAcquire(LockRequest r) {
+            Acquisition a = super.tryAcquire(r);
+            if (!a.isAcquired()) {
+                latestHints.put(r.owner(), a.retryAfter());
+            }
+            return a;
+        }
+
+        Duration shortestHint() {
+            return latestHints.values().stream().min(Duration::compareTo).orElse(Duration.ZERO);
+        }
+    }
+
+    /** Whether a thread is parked or blocked (or done): a sign that it is waiting, not starting. */
+    private static boolean settled(Thread t) {
+        Thread.State s = t.getState();
+        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING || s == Thread.State.TERMINATED;
+    }
+
+    @Test
+    @DisplayName("a release wakes one of a client's 10 waiting threads, not all of them")
+    void aReleaseWakesOneWaiterOfAClient() throws Exception {
+        String name = name();
+        Duration longLease = scaled(Duration.ofSeconds(30)); // long retry hints: only wake-ups make waiters try
+        LockHandle held = client(longLease, e -> {}).acquire(name, LockOptions.noWait());
+        Watching watching = new Watching(new CountingLockProvider(provider()));
+        DistributedLockFactory waiting = closeAfterTest(DistributedLockFactory.builder(watching)
+                .defaultOptions(LockOptions.builder().watchdogLease(longLease).build())
+                .subscriptionLinger(Duration.ZERO)
+                .build());
+        int waiters = 10;
+        CountDownLatch won = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < waiters; i++) {
+            threads.add(start("waiter-" + i, () -> {
+                try {
+                    LockHandle h = waiting.acquire(name, waitFor(Duration.ofSeconds(60)));
+                    won.countDown();
+                    letGo.await();
+                    h.release();
+                } catch (InterruptedException | LockException e) {
+                    // the test ended
+                }
+            }));
+        }
+        try {
+            await("10 waiters parked, each told to try again no sooner than 5 s from now")
+                    .atMost(scaled(Duration.ofSeconds(5)))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> threads.stream().allMatch(WakeUpsContract::settled)
+                            && watching.latestHints.size() == waiters
+                            && watching.shortestHint().compareTo(scaled(Duration.ofSeconds(5))) > 0);
+        } catch (ConditionTimeoutException e) {
+            assumeTrue(
+                    false,
+                    "the provider's waiters poll (shortest retry hint " + watching.shortestHint()
+                            + "): a herd cannot be told from polling");
+        }
+        long before = watching.counting.acquisitions();
+        held.release();
+        assertThat(won.await(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS))
+                .as("a waiter took the released lock")
+                .isTrue();
+        // Woken waiters try at once; a second is ample for a herd to show.
+        await("no more than 3 attempts after the release")
+                .during(scaled(Duration.ofSeconds(1)))
+                .atMost(scaled(Duration.ofSeconds(2)))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> watching.counting.acquisitions() - before <= 3);
+        letGo.countDown();
+    }
+
+    /** A listener that counts its release notifications. */
+    private static final class Heard implements WakeUpListener {
+        final AtomicInteger released = new AtomicInteger();
+
+        @Override
+        public void released(@Nullable String grantee) {
+            released.incrementAndGet();
+        }
+
+        @Override
+        public void missedNotifications() {
+            // not a release: a provider may say so after subscribing
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a release notifies the open subscriptions of its name: not one closed before, not one of a name that starts with it")
+    void releasesReachOnlyOpenSubscriptionsOfTheName() throws Exception {
+        String name = name();
+        LockProvider releasing = closeAfterTest(provider());
+        LockProvider waiting = closeAfterTest(provider());
+        Heard first = new Heard();
+        Heard closed = new Heard();
+        Heard last = new Heard();
+        Heard longerName = new Heard();
+        List<Subscription> subscriptions = new ArrayList<>();
+        subscriptions.add(releasing.subscribe(name, first));
+        Subscription closing = releasing.subscribe(name, closed);
+        subscriptions.add(releasing.subscribe(name, last));
+        subscriptions.add(releasing.subscribe(name + "x", longerName));
+        closing.close();
+        // A held lock, and an owner of another client queued for it: a backend that notifies only
+        // when someone waits has a reason to.
+        String holder = RenewalContract.newClient() + ":h1";
+        String waiter = RenewalContract.newClient() + ":h1";
+        Duration lease = scaled(Duration.ofSeconds(20));
+        assertThat(releasing
+                        .tryAcquire(new LockRequest(name, holder, lease, Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        assertThat(waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1))
+                        .isAcquired())
+                .isFalse();
+        releasing.release(name, holder);
+        await("the release heard by the open subscriptions of the name")
+                .atMost(scaled(Duration.ofSeconds(5)))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> first.released.get() > 0 && last.released.get() > 0);
+        // Whatever else the release notifies, it does now: a short look for late deliveries.
+        await("no release heard by a closed subscription, nor by one of a name that starts with the released one")
+                .during(scaled(Duration.ofMillis(300)))
+                .atMost(scaled(Duration.ofSeconds(1)))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> closed.released.get() == 0 && longerName.released.get() == 0);
+        waiting.abandon(name, waiter, 1); // gives back a hand-over the waiter was made
+        subscriptions.forEach(Subscription::close);
+    }
+}

@@ -1,0 +1,248 @@
+package io.lockkit.testkit;
+
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.WakeUpListener;
+import io.lockkit.spi.Release;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Broken providers whose fault is in how a backend tells waiters when to try again: retry hints,
+ * wake-ups, subscriptions, its wait queue. Each passed the whole kit before the kit test that
+ * rejects it was written; {@link BrokenProvidersTest} names that test.
+ */
+final class BrokenWakeUpKits {
+
+    private BrokenWakeUpKits() {}
+
+    /** Busy answers say "retry now" (a zero retry hint): a waiter that no release wakes polls the backend. */
+    static class ZeroRetryHintKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Acquisition a = delegate().tryAcquire(r);
+                    return a.isAcquired() ? a : Acquisition.busy(Duration.ZERO);
+                }
+            };
+        }
+    }
+
+    /** Every release notification is passed on as "notifications may have been missed", which wakes every waiter of a client (a herd). */
+    static class WakesEveryWaiterKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return delegate().subscribe(name, new WakeUpListener() {
+                        @Override
+                        public void released(@Nullable String grantee) {
+                            listener.missedNotifications();
+                        }
+
+                        @Override
+                        public void missedNotifications() {
+                            listener.missedNotifications();
+                        }
+                    });
+                }
+            };
+        }
+    }
+
+    /** Closing a subscription does nothing: its listener keeps hearing of releases (and the backend keeps the channel). */
+    static class SubscriptionOutlivesCloseKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    Subscription unused = delegate().subscribe(name, listener);
+                    return () -> {
+                        // the fault: the subscription made above is never closed
+                    };
+                }
+            };
+        }
+    }
+
+    /**
+     * A force release frees the lock without a wake-up (a DELETE that forgets the notification):
+     * waiters of other clients find out at their retry hint.
+     */
+    static class ForceReleaseWakesNobodyKit extends BrokenProvidersTest.BrokenKit {
+        private final ThreadLocal<Boolean> forcing = ThreadLocal.withInitial(() -> false);
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public boolean forceRelease(String name) {
+                    forcing.set(true);
+                    try {
+                        return delegate().forceRelease(name);
+                    } finally {
+                        forcing.set(false);
+                    }
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return delegate().subscribe(name, new WakeUpListener() {
+                        @Override
+                        public void released(@Nullable String grantee) {
+                            if (!forcing.get()) {
+                                listener.released(grantee);
+                            }
+                        }
+
+                        @Override
+                        public void missedNotifications() {
+                            listener.missedNotifications();
+                        }
+                    });
+                }
+            };
+        }
+    }
+
+    /**
+     * One wait queue per name for the waiting owners of every client, as a backend keeps it; a
+     * release hands the lock to the oldest waiter of another client, to claim within two seconds,
+     * and tells every client who the grantee is (waiters of the releasing client are woken by their
+     * own process). Abandon does nothing: a waiter of another client that gave up stays queued, is
+     * handed the lock, and keeps it from everyone until the claim times out.
+     */
+    static class IgnoresAbandonKit extends BrokenProvidersTest.BrokenKit {
+        private static final Duration CLAIM = Duration.ofSeconds(2);
+
+        private record Claim(String owner, long token) {}
+
+        private final Map<String, Deque<String>> queues = new ConcurrentHashMap<>();
+        private final Map<String, Claim> claims = new ConcurrentHashMap<>();
+        private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+
+        private void tell(String name, @Nullable String grantee) {
+            for (WakeUpListener l : listeners.getOrDefault(name, List.of())) {
+                l.released(grantee);
+            }
+        }
+
+        private void dequeue(String name, String owner) {
+            queues.computeIfPresent(name, (n, q) -> {
+                q.remove(owner);
+                return q.isEmpty() ? null : q;
+            });
+        }
+
+        private @Nullable String nextOfAnotherClient(String name, String releaser) {
+            String[] next = {null};
+            queues.computeIfPresent(name, (n, q) -> {
+                for (String owner : q) {
+                    if (!BrokenHoldKits.clientOf(owner).equals(BrokenHoldKits.clientOf(releaser))) {
+                        next[0] = owner;
+                        q.remove(owner);
+                        break;
+                    }
+                }
+                return q.isEmpty() ? null : q;
+            });
+            return next[0];
+        }
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Claim claim = claims.get(r.name());
+                    if (claim != null
+                            && claim.owner.equals(r.owner())
+                            && claims.remove(r.name(), claim)
+                            && delegate()
+                                    .renew(List.of(new Renewal(r.name(), r.owner(), r.lease())))
+                                    .isEmpty()) {
+                        dequeue(r.name(), r.owner());
+                        return Acquisition.acquired(claim.token);
+                    }
+                    Acquisition a = delegate().tryAcquire(r);
+                    if (a.isAcquired()) {
+                        claims.computeIfPresent(r.name(), (n, c) -> c.owner.equals(r.owner()) ? c : null);
+                        dequeue(r.name(), r.owner());
+                    } else if (r.waiting()) {
+                        queues.computeIfAbsent(r.name(), n -> new ArrayDeque<>());
+                        queues.computeIfPresent(r.name(), (n, q) -> {
+                            if (!q.contains(r.owner())) {
+                                q.add(r.owner());
+                            }
+                            return q;
+                        });
+                    }
+                    return a;
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    if (r.outcome() != Release.Outcome.RELEASED) {
+                        return r;
+                    }
+                    String next = nextOfAnotherClient(name, owner);
+                    if (next != null) {
+                        Acquisition a = delegate().tryAcquire(new LockRequest(name, next, CLAIM, Duration.ZERO));
+                        if (a.isAcquired()) {
+                            claims.put(name, new Claim(next, a.fencingToken()));
+                            tell(name, next);
+                            return new Release(Release.Outcome.RELEASED, next);
+                        }
+                    }
+                    tell(name, null);
+                    return r;
+                }
+
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    // the fault: the queue entry and a hand-over not yet claimed stay
+                }
+
+                @Override
+                public boolean forceRelease(String name) {
+                    claims.remove(name);
+                    boolean held = delegate().forceRelease(name);
+                    tell(name, null);
+                    return held;
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    // The honest table's subscription only for its closed check: wake-ups come from tell().
+                    super.subscribe(name, new WakeUpListener() {
+                                @Override
+                                public void released(@Nullable String grantee) {}
+
+                                @Override
+                                public void missedNotifications() {}
+                            })
+                            .close();
+                    listeners
+                            .computeIfAbsent(name, n -> new CopyOnWriteArrayList<>())
+                            .add(listener);
+                    return () -> listeners.computeIfPresent(name, (n, list) -> {
+                        list.remove(listener);
+                        return list.isEmpty() ? null : list;
+                    });
+                }
+            };
+        }
+    }
+}

@@ -13,6 +13,7 @@ import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -225,6 +226,38 @@ abstract class ExpiryContract extends ContractGroup {
         }
         for (LockHandle h : List.of(monthLong, extended, century)) {
             assertThatCode(h::release).doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a hold is never valid on its client once another client has the lock: a lease of 1.999 ms is not cut to whole milliseconds")
+    void holdIsNeverValidOnceAnotherClientHasTheLock() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        DistributedLockFactory holder = client();
+        DistributedLockFactory other = client();
+        // Not scaled: the fraction of a millisecond is the point. A backend whose lease runs shorter
+        // than asked frees the lock while the holder's client, counting the lease from when it sent
+        // the request, still calls the hold valid; another client spinning on the lock catches that.
+        Duration lease = Duration.ofNanos(1_999_000);
+        for (int round = 0; round < 100; round++) {
+            String name = name() + ":" + round;
+            LockHandle h = holder.acquire(name, leaseOf(lease));
+            long giveUp = System.nanoTime() + scaled(Duration.ofSeconds(3)).toNanos();
+            Optional<LockHandle> taken = other.tryAcquire(name);
+            while (taken.isEmpty()) {
+                assertThat(System.nanoTime() - giveUp)
+                        .as("round %d: the lease has not lapsed", round)
+                        .isNegative();
+                taken = other.tryAcquire(name);
+            }
+            boolean stillValid = h.isValid();
+            taken.get().release();
+            assertThat(stillValid)
+                    .as(
+                            "round %d: the holder's client calls a hold of %s valid after another client took the lock",
+                            round, lease)
+                    .isFalse();
         }
     }
 }

@@ -138,23 +138,54 @@ abstract class WakeUpsContract extends ContractGroup {
 
     @Test
     @DisplayName(
-            "a release notifies the open subscriptions of its name: not one closed before, not one of a name that starts with it")
+            "a release notifies the open subscriptions of its name only: not one closed before, not one of a name it starts with")
     void releasesReachOnlyOpenSubscriptionsOfTheName() throws Exception {
         String name = name();
+        String longer = name + "x";
         LockProvider releasing = closeAfterTest(provider());
         LockProvider waiting = closeAfterTest(provider());
         Heard first = new Heard();
         Heard closed = new Heard();
         Heard last = new Heard();
-        Heard longerName = new Heard();
-        List<Subscription> subscriptions = new ArrayList<>();
-        subscriptions.add(releasing.subscribe(name, first));
+        Heard ofLonger = new Heard();
+        List<Subscription> open = new ArrayList<>();
+        open.add(releasing.subscribe(name, first));
         Subscription closing = releasing.subscribe(name, closed);
-        subscriptions.add(releasing.subscribe(name, last));
-        subscriptions.add(releasing.subscribe(name + "x", longerName));
+        open.add(releasing.subscribe(name, last));
+        open.add(releasing.subscribe(longer, ofLonger));
         closing.close();
-        // A held lock, and an owner of another client queued for it: a backend that notifies only
-        // when someone waits has a reason to.
+
+        releaseWhileQueued(releasing, waiting, longer);
+        await("the release of " + longer + " heard by its subscription")
+                .atMost(scaled(Duration.ofSeconds(5)))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> ofLonger.released.get() > 0);
+        // Whatever else a release notifies, it does at once: a short look for late deliveries.
+        await("no subscription of " + name + " hears the release of " + longer)
+                .during(scaled(Duration.ofMillis(300)))
+                .atMost(scaled(Duration.ofSeconds(1)))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> first.released.get() + closed.released.get() + last.released.get() == 0);
+
+        releaseWhileQueued(releasing, waiting, name);
+        await("the release of " + name + " heard by its open subscriptions")
+                .atMost(scaled(Duration.ofSeconds(5)))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> first.released.get() > 0 && last.released.get() > 0);
+        await("no release heard by the closed subscription")
+                .during(scaled(Duration.ofMillis(300)))
+                .atMost(scaled(Duration.ofSeconds(1)))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> closed.released.get() == 0);
+        open.forEach(Subscription::close);
+    }
+
+    /**
+     * Takes {@code name} on {@code releasing}, queues an owner of another client for it on
+     * {@code waiting} (a backend that notifies only when someone waits then has a reason to), and
+     * releases it; the waiter then gives up, which gives back a hand-over made to it.
+     */
+    private void releaseWhileQueued(LockProvider releasing, LockProvider waiting, String name) {
         String holder = RenewalContract.newClient() + ":h1";
         String waiter = RenewalContract.newClient() + ":h1";
         Duration lease = scaled(Duration.ofSeconds(20));
@@ -166,17 +197,6 @@ abstract class WakeUpsContract extends ContractGroup {
                         .isAcquired())
                 .isFalse();
         releasing.release(name, holder);
-        await("the release heard by the open subscriptions of the name")
-                .atMost(scaled(Duration.ofSeconds(5)))
-                .pollInterval(Duration.ofMillis(10))
-                .until(() -> first.released.get() > 0 && last.released.get() > 0);
-        // Whatever else the release notifies, it does now: a short look for late deliveries.
-        await("no release heard by a closed subscription, nor by one of a name that starts with the released one")
-                .during(scaled(Duration.ofMillis(300)))
-                .atMost(scaled(Duration.ofSeconds(1)))
-                .pollInterval(Duration.ofMillis(10))
-                .until(() -> closed.released.get() == 0 && longerName.released.get() == 0);
-        waiting.abandon(name, waiter, 1); // gives back a hand-over the waiter was made
-        subscriptions.forEach(Subscription::close);
+        waiting.abandon(name, waiter, 1);
     }
 }

@@ -257,4 +257,45 @@ final class BrokenHoldKits {
             };
         }
     }
+
+    /**
+     * Leases are cut to whole milliseconds (as a {@code PEXPIRE} of {@code lease.toMillis()} would
+     * be): a lease of 1.999 ms lasts 1 ms, while the holder's client counts 1.999 ms from when it
+     * sent the request.
+     */
+    static class MillisecondLeasesKit extends LeaseMappingKit {
+        @Override
+        Duration kept(Duration lease) {
+            return Duration.ofMillis(lease.toMillis());
+        }
+    }
+
+    /** Leases are cut to whole seconds (an {@code EXPIRE} in seconds): a lease of 500 ms lapses at once. */
+    static class WholeSecondLeasesKit extends LeaseMappingKit {
+        @Override
+        Duration kept(Duration lease) {
+            return Duration.ofSeconds(lease.getSeconds());
+        }
+    }
+
+    /** Once closed, the provider declares no capability. */
+    static class CapabilitiesGoneOnCloseKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                private volatile boolean closed;
+
+                @Override
+                public java.util.Set<Capability> capabilities() {
+                    return closed ? java.util.Set.of() : delegate().capabilities();
+                }
+
+                @Override
+                public void close() {
+                    closed = true;
+                    super.close();
+                }
+            };
+        }
+    }
 }

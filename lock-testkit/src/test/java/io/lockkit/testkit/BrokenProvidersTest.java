@@ -385,6 +385,24 @@ class BrokenProvidersTest {
                 "releasesReachOnlyOpenSubscriptionsOfTheName");
     }
 
+    @Test
+    @DisplayName("a provider whose subscriptions hear every name they start with fails the subscriptions test")
+    void providerSubscribingByPrefixIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.WakeUpsByPrefixKit.class,
+                LockContractTest.WakeUps.class,
+                "releasesReachOnlyOpenSubscriptionsOfTheName");
+    }
+
+    @Test
+    @DisplayName("a provider that cuts leases to whole milliseconds fails the never-valid-once-taken test")
+    void providerCuttingLeasesToMillisecondsIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.MillisecondLeasesKit.class,
+                LockContractTest.Expiry.class,
+                "holdIsNeverValidOnceAnotherClientHasTheLock");
+    }
+
     // ---- faults considered and found covered by tests written for something else ----
 
     @Test
@@ -401,6 +419,24 @@ class BrokenProvidersTest {
                 BrokenWakeUpKits.ForceReleaseWakesNobodyKit.class,
                 LockContractTest.Ownership.class,
                 "forceUnlockFreesAndWakes");
+    }
+
+    @Test
+    @DisplayName("a provider that cuts leases to whole seconds fails the lapsed-lease test")
+    void providerCuttingLeasesToSecondsIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.WholeSecondLeasesKit.class,
+                LockContractTest.Expiry.class,
+                "lapsedLeaseLetsAnotherClientIn");
+    }
+
+    @Test
+    @DisplayName("a provider that declares no capability once closed fails the closed-provider test")
+    void providerLosingCapabilitiesOnCloseIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.CapabilitiesGoneOnCloseKit.class,
+                LockContractTest.ClosedProvider.class,
+                "everyCallAfterCloseThrowsLockException");
     }
 
     @Test

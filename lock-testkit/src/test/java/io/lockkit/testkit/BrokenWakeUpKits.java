@@ -245,4 +245,58 @@ final class BrokenWakeUpKits {
             };
         }
     }
+
+    /**
+     * A subscription hears the releases of every name that starts with its own (a pattern
+     * subscription, {@code PSUBSCRIBE name*} or {@code LIKE name || '%'}): waiters of {@code order:1}
+     * are woken by releases of {@code order:10} to {@code order:19}.
+     */
+    static class WakeUpsByPrefixKit extends BrokenProvidersTest.BrokenKit {
+        /** Every subscription of every client, by the name it asked for. */
+        private final Map<String, List<WakeUpListener>> subscribed = new ConcurrentHashMap<>();
+
+        private void released(String name) {
+            subscribed.forEach((subscribedTo, listeners) -> {
+                if (!subscribedTo.equals(name) && name.startsWith(subscribedTo)) {
+                    listeners.forEach(l -> l.released(null));
+                }
+            });
+        }
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    if (r.outcome() == Release.Outcome.RELEASED) {
+                        released(name);
+                    }
+                    return r;
+                }
+
+                @Override
+                public boolean forceRelease(String name) {
+                    boolean held = delegate().forceRelease(name);
+                    released(name);
+                    return held;
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    Subscription s = delegate().subscribe(name, listener);
+                    subscribed
+                            .computeIfAbsent(name, n -> new CopyOnWriteArrayList<>())
+                            .add(listener);
+                    return () -> {
+                        subscribed.computeIfPresent(name, (n, list) -> {
+                            list.remove(listener);
+                            return list.isEmpty() ? null : list;
+                        });
+                        s.close();
+                    };
+                }
+            };
+        }
+    }
 }

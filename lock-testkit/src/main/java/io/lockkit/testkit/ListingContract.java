@@ -7,14 +7,17 @@ import static org.awaitility.Awaitility.await;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
+import io.lockkit.LockHandle;
 import io.lockkit.LockInfo;
 import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -253,6 +256,40 @@ abstract class ListingContract extends ContractGroup {
         } while (cursor != null);
         assertThat(seen).as("locks listed").isEqualTo(held);
         assertThat(pages).as("pages").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    @DisplayName(
+            "a lock held throughout a listing is listed, also when locks listed on an earlier page are released between pages")
+    void lockHeldThroughoutIsListedWhileEarlierOnesGo() throws Exception {
+        String prefix = name() + "/";
+        DistributedLockFactory holder = client();
+        Map<String, LockHandle> held = new HashMap<>();
+        for (int i = 0; i < 12; i++) {
+            held.put(prefix + i, holder.acquire(prefix + i, LockOptions.noWait()));
+        }
+        LockProvider p = closeAfterTest(provider());
+        Set<String> seen = new HashSet<>();
+        Set<String> released = new HashSet<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            LockProvider.ListPage page = p.list(prefix, cursor, 3);
+            assertThat(++pages).as("pages of a 12-lock listing").isLessThan(1000);
+            for (LockProvider.HeldLock h : page.locks()) {
+                seen.add(h.name());
+                // What a page showed goes before the next page is asked for (an operator freeing them).
+                LockHandle handle = held.remove(h.name());
+                if (handle != null) {
+                    handle.release();
+                    released.add(h.name());
+                }
+            }
+            cursor = page.next();
+        } while (cursor != null);
+        assertThat(released).as("locks released during the listing").isNotEmpty();
+        assertThat(seen).as("locks listed").containsAll(released);
+        assertThat(held.keySet()).as("locks held throughout and never listed").isEmpty();
     }
 
     @Test

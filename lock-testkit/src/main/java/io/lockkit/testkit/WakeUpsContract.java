@@ -121,9 +121,10 @@ abstract class WakeUpsContract extends ContractGroup {
         letGo.countDown();
     }
 
-    /** A listener that counts its release notifications. */
+    /** A listener that counts its release notifications, and its "notifications may have been missed". */
     private static final class Heard implements WakeUpListener {
         final AtomicInteger released = new AtomicInteger();
+        final AtomicInteger missed = new AtomicInteger();
 
         @Override
         public void released(@Nullable String grantee) {
@@ -132,8 +133,40 @@ abstract class WakeUpsContract extends ContractGroup {
 
         @Override
         public void missedNotifications() {
-            // not a release: a provider may say so after subscribing
+            missed.incrementAndGet(); // not a release: a provider may say so after subscribing
         }
+    }
+
+    @Test
+    @DisplayName(
+            "a release by another client just after subscribe returned is heard: as a release, or as notifications that may have been missed")
+    void releaseJustAfterSubscribingIsHeard() throws Exception {
+        String name = name();
+        LockProvider releasing = closeAfterTest(provider());
+        LockProvider waiting = closeAfterTest(provider());
+        String holder = RenewalContract.newClient() + ":h1";
+        String waiter = RenewalContract.newClient() + ":h1";
+        Duration lease = scaled(Duration.ofSeconds(20));
+        assertThat(releasing
+                        .tryAcquire(new LockRequest(name, holder, lease, Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        Heard heard = new Heard();
+        Subscription s = waiting.subscribe(name, heard);
+        // As the core does: an attempt after subscribing, which also queues the waiter.
+        Acquisition busy = waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1));
+        assertThat(busy.isAcquired()).isFalse();
+        assumeTrue(
+                busy.retryAfter().compareTo(scaled(Duration.ofSeconds(5))) > 0,
+                "the provider's waiters poll (retry hint " + busy.retryAfter()
+                        + " after subscribing): it need not notify other clients of releases");
+        releasing.release(name, holder);
+        await("the release heard by the subscription made just before")
+                .atMost(scaled(Duration.ofSeconds(5)))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> heard.released.get() + heard.missed.get() > 0);
+        waiting.abandon(name, waiter, 1);
+        s.close();
     }
 
     @Test

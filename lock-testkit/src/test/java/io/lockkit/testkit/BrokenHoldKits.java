@@ -298,4 +298,22 @@ final class BrokenHoldKits {
             };
         }
     }
+
+    /** Abandon releases the owner's hold, whichever wait (or none) took it: "give back what this owner got". */
+    static class AbandonReleasesAnyHoldKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    if (owner.equals(holderOf(delegate(), name))) {
+                        Release r;
+                        do {
+                            r = delegate().release(name, owner);
+                        } while (r.outcome() == Release.Outcome.STILL_HELD);
+                    }
+                }
+            };
+        }
+    }
 }

@@ -273,4 +273,32 @@ final class BrokenNameKits {
             };
         }
     }
+
+    /**
+     * Listing pages by offset ({@code ORDER BY name LIMIT n OFFSET k}; the cursor is the offset):
+     * when locks listed on an earlier page are released, the later ones move up, and the next page
+     * skips as many of them.
+     */
+    static class OffsetPagingKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
+                    List<HeldLock> all = new ArrayList<>();
+                    String c = null;
+                    do {
+                        ListPage page = delegate().list(prefix, c, 1000);
+                        all.addAll(page.locks());
+                        c = page.next();
+                    } while (c != null);
+                    all.sort(java.util.Comparator.comparing(HeldLock::name));
+                    int offset = cursor == null ? 0 : Integer.parseInt(cursor);
+                    int end = Math.min(all.size(), offset + pageSize);
+                    return new ListPage(
+                            all.subList(Math.min(offset, end), end), end < all.size() ? Integer.toString(end) : null);
+                }
+            };
+        }
+    }
 }

@@ -403,6 +403,44 @@ class BrokenProvidersTest {
                 "holdIsNeverValidOnceAnotherClientHasTheLock");
     }
 
+    @Test
+    @DisplayName(
+            "a provider whose abandon releases the owner's hold from another wait fails the abandon-of-another-wait test")
+    void providerAbandoningAnyHoldIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.AbandonReleasesAnyHoldKit.class,
+                LockContractTest.HandOver.class,
+                "abandonOfAnotherWaitLeavesTheOwnersHoldAlone");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider whose force release spares a lock handed to a waiter fails the force-release hand-over test")
+    void providerForceReleasingOnlyHeldLocksIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.ForceReleaseSparesHandOversKit.class,
+                LockContractTest.HandOver.class,
+                "forceReleaseFreesALockHandedToAWaiter");
+    }
+
+    @Test
+    @DisplayName("a provider whose subscriptions take effect after subscribe returned fails the just-subscribed test")
+    void providerSubscribingLateIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.LateSubscriptionKit.class,
+                LockContractTest.WakeUps.class,
+                "releaseJustAfterSubscribingIsHeard");
+    }
+
+    @Test
+    @DisplayName("a provider whose listing pages by offset fails the held-throughout listing test")
+    void providerPagingByOffsetIsRejected() {
+        assertRejectedBy(
+                BrokenNameKits.OffsetPagingKit.class,
+                LockContractTest.Listing.class,
+                "lockHeldThroughoutIsListedWhileEarlierOnesGo");
+    }
+
     // ---- faults considered and found covered by tests written for something else ----
 
     @Test

@@ -3,6 +3,7 @@ package io.lockkit.testkit;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
 import java.time.Duration;
@@ -120,25 +121,25 @@ final class BrokenWakeUpKits {
      * One wait queue per name for the waiting owners of every client, as a backend keeps it; a
      * release hands the lock to the oldest waiter of another client, to claim within two seconds,
      * and tells every client who the grantee is (waiters of the releasing client are woken by their
-     * own process). Abandon does nothing: a waiter of another client that gave up stays queued, is
-     * handed the lock, and keeps it from everyone until the claim times out.
+     * own process). Abandon leaves the queue and gives back a hand-over not yet claimed; a force
+     * release drops a pending hand-over too. Subclasses break one of these.
      */
-    static class IgnoresAbandonKit extends BrokenProvidersTest.BrokenKit {
+    abstract static class QueueingKit extends BrokenProvidersTest.BrokenKit {
         private static final Duration CLAIM = Duration.ofSeconds(2);
 
-        private record Claim(String owner, long token) {}
+        record Claim(String owner, long token) {}
 
         private final Map<String, Deque<String>> queues = new ConcurrentHashMap<>();
-        private final Map<String, Claim> claims = new ConcurrentHashMap<>();
+        final Map<String, Claim> claims = new ConcurrentHashMap<>();
         private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
 
-        private void tell(String name, @Nullable String grantee) {
+        final void tell(String name, @Nullable String grantee) {
             for (WakeUpListener l : listeners.getOrDefault(name, List.of())) {
                 l.released(grantee);
             }
         }
 
-        private void dequeue(String name, String owner) {
+        final void dequeue(String name, String owner) {
             queues.computeIfPresent(name, (n, q) -> {
                 q.remove(owner);
                 return q.isEmpty() ? null : q;
@@ -158,6 +159,39 @@ final class BrokenWakeUpKits {
                 return q.isEmpty() ? null : q;
             });
             return next[0];
+        }
+
+        /** The lock was freed by {@code releaser}: handed to the next waiter of another client, or announced free. */
+        final @Nullable String passOn(LockProvider honest, String name, String releaser) {
+            String next = nextOfAnotherClient(name, releaser);
+            if (next != null) {
+                Acquisition a = honest.tryAcquire(new LockRequest(name, next, CLAIM, Duration.ZERO));
+                if (a.isAcquired()) {
+                    claims.put(name, new Claim(next, a.fencingToken()));
+                    tell(name, next);
+                    return next;
+                }
+            }
+            tell(name, null);
+            return null;
+        }
+
+        /** The owner's wait ended without the lock. */
+        void abandoned(LockProvider honest, String name, String owner) {
+            dequeue(name, owner);
+            Claim claim = claims.get(name);
+            if (claim != null && claim.owner.equals(owner) && claims.remove(name, claim)) {
+                honest.release(name, owner);
+                passOn(honest, name, owner);
+            }
+        }
+
+        /** A force release of {@code name}. */
+        boolean forced(LockProvider honest, String name) {
+            claims.remove(name);
+            boolean held = honest.forceRelease(name);
+            tell(name, null);
+            return held;
         }
 
         @Override
@@ -197,30 +231,18 @@ final class BrokenWakeUpKits {
                     if (r.outcome() != Release.Outcome.RELEASED) {
                         return r;
                     }
-                    String next = nextOfAnotherClient(name, owner);
-                    if (next != null) {
-                        Acquisition a = delegate().tryAcquire(new LockRequest(name, next, CLAIM, Duration.ZERO));
-                        if (a.isAcquired()) {
-                            claims.put(name, new Claim(next, a.fencingToken()));
-                            tell(name, next);
-                            return new Release(Release.Outcome.RELEASED, next);
-                        }
-                    }
-                    tell(name, null);
-                    return r;
+                    String next = passOn(delegate(), name, owner);
+                    return next == null ? r : new Release(Release.Outcome.RELEASED, next);
                 }
 
                 @Override
                 public void abandon(String name, String owner, long waitId) {
-                    // the fault: the queue entry and a hand-over not yet claimed stay
+                    abandoned(delegate(), name, owner);
                 }
 
                 @Override
                 public boolean forceRelease(String name) {
-                    claims.remove(name);
-                    boolean held = delegate().forceRelease(name);
-                    tell(name, null);
-                    return held;
+                    return forced(delegate(), name);
                 }
 
                 @Override
@@ -241,6 +263,50 @@ final class BrokenWakeUpKits {
                         list.remove(listener);
                         return list.isEmpty() ? null : list;
                     });
+                }
+            };
+        }
+    }
+
+    /**
+     * Abandon does nothing: a waiter of another client that gave up stays queued, is handed the
+     * lock, and keeps it from everyone until the claim times out.
+     */
+    static class IgnoresAbandonKit extends QueueingKit {
+        @Override
+        void abandoned(LockProvider honest, String name, String owner) {
+            // the fault: the queue entry and a hand-over not yet claimed stay
+        }
+    }
+
+    /**
+     * A force release frees held locks only (a {@code DELETE ... WHERE hold_count > 0}): a lock
+     * handed to a waiter that has not claimed it stays with that waiter until the claim times out.
+     */
+    static class ForceReleaseSparesHandOversKit extends QueueingKit {
+        @Override
+        boolean forced(LockProvider honest, String name) {
+            return claims.containsKey(name) ? false : super.forced(honest, name);
+        }
+    }
+
+    /**
+     * Subscribe returns at once and the subscription takes effect a moment later (a SUBSCRIBE sent
+     * without waiting for its confirmation), with no "notifications may have been missed" after:
+     * a release in between is lost.
+     */
+    static class LateSubscriptionKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    java.util.concurrent.CompletableFuture<Subscription> made =
+                            java.util.concurrent.CompletableFuture.supplyAsync(
+                                    () -> delegate().subscribe(name, listener),
+                                    java.util.concurrent.CompletableFuture.delayedExecutor(
+                                            300, java.util.concurrent.TimeUnit.MILLISECONDS));
+                    return () -> made.thenAccept(Subscription::close);
                 }
             };
         }

@@ -163,8 +163,43 @@ public interface DistributedLockFactory extends AutoCloseable {
      */
     boolean forceRelease(String name);
 
+    /**
+     * A leadership of {@code name} for this instance, not yet campaigning: {@link Leadership#start()}
+     * starts it, {@link Leadership#close()} ends it (closing the factory closes it too). Every
+     * instance that campaigns for the same name over the same backend competes; see
+     * {@link Leadership} for the guarantee. The name is a lock name: do not lock it otherwise.
+     * Thread-safe.
+     *
+     * @throws IllegalArgumentException when {@code name} is not a valid lock name, {@code options}
+     *         is null, or its durations do not fit together with the factory's default lease
+     * @throws IllegalStateException when a leadership of {@code name} is open on this factory already
+     * @throws UnsupportedOperationException when the provider has no
+     *         {@linkplain io.lockkit.spi.LockProvider.Capability#FENCING_TOKENS fencing tokens} (a
+     *         term is one), or this implementation has no leaderships (the default; the factories
+     *         {@link #builder} builds have)
+     * @throws LockException when the factory is closed
+     */
+    default Leadership leadership(String name, LeadershipOptions options) {
+        throw new UnsupportedOperationException(getClass().getName() + " has no leaderships");
+    }
+
     /** The options {@link DistributedLock#lock()} and {@link #acquire(String)} use. */
     LockOptions defaultOptions();
+
+    /**
+     * This factory's client id: the part before the first {@code ':'} of the owner id of every hold
+     * it makes, as {@link #inspect}, {@link #locks} ({@link LockInfo#clientId()}) and the operator CLI
+     * show it. By default {@code <host>/<pid>/<suffix>}, e.g. {@code orders-7d9f8c-x2k4p/1/k3x9q0}:
+     * the host name (a container's or pod's {@code HOSTNAME}), the process id, and a suffix that
+     * differs per factory of the JVM and per process start; {@link Builder#clientId} sets another.
+     * Logged at INFO when the factory starts.
+     *
+     * @throws UnsupportedOperationException when this implementation has none (the default; the
+     *         factories {@link #builder} builds have one)
+     */
+    default String clientId() {
+        throw new UnsupportedOperationException(getClass().getName() + " has no client id");
+    }
 
     /**
      * Checks now whether this factory can lock, for readiness probes: asks the backend one cheap
@@ -224,6 +259,9 @@ public interface DistributedLockFactory extends AutoCloseable {
         Duration subscriptionLinger = DEFAULT_SUBSCRIPTION_LINGER;
         final List<LockObserver> observers = new ArrayList<>();
 
+        @Nullable
+        String clientId;
+
         private Builder(LockProvider provider) {
             if (provider == null) {
                 throw new IllegalArgumentException("provider must not be null");
@@ -273,6 +311,24 @@ public interface DistributedLockFactory extends AutoCloseable {
          */
         public Builder observer(LockObserver observer) {
             observers.add(require(observer, "observer"));
+            return this;
+        }
+
+        /**
+         * The client id instead of the default {@code <host>/<pid>/<suffix>} (see
+         * {@link DistributedLockFactory#clientId()}), e.g. an instance name an orchestrator gives.
+         * It must differ from the client id of every other factory that uses the same backend at the
+         * same time, in this process or another, and from that of an earlier process whose locks may
+         * still be held: the backend takes holds of the same client id and thread for the same owner,
+         * so two factories sharing one would let each other's threads in reentrantly. A fixed value
+         * shared by the instances of an application breaks mutual exclusion between them.
+         *
+         * @throws IllegalArgumentException when {@code clientId} is null, empty, longer than 64
+         *         characters, or holds a character other than {@code A-Z a-z 0-9 . _ - / @ +} (owner
+         *         ids are {@code <client id>:<owner>}, stored by the backends, and never hold spaces)
+         */
+        public Builder clientId(String clientId) {
+            this.clientId = ClientIds.check(clientId);
             return this;
         }
 

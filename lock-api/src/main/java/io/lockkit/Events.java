@@ -59,7 +59,9 @@ final class Events {
         LOST(8),
         RENEWAL_FAILED(16),
         BACKEND_UNAVAILABLE(32),
-        WAITING_CHANGED(64);
+        WAITING_CHANGED(64),
+        ELECTED(128),
+        REVOKED(256);
 
         final int bit;
 
@@ -228,6 +230,34 @@ final class Events {
     void waitEnded(String name) {
         if (observers.length > 0) {
             waitingChanged(name, waiting.decrementAndGet());
+        }
+    }
+
+    /** A leadership of {@code name} won the term {@code term}. */
+    void elected(String name, long term) {
+        for (Guarded g : observers) {
+            try {
+                g.observer.elected(name, term);
+            } catch (Throwable t) {
+                g.failed(Kind.ELECTED, t);
+            }
+        }
+        if (jfr()) {
+            JfrEvents.leadership(name, term, "ELECTED", null, 0);
+        }
+    }
+
+    /** A leadership of {@code name} lost the term {@code term} for {@code reason} after {@code ledNanos}. */
+    void revoked(String name, long term, Leadership.RevocationReason reason, long ledNanos) {
+        for (Guarded g : observers) {
+            try {
+                g.observer.revoked(name, term, reason, ledNanos);
+            } catch (Throwable t) {
+                g.failed(Kind.REVOKED, t);
+            }
+        }
+        if (jfr()) {
+            JfrEvents.leadership(name, term, "REVOKED", reason.name(), ledNanos);
         }
     }
 

@@ -6,6 +6,7 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,6 +53,7 @@ final class FactoryHealth {
     private final @Nullable ThreadFactory threads;
     private final BooleanSupplier closed;
     private final IntSupplier activeHolds;
+    private final Supplier<Map<String, Boolean>> leaderships;
     private final Duration probeLease;
     private final long lateNanos;
     private @Nullable CompletableFuture<Long> probe;
@@ -65,7 +68,8 @@ final class FactoryHealth {
             LockOptions defaults,
             @Nullable ThreadFactory threads,
             BooleanSupplier closed,
-            IntSupplier activeHolds) {
+            IntSupplier activeHolds,
+            Supplier<Map<String, Boolean>> leaderships) {
         this.provider = provider;
         this.ticker = ticker;
         this.owner = clientId + ":health";
@@ -75,6 +79,7 @@ final class FactoryHealth {
         this.threads = threads;
         this.closed = closed;
         this.activeHolds = activeHolds;
+        this.leaderships = leaderships;
         this.probeLease = defaults.effectiveWatchdogLease(defaults);
         Duration interval = defaults.effectiveRenewalInterval(defaults);
         this.lateNanos = (interval.compareTo(MIN_LATE) > 0 ? interval : MIN_LATE).toNanos();
@@ -92,7 +97,8 @@ final class FactoryHealth {
                     "the lock factory is closed",
                     0,
                     WatchdogStatus.STOPPED,
-                    losses.lastMinute(ticker.nanoTime()));
+                    losses.lastMinute(ticker.nanoTime()),
+                    Map.of());
         }
         Duration latency = null;
         String failure = null;
@@ -119,7 +125,8 @@ final class FactoryHealth {
             failure = "the lease watchdog is " + TimeUnit.NANOSECONDS.toMillis(watchdog.lateNanos(now))
                     + " ms behind schedule; leases may lapse";
         }
-        return new HealthReport(backend, latency, failure, activeHolds.getAsInt(), status, losses.lastMinute(now));
+        return new HealthReport(
+                backend, latency, failure, activeHolds.getAsInt(), status, losses.lastMinute(now), leaderships.get());
     }
 
     private WatchdogStatus watchdogStatus(long now) {

@@ -1,6 +1,7 @@
 package io.lockkit;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +43,7 @@ public final class HealthReport {
     private final int activeHolds;
     private final WatchdogStatus watchdog;
     private final int lossesInLastMinute;
+    private final Map<String, Boolean> leaderships;
 
     HealthReport(
             String backend,
@@ -49,13 +51,15 @@ public final class HealthReport {
             @Nullable String failure,
             int activeHolds,
             WatchdogStatus watchdog,
-            int lossesInLastMinute) {
+            int lossesInLastMinute,
+            Map<String, Boolean> leaderships) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.probeLatency = probeLatency;
         this.failure = failure;
         this.activeHolds = activeHolds;
         this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
         this.lossesInLastMinute = lossesInLastMinute;
+        this.leaderships = Map.copyOf(leaderships);
     }
 
     /** Whether the factory can lock: the backend answered the probe and the watchdog is neither stopped nor late. */
@@ -96,11 +100,20 @@ public final class HealthReport {
         return lossesInLastMinute;
     }
 
+    /**
+     * The {@link Leadership}s of this factory that are open (made and not closed), by name, each
+     * with whether this instance leads it now; data only, no part of {@link #isUp()}.
+     */
+    public Map<String, Boolean> leaderships() {
+        return leaderships;
+    }
+
     @Override
     public String toString() {
         return (isUp() ? "UP" : "DOWN") + " backend=" + backend
                 + (probeLatency != null ? " probeLatency=" + probeLatency.toNanos() / 1_000 + "us" : "")
                 + (failure != null ? " failure=" + failure : "")
-                + " activeHolds=" + activeHolds + " watchdog=" + watchdog + " lossesInLastMinute=" + lossesInLastMinute;
+                + " activeHolds=" + activeHolds + " watchdog=" + watchdog + " lossesInLastMinute=" + lossesInLastMinute
+                + (leaderships.isEmpty() ? "" : " leaderships=" + new java.util.TreeMap<>(leaderships));
     }
 }

@@ -39,6 +39,8 @@ final class Hold {
     private volatile long nextRenewalNanos;
 
     final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
+    /** Why the hold was lost, set before {@link #lost} completes (a leadership's revocation reason). */
+    volatile LockObserver.@Nullable LossCause lossCause;
 
     Hold(
             String name,

@@ -236,6 +236,7 @@ final class Holds {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
         }
+        h.lossCause = cause;
         h.lost.complete(loss);
     }
 
@@ -325,18 +326,29 @@ final class Holds {
      * rather than a signal on every release.
      */
     void drain(Duration drainTime) {
-        long deadline = System.nanoTime() + drainTime.toNanos();
-        if (!live.isEmpty()) {
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "lockkit: closing; waiting up to {0} for {1} held lock(s) to be released",
-                    drainTime,
-                    live.size());
+        long start = System.nanoTime();
+        long deadline = start + drainTime.toNanos();
+        int held = live.size();
+        if (held == 0) {
+            // Logged too: where a server lets running requests finish before it stops the
+            // application, this line shows that the drain ran and found nothing left to wait for.
+            LOG.log(System.Logger.Level.INFO, "lockkit: closing; no held lock to wait for");
+            return;
         }
+        LOG.log(
+                System.Logger.Level.INFO,
+                "lockkit: closing; waiting up to {0} for {1} held lock(s) to be released",
+                drainTime,
+                held);
         while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(
                     Math.min(TimeUnit.MILLISECONDS.toNanos(5), Math.max(1, deadline - System.nanoTime())));
         }
+        LOG.log(
+                System.Logger.Level.INFO,
+                "lockkit: closing; waited {0} ms, {1} held lock(s) left to release",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+                live.size());
     }
 
     /** Tells the holder of a hold that close released that its lock is gone. */
@@ -353,6 +365,7 @@ final class Holds {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "a lock loss listener failed", e);
         }
+        h.lossCause = LossCause.FACTORY_CLOSED;
         h.lost.complete(loss);
     }
 

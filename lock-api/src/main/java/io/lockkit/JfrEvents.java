@@ -110,6 +110,36 @@ final class JfrEvents {
         boolean failed;
     }
 
+    @Name("lockkit.Leadership")
+    @Category("lockkit")
+    @Label("Leadership Change")
+    @Description("This instance was elected leader of a name, or its term ended")
+    @StackTrace(false)
+    static final class LeadershipEvent extends Event {
+        @Label("Leadership Name")
+        @Nullable
+        String name;
+
+        @Label("Term")
+        @Description("The term number: the fencing token of the leader's hold")
+        long term;
+
+        @Label("Change")
+        @Description("ELECTED or REVOKED")
+        @Nullable
+        String change;
+
+        @Label("Reason")
+        @Description("Why a term ended: LEASE_EXPIRED, NOT_HELD, FORCE_RELEASED, STEPPED_DOWN or CLOSED")
+        @Nullable
+        String reason;
+
+        @Label("Led")
+        @Description("How long the term lasted, for REVOKED")
+        @Timespan(Timespan.NANOSECONDS)
+        long led;
+    }
+
     static void acquire(String name, Ticker ticker, long startNanos, String outcome, long token) {
         AcquireEvent e = new AcquireEvent();
         if (e.shouldCommit()) {
@@ -138,6 +168,18 @@ final class JfrEvents {
             e.token = token;
             e.cause = cause;
             e.reason = reason;
+            e.commit();
+        }
+    }
+
+    static void leadership(String name, long term, String change, @Nullable String reason, long ledNanos) {
+        LeadershipEvent e = new LeadershipEvent();
+        if (e.shouldCommit()) {
+            e.name = name;
+            e.term = term;
+            e.change = change;
+            e.reason = reason;
+            e.led = ledNanos;
             e.commit();
         }
     }

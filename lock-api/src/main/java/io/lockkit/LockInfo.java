@@ -12,8 +12,9 @@ import java.time.Duration;
  *        client>}, where the owner within the client is {@code t<thread id>} for a
  *        {@link DistributedLock} held by a thread and {@code h<sequence>} for a {@link LockHandle}
  * @param clientId the client part of {@code owner} (the text before its first {@code ':'}; all of
- *        {@code owner} when it has none): random per {@link DistributedLockFactory}, so holds of one
- *        factory (one process, as a rule) share it
+ *        {@code owner} when it has none): the {@link DistributedLockFactory#clientId()} of the
+ *        holder's factory, by default {@code <host>/<pid>/<suffix>}, so holds of one factory (one
+ *        process, as a rule) share it and it names the machine and process that hold the lock
  * @param holdCount how many times the holder took the lock without releasing it; 0 when the
  *        backend handed the lock to a waiter that has not claimed it yet (it lapses after the
  *        backend's claim timeout if the waiter never does)

@@ -90,4 +90,22 @@ public interface LockObserver {
      * @param waiting the number of threads of this factory now waiting, for any lock
      */
     default void waitingChanged(String name, int waiting) {}
+
+    /**
+     * This instance was elected leader of {@code name} by a {@link Leadership}: called once per
+     * term, before the term's {@code onElected}, on the leadership's thread.
+     *
+     * @param term the term number (its fencing token)
+     */
+    default void elected(String name, long term) {}
+
+    /**
+     * A term of this instance's {@link Leadership} of {@code name} ended, before its
+     * {@code onRevoked} is called, on the leadership's thread.
+     *
+     * @param term the term number (its fencing token)
+     * @param reason why it ended
+     * @param ledNanos time from the request that won the term to its revocation
+     */
+    default void revoked(String name, long term, Leadership.RevocationReason reason, long ledNanos) {}
 }

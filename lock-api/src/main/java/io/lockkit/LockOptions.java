@@ -1,8 +1,12 @@
 package io.lockkit;
 
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,6 +30,9 @@ public final class LockOptions {
 
     /** Wait as long as it takes; lease kept by the watchdog. */
     public static final LockOptions DEFAULTS = builder().build();
+
+    /** {@link #parseDuration}'s short form: at most 18 digits, so the number fits a long. */
+    private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d{1,18})\\s*(ms|s|m|h|d)?");
 
     private final @Nullable Duration wait; // null: wait forever
     private final @Nullable Duration lease; // null: watchdog
@@ -51,6 +58,45 @@ public final class LockOptions {
     /** Options that wait at most {@code wait}. */
     public static LockOptions waitAtMost(Duration wait) {
         return builder().waitAtMost(wait).build();
+    }
+
+    /**
+     * Reads a duration written as lockkit's configuration and command line take it: ISO-8601
+     * ({@code PT2S}, {@code PT1.5S}), or a whole number with a unit, {@code ms}, {@code s},
+     * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 30s}, {@code 5 m}); a bare number is
+     * seconds. Case and surrounding spaces do not matter. Zero (and a negative ISO-8601 duration) is
+     * returned as it is: the caller says which durations it accepts.
+     *
+     * @throws IllegalArgumentException naming {@code duration} when it is null, in none of these
+     *         forms, or beyond what a {@link Duration} holds
+     */
+    public static Duration parseDuration(String duration) {
+        if (duration == null) {
+            throw new IllegalArgumentException("duration must not be null");
+        }
+        String text = duration.strip();
+        try {
+            if (text.regionMatches(true, 0, "P", 0, 1) || text.regionMatches(true, 0, "-P", 0, 2)) {
+                return Duration.parse(text);
+            }
+            Matcher m = SIMPLE_DURATION.matcher(text.toLowerCase(Locale.ROOT));
+            if (m.matches()) {
+                long amount = Long.parseLong(m.group(1));
+                String unit = m.group(2) == null ? "s" : m.group(2);
+                return switch (unit) {
+                    case "ms" -> Duration.ofMillis(amount);
+                    case "s" -> Duration.ofSeconds(amount);
+                    case "m" -> Duration.ofMinutes(amount);
+                    case "h" -> Duration.ofHours(amount);
+                    default -> Duration.ofDays(amount);
+                };
+            }
+        } catch (DateTimeParseException | ArithmeticException e) {
+            // out of range, or ISO-8601 that does not parse: reported below
+        }
+        throw new IllegalArgumentException(
+                "duration '" + duration
+                        + "' is not ISO-8601 (PT2S) or a whole number with ms, s, m, h or d (500ms, 30s); a bare number is seconds");
     }
 
     /** A builder starting from these options. */

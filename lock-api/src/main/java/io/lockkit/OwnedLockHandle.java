@@ -16,6 +16,11 @@ final class OwnedLockHandle implements LockHandle {
         this.hold = hold;
     }
 
+    /** The hold this handle owns (a leadership's term watches it). */
+    Hold hold() {
+        return hold;
+    }
+
     @Override
     public String name() {
         return hold.name;

@@ -5,7 +5,6 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -26,13 +25,13 @@ import org.jspecify.annotations.Nullable;
  * and watches them through a {@link LeaseWatchdog}, and reports losses (both in {@link Holds}).
  *
  * <p>Owners: a thread owns its holds as {@code <clientId>:t<threadId>}, a handle as
- * {@code <clientId>:h<sequence>}; the client id is random per factory, so two factories (or two
- * processes) never share an owner. Reentrant acquisitions go to the provider too, so the backend's
- * hold counts stay truthful for operators.
+ * {@code <clientId>:h<sequence>}; the client id names host and process and differs per factory
+ * ({@link ClientIds}), so two factories (or two processes) never share an owner. Reentrant
+ * acquisitions go to the provider too, so the backend's hold counts stay truthful for operators.
  */
 final class ProviderLockFactory implements DistributedLockFactory {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
     /** How long close() gives woken waiters to leave the backend's queues. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -40,8 +39,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
     final Ticker ticker;
     private final LockOptions defaults;
     private final Set<Capability> capabilities;
-    private final ScheduledExecutorService scheduler;
+    final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
+    /** The open leaderships of this factory, one per name. */
+    final Leaderships leaderships;
     /** This client's holds, the watchdog that keeps them, and their releases and losses. */
     final Holds holds;
 
@@ -84,8 +85,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.defaults = b.defaultOptions;
         Set<Capability> caps = provider.capabilities();
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
-        this.clientId = Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
+        this.clientId = b.clientId != null ? b.clientId : ClientIds.next();
         this.threadOwnerPrefix = clientId + ":t";
+        this.leaderships = new Leaderships(b.threadFactory);
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;
             this.ownsScheduler = false;
@@ -123,7 +125,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 defaults,
                 b.threadFactory,
                 closed::get,
-                holds::liveCount);
+                holds::liveCount,
+                leaderships::leading);
+        LOG.log(
+                System.Logger.Level.INFO,
+                "lockkit: DistributedLockFactory started as client {0} over {1}",
+                clientId,
+                provider);
     }
 
     // ---- DistributedLockFactory ----
@@ -172,6 +180,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
     }
 
     @Override
+    public String clientId() {
+        return clientId;
+    }
+
+    @Override
     public void close() {
         close(Duration.ZERO);
     }
@@ -184,6 +197,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // Leaders step down first: their onRevoked runs before their locks go.
+        leaderships.closeAll();
         draining = !drainTime.isZero();
         waits.close();
         // Let the woken waiters leave the backend's queues while the provider is still open.
@@ -203,6 +218,13 @@ final class ProviderLockFactory implements DistributedLockFactory {
     @Override
     public String toString() {
         return "DistributedLockFactory[client " + clientId + ", " + provider + "]";
+    }
+
+    // ---- leadership ----
+
+    @Override
+    public Leadership leadership(String name, LeadershipOptions options) {
+        return leaderships.open(this, name, options);
     }
 
     // ---- thread-owned locks ----

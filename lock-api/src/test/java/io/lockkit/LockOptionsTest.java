@@ -205,4 +205,29 @@ class LockOptionsTest {
                         a.toBuilder().renewalInterval(Duration.ofSeconds(1)).build());
         assertThat(a.toString()).contains("PT1S", "PT2S");
     }
+
+    @Test
+    void durationsAreIso8601OrANumberWithAUnitAndABareNumberIsSeconds() {
+        assertThat(LockOptions.parseDuration("PT2S")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(LockOptions.parseDuration("pt1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(LockOptions.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(LockOptions.parseDuration("3s")).isEqualTo(Duration.ofSeconds(3));
+        assertThat(LockOptions.parseDuration(" 5 M ")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(LockOptions.parseDuration("1h")).isEqualTo(Duration.ofHours(1));
+        assertThat(LockOptions.parseDuration("1d")).isEqualTo(Duration.ofDays(1));
+        assertThat(LockOptions.parseDuration("30")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(LockOptions.parseDuration("0")).isZero();
+        assertThat(LockOptions.parseDuration("-PT1S")).isEqualTo(Duration.ofSeconds(-1));
+        for (String bad : new String[] {
+            "", " ", "2 fortnights", "1.5s", "-5s", "s", "PT", "1234567890123456789", "106751991167301d"
+        }) {
+            assertThatThrownBy(() -> LockOptions.parseDuration(bad))
+                    .as("'%s'", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("duration '" + bad + "' is not ISO-8601");
+        }
+        assertThatThrownBy(() -> LockOptions.parseDuration(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("duration must not be null");
+    }
 }

@@ -7,12 +7,9 @@ import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider.Renewal;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,34 +17,16 @@ import org.junit.jupiter.api.Test;
 /** An outage of renewals logs one warning with its cause, not a stack trace per retry, and one line when it is over. */
 class RenewalFailureLogTest {
 
-    private final Logger logger = Logger.getLogger(LeaseWatchdog.class.getName());
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
-    private Level levelBefore = Level.INFO;
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        levelBefore = logger.getLevel();
-        logger.setLevel(Level.ALL);
-        handler.setLevel(Level.ALL);
-        logger.addHandler(handler);
+        log = new LogCapture(LeaseWatchdog.class);
     }
 
     @AfterEach
     void stopListening() {
-        logger.removeHandler(handler);
-        logger.setLevel(levelBefore);
+        log.close();
     }
 
     @Test
@@ -92,6 +71,6 @@ class RenewalFailureLogTest {
     }
 
     private List<LogRecord> atLevel(Level level) {
-        return records.stream().filter(r -> r.getLevel().equals(level)).toList();
+        return log.atLevel(level);
     }
 }

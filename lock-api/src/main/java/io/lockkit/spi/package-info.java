@@ -18,7 +18,9 @@
  *       bytes).</dd>
  *   <dt>client</dt>
  *   <dd>One {@code DistributedLockFactory} over one provider instance, as one process would have:
- *       its id is random, and it is the part of an owner id before the first colon.</dd>
+ *       its id ({@code DistributedLockFactory.clientId()}, by default {@code <host>/<pid>/<suffix>},
+ *       at most 64 characters of {@code A-Z a-z 0-9 . _ - / @ +}) is the part of an owner id before
+ *       the first colon, and differs between factories.</dd>
  *   <dt>owner</dt>
  *   <dd>Who a hold belongs to, as an owner id {@code <client id>:<owner within the client>} (a
  *       thread, {@code :t<thread id>}, or a handle, {@code :h<sequence>}; no spaces; about 35

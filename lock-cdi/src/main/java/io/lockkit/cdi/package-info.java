@@ -20,6 +20,26 @@
  * <tr><td>{@code lockkit.redis.connect-timeout}</td><td>the command timeout</td><td>connect timeout</td></tr>
  * <tr><td>{@code lockkit.redis.max-connections}</td><td>{@code 16}</td><td>pooled command connections</td></tr>
  * <tr><td>{@code lockkit.redis.client-name}</td><td>{@code lockkit}</td><td>name in {@code CLIENT LIST}</td></tr>
+ * <tr><td>{@code lockkit.redis.user}, {@code lockkit.redis.password}</td><td>none</td><td>credentials of the
+ *     Redis nodes (instead of the URI's user info)</td></tr>
+ * <tr><td>{@code lockkit.redis.sentinel.master}, {@code lockkit.redis.sentinel.nodes}</td><td>none</td>
+ *     <td>Sentinel: master name and {@code host:port} list (instead of the URI)</td></tr>
+ * <tr><td>{@code lockkit.redis.sentinel.user}, {@code lockkit.redis.sentinel.password}</td><td>none</td>
+ *     <td>credentials of the Sentinels</td></tr>
+ * <tr><td>{@code lockkit.redis.cluster.nodes}</td><td>none</td><td>Cluster: seed {@code host:port} list</td></tr>
+ * <tr><td>{@code lockkit.redis.tls}</td><td>{@code false}</td><td>TLS to Sentinel and Cluster nodes</td></tr>
+ * <tr><td>{@code lockkit.redis.tls.trust-store},
+ *     {@code lockkit.redis.tls.trust-store-password}, {@code lockkit.redis.tls.trust-store-type}</td><td>the JVM's</td>
+ *     <td>trust store (PKCS12 or JKS)</td></tr>
+ * <tr><td>{@code lockkit.redis.tls.key-store},
+ *     {@code lockkit.redis.tls.key-store-password}, {@code lockkit.redis.tls.key-store-type}</td><td>none</td>
+ *     <td>client certificate</td></tr>
+ * <tr><td>{@code lockkit.redis.replica-acknowledgement.replicas},
+ *     {@code lockkit.redis.replica-acknowledgement.timeout}</td><td>{@code 0},
+ *     {@code 100ms}</td><td>replicas that must acknowledge each acquisition</td></tr>
+ * <tr><td>{@code lockkit.redis.claim-timeout}</td><td>{@code 2s}</td><td>time to claim a handed-over lock</td></tr>
+ * <tr><td>{@code lockkit.redis.fence-retention}</td><td>{@code 60s}</td><td>how long a released lock keeps
+ *     its token</td></tr>
  * <tr><td>{@code lockkit.jdbc.url}</td><td>none</td><td>JDBC URL of the lock database (the provider keeps a
  *     small pool of its own); unset: {@code lockkit.jdbc.datasource}, else the application's
  *     {@code @Default javax.sql.DataSource} bean</td></tr>
@@ -40,6 +60,17 @@
  *     {@code lazy}: at first use</td></tr>
  * <tr><td>{@code lockkit.drain-timeout}</td><td>{@code 30s}</td><td>how long undeploy or shutdown lets running
  *     {@code @Locked} methods keep their locks before releasing them (and reporting them lost)</td></tr>
+ * <tr><td>{@code lockkit.client-id}</td><td>{@code <host>/<pid>/<suffix>}</td><td>the factory's client id, shown
+ *     as the holder's client by {@code inspect}, listings and the operator CLI, and logged at start (1 to 64
+ *     characters of {@code A-Z a-z 0-9 . _ - / @ +}); it must differ between the instances of the application,
+ *     so set it from something each one has of its own, e.g. the environment variable
+ *     {@code LOCKKIT_CLIENT_ID} (see {@link io.lockkit.DistributedLockFactory.Builder#clientId})</td></tr>
+ * <tr><td>{@code lockkit.health.enabled}</td><td>{@code true}</td><td>MicroProfile Health: whether the readiness
+ *     check asks the backend; {@code false} keeps it UP without asking</td></tr>
+ * <tr><td>{@code lockkit.health.timeout}</td><td>{@code 500ms}</td><td>how long the readiness check waits for
+ *     the backend's answer before it reports DOWN</td></tr>
+ * <tr><td>{@code lockkit.health.max-losses-per-minute}</td><td>none</td><td>readiness is DOWN when more
+ *     holds than this were lost in the last minute; unset, losses are reported but do not make it DOWN</td></tr>
  * </table>
  *
  * <p>Unknown {@code lockkit.*} keys are logged at start with the key they most likely mean. Inside a

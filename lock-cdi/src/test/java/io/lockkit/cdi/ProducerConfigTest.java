@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockHandle;
+import io.lockkit.LockInfo;
 import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.testkit.redis.RedisExtension;
@@ -58,6 +59,38 @@ class ProducerConfigTest {
         } finally {
             app.shutdown();
         }
+    }
+
+    @Test
+    @DisplayName("lockkit.client-id is the factory's client id, which inspect shows as the holder's client")
+    void clientIdComesFromConfig() throws Exception {
+        Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.client-id", "shop-7d9f8c-x2k4p"));
+        WeldContainer app = Lockkit.start("config-client-id", LockUser.class);
+        try {
+            DistributedLockFactory locks =
+                    app.select(DistributedLockFactory.class).get();
+            assertThat(locks.clientId()).isEqualTo("shop-7d9f8c-x2k4p");
+            try (LockHandle hold = locks.acquire("client:1")) {
+                assertThat(locks.inspect("client:1"))
+                        .get()
+                        .extracting(LockInfo::clientId)
+                        .isEqualTo("shop-7d9f8c-x2k4p");
+            }
+        } finally {
+            app.shutdown();
+        }
+    }
+
+    @Test
+    @DisplayName("a lockkit.client-id that owner ids cannot carry fails the start, naming the key, its value and why")
+    void badClientIdFailsTheStart() {
+        Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.client-id", "shop 1:a"));
+        assertThatThrownBy(() ->
+                        Lockkit.start("config-bad-client-id", LockUser.class).shutdown())
+                .satisfies(e -> assertThat(StartupTest.rootMessages(e))
+                        .anySatisfy(m -> assertThat(m)
+                                .contains("lockkit.client-id = 'shop 1:a' (from MicroProfile Config)")
+                                .contains("clientId may hold only")));
     }
 
     @Test

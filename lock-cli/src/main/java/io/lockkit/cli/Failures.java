@@ -12,24 +12,48 @@ import picocli.CommandLine;
  * late is a usage error ({@value LockkitCli#EXIT_USAGE}), any {@link LockException} a backend
  * failure ({@value LockkitCli#EXIT_BACKEND}) explained in the operator's terms (unreachable,
  * authentication, ACL), anything else a bug ({@value LockkitCli#EXIT_INTERNAL}, with its trace).
+ * With {@code --json} the failure is also written on stdout as one JSON document
+ * ({@link Render#error}), so a script that reads stdout always gets JSON.
  */
 final class Failures implements CommandLine.IExecutionExceptionHandler {
 
     @Override
     public int handleExecutionException(Exception ex, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         PrintWriter err = commandLine.getErr();
+        int code;
+        String message;
         if (ex instanceof Target.UsageException) {
-            err.println("lockkit: " + ex.getMessage());
+            code = LockkitCli.EXIT_USAGE;
+            message = String.valueOf(ex.getMessage());
+            err.println("lockkit: " + message);
             err.println("Try 'lockkit " + commandLine.getCommandName() + " --help'.");
-            return LockkitCli.EXIT_USAGE;
+        } else if (ex instanceof LockException) {
+            code = LockkitCli.EXIT_BACKEND;
+            message = explain((LockException) ex, target(commandLine));
+            err.println("lockkit: " + message);
+        } else {
+            code = LockkitCli.EXIT_INTERNAL;
+            message = "internal error, please report it with the trace on stderr: " + ex;
+            err.println("lockkit: internal error, please report it with this trace:");
+            ex.printStackTrace(err);
         }
-        if (ex instanceof LockException) {
-            err.println("lockkit: " + explain((LockException) ex, target(commandLine)));
-            return LockkitCli.EXIT_BACKEND;
+        if (json(commandLine)) {
+            writeJson(commandLine.getOut(), code, message);
         }
-        err.println("lockkit: internal error, please report it with this trace:");
-        ex.printStackTrace(err);
-        return LockkitCli.EXIT_INTERNAL;
+        return code;
+    }
+
+    /** The error document of {@code code} on {@code out}, flushed. */
+    static void writeJson(PrintWriter out, int code, String message) {
+        out.print(Render.error(new StringBuilder(256), code, Render.kind(code), message)
+                .append('\n'));
+        out.flush();
+    }
+
+    /** Whether the command line asked for --json. */
+    private static boolean json(CommandLine commandLine) {
+        Object root = commandLine.getCommandSpec().root().userObject();
+        return root instanceof LockkitCli && ((LockkitCli) root).json;
     }
 
     /** The Redis in words, or "Redis" when the options cannot say. */

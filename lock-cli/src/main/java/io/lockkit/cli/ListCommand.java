@@ -1,5 +1,6 @@
 package io.lockkit.cli;
 
+import io.lockkit.LockException;
 import io.lockkit.LockInfo;
 import java.io.PrintWriter;
 import java.util.Iterator;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code lockkit list [PREFIX]}: every held lock whose name starts with the prefix, streamed page by
  * page from the factory's {@code locks(prefix)} as it arrives (Redis SCAN order, not sorted), so
- * the client's memory does not grow with the number of locks.
+ * the client's memory does not grow with the number of locks. Nothing is written before the first
+ * page has arrived, so a Redis that cannot be reached leaves stdout to the error alone; with
+ * {@code --json}, a page that fails later closes the document with the error's fields.
  */
 @Command(
         name = "list",
@@ -44,14 +47,16 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        int code = LockkitCli.EXIT_OK;
         try (Target target = cli.connect();
                 Stream<LockInfo> locks = target.factory().locks(prefix)) {
             Iterator<LockInfo> it = locks.iterator();
+            boolean any = it.hasNext(); // the first page, before anything is written
             if (cli.json) {
-                writeJson(out, it);
+                code = writeJson(out, spec.commandLine().getErr(), prefix, it, target.description());
             } else {
                 Table table = new Table(out, Render.HEADERS, Render.RIGHT);
-                while (it.hasNext()) {
+                while (any && it.hasNext()) {
                     table.add(Render.cells(it.next()));
                 }
                 table.finish();
@@ -59,21 +64,37 @@ final class ListCommand implements Callable<Integer> {
             }
         }
         out.flush();
-        return LockkitCli.EXIT_OK;
+        return code;
     }
 
-    private void writeJson(PrintWriter out, Iterator<LockInfo> it) {
+    /**
+     * The listing as one document; a page that fails ends it with the error's fields (exit code 3),
+     * so it is still one valid document. Returns the exit code.
+     */
+    static int writeJson(PrintWriter out, PrintWriter err, String prefix, Iterator<LockInfo> it, String target) {
         StringBuilder sb = new StringBuilder(256);
         out.print(Render.string(sb.append("{\"prefix\":"), prefix).append(",\"locks\":["));
         long count = 0;
-        while (it.hasNext()) {
-            sb.setLength(0);
-            if (count++ > 0) {
-                sb.append(',');
+        try {
+            while (it.hasNext()) {
+                sb.setLength(0);
+                if (count > 0) {
+                    sb.append(',');
+                }
+                out.print(Render.json(sb.append('\n'), it.next(), false));
+                count++;
             }
-            out.print(Render.json(sb.append('\n'), it.next(), false));
+        } catch (LockException e) {
+            String message = Failures.explain(e, target);
+            err.println("lockkit: " + message + " (after " + count + " locks)");
+            sb.setLength(0);
+            sb.append("\n],\"count\":").append(count).append(',');
+            out.print(Render.errorFields(sb, LockkitCli.EXIT_BACKEND, "backend", message)
+                    .append("}\n"));
+            return LockkitCli.EXIT_BACKEND;
         }
         out.print("\n],\"count\":" + count + "}\n");
+        return LockkitCli.EXIT_OK;
     }
 
     static String summary(long count, String prefix) {

@@ -26,7 +26,10 @@ import picocli.CommandLine.Spec;
  * closes both before it returns; the CLI never acquires, so it cannot disturb a holder except by an
  * explicit {@code release --force}. Output goes through one buffered writer, so {@code list} streams
  * any number of locks page by page in constant memory. Options of this top-level command are
- * inherited: they may stand before or after the subcommand.
+ * inherited: they may stand before or after the subcommand. With {@code --json} every way out
+ * writes JSON on stdout: a command's document, an error document ({@link Render#error}) for usage
+ * errors, backend failures and bugs (the message goes to stderr as well), and for {@code --help} or
+ * {@code --version} the text inside a document.
  */
 @Command(
         name = "lockkit",
@@ -120,7 +123,8 @@ public final class LockkitCli implements Runnable {
             defaultValue = "2s",
             converter = DurationConverter.class,
             scope = CommandLine.ScopeType.INHERIT,
-            description = "connect and command timeout, e.g. 500ms, 2s, 1m (default: ${DEFAULT-VALUE})")
+            description =
+                    "connect and command timeout, e.g. 500ms, 2s, 1m, PT1.5S; a bare number is seconds (default: ${DEFAULT-VALUE})")
     Duration timeout = Duration.ofSeconds(2);
 
     @Option(
@@ -133,7 +137,8 @@ public final class LockkitCli implements Runnable {
     @Option(
             names = "--json",
             scope = CommandLine.ScopeType.INHERIT,
-            description = "write JSON for scripts instead of tables (watch: one JSON document per line and refresh)")
+            description =
+                    "write JSON for scripts instead of tables, also on failure (watch: one JSON document per line and refresh)")
     boolean json;
 
     @Spec
@@ -146,8 +151,16 @@ public final class LockkitCli implements Runnable {
         this.environment = environment;
     }
 
+    /**
+     * lockkit's loggers (java.util.logging behind System.Logger) at WARNING in the CLI's own JVM: the
+     * factory's start-up line is for applications' logs, and the CLI reports failures itself. Held
+     * here because java.util.logging keeps its loggers only weakly.
+     */
+    private static final java.util.logging.Logger LOCKKIT_LOGGER = java.util.logging.Logger.getLogger("io.lockkit");
+
     /** Runs the command line and exits the JVM with its exit code. */
     public static void main(String[] args) {
+        LOCKKIT_LOGGER.setLevel(java.util.logging.Level.WARNING);
         PrintWriter out = new PrintWriter(
                 new OutputStreamWriter(
                         new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16), consoleCharset()),
@@ -187,7 +200,55 @@ public final class LockkitCli implements Runnable {
         CommandLine cli = new CommandLine(new LockkitCli(environment));
         cli.setExecutionExceptionHandler(new Failures());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine.IParameterExceptionHandler usual = cli.getParameterExceptionHandler();
+        cli.setParameterExceptionHandler((ex, args) -> {
+            int code = usual.handleParseException(ex, args); // the message and usage on stderr
+            if (jsonRequested(args)) {
+                Failures.writeJson(ex.getCommandLine().getOut(), code, String.valueOf(ex.getMessage()));
+            }
+            return code;
+        });
+        CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
+        cli.setExecutionStrategy(parseResult -> {
+            CommandLine asked = helpAsked(parseResult);
+            if (asked != null && ((LockkitCli) cli.getCommand()).json) {
+                PrintWriter out = asked.getOut();
+                StringBuilder sb = new StringBuilder(4096);
+                if (asked.isVersionHelpRequested()) {
+                    Render.string(sb.append("{\"version\":"), new Version().getVersion()[0]);
+                } else {
+                    Render.string(sb.append("{\"usage\":"), asked.getUsageMessage(CommandLine.Help.Ansi.OFF));
+                }
+                out.print(sb.append("}\n"));
+                out.flush();
+                return EXIT_OK;
+            }
+            return runLast.execute(parseResult);
+        });
         return cli;
+    }
+
+    /** The command whose --help or --version was given, or null. */
+    private static @Nullable CommandLine helpAsked(CommandLine.ParseResult parseResult) {
+        for (CommandLine c : parseResult.asCommandLineList()) {
+            if (c.isUsageHelpRequested() || c.isVersionHelpRequested()) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code args} hold {@code --json} among the options (a parse that failed has not set it). */
+    static boolean jsonRequested(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--")) {
+                return false;
+            }
+            if (arg.equals("--json")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -120,6 +120,30 @@ final class Render {
         return sb.append('}');
     }
 
+    /**
+     * A failure as JSON, what {@code --json} writes on stdout when the CLI exits with a usage error,
+     * a backend failure or an internal error: {@code {"exitCode":N,"error":KIND,"message":TEXT}}.
+     */
+    static StringBuilder error(StringBuilder sb, int exitCode, String kind, String message) {
+        return errorFields(sb.append('{'), exitCode, kind, message).append('}');
+    }
+
+    /** The fields of {@link #error}, for a document that ends in a failure after it began ({@code list}). */
+    static StringBuilder errorFields(StringBuilder sb, int exitCode, String kind, String message) {
+        sb.append("\"exitCode\":").append(exitCode).append(",\"error\":");
+        string(sb, kind).append(",\"message\":");
+        return string(sb, message);
+    }
+
+    /** The kind of failure an exit code stands for, in {@link #error}. */
+    static String kind(int exitCode) {
+        return switch (exitCode) {
+            case LockkitCli.EXIT_USAGE -> "usage";
+            case LockkitCli.EXIT_BACKEND -> "backend";
+            default -> "internal";
+        };
+    }
+
     /** {@code s} as a JSON string literal: quotes, backslashes and control characters escaped. */
     static StringBuilder string(StringBuilder sb, String s) {
         sb.append('"');

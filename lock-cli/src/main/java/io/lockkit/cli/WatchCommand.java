@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
             "Shows the held locks whose names start with PREFIX as a live table.",
             "Holder, client, count, token, lease left and waiters, redrawn every --interval until interrupted (Ctrl-C) or for"
                     + " --iterations frames. With --json: one JSON document per line and frame. A frame that Redis fails is reported"
-                    + " on stderr and the next one tries again; exit code 3 when the last frame failed."
+                    + " on stderr (with --json also as an error line) and the next one tries again; exit code 3 when the last frame"
+                    + " failed."
         })
 final class WatchCommand implements Callable<Integer> {
 
@@ -60,7 +61,8 @@ final class WatchCommand implements Callable<Integer> {
             paramLabel = "DURATION",
             defaultValue = "1s",
             converter = DurationConverter.class,
-            description = "time between frames (default: ${DEFAULT-VALUE})")
+            description =
+                    "time between frames, e.g. 500ms, 2s, PT1.5S; a bare number is seconds (default: ${DEFAULT-VALUE})")
     Duration interval = Duration.ofSeconds(1);
 
     @Option(
@@ -101,8 +103,16 @@ final class WatchCommand implements Callable<Integer> {
                     print(out, target, f, clear, frame);
                 } catch (LockException e) {
                     failed = true;
-                    err.println("lockkit: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " "
-                            + Failures.explain(e, target.description()));
+                    String time = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+                    String message = Failures.explain(e, target.description());
+                    err.println("lockkit: " + time + " " + message);
+                    if (cli.json) {
+                        StringBuilder sb =
+                                new StringBuilder(256).append("{\"time\":\"").append(time);
+                        Render.string(sb.append("\",\"prefix\":"), prefix).append(',');
+                        out.print(Render.errorFields(sb, LockkitCli.EXIT_BACKEND, "backend", message)
+                                .append("}\n"));
+                    }
                 }
                 out.flush();
             }

@@ -19,9 +19,22 @@ final class Http {
             .build();
 
     private final ServerInstance server;
+    /** The application's base URL: the main one, or a copy deployed under another context root. */
+    private final String baseUrl;
 
     Http(ServerInstance server) {
         this.server = server;
+        this.baseUrl = null;
+    }
+
+    /** Calls to the copy of the application deployed as {@code context} on {@code server}. */
+    Http(ServerInstance server, String context) {
+        this.server = server;
+        this.baseUrl = server.baseUrl().replace("/" + ServerInstance.CONTEXT + "/", "/" + context + "/");
+    }
+
+    private String base() {
+        return baseUrl != null ? baseUrl : server.baseUrl();
     }
 
     /** A status and body; for a 500, {@code cause} is the last exception line of the server's log. */
@@ -50,7 +63,7 @@ final class Http {
     }
 
     private HttpRequest request(String method, String path) {
-        return HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+        return HttpRequest.newBuilder(URI.create(base() + path))
                 .timeout(REQUEST_TIMEOUT)
                 .method(method, HttpRequest.BodyPublishers.noBody())
                 .build();
@@ -73,7 +86,7 @@ final class Http {
     Optional<String> tryGet(String path) {
         try {
             HttpResponse<String> response = CLIENT.send(
-                    HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+                    HttpRequest.newBuilder(URI.create(base() + path))
                             .timeout(Duration.ofSeconds(10))
                             .GET()
                             .build(),
@@ -115,7 +128,7 @@ final class Http {
             HttpResponse<String> response = CLIENT.send(request(method, path), HttpResponse.BodyHandlers.ofString());
             return response(response);
         } catch (IOException e) {
-            throw new AssertionError(method + " " + server.baseUrl() + path + " failed: " + e, e);
+            throw new AssertionError(method + " " + base() + path + " failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);

@@ -48,7 +48,12 @@ abstract class ServerInstance implements AutoCloseable {
     }
 
     static ServerInstance of(ServerKind kind, String name) {
-        return kind == ServerKind.PAYARA_MICRO ? new PayaraMicroInstance(name) : new WildFlyInstance(kind, name);
+        return switch (kind) {
+            case WILDFLY, WILDFLY_PREVIEW -> new WildFlyInstance(kind, name);
+            case PAYARA_MICRO -> new PayaraMicroInstance(name);
+            case PAYARA_SERVER, GLASSFISH -> new GlassFishInstance(kind, name);
+            case OPEN_LIBERTY -> new LibertyInstance(name);
+        };
     }
 
     /** Starts the process (system properties {@code properties}) and returns at once. */
@@ -83,7 +88,69 @@ abstract class ServerInstance implements AutoCloseable {
      * where the server cannot deploy a second application at runtime.
      */
     java.util.OptionalInt controlApplicationLoadersLeft() {
-        return java.util.OptionalInt.empty();
+        if (!deploysOtherApplications()) {
+            return java.util.OptionalInt.empty();
+        }
+        String control = CONTEXT + "-control";
+        Path war = dir.resolve(control + ".war");
+        List<String> keep = List.of(
+                "WEB-INF/classes/io/lockkit/it/app/ItApplication.class",
+                "WEB-INF/classes/io/lockkit/it/app/SharedState.class",
+                "WEB-INF/classes/io/lockkit/it/app/PingResource.class");
+        try (java.nio.file.FileSystem source = java.nio.file.FileSystems.newFileSystem(Settings.war());
+                java.nio.file.FileSystem target = java.nio.file.FileSystems.newFileSystem(
+                        URI.create("jar:" + war.toUri()), Map.of("create", "true"))) {
+            for (String entry : keep) {
+                Path to = target.getPath(entry);
+                Files.createDirectories(to.getParent());
+                Files.copy(source.getPath(entry), to);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String className = "io.lockkit.it.app.PingResource";
+        int before = Inspect.loadedCopies(javaPid(), className);
+        deployOther(war, control);
+        String url = baseUrl().replace("/" + CONTEXT + "/", "/" + control + "/") + "ping";
+        await(this + " control application answers").atMost(DEPLOY_TIMEOUT).until(() -> Http.answers(url));
+        undeployOther(control);
+        return java.util.OptionalInt.of(Inspect.loadedCopies(javaPid(), className) - before);
+    }
+
+    /**
+     * A copy of the application's WAR, named {@code name}.war in this instance's directory, whose
+     * {@code META-INF/microprofile-config.properties} holds {@code config} (ordinal 500: above
+     * system properties).
+     */
+    Path variantWar(String name, String config) {
+        Path variant = dir.resolve(name + ".war");
+        try {
+            Files.copy(Settings.war(), variant, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            try (java.nio.file.FileSystem zip =
+                    java.nio.file.FileSystems.newFileSystem(URI.create("jar:" + variant.toUri()), Map.of())) {
+                Path file = zip.getPath("WEB-INF/classes/META-INF/microprofile-config.properties");
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, "config_ordinal=500\n" + config);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return variant;
+    }
+
+    /** Whether {@link #deployOther} and {@link #undeployOther} work here. */
+    boolean deploysOtherApplications() {
+        return false;
+    }
+
+    /** Deploys {@code war} as application {@code name} (context root too) and waits until it is deployed. */
+    void deployOther(Path war, String name) {
+        throw new UnsupportedOperationException(this + " deploys no other application");
+    }
+
+    /** Undeploys application {@code name} and waits until it is gone. */
+    void undeployOther(String name) {
+        throw new UnsupportedOperationException(this + " deploys no other application");
     }
 
     /** The base URL of the application's JAX-RS resources, ending in a slash. */
@@ -94,7 +161,7 @@ abstract class ServerInstance implements AutoCloseable {
         return java.util.Optional.empty();
     }
 
-    /** The file the server's console output goes to. */
+    /** The server's log, where lockkit's INFO lines go (the console output for most servers). */
     Path log() {
         return dir.resolve("console.log");
     }
@@ -105,6 +172,9 @@ abstract class ServerInstance implements AutoCloseable {
     /** The log written since {@code offset} bytes. */
     String logSince(long offset) {
         try {
+            if (!Files.exists(log())) {
+                return "";
+            }
             byte[] all = Files.readAllBytes(log());
             return new String(
                     all,
@@ -210,9 +280,13 @@ abstract class ServerInstance implements AutoCloseable {
         return args;
     }
 
-    /** JVM options every server gets: small heap, serial GC and C1 only (two cores, two servers). */
+    /**
+     * JVM options every server gets: small heap, serial GC and C1 only (two cores, two servers);
+     * java.lang opened for the application's ThreadLocal probe ({@code /api/thread-locals}).
+     */
     static List<String> jvmOptions() {
         return List.of(
+                "--add-opens=java.base/java.lang=ALL-UNNAMED",
                 "-Xms64m",
                 "-Xmx512m",
                 "-XX:MaxMetaspaceSize=512m",

@@ -15,10 +15,6 @@ final class Settings {
         return value;
     }
 
-    static Path repository() {
-        return Path.of(required("lockkit.it.repository"));
-    }
-
     static Path war() {
         return Path.of(required("lockkit.it.war"));
     }

@@ -60,10 +60,37 @@ final class WildFlyInstance extends ServerInstance {
                                     "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>",
                                     "<subsystem xmlns=\"urn:wildfly:health:1.0\" security-enabled=\"false\"/>\n"
                                             + "        <subsystem xmlns=\"urn:wildfly:microprofile-health-smallrye:3.0\" security-enabled=\"false\"/>"));
+            if (kind == ServerKind.WILDFLY) {
+                addLocksDataSource(config);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         this.offset = freePortOffset(8080, 9990, 8443, 9993);
+    }
+
+    /** The JNDI name of the PostgreSQL DataSource the WildFly run adds for lockkit.provider=jdbc. */
+    static final String LOCKS_DATA_SOURCE = "java:jboss/datasources/LockkitLocksDS";
+
+    /**
+     * A DataSource on PostgreSQL ({@code itapp.locks-db.url}) through the driver deployed as
+     * {@code postgresql.jar}, as an administrator adds one: the JDBC provider's server test locks in it.
+     */
+    private void addLocksDataSource(Path config) throws IOException {
+        String xml = Files.readString(config);
+        String anchor = "                <drivers>";
+        Files.writeString(
+                config,
+                xml.replace(
+                        anchor,
+                        "                <datasource jndi-name=\"" + LOCKS_DATA_SOURCE
+                                + "\" pool-name=\"LockkitLocksDS\">\n"
+                                + "                    <connection-url>${itapp.locks-db.url}</connection-url>\n"
+                                + "                    <driver>postgresql.jar</driver>\n"
+                                + "                </datasource>\n"
+                                + anchor));
+        Path driver = Path.of(Settings.required("lockkit.it.postgresql.jar"));
+        Files.copy(driver, deployments.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
     }
 
     @Override
@@ -175,40 +202,27 @@ final class WildFlyInstance extends ServerInstance {
     }
 
     @Override
-    java.util.OptionalInt controlApplicationLoadersLeft() {
-        String control = CONTEXT + "-control";
-        Path variant = dir.resolve(control + ".war");
-        List<String> keep = List.of(
-                "WEB-INF/classes/io/lockkit/it/app/ItApplication.class",
-                "WEB-INF/classes/io/lockkit/it/app/SharedState.class",
-                "WEB-INF/classes/io/lockkit/it/app/PingResource.class");
-        try (FileSystem source = FileSystems.newFileSystem(Settings.war());
-                FileSystem target =
-                        FileSystems.newFileSystem(URI.create("jar:" + variant.toUri()), Map.of("create", "true"))) {
-            for (String entry : keep) {
-                Path to = target.getPath(entry);
-                Files.createDirectories(to.getParent());
-                Files.copy(source.getPath(entry), to);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        String className = "io.lockkit.it.app.PingResource";
-        int before = Inspect.loadedCopies(javaPid(), className);
-        copyWar(variant, control + ".war");
-        awaitMarker(control + ".war", DEPLOY_TIMEOUT);
-        String url = "http://127.0.0.1:" + (8080 + offset) + "/" + control + "/api/ping";
-        await(this + " control application answers").atMost(DEPLOY_TIMEOUT).until(() -> Http.answers(url));
+    boolean deploysOtherApplications() {
+        return true;
+    }
+
+    @Override
+    void deployOther(Path war, String name) {
+        copyWar(war, name + ".war");
+        awaitMarker(name + ".war", DEPLOY_TIMEOUT);
+    }
+
+    @Override
+    void undeployOther(String name) {
         try {
-            Files.delete(deployments.resolve(control + ".war"));
+            Files.delete(deployments.resolve(name + ".war"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        await(this + " undeploys the control application")
+        await(this + " undeploys " + name)
                 .atMost(DEPLOY_TIMEOUT)
                 .pollInterval(java.time.Duration.ofMillis(250))
-                .until(() -> Files.exists(deployments.resolve(control + ".war.undeployed")));
-        return java.util.OptionalInt.of(Inspect.loadedCopies(javaPid(), className) - before);
+                .until(() -> Files.exists(deployments.resolve(name + ".war.undeployed")));
     }
 
     private void copyWar(Path war, String as) {

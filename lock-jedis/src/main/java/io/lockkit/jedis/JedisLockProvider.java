@@ -4,6 +4,7 @@ import static io.lockkit.jedis.internal.Arguments.atLeast;
 import static io.lockkit.jedis.internal.Arguments.notNull;
 import static io.lockkit.jedis.internal.Arguments.positive;
 
+import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
 import io.lockkit.jedis.internal.InspectScript;
@@ -24,6 +25,7 @@ import io.lockkit.spi.Release;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -33,6 +35,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -318,22 +321,85 @@ public final class JedisLockProvider implements LockProvider {
         private int localHandOffs = DEFAULT_LOCAL_HAND_OFFS;
         private @Nullable ThreadFactory threadFactory;
         private @Nullable SslOptions sslOptions;
+        private @Nullable String sentinelMaster;
+        /** The Sentinels, or a Cluster's seed nodes ({@link #cluster}), or empty. */
+        private Set<HostAndPort> nodes = Set.of();
+
+        private RedisClients.@Nullable Credentials credentials;
+        private RedisClients.@Nullable Credentials sentinelCredentials;
+        private boolean tls;
 
         private Builder() {}
 
         /** The Redis to use: {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS. */
         public Builder uri(String uri) {
-            this.uri = RedisClients.parse(uri);
-            this.client = null;
-            this.target = RedisClients.redact(this.uri);
+            URI parsed = RedisClients.parse(uri);
+            clearTarget();
+            this.uri = parsed;
+            this.target = RedisClients.redact(parsed);
             return this;
         }
 
         /** A client the application already has and keeps owning (standalone, Sentinel or Cluster). */
         public Builder client(UnifiedJedis client) {
-            this.client = notNull(client, "client");
-            this.uri = null;
+            notNull(client, "client");
+            clearTarget();
+            this.client = client;
             this.target = client.getClass().getSimpleName();
+            return this;
+        }
+
+        /**
+         * The master that Redis Sentinel knows as {@code masterName}, found through these Sentinels
+         * ({@code host:port} each); the provider follows failovers.
+         */
+        public Builder sentinel(String masterName, Collection<String> sentinels) {
+            if (masterName == null || masterName.isBlank()) {
+                throw new IllegalArgumentException("masterName must not be null or blank");
+            }
+            Set<HostAndPort> parsed = RedisClients.nodes(sentinels, "sentinels");
+            clearTarget();
+            this.nodes = parsed;
+            this.sentinelMaster = masterName;
+            this.target = "sentinel master " + masterName + " via " + parsed;
+            return this;
+        }
+
+        /** A Redis Cluster, found through these seed nodes ({@code host:port} each). */
+        public Builder cluster(Collection<String> nodes) {
+            Set<HostAndPort> parsed = RedisClients.nodes(nodes, "nodes");
+            clearTarget();
+            this.nodes = parsed;
+            this.target = "cluster via " + parsed;
+            return this;
+        }
+
+        /** A URI, a client, Sentinel and Cluster exclude each other: the last one set counts. */
+        private void clearTarget() {
+            uri = null;
+            client = null;
+            sentinelMaster = null;
+            nodes = Set.of();
+        }
+
+        /**
+         * User (null: the default user) and password of the Redis nodes that hold the locks (for a
+         * URI: instead of its user info).
+         */
+        public Builder credentials(@Nullable String user, String password) {
+            this.credentials = RedisClients.Credentials.of(user, password, "credentials");
+            return this;
+        }
+
+        /** User (null: the default user) and password of the Sentinels, when they require AUTH. */
+        public Builder sentinelCredentials(@Nullable String user, String password) {
+            this.sentinelCredentials = RedisClients.Credentials.of(user, password, "sentinelCredentials");
+            return this;
+        }
+
+        /** TLS to the Sentinels and to Cluster or Sentinel nodes (a URI says it by its scheme, {@code rediss://}). */
+        public Builder tls(boolean tls) {
+            this.tls = tls;
             return this;
         }
 
@@ -422,6 +488,18 @@ public final class JedisLockProvider implements LockProvider {
             return this;
         }
 
+        /**
+         * Trust and key stores for TLS as loaded key stores, the same as {@link #sslOptions} with
+         * them (for callers that use no Jedis type); either may be null, {@code keyPassword} opens
+         * the key store's keys.
+         */
+        public Builder tlsStores(
+                java.security.@Nullable KeyStore trustStore,
+                java.security.@Nullable KeyStore keyStore,
+                char @Nullable [] keyPassword) {
+            return sslOptions(RedisClients.sslOptions(trustStore, keyStore, keyPassword));
+        }
+
         /** Where the provider's pub/sub thread comes from (e.g. a container-managed factory). */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = notNull(threadFactory, "threadFactory");
@@ -430,18 +508,36 @@ public final class JedisLockProvider implements LockProvider {
 
         /**
          * The provider: over the given client, or over a new client for the URI (default
-         * {@code redis://localhost:6379}), which the provider owns and closes.
+         * {@code redis://localhost:6379}), the Sentinel master or the Cluster, which the provider
+         * owns and closes.
          *
-         * @throws IllegalArgumentException when {@link #sslOptions} were given for a plaintext URI
+         * @throws IllegalArgumentException when {@link #sslOptions} were given for a plaintext
+         *     connection, credentials twice (here and in the URI), or Sentinel credentials without Sentinel
+         * @throws BackendUnavailableException when no Sentinel or Cluster node answers (their clients
+         *     ask at once)
          */
         public JedisLockProvider build() {
             if (client != null) {
                 return new JedisLockProvider(this, client, false);
             }
-            URI u = uri != null ? uri : URI.create(target);
-            RedisClients.Options options =
-                    new RedisClients.Options(clientName, timeout, connectTimeout, maxConnections, sslOptions);
-            return new JedisLockProvider(this, RedisClients.standalone(u, options), true);
+            if (sentinelCredentials != null && sentinelMaster == null) {
+                throw new IllegalArgumentException("sentinelCredentials were given without sentinel(...)");
+            }
+            RedisClients.Options options = new RedisClients.Options(
+                    clientName, timeout, connectTimeout, maxConnections, sslOptions, credentials, tls);
+            UnifiedJedis owned;
+            if (sentinelMaster != null || !nodes.isEmpty()) {
+                try { // these clients ask the Sentinels or the Cluster at once
+                    owned = sentinelMaster != null
+                            ? RedisClients.sentinel(sentinelMaster, nodes, sentinelCredentials, options)
+                            : RedisClients.cluster(nodes, options);
+                } catch (redis.clients.jedis.exceptions.JedisException e) {
+                    throw new BackendUnavailableException(null, target + " could not be reached: " + e.getMessage(), e);
+                }
+            } else {
+                owned = RedisClients.standalone(uri != null ? uri : URI.create(target), options);
+            }
+            return new JedisLockProvider(this, owned, true);
         }
     }
 }

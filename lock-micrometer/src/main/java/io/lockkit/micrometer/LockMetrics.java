@@ -2,6 +2,7 @@ package io.lockkit.micrometer;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.Leadership.RevocationReason;
 import io.lockkit.LockLostException;
 import io.lockkit.LockObserver;
 import io.micrometer.core.instrument.Counter;
@@ -37,8 +38,18 @@ import org.jspecify.annotations.Nullable;
  *       the leases' deadlines);
  *   <li>{@value #BACKEND_UNAVAILABLE} (counter): calls that found the backend unreachable or slow;
  *   <li>{@value #HOLDS_ACTIVE} (gauge): holds of this factory now held;
- *   <li>{@value #WAITERS} (gauge): threads of this factory now waiting for a busy lock.
+ *   <li>{@value #WAITERS} (gauge): threads of this factory now waiting for a busy lock;
+ *   <li>{@value #LEADERSHIP_ELECTED} (counter): terms this factory's {@link io.lockkit.Leadership}s won;
+ *   <li>{@value #LEADERSHIP_REVOKED} (counter, tag {@code reason}: {@code lease_expired},
+ *       {@code not_held}, {@code force_released}, {@code stepped_down}, {@code closed}): terms that
+ *       ended;
+ *   <li>{@value #LEADERSHIP_LED} (timer): how long each term lasted, from the request that won it to
+ *       its revocation;
+ *   <li>{@value #LEADERSHIP_LEADING} (gauge): leaderships this factory leads now.
  * </ul>
+ *
+ * <p>The leadership meters appear with the first term won, so an application without leaderships
+ * has none of them.
  *
  * <p>The lock name is not a tag: names like {@code order:4711} would make a time series per order.
  * {@link Builder#lockNameTag(Function)} maps names to a small set of values for a tag
@@ -78,6 +89,16 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
     public static final String HOLDS_ACTIVE = "lockkit.holds.active";
     /** Gauge of the threads of this factory waiting for a busy lock now. */
     public static final String WAITERS = "lockkit.waiters";
+    /** Counter of leadership terms won. */
+    public static final String LEADERSHIP_ELECTED = "lockkit.leadership.elected";
+    /** Counter of leadership terms that ended, tagged {@value #REASON_TAG}. */
+    public static final String LEADERSHIP_REVOKED = "lockkit.leadership.revoked";
+    /** Timer of leadership terms, from the request that won each to its revocation. */
+    public static final String LEADERSHIP_LED = "lockkit.leadership.led";
+    /** Gauge of the leaderships this factory leads now. */
+    public static final String LEADERSHIP_LEADING = "lockkit.leadership.leading";
+    /** The tag of {@value #LEADERSHIP_REVOKED} saying why the term ended. */
+    public static final String REASON_TAG = "reason";
     /** The tag of {@value #ACQUIRE} saying how the acquisition ended. */
     public static final String OUTCOME_TAG = "outcome";
     /** The tag of {@value #LOST} saying why the hold was lost. */
@@ -250,6 +271,27 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
         waiters.set(waiting);
     }
 
+    @Override
+    public void elected(String name, long term) {
+        Series s = series(name);
+        s.leading.incrementAndGet();
+        LeadershipMeters m = s.leadershipMeters(bound);
+        if (m != null) {
+            m.elected.increment();
+        }
+    }
+
+    @Override
+    public void revoked(String name, long term, RevocationReason reason, long ledNanos) {
+        Series s = series(name);
+        s.leading.decrementAndGet();
+        LeadershipMeters m = s.leadershipMeters(bound);
+        if (m != null) {
+            m.revoked(reason).increment();
+            m.led.record(ledNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
     private Series series(String name) {
         Function<? super String, String> mapping = lockNameTag;
         if (mapping == null) {
@@ -289,8 +331,13 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
     private static final class Series {
         final Tags tags;
         final AtomicInteger active = new AtomicInteger();
+        /** Leaderships of these names led now. */
+        final AtomicInteger leading = new AtomicInteger();
+
         private final AtomicBoolean closed;
         volatile @Nullable Meters meters;
+        /** Made at the first leadership event once bound: none for applications without leaderships. */
+        volatile @Nullable LeadershipMeters leadershipMeters;
 
         Series(Tags tags, AtomicBoolean closed) {
             this.tags = tags;
@@ -316,6 +363,23 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
             return m;
         }
 
+        /** The leadership meters, created in the bound registry at first use; null while not bound. */
+        @Nullable
+        LeadershipMeters leadershipMeters(@Nullable Bound b) {
+            LeadershipMeters m = leadershipMeters;
+            if (m != null || b == null) {
+                return m;
+            }
+            synchronized (this) {
+                m = leadershipMeters;
+                if (m == null && !closed.get()) {
+                    m = new LeadershipMeters(b.registry, tags, leading);
+                    leadershipMeters = m;
+                }
+                return m;
+            }
+        }
+
         /** Removes the meters from {@code registry}; none is made again (close() set the flag first). */
         synchronized void unbind(MeterRegistry registry) {
             Meters m = meters;
@@ -323,6 +387,64 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
             if (m != null) {
                 m.all.forEach(registry::remove);
             }
+            LeadershipMeters l = leadershipMeters;
+            leadershipMeters = null;
+            if (l != null) {
+                l.all.forEach(registry::remove);
+            }
+        }
+    }
+
+    /** One series' leadership meters, created once. */
+    private static final class LeadershipMeters {
+        final Counter elected;
+        final Timer led;
+        final Counter leaseExpired;
+        final Counter notHeld;
+        final Counter forceReleased;
+        final Counter steppedDown;
+        final Counter closed;
+        /** Every meter above and the leading gauge, to remove them at close. */
+        final List<Meter> all;
+
+        LeadershipMeters(MeterRegistry registry, Tags tags, AtomicInteger leading) {
+            elected = Counter.builder(LEADERSHIP_ELECTED)
+                    .tags(tags)
+                    .description("Leadership terms won by this instance")
+                    .register(registry);
+            led = Timer.builder(LEADERSHIP_LED)
+                    .tags(tags)
+                    .description("How long leadership terms lasted, from the winning request to the revocation")
+                    .register(registry);
+            leaseExpired = revokedCounter(registry, tags, RevocationReason.LEASE_EXPIRED);
+            notHeld = revokedCounter(registry, tags, RevocationReason.NOT_HELD);
+            forceReleased = revokedCounter(registry, tags, RevocationReason.FORCE_RELEASED);
+            steppedDown = revokedCounter(registry, tags, RevocationReason.STEPPED_DOWN);
+            closed = revokedCounter(registry, tags, RevocationReason.CLOSED);
+            Gauge gauge = Gauge.builder(LEADERSHIP_LEADING, leading, AtomicInteger::get)
+                    .tags(tags)
+                    .strongReference(true)
+                    .description("Leaderships this instance leads now")
+                    .register(registry);
+            all = List.of(elected, led, leaseExpired, notHeld, forceReleased, steppedDown, closed, gauge);
+        }
+
+        Counter revoked(RevocationReason reason) {
+            return switch (reason) {
+                case LEASE_EXPIRED -> leaseExpired;
+                case NOT_HELD -> notHeld;
+                case FORCE_RELEASED -> forceReleased;
+                case STEPPED_DOWN -> steppedDown;
+                case CLOSED -> closed;
+            };
+        }
+
+        private static Counter revokedCounter(MeterRegistry registry, Tags tags, RevocationReason reason) {
+            return Counter.builder(LEADERSHIP_REVOKED)
+                    .tags(tags)
+                    .tag(REASON_TAG, tagValue(reason))
+                    .description("Leadership terms that ended, by reason")
+                    .register(registry);
         }
     }
 

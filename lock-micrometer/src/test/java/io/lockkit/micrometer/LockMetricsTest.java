@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.Leadership;
+import io.lockkit.LeadershipOptions;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
@@ -444,6 +446,50 @@ class LockMetricsTest {
         assertThatThrownBy(() -> metrics.bindTo(registry))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
+    }
+
+    @Test
+    @DisplayName(
+            "leadership terms: won, revoked by reason, time led, names led now; none of these meters before a term; close removes them")
+    void leadershipTermsAreCountedAndTimed() throws Exception {
+        LockMetrics metrics = LockMetrics.create();
+        DistributedLockFactory locks = bound(metrics);
+        assertThat(lockkitMeters()).as("meters before any leadership").doesNotContain(LockMetrics.LEADERSHIP_ELECTED);
+        Leadership leadership = locks.leadership(
+                "scheduler",
+                LeadershipOptions.builder()
+                        .lease(Duration.ofSeconds(3))
+                        .rejoinDelay(Duration.ofSeconds(30))
+                        .build());
+        toClose.add(leadership);
+        leadership.start().awaitTerm(Duration.ofSeconds(10)).orElseThrow();
+        // The election is reported on the leadership's thread, just after the term begins.
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.find(LockMetrics.LEADERSHIP_ELECTED).counter() != null);
+        assertThat(registry.get(LockMetrics.LEADERSHIP_ELECTED).counter().count())
+                .isEqualTo(1.0);
+        assertThat(gauge(LockMetrics.LEADERSHIP_LEADING)).isEqualTo(1.0);
+
+        leadership.stepDown();
+        assertThat(gauge(LockMetrics.LEADERSHIP_LEADING)).isZero();
+        assertThat(registry.get(LockMetrics.LEADERSHIP_REVOKED)
+                        .tag(LockMetrics.REASON_TAG, "stepped_down")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+        assertThat(registry.get(LockMetrics.LEADERSHIP_REVOKED)
+                        .tag(LockMetrics.REASON_TAG, "lease_expired")
+                        .counter()
+                        .count())
+                .isZero();
+        Timer led = registry.get(LockMetrics.LEADERSHIP_LED).timer();
+        assertThat(led.count()).isEqualTo(1);
+        assertThat(led.totalTime(TimeUnit.NANOSECONDS)).isPositive();
+
+        leadership.close();
+        locks.close();
+        metrics.close();
+        assertThat(lockkitMeters()).as("after close").isEmpty();
     }
 
     private List<String> lockkitMeters() {

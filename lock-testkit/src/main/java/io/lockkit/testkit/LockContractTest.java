@@ -337,6 +337,14 @@ public abstract class LockContractTest {
     }
 
     @Nested
+    @DisplayName("Leadership")
+    class Leadership extends LeadershipContract {
+        Leadership() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Backend outage")
     class Outage extends OutageContract {
         Outage() {

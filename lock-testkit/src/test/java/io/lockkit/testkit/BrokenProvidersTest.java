@@ -226,6 +226,39 @@ class BrokenProvidersTest {
     }
 
     @Test
+    @DisplayName("a provider that lets a released lock be taken again with the released token fails the terms test")
+    void providerReusingReleasedTokensIsRejectedByLeadership() {
+        assertRejectedBy(ReusesReleasedTokenKit.class, LockContractTest.Leadership.class, "termsStrictlyIncrease");
+    }
+
+    @Test
+    @DisplayName("a provider whose renewals never report a lost hold fails the leadership-loss test")
+    void providerHidingLossesIsRejectedByLeadership() {
+        assertRejectedBy(
+                HidesLossesKit.class, LockContractTest.Leadership.class, "leaderOfALostHoldIsToldAtItsNextRenewal");
+    }
+
+    @Test
+    @DisplayName("a provider whose leases end at half the time asked fails the cut-off leader test (two leaders)")
+    void providerWithHalvedLeasesIsRejectedByLeadership() {
+        assertRejectedBy(
+                HalvedLeaseKit.class, LockContractTest.Leadership.class, "cutOffLeaderIsToldBeforeAnotherIsElected");
+    }
+
+    @Test
+    @DisplayName("a provider whose renewals set 10 times the lease keeps a cut-off leader's successor waiting")
+    void providerWithTenfoldRenewalsIsRejectedByLeadership() {
+        assertRejectedBy(
+                TenfoldRenewalKit.class, LockContractTest.Leadership.class, "cutOffLeaderIsToldBeforeAnotherIsElected");
+    }
+
+    @Test
+    @DisplayName("a provider whose releases wake no waiter fails the prompt hand-over test")
+    void providerWakingNobodyIsRejectedByLeadership() {
+        assertRejectedBy(WakesNobodyKit.class, LockContractTest.Leadership.class, "stepDownAndCloseHandOverAtOnce");
+    }
+
+    @Test
     @DisplayName("the honest provider passes the same groups")
     void honestProviderPassesTheSameGroups() {
         for (Class<?> group : List.of(
@@ -236,7 +269,8 @@ class BrokenProvidersTest {
                 LockContractTest.HandOver.class,
                 LockContractTest.Interrupts.class,
                 LockContractTest.Inspection.class,
-                LockContractTest.ClosedProvider.class)) {
+                LockContractTest.ClosedProvider.class,
+                LockContractTest.Leadership.class)) {
             Events tests = run(HonestKit.class, group);
             assertThat(tests.failed().count())
                     .as("failures of the honest provider in %s", group.getSimpleName())
@@ -1215,6 +1249,107 @@ class BrokenProvidersTest {
         public void close() {
             closed = true;
             super.close();
+        }
+    }
+
+    /**
+     * Reuses the token of the last released hold of a name for the next one, as a backend that
+     * keeps its counter in the lock's own key (deleted at release) would: every term after a
+     * hand-over carries the number of the term before.
+     */
+    static class ReusesReleasedTokenKit extends BrokenKit {
+        /** Per name: the token the honest provider gave and the one this provider answered, of the current hold. */
+        private final Map<String, long[]> current = new ConcurrentHashMap<>();
+        /** Per name: the answered token of the last hold released. */
+        private final Map<String, Long> released = new ConcurrentHashMap<>();
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    Acquisition a = delegate().tryAcquire(request);
+                    if (!a.isAcquired()) {
+                        return a;
+                    }
+                    long[] c = current.compute(
+                            request.name(),
+                            (n, old) -> old != null && old[0] == a.fencingToken()
+                                    ? old
+                                    : new long[] {a.fencingToken(), released.getOrDefault(n, a.fencingToken())});
+                    return Acquisition.acquired(c[1]);
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    if (r.outcome() == Release.Outcome.RELEASED) {
+                        long[] c = current.remove(name);
+                        if (c != null) {
+                            released.put(name, c[1]);
+                        }
+                    }
+                    return r;
+                }
+            };
+        }
+    }
+
+    /** Renews what it can, but never says that a hold was gone. */
+    static class HidesLossesKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    delegate().renew(renewals);
+                    return List.of();
+                }
+            };
+        }
+    }
+
+    /** Every lease and renewal half as long as asked: the backend frees a lock before its holder's deadline. */
+    static class HalvedLeaseKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    return delegate()
+                            .tryAcquire(new LockRequest(
+                                    r.name(), r.owner(), r.lease().dividedBy(2), r.maxWait(), r.waitId()));
+                }
+
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    List<Renewal> halved = renewals.stream()
+                            .map(r -> new Renewal(r.name(), r.owner(), r.lease().dividedBy(2)))
+                            .toList();
+                    List<Renewal> gone = delegate().renew(halved);
+                    // Answers with the caller's renewals: losses are reported right, only leases are short.
+                    List<Renewal> answer = new java.util.ArrayList<>();
+                    for (int i = 0; i < renewals.size(); i++) {
+                        if (gone.contains(halved.get(i))) {
+                            answer.add(renewals.get(i));
+                        }
+                    }
+                    return answer;
+                }
+            };
+        }
+    }
+
+    /** Subscriptions that never deliver a wake-up: waiters learn of a release only at their retry hint. */
+    static class WakesNobodyKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return () -> {};
+                }
+            };
         }
     }
 }

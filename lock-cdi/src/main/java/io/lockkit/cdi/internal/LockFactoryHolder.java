@@ -42,6 +42,11 @@ import org.jspecify.annotations.Nullable;
 //   this to the first use (an application that must start while its Redis is down). On the
 //   application's DataSource bean (lockkit.provider=jdbc without URL or JNDI name) the check runs at
 //   the CDI 4 Startup event instead: Quarkus' datasources are not usable before it.
+// - Start-up never waits for a managed thread to run: Open Liberty runs no managed thread of an
+//   application before its initialization is over. The container's thread factory is found and the
+//   thread maker made at start (on the starting thread, also for lockkit.startup=lazy, so no
+//   request's context reaches them); threads needed during the start are made on the starting
+//   thread itself (ManagedThreads.ContextFreeThreads), the backend check runs on it too.
 // - Undeploy: the own factory closes with a drain (lockkit.drain-timeout), so a @Locked method still
 //   running keeps its lock until it returns instead of handing it to another instance mid-call.
 // - Synthetic bean lookups: some containers (Payara) resolve the synthetic factory bean's lookups in
@@ -85,6 +90,8 @@ public class LockFactoryHolder {
     private @Nullable ClassLoader registeredFor;
     private volatile boolean startAtStartup;
     private boolean closed;
+    /** Whether the container's thread factory was looked for (then threadMaker is null when it has none); guarded by this. */
+    private boolean threadsFound;
 
     private record MethodKey(Method method, Locked binding) {
         // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
@@ -154,29 +161,72 @@ public class LockFactoryHolder {
                         key,
                         meant));
         transactions();
-        String startup = config.string(LockkitConfig.STARTUP).orElse("eager").toLowerCase(Locale.ROOT);
-        switch (startup) {
-            case "lazy" -> LOG.log(System.Logger.Level.DEBUG, "lockkit: lazy start; the factory is built at first use");
-            case "eager" -> {
-                if (onApplicationsDataSource(config)) {
-                    // Quarkus initializes its datasources after @Initialized(ApplicationScoped): the
-                    // check waits for the Startup event, which every CDI 4 container fires later.
-                    LOG.log(System.Logger.Level.DEBUG, "lockkit: the start-up check waits for the Startup event");
-                    startAtStartup = true;
-                } else {
-                    startEagerly();
+        containerThreads();
+        boolean over = true;
+        try {
+            String startup =
+                    config.string(LockkitConfig.STARTUP).orElse("eager").toLowerCase(Locale.ROOT);
+            switch (startup) {
+                case "lazy" ->
+                    LOG.log(System.Logger.Level.DEBUG, "lockkit: lazy start; the factory is built at first use");
+                case "eager" -> {
+                    if (onApplicationsDataSource(config)) {
+                        // Quarkus initializes its datasources after @Initialized(ApplicationScoped): the
+                        // check waits for the Startup event, which every CDI 4 container fires later.
+                        LOG.log(System.Logger.Level.DEBUG, "lockkit: the start-up check waits for the Startup event");
+                        startAtStartup = true;
+                        over = false;
+                    } else {
+                        startEagerly();
+                    }
                 }
+                default -> throw config.invalid(LockkitConfig.STARTUP, startup, "expected eager or lazy");
             }
-            default -> throw config.invalid(LockkitConfig.STARTUP, startup, "expected eager or lazy");
+        } catch (RuntimeException | Error e) {
+            // A failed start fails the deployment, and not every server destroys the beans of an
+            // application whose start failed: the thread maker and whatever was built go now.
+            close();
+            throw e;
+        } finally {
+            if (over) {
+                startOver();
+            }
         }
     }
 
     /** The eager start for the application's DataSource bean, once the container has started. */
     void started(@Observes jakarta.enterprise.event.Startup containerStarted) {
-        if (startAtStartup) {
-            startAtStartup = false;
-            startEagerly();
+        try {
+            if (startAtStartup) {
+                startAtStartup = false;
+                startEagerly();
+            }
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        } finally {
+            startOver();
         }
+    }
+
+    /** The start is over: threads lockkit needs from now on are made by the thread maker. */
+    private synchronized void startOver() {
+        if (threadMaker != null) {
+            threadMaker.started();
+        }
+    }
+
+    /**
+     * The container's managed thread factory wrapped in the thread maker, found and made once, at
+     * application start when the start is observed; null without a managed thread factory.
+     */
+    private synchronized ManagedThreads.@Nullable ContextFreeThreads containerThreads() {
+        if (!threadsFound && !closed) {
+            threadsFound = true;
+            ThreadFactory managed = ManagedThreads.find(threadFactories);
+            threadMaker = managed == null ? null : ManagedThreads.contextFree(managed);
+        }
+        return threadMaker;
     }
 
     private void startEagerly() {
@@ -230,7 +280,8 @@ public class LockFactoryHolder {
             IllegalStateException failure = new IllegalStateException(
                     "lockkit: the lock backend did not answer at"
                             + " application start: " + what + ": " + e.getMessage() + ". Fix the setting or start the"
-                            + " backend; " + LockkitConfig.STARTUP + "=lazy starts without it",
+                            + " backend; " + LockkitConfig.STARTUP + "=lazy starts without it."
+                            + config.typoHints(),
                     e);
             close();
             throw failure;
@@ -243,7 +294,7 @@ public class LockFactoryHolder {
         return switch (kind) {
             case "jdbc" -> JdbcProviders.describe(config);
             case "local" -> "the in-JVM provider";
-            default -> config.describe(LockkitConfig.REDIS_URI, RedisProviders.DEFAULT_URI);
+            default -> RedisProviders.describe(config);
         };
     }
 
@@ -298,24 +349,23 @@ public class LockFactoryHolder {
             throw new IllegalStateException("lockkit: the CDI integration was shut down");
         }
         if (own == null) {
-            own = build(LockkitConfig.load());
+            LockkitConfig config = LockkitConfig.load();
+            try {
+                own = build(config);
+            } catch (IllegalArgumentException e) {
+                String hints = config.typoHints();
+                throw hints.isEmpty() ? e : new IllegalArgumentException(e.getMessage() + hints, e);
+            } catch (IllegalStateException e) {
+                String hints = config.typoHints();
+                throw hints.isEmpty() ? e : new IllegalStateException(e.getMessage() + hints, e);
+            }
         }
         return own;
     }
 
     private DistributedLockFactory build(LockkitConfig config) {
-        ThreadFactory managed = ManagedThreads.find(threadFactories);
-        ManagedThreads.ContextFreeThreads container = managed == null ? null : ManagedThreads.contextFree(managed);
-        try {
-            DistributedLockFactory built = build(config, container);
-            threadMaker = container;
-            return built;
-        } catch (RuntimeException | Error e) {
-            if (container != null) {
-                container.close();
-            }
-            throw e;
-        }
+        // Made at start; here only where the start was not observed. Closed with this bean.
+        return build(config, containerThreads());
     }
 
     private DistributedLockFactory build(LockkitConfig config, @Nullable ThreadFactory container) {
@@ -355,6 +405,14 @@ public class LockFactoryHolder {
             throw new IllegalArgumentException(
                     LockkitConfig.WATCHDOG_LEASE + " (from " + config.origin() + "): " + e.getMessage(), e);
         }
+        config.string(LockkitConfig.CLIENT_ID).ifPresent(id -> {
+            try {
+                b.clientId(id);
+            } catch (IllegalArgumentException e) {
+                provider.close();
+                throw config.invalid(LockkitConfig.CLIENT_ID, id, String.valueOf(e.getMessage()));
+            }
+        });
         if (container != null) {
             b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
         }

@@ -6,6 +6,7 @@ import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.AroundTimeout;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import java.io.Serial;
@@ -16,7 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@link Locked} interceptor: finds the method's cached {@link LockedMethod} and the factory,
  * and lets the former run the call. Enabled by its priority, {@link Locked#PRIORITY}, which puts
- * it outside {@code @Transactional}.
+ * it outside {@code @Transactional}. Business methods and EJB timeout methods ({@code @Schedule},
+ * {@code @Timeout}) alike: the Interceptors specification calls a binding's interceptors for a
+ * timeout method through {@code @AroundTimeout} only.
  */
 @Locked
 @Interceptor
@@ -36,6 +39,17 @@ public class LockedInterceptor implements Serializable {
         Method method = context.getMethod();
         LockedMethod locked = holder.method(method, binding(context, method));
         return locked.invoke(holder.factory(), context.getParameters(), context::proceed, holder.transactions());
+    }
+
+    /**
+     * A timer's call of an EJB timeout method ({@code @Schedule}, {@code @Timeout}) under the
+     * method's {@code @Locked}, exactly as a business method call: templates over the timeout
+     * method's parameters (its {@code Timer}), {@code holdAtLeast}, the busy policy. Containers
+     * without EJB timers (CDI SE, Quarkus) never call it.
+     */
+    @AroundTimeout
+    public @Nullable Object lockTimeout(InvocationContext context) throws Exception {
+        return lock(context);
     }
 
     /**

@@ -80,25 +80,44 @@ final class ManagedThreads {
     }
 
     /**
-     * A thread factory that makes every thread of {@code container} from one thread of its own, made
-     * now: WildFly and GlassFish/Payara give a managed thread the context of whoever calls
-     * {@code newThread}, and a thread lockkit makes later (the Redis wake-up thread starts at the
-     * first wait) would otherwise keep the security identity of the request that happened to need it.
-     * Close it with the factory.
+     * A thread factory that makes every thread of {@code container} either on the thread that
+     * starts the application (while it starts) or on one thread of its own, made now: WildFly and
+     * GlassFish/Payara give a managed thread the context of whoever calls {@code newThread}, and a
+     * thread lockkit makes later (the Redis wake-up thread starts at the first wait) would otherwise
+     * keep the security identity of the request that happened to need it. Call it on the thread that
+     * starts the application, and {@link ContextFreeThreads#started()} once the start is over; close
+     * it with the factory.
      */
     static ContextFreeThreads contextFree(ThreadFactory container) {
         return new ContextFreeThreads(container);
     }
 
     /** See {@link #contextFree(ThreadFactory)}. */
+    // Design notes.
+    // - Nothing waits for a managed thread to run while the application starts. Open Liberty (with
+    //   concurrent-3.0) sets a managed thread's context up at the start of run(), and that waits for
+    //   the application's initialization to finish: a start that waited for the maker to answer
+    //   (as this class once did for every thread) waited for itself, 10 s, then failed. While the
+    //   application starts, the starting thread asks the container itself (the application's own
+    //   context, no request's), and only threads asked for later go through the maker, which by then
+    //   runs everywhere.
+    // - The maker is made at start too, on the starting thread, so it carries no request's context;
+    //   it only blocks in its queue, and it is a daemon thread.
     static final class ContextFreeThreads implements ThreadFactory, AutoCloseable {
+        /** How long a thread asked for after the start waits for the maker to make it. */
+        static final long MAKER_TIMEOUT_SECONDS = 10;
+
         private final ThreadFactory container;
         private final SynchronousQueue<FutureTask<Thread>> requests = new SynchronousQueue<>();
         private final Thread maker;
+        private volatile @Nullable Thread starter;
         private volatile boolean closed;
+        /** Whether the maker runs: a container may hold it back until the application has started. */
+        private volatile boolean serving;
 
         private ContextFreeThreads(ThreadFactory container) {
             this.container = container;
+            this.starter = Thread.currentThread();
             this.maker = container.newThread(this::serve);
             if (maker == null) {
                 throw new IllegalStateException(
@@ -108,10 +127,16 @@ final class ManagedThreads {
             maker.start();
         }
 
+        /** The application has started: from now on every thread is made by the maker. */
+        void started() {
+            starter = null;
+        }
+
         private void serve() {
             Thread self = Thread.currentThread();
             String own = self.getName();
             self.setName("lockkit-thread-maker");
+            serving = true;
             try {
                 while (!closed) {
                     FutureTask<Thread> request = requests.poll(1, TimeUnit.SECONDS);
@@ -128,7 +153,8 @@ final class ManagedThreads {
 
         @Override
         public Thread newThread(Runnable work) {
-            if (Thread.currentThread() == maker || closed) {
+            Thread caller = Thread.currentThread();
+            if (caller == maker || caller == starter || closed) {
                 return container.newThread(work);
             }
             FutureTask<Thread> request = new FutureTask<>(() -> container.newThread(work));
@@ -136,8 +162,9 @@ final class ManagedThreads {
             try {
                 while (true) {
                     try {
-                        if (!requests.offer(request, 10, TimeUnit.SECONDS)) {
-                            throw new IllegalStateException("lockkit's thread maker did not answer within 10 s");
+                        if (!requests.offer(request, MAKER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException(
+                                    "lockkit's thread maker did not answer within " + MAKER_TIMEOUT_SECONDS + " s");
                         }
                         return request.get();
                     } catch (InterruptedException e) {
@@ -156,7 +183,11 @@ final class ManagedThreads {
         @Override
         public void close() {
             closed = true;
+            starter = null;
             maker.interrupt();
+            if (!serving) {
+                return; // held back by the container (a start that failed): it ends as soon as it runs
+            }
             try {
                 maker.join(TimeUnit.SECONDS.toMillis(2)); // gone with the application, not after it
             } catch (InterruptedException e) {

@@ -97,6 +97,11 @@ public final class SharedState {
         }
     }
 
+    /** Records a run of a scheduled job ({@code kind}: locked or unlocked) for the period starting at {@code period}. */
+    public static void tick(String kind, long period) {
+        append("ticks", instance() + " " + kind + " " + period + " " + System.currentTimeMillis());
+    }
+
     /** Appends an event line (instance, section, what, wall-clock millis) to the shared event log. */
     public static void event(String section, String what) {
         append(

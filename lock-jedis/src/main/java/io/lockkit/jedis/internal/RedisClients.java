@@ -3,19 +3,26 @@ package io.lockkit.jedis.internal;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
- * From a {@code redis://} or {@code rediss://} URI and the builder's options to a Jedis client
- * with its connection pool: URI checks that name the argument, the client configuration (timeouts,
- * client name, credentials, database, TLS), and a fair pool. Stateless and thread-safe.
+ * From the builder's target (a {@code redis://} or {@code rediss://} URI, a Sentinel master or a
+ * Cluster's seed nodes) and options to a Jedis client with its connection pool: checks that name
+ * the argument, the client configuration (timeouts, client name, credentials, database, TLS), and a
+ * fair pool. Stateless and thread-safe.
  */
 public final class RedisClients {
 
@@ -32,13 +39,65 @@ public final class RedisClients {
 
     private RedisClients() {}
 
-    /** What a client is made from. */
+    /** What a client is made from; {@code credentials} are the data nodes' (null: the URI's, or none). */
     public record Options(
             String clientName,
             Duration timeout,
             Duration connectTimeout,
             int maxConnections,
-            @Nullable SslOptions sslOptions) {}
+            @Nullable SslOptions sslOptions,
+            @Nullable Credentials credentials,
+            boolean tls) {}
+
+    /** A user (null: the default user) and password for AUTH; never shown. */
+    public record Credentials(@Nullable String user, String password) {
+        /**
+         * Checked credentials.
+         *
+         * @throws IllegalArgumentException naming {@code argument} when the password is null or empty
+         */
+        public static Credentials of(@Nullable String user, @Nullable String password, String argument) {
+            if (password == null || password.isEmpty()) {
+                throw new IllegalArgumentException(argument + " needs a password");
+            }
+            return new Credentials(user == null || user.isEmpty() ? null : user, password);
+        }
+
+        @Override
+        public String toString() {
+            return "Credentials[" + (user == null ? "default user" : user) + ", ***]";
+        }
+    }
+
+    /**
+     * Checks {@code host:port} addresses given to the builder.
+     *
+     * @throws IllegalArgumentException naming {@code argument} when there are none or one is not {@code host:port}
+     */
+    public static Set<HostAndPort> nodes(@Nullable Collection<String> nodes, String argument) {
+        if (nodes == null || nodes.isEmpty()) {
+            throw new IllegalArgumentException(argument + " must name at least one host:port");
+        }
+        Set<HostAndPort> parsed = new LinkedHashSet<>();
+        for (String node : nodes) {
+            String n = node == null ? "" : node.strip();
+            int colon = n.lastIndexOf(':');
+            int port = -1;
+            if (colon > 0 && n.substring(colon + 1).matches("\\d{1,5}")) {
+                port = Integer.parseInt(n.substring(colon + 1));
+            }
+            if (port < 1 || port > 65535 || n.substring(0, colon).isBlank()) {
+                throw new IllegalArgumentException(
+                        argument + " must be host:port addresses with a port in 1..65535, was '" + node + "'");
+            }
+            String host = n.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1); // [::1]:6379
+            }
+            parsed.add(new HostAndPort(host, port));
+        }
+        return Set.copyOf(parsed);
+    }
 
     private static List<Class<?>> preload(String... names) {
         List<Class<?>> loaded = new ArrayList<>();
@@ -94,21 +153,22 @@ public final class RedisClients {
      * @throws IllegalArgumentException when TLS options were given for a plaintext URI
      */
     public static RedisClient standalone(URI u, Options options) {
-        if (options.sslOptions() != null && !JedisURIHelper.isRedisSSLScheme(u)) {
+        boolean tls = JedisURIHelper.isRedisSSLScheme(u);
+        if (options.sslOptions() != null && !tls) {
             throw new IllegalArgumentException("sslOptions were given but the uri is not rediss://: " + redact(u)
                     + " (the connection would be plaintext)");
         }
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(millis(options.connectTimeout()))
-                .socketTimeoutMillis(millis(options.timeout()))
-                .clientName(options.clientName());
-        if (JedisURIHelper.isRedisSSLScheme(u)) {
-            config.sslOptions(options.sslOptions() != null ? options.sslOptions() : SslOptions.defaults());
+        if (options.tls() && !tls) {
+            throw new IllegalArgumentException("tls was asked for but the uri is not rediss://: " + redact(u));
         }
-        String user = JedisURIHelper.getUser(u);
+        DefaultJedisClientConfig.Builder config = config(options, options.credentials(), tls);
         String password = JedisURIHelper.getPassword(u);
         if (password != null) {
-            config.user(user).password(password);
+            if (options.credentials() != null) {
+                throw new IllegalArgumentException(
+                        "credentials were given and the uri carries a password too: " + redact(u) + "; keep one");
+            }
+            config.user(JedisURIHelper.getUser(u)).password(password);
         }
         if (JedisURIHelper.hasDbIndex(u)) {
             config.database(JedisURIHelper.getDBIndex(u));
@@ -118,6 +178,98 @@ public final class RedisClients {
                 .clientConfig(config.build())
                 .poolConfig(pool(options))
                 .build();
+    }
+
+    /**
+     * A client of the master that the Sentinels know as {@code master}; it follows failovers.
+     *
+     * @throws IllegalArgumentException when TLS options were given without {@code tls}
+     */
+    public static RedisSentinelClient sentinel(
+            String master, Set<HostAndPort> sentinels, @Nullable Credentials sentinelCredentials, Options options) {
+        requireTlsForSslOptions(options);
+        return RedisSentinelClient.builder()
+                .masterName(master)
+                .sentinels(sentinels)
+                .sentinelClientConfig(
+                        config(options, sentinelCredentials, options.tls()).build())
+                .clientConfig(
+                        config(options, options.credentials(), options.tls()).build())
+                .poolConfig(pool(options))
+                .build();
+    }
+
+    /**
+     * A client of the Cluster these seed nodes belong to.
+     *
+     * @throws IllegalArgumentException when TLS options were given without {@code tls}
+     */
+    public static RedisClusterClient cluster(Set<HostAndPort> nodes, Options options) {
+        requireTlsForSslOptions(options);
+        return RedisClusterClient.builder()
+                .nodes(nodes)
+                .clientConfig(
+                        config(options, options.credentials(), options.tls()).build())
+                .poolConfig(pool(options))
+                .build();
+    }
+
+    /**
+     * TLS options over loaded key stores (Jedis reads stores from streams: they are written out
+     * once, in memory).
+     *
+     * @throws IllegalArgumentException when a store cannot be written out
+     */
+    public static SslOptions sslOptions(
+            java.security.@Nullable KeyStore trust,
+            java.security.@Nullable KeyStore key,
+            char @Nullable [] keyPassword) {
+        SslOptions.Builder ssl = SslOptions.builder();
+        char[] transit = "lockkit".toCharArray();
+        if (trust != null) {
+            byte[] bytes = bytes(trust, transit, "trustStore");
+            ssl.truststore(() -> new java.io.ByteArrayInputStream(bytes), transit)
+                    .trustStoreType(trust.getType());
+        }
+        if (key != null) {
+            char[] password = keyPassword == null ? new char[0] : keyPassword.clone();
+            byte[] bytes = bytes(key, password, "keyStore");
+            ssl.keystore(() -> new java.io.ByteArrayInputStream(bytes), password)
+                    .keyStoreType(key.getType());
+        }
+        return ssl.build();
+    }
+
+    private static byte[] bytes(java.security.KeyStore store, char[] password, String argument) {
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            store.store(out, password);
+            return out.toByteArray();
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalArgumentException(argument + " cannot be used: " + e.getMessage(), e);
+        }
+    }
+
+    private static void requireTlsForSslOptions(Options options) {
+        if (options.sslOptions() != null && !options.tls()) {
+            throw new IllegalArgumentException(
+                    "sslOptions were given but tls is off (the connections would be plaintext)");
+        }
+    }
+
+    private static DefaultJedisClientConfig.Builder config(
+            Options options, @Nullable Credentials credentials, boolean tls) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(millis(options.connectTimeout()))
+                .socketTimeoutMillis(millis(options.timeout()))
+                .clientName(options.clientName());
+        if (tls) {
+            config.sslOptions(options.sslOptions() != null ? options.sslOptions() : SslOptions.defaults());
+        }
+        if (credentials != null) {
+            config.user(credentials.user()).password(credentials.password());
+        }
+        return config;
     }
 
     private static GenericObjectPoolConfig<Connection> pool(Options options) {

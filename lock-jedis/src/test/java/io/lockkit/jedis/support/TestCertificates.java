@@ -82,4 +82,67 @@ public record TestCertificates(Path certificate, Path key, Path trustStore, char
         }
         return Optional.of(new TestCertificates(cert, key, store, password));
     }
+
+    /**
+     * A self-signed client certificate in a PKCS12 key store ({@code client.p12}, opened with
+     * {@code password}), and {@code ca.pem} beside it: the server certificate {@link #create} made
+     * in {@code dir} followed by the client's, the CA file for a server that checks client
+     * certificates. Empty (with the reason on stderr) when openssl fails.
+     */
+    public static Optional<Path> clientKeyStore(Path dir, char[] password) throws IOException, InterruptedException {
+        Path cert = dir.resolve("client.crt");
+        Path key = dir.resolve("client.key");
+        Path store = dir.resolve("client.p12");
+        Path log = dir.resolve("openssl-client.log");
+        List<List<String>> commands = List.of(
+                List.of(
+                        "openssl",
+                        "req",
+                        "-x509",
+                        "-newkey",
+                        "ec",
+                        "-pkeyopt",
+                        "ec_paramgen_curve:prime256v1",
+                        "-nodes",
+                        "-days",
+                        "2",
+                        "-subj",
+                        "/CN=lockkit-test-client",
+                        "-keyout",
+                        key.toString(),
+                        "-out",
+                        cert.toString()),
+                List.of(
+                        "openssl",
+                        "pkcs12",
+                        "-export",
+                        "-in",
+                        cert.toString(),
+                        "-inkey",
+                        key.toString(),
+                        "-name",
+                        "client",
+                        "-out",
+                        store.toString(),
+                        "-passout",
+                        "pass:" + new String(password)));
+        for (List<String> command : commands) {
+            Process openssl = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            if (!openssl.waitFor(30, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
+                openssl.destroyForcibly();
+                System.err.println(
+                        "openssl could not make a client key store: " + Files.readString(log, StandardCharsets.UTF_8));
+                return Optional.empty();
+            }
+        }
+        Files.writeString(
+                dir.resolve("ca.pem"),
+                Files.readString(dir.resolve("redis.crt"), StandardCharsets.US_ASCII)
+                        + Files.readString(cert, StandardCharsets.US_ASCII),
+                StandardCharsets.US_ASCII);
+        return Optional.of(store);
+    }
 }

@@ -4,7 +4,9 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,9 +15,19 @@ import org.jspecify.annotations.Nullable;
  * waiting for itself. An entry lives while its method body runs: an asynchronous method's hold
  * outlives its entry, and a later, unrelated call on the thread waits like any other.
  */
+// Design notes.
+// - Not a ThreadLocal: a container's request threads outlive the application, and a ThreadLocal
+//   entry lives in the thread. Undeployed while a call runs, the entry of that call (a deque of this
+//   application's handles) sat in a server thread when the server checked for leaks (Payara logs
+//   "created a ThreadLocal ... but failed to remove it" on every such undeploy). Here the entries
+//   live in this class, keyed by thread: nothing of lockkit is ever stored in a container's thread,
+//   and the map goes away with the application's class loader.
+// - An entry exists only while a @Locked method runs on its thread (push and pop pair up in
+//   LockedMethod, also on failure); reads never create one. Each deque is touched by its own thread
+//   only; the map is concurrent because threads come and go at once.
 public final class HeldLocks {
 
-    private static final ThreadLocal<ArrayDeque<Entry>> HELD = ThreadLocal.withInitial(ArrayDeque::new);
+    private static final Map<Thread, ArrayDeque<Entry>> HELD = new ConcurrentHashMap<>();
 
     private record Entry(DistributedLockFactory factory, String name, LockHandle handle) {}
 
@@ -23,13 +35,18 @@ public final class HeldLocks {
 
     /** The hold of the innermost {@code @Locked} method on this thread. */
     public static Optional<LockHandle> innermost() {
-        Entry top = HELD.get().peekLast();
+        ArrayDeque<Entry> held = HELD.get(Thread.currentThread());
+        Entry top = held == null ? null : held.peekLast();
         return top == null ? Optional.empty() : Optional.of(top.handle());
     }
 
     /** The hold this thread's running {@code @Locked} methods have of {@code name} from {@code factory}, or null. */
     static @Nullable LockHandle find(DistributedLockFactory factory, String name) {
-        for (Iterator<Entry> it = HELD.get().descendingIterator(); it.hasNext(); ) {
+        ArrayDeque<Entry> held = HELD.get(Thread.currentThread());
+        if (held == null) {
+            return null;
+        }
+        for (Iterator<Entry> it = held.descendingIterator(); it.hasNext(); ) {
             Entry e = it.next();
             if (e.factory() == factory && e.name().equals(name)) {
                 return e.handle();
@@ -39,14 +56,23 @@ public final class HeldLocks {
     }
 
     static void push(DistributedLockFactory factory, String name, LockHandle handle) {
-        HELD.get().addLast(new Entry(factory, name, handle));
+        HELD.computeIfAbsent(Thread.currentThread(), t -> new ArrayDeque<>()).addLast(new Entry(factory, name, handle));
     }
 
     static void pop() {
-        ArrayDeque<Entry> held = HELD.get();
+        Thread self = Thread.currentThread();
+        ArrayDeque<Entry> held = HELD.get(self);
+        if (held == null) {
+            throw new IllegalStateException("no @Locked method runs on " + self.getName());
+        }
         held.removeLast();
         if (held.isEmpty()) {
-            HELD.remove();
+            HELD.remove(self);
         }
+    }
+
+    /** How many threads run a {@code @Locked} method now (for tests). */
+    static int threads() {
+        return HELD.size();
     }
 }

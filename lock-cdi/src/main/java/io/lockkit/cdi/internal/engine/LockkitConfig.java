@@ -1,7 +1,7 @@
 package io.lockkit.cdi.internal.engine;
 
+import io.lockkit.LockOptions;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,8 +13,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The {@code lockkit.*} settings, from MicroProfile Config when an implementation is present, else
@@ -30,6 +28,24 @@ public final class LockkitConfig {
     static final String CONNECT_TIMEOUT = "lockkit.redis.connect-timeout";
     static final String MAX_CONNECTIONS = "lockkit.redis.max-connections";
     static final String CLIENT_NAME = "lockkit.redis.client-name";
+    static final String USER = "lockkit.redis.user";
+    static final String PASSWORD = "lockkit.redis.password";
+    static final String SENTINEL_MASTER = "lockkit.redis.sentinel.master";
+    static final String SENTINEL_NODES = "lockkit.redis.sentinel.nodes";
+    static final String SENTINEL_USER = "lockkit.redis.sentinel.user";
+    static final String SENTINEL_PASSWORD = "lockkit.redis.sentinel.password";
+    static final String CLUSTER_NODES = "lockkit.redis.cluster.nodes";
+    static final String TLS = "lockkit.redis.tls";
+    static final String TRUST_STORE = "lockkit.redis.tls.trust-store";
+    static final String TRUST_STORE_PASSWORD = "lockkit.redis.tls.trust-store-password";
+    static final String TRUST_STORE_TYPE = "lockkit.redis.tls.trust-store-type";
+    static final String KEY_STORE = "lockkit.redis.tls.key-store";
+    static final String KEY_STORE_PASSWORD = "lockkit.redis.tls.key-store-password";
+    static final String KEY_STORE_TYPE = "lockkit.redis.tls.key-store-type";
+    static final String REPLICAS = "lockkit.redis.replica-acknowledgement.replicas";
+    static final String REPLICA_TIMEOUT = "lockkit.redis.replica-acknowledgement.timeout";
+    static final String CLAIM_TIMEOUT = "lockkit.redis.claim-timeout";
+    static final String FENCE_RETENTION = "lockkit.redis.fence-retention";
     public static final String WATCHDOG_LEASE = "lockkit.watchdog-lease";
     public static final String STARTUP = "lockkit.startup";
     public static final String DRAIN_TIMEOUT = "lockkit.drain-timeout";
@@ -45,6 +61,7 @@ public final class LockkitConfig {
     public static final String HEALTH_ENABLED = "lockkit.health.enabled";
     public static final String HEALTH_TIMEOUT = "lockkit.health.timeout";
     public static final String HEALTH_MAX_LOSSES = "lockkit.health.max-losses-per-minute";
+    public static final String CLIENT_ID = "lockkit.client-id";
 
     /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
     static final List<String> KEYS = List.of(
@@ -55,6 +72,24 @@ public final class LockkitConfig {
             CONNECT_TIMEOUT,
             MAX_CONNECTIONS,
             CLIENT_NAME,
+            USER,
+            PASSWORD,
+            SENTINEL_MASTER,
+            SENTINEL_NODES,
+            SENTINEL_USER,
+            SENTINEL_PASSWORD,
+            CLUSTER_NODES,
+            TLS,
+            TRUST_STORE,
+            TRUST_STORE_PASSWORD,
+            TRUST_STORE_TYPE,
+            KEY_STORE,
+            KEY_STORE_PASSWORD,
+            KEY_STORE_TYPE,
+            REPLICAS,
+            REPLICA_TIMEOUT,
+            CLAIM_TIMEOUT,
+            FENCE_RETENTION,
             WATCHDOG_LEASE,
             STARTUP,
             DRAIN_TIMEOUT,
@@ -69,9 +104,9 @@ public final class LockkitConfig {
             JDBC_LISTEN,
             HEALTH_ENABLED,
             HEALTH_TIMEOUT,
-            HEALTH_MAX_LOSSES);
+            HEALTH_MAX_LOSSES,
+            CLIENT_ID);
 
-    private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
 
     private final Function<String, Optional<String>> source;
@@ -153,6 +188,21 @@ public final class LockkitConfig {
             }
         }
         return unknown;
+    }
+
+    /**
+     * The unknown keys, each with the known key it most likely means, as one sentence to add to a
+     * failure message; empty when there are none. A start that fails over a missing or wrong value
+     * often has its cause here: the value was set under a misspelt key.
+     */
+    public String typoHints() {
+        Map<String, String> unknown = unknownKeys();
+        if (unknown.isEmpty()) {
+            return "";
+        }
+        List<String> hints = new ArrayList<>();
+        unknown.forEach((key, meant) -> hints.add(key + " (did you mean " + meant + "?)"));
+        return " Unknown keys are set in " + origin + ": " + String.join(", ", hints) + ".";
     }
 
     /** The known key nearest to {@code name} by edit distance. */
@@ -250,28 +300,12 @@ public final class LockkitConfig {
         return new IllegalArgumentException(key + " = '" + value + "' (from " + origin + "): " + why);
     }
 
-    /** ISO-8601 ({@code PT2S}), or a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}; bare numbers are seconds. */
+    /**
+     * ISO-8601 ({@code PT2S}), or a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or
+     * {@code d}; bare numbers are seconds. The one parser lockkit has ({@link LockOptions#parseDuration}),
+     * which the operator CLI uses too.
+     */
     static Duration parseDuration(String text) {
-        String value = text.trim();
-        if (value.regionMatches(true, 0, "P", 0, 1)) {
-            try {
-                return Duration.parse(value);
-            } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException(e.getMessage(), e);
-            }
-        }
-        Matcher m = SIMPLE_DURATION.matcher(value.toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a duration: " + text);
-        }
-        long amount = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofDays(amount);
-        };
+        return LockOptions.parseDuration(text);
     }
 }

@@ -1,0 +1,575 @@
+package io.lockkit.testkit.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lockkit.spi.LockProvider;
+import io.lockkit.testkit.history.TermHistory.Fault;
+import io.lockkit.testkit.history.TermHistory.Outage;
+import io.lockkit.testkit.history.TermHistory.Report;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The multi-process leadership history check, for any provider: several worker JVMs
+ * ({@link LeaderWorker}) campaign for one name on a real backend while faults hit, each fault in
+ * turn, round after round: the leader's JVM paused past its lease (SIGSTOP, then SIGCONT), the
+ * leader's JVM killed ({@code kill -9}, and a new worker started in its place), and the backend
+ * faults the caller names (a restart, a stall past the lease). Every worker reports its terms, its
+ * work stamps and its callbacks; {@link TermHistory} then checks that no two terms worked at once,
+ * that terms strictly increase, that every deposed leader was told before the next term began, and
+ * that a leader worked again within lease + wake-up time after each fault.
+ *
+ * <pre>{@code
+ * LeadershipHistory.Result r = LeadershipHistory.builder()
+ *         .provider(MyWorkerProviders.class, backendAddress)   // a Function<String, LockProvider>
+ *         .lease(Duration.ofSeconds(2))
+ *         .backendFault("backend restarted", server::restart)
+ *         .build()
+ *         .run();
+ * r.assertSafe();
+ * }</pre>
+ *
+ * <p>The workers run {@code java} of this JVM with this JVM's class path, so the provider class and
+ * its dependencies must be on it (a test class path is). Times are {@link System#nanoTime()},
+ * which every process of one host shares (Linux: {@code CLOCK_MONOTONIC}). Signals are sent with
+ * {@code kill}, so this runs where there is one (Linux, macOS), to processes it started only. The
+ * number of rounds is the builder's, or the system property {@value #ROUNDS_PROPERTY} for longer
+ * soaks. Not thread-safe to configure; {@link #run()} may be called once.
+ */
+// Design notes.
+// - Faults are injected one at a time, each aimed at whichever worker leads then, and the run moves
+//   on once a leader works again (or the bound plus a slack has passed: the checker then reports the
+//   slow election), after a short steady period, so every fault meets a system that had recovered.
+// - Outages of processes (pauses, kills) are recorded as the driver caused them; the checker
+//   exempts a leader from being told in time only while its process did not run.
+// - Reading: one thread per worker parses its output; protocol lines go to the history, others
+//   (logs) to a short tail kept for the failure message.
+public final class LeadershipHistory {
+
+    /** System property: the number of rounds of faults, for longer soaks than the builder's. */
+    public static final String ROUNDS_PROPERTY = "lockkit.leadership.history.rounds";
+
+    private static final System.Logger LOG = System.getLogger(LeadershipHistory.class.getName());
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /** Time with a working leader before the next fault, so each fault meets a recovered system. */
+    private static final Duration STEADY = Duration.ofMillis(800);
+
+    private final int workers;
+    private final Class<? extends Function<String, LockProvider>> provider;
+    private final String address;
+    private final String name;
+    private final Duration lease;
+    private final Duration wakeUp;
+    private final int rounds;
+    private final boolean naive;
+    private final boolean leaderFaults;
+    private final List<NamedFault> backendFaults;
+    private final List<String> jvmOptions;
+    private final Runnable cleanUp;
+
+    private final List<Worker> all = new CopyOnWriteArrayList<>();
+    private final List<Outage> outages = new CopyOnWriteArrayList<>();
+    private final List<Fault> faults = new CopyOnWriteArrayList<>();
+    private boolean ran;
+
+    /** A backend fault: its action returns once it is over (the backend reachable again). */
+    private record NamedFault(String name, LockHistory.FaultAction action) {}
+
+    private LeadershipHistory(Builder b) {
+        this.workers = b.workers;
+        this.provider = Objects.requireNonNull(b.provider, "provider"); // build() checked it
+        this.address = Objects.requireNonNull(b.address, "address");
+        this.name = b.name;
+        this.lease = b.lease;
+        this.wakeUp = b.wakeUp;
+        this.rounds = Integer.getInteger(ROUNDS_PROPERTY, b.rounds);
+        this.naive = b.naive;
+        this.leaderFaults = b.leaderFaults;
+        this.backendFaults = List.copyOf(b.backendFaults);
+        this.jvmOptions = List.copyOf(b.jvmOptions);
+        this.cleanUp = b.cleanUp;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** What a run recorded and what the checker found. */
+    public record Result(
+            Report report, List<TermHistory.Term> terms, List<Fault> faults, List<Outage> outages, String workerLogs) {
+
+        /** Fails with every violation, the summary and the workers' last log lines, unless the history passes. */
+        public void assertSafe() {
+            assertThat(report.passes())
+                    .as(
+                            "leadership history violations:%n%s%n%s%nworker logs:%n%s",
+                            report.violations(), summary(), workerLogs)
+                    .isTrue();
+        }
+
+        /** Counts and election times, for a log line. */
+        public String summary() {
+            return "leadership history: " + report.terms() + " terms, " + report.workStamps() + " work stamps; "
+                    + faults.size() + " faults " + report.electionMillis() + " (ms from each fault's anchor to a"
+                    + " working leader); overlaps " + report.overlaps().size() + " (with a hold the backend lost "
+                    + report.lostHoldOverlaps() + "), token-order violations "
+                    + report.tokenOrder().size()
+                    + ", told late " + report.toldLate().size() + ", slow elections "
+                    + report.slowElections().size();
+        }
+    }
+
+    /**
+     * Starts the workers, injects the faults round after round, stops the workers and checks what
+     * they recorded. The workers are always stopped (killed if they do not quit).
+     */
+    public Result run() throws Exception {
+        if (ran) {
+            throw new IllegalStateException("a LeadershipHistory runs once");
+        }
+        ran = true;
+        try {
+            for (int i = 0; i < workers; i++) {
+                startWorker();
+            }
+            awaitWorking(System.nanoTime(), READY_TIMEOUT, -1);
+            for (int round = 0; round < rounds; round++) {
+                if (leaderFaults) {
+                    pauseLeader();
+                    killLeader();
+                }
+                for (NamedFault f : backendFaults) {
+                    long start = System.nanoTime();
+                    try {
+                        f.action().inject();
+                    } finally {
+                        cleanUp.run();
+                    }
+                    long end = System.nanoTime();
+                    faults.add(new Fault(f.name(), start, end, end, -1));
+                    settle(end, -1);
+                }
+            }
+        } finally {
+            cleanUp.run();
+            stopWorkers();
+        }
+        List<TermHistory.Term> terms = new ArrayList<>();
+        for (Worker w : all) {
+            terms.addAll(w.terms());
+        }
+        Report report = TermHistory.check(terms, outages, faults, lease, wakeUp);
+        StringBuilder logs = new StringBuilder();
+        for (Worker w : all) {
+            logs.append("worker ")
+                    .append(w.index)
+                    .append(" (pid ")
+                    .append(w.process.pid())
+                    .append("):\n");
+            w.tail.forEach(l -> logs.append("  ").append(l).append('\n'));
+        }
+        return new Result(report, terms, List.copyOf(faults), List.copyOf(outages), logs.toString());
+    }
+
+    // ---- leader faults ----
+
+    private void pauseLeader() throws InterruptedException {
+        Worker leader = awaitLeader();
+        long start = System.nanoTime();
+        signal("STOP", leader.process.pid());
+        try {
+            TimeUnit.NANOSECONDS.sleep(lease.plusSeconds(1).toNanos()); // the fault: a pause past the lease
+        } finally {
+            signal("CONT", leader.process.pid());
+        }
+        long end = System.nanoTime();
+        outages.add(new Outage(leader.index, start, end));
+        faults.add(new Fault("leader paused past its lease", start, end, start, leader.index));
+        settle(start, leader.index);
+    }
+
+    private void killLeader() throws Exception {
+        Worker leader = awaitLeader();
+        long start = System.nanoTime();
+        leader.process.destroyForcibly(); // SIGKILL
+        outages.add(new Outage(leader.index, start, Long.MAX_VALUE));
+        leader.process.waitFor(10, TimeUnit.SECONDS);
+        faults.add(new Fault("leader killed", start, System.nanoTime(), start, leader.index));
+        settle(start, leader.index);
+        startWorker(); // keep the number of candidates
+    }
+
+    /** Waits for a working leader again after a fault anchored at {@code anchor}, then a steady moment. */
+    private void settle(long anchor, int excluded) throws InterruptedException {
+        awaitWorking(anchor, lease.plus(wakeUp).plusSeconds(5), excluded);
+        TimeUnit.NANOSECONDS.sleep(STEADY.toNanos());
+    }
+
+    /** Waits until a work stamp at or after {@code since} comes from a process other than {@code excluded}. */
+    private void awaitWorking(long since, Duration bound, int excluded) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            for (Worker w : all) {
+                if (w.index != excluded && w.lastWork() - since >= 0) {
+                    return;
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        LOG.log(System.Logger.Level.WARNING, "no leader worked within {0} after a fault; going on", bound);
+    }
+
+    /** The worker that leads now (its last term elected and not revoked, its process alive). */
+    private Worker awaitLeader() throws InterruptedException {
+        long deadline = System.nanoTime() + lease.plus(wakeUp).plusSeconds(10).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            for (Worker w : all) {
+                if (w.process.isAlive() && w.leading()) {
+                    return w;
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        throw new IllegalStateException("no worker leads; worker logs: " + all);
+    }
+
+    // ---- workers ----
+
+    private void startWorker() throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                LeaderWorker.class.getName(),
+                "name=" + name,
+                "lease-ms=" + lease.toMillis(),
+                "provider=" + provider.getName(),
+                "mode=" + (naive ? "naive" : "leadership")));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put(LeaderWorker.ADDRESS_VARIABLE, address);
+        Worker w = new Worker(all.size(), pb.start());
+        all.add(w);
+        if (!w.ready.await(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("worker " + w.index + " not ready within " + READY_TIMEOUT + ": " + w.tail);
+        }
+    }
+
+    private void stopWorkers() throws InterruptedException {
+        for (Worker w : all) {
+            if (w.process.isAlive()) {
+                try {
+                    OutputStream in = w.process.getOutputStream();
+                    in.write("quit\n".getBytes(StandardCharsets.UTF_8));
+                    in.flush();
+                } catch (IOException e) {
+                    // gone meanwhile
+                }
+            }
+        }
+        for (Worker w : all) {
+            if (!w.process.waitFor(lease.plusSeconds(10).toMillis(), TimeUnit.MILLISECONDS)) {
+                w.process.destroyForcibly();
+                w.process.waitFor(10, TimeUnit.SECONDS);
+            }
+            w.reader.join(TimeUnit.SECONDS.toMillis(10));
+        }
+    }
+
+    /** One worker JVM and what it reported. */
+    private static final class Worker {
+        final int index;
+        final Process process;
+        final Thread reader;
+        final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
+        /** Its terms by token, in the order elected. */
+        private final Map<Long, TermRecord> terms = new LinkedHashMap<>();
+
+        private final Deque<String> tail = new ArrayDeque<>();
+        private volatile long lastWork = Long.MIN_VALUE;
+        private volatile long leadingToken = -1;
+
+        Worker(int index, Process process) {
+            this.index = index;
+            this.process = process;
+            this.reader = new Thread(this::read, "leader-worker-" + index + "-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        long lastWork() {
+            return lastWork;
+        }
+
+        boolean leading() {
+            return leadingToken >= 0;
+        }
+
+        private void read() {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (line.startsWith(LeaderWorker.PREFIX)) {
+                        parse(line.substring(LeaderWorker.PREFIX.length()).split(" ", -1));
+                    } else {
+                        synchronized (tail) {
+                            tail.addLast(line);
+                            if (tail.size() > 30) {
+                                tail.removeFirst();
+                            }
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private synchronized void parse(String[] f) {
+            switch (f[0]) {
+                case "READY" -> ready.countDown();
+                case "ELECTED" -> {
+                    long token = Long.parseLong(f[1]);
+                    terms.put(token, new TermRecord(token, Long.parseLong(f[2])));
+                    leadingToken = token;
+                }
+                case "WORK" -> {
+                    long t = Long.parseLong(f[2]);
+                    TermRecord r = terms.get(Long.parseLong(f[1]));
+                    if (r != null) {
+                        r.work.add(t);
+                    }
+                    lastWork = t;
+                }
+                case "REVOKED" -> {
+                    TermRecord r = terms.get(Long.parseLong(f[1]));
+                    if (r != null) {
+                        r.revocation = f[2];
+                        r.revokedStart = Long.parseLong(f[3]);
+                        r.revokedEnd = Long.parseLong(f[4]);
+                    }
+                    if (leadingToken == Long.parseLong(f[1])) {
+                        leadingToken = -1;
+                    }
+                }
+                case "LOST" -> {
+                    TermRecord r = terms.get(Long.parseLong(f[1]));
+                    if (r != null) {
+                        r.lostAt = Long.parseLong(f[3]);
+                    }
+                    if (leadingToken == Long.parseLong(f[1])) {
+                        leadingToken = -1;
+                    }
+                }
+                default -> {
+                    // BYE and anything newer: nothing to record
+                }
+            }
+        }
+
+        synchronized List<TermHistory.Term> terms() {
+            List<TermHistory.Term> list = new ArrayList<>();
+            for (TermRecord r : terms.values()) {
+                list.add(new TermHistory.Term(
+                        index,
+                        r.token,
+                        r.electedAt,
+                        TermHistory.sorted(r.work),
+                        r.revocation,
+                        r.revokedStart,
+                        r.revokedEnd,
+                        r.lostAt));
+            }
+            return list;
+        }
+
+        @Override
+        public String toString() {
+            synchronized (tail) {
+                return "worker " + index + " " + tail;
+            }
+        }
+    }
+
+    /** A term as a worker reported it, while the run goes on. */
+    private static final class TermRecord {
+        final long token;
+        final long electedAt;
+        final List<Long> work = new ArrayList<>();
+
+        @Nullable
+        String revocation;
+
+        long revokedStart = TermHistory.NONE;
+        long revokedEnd = TermHistory.NONE;
+        long lostAt = TermHistory.NONE;
+
+        TermRecord(long token, long electedAt) {
+            this.token = token;
+            this.electedAt = electedAt;
+        }
+    }
+
+    /** Sends {@code signal} to a process this run started. */
+    private static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed: "
+                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + pid, e);
+        }
+    }
+
+    /** Configures a {@link LeadershipHistory}; each setter validates its argument. Not thread-safe. */
+    public static final class Builder {
+        private int workers = 3;
+        private @Nullable Class<? extends Function<String, LockProvider>> provider;
+        private @Nullable String address;
+        private String name = "leadership-history";
+        private Duration lease = Duration.ofSeconds(2);
+        private Duration wakeUp = Duration.ofSeconds(2);
+        private int rounds = 2;
+        private boolean naive;
+        private boolean leaderFaults = true;
+        private final List<NamedFault> backendFaults = new ArrayList<>();
+        private List<String> jvmOptions = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+        private Runnable cleanUp = () -> {};
+
+        private Builder() {}
+
+        /** How many worker JVMs campaign at once (default 3, at least 2). */
+        public Builder workers(int workers) {
+            if (workers < 2) {
+                throw new IllegalArgumentException("workers must be at least 2, was " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * The workers' provider: {@code factory} (public, with a public no-argument constructor) is
+         * given {@code address} in each worker JVM and returns a new provider of the backend.
+         */
+        public Builder provider(Class<? extends Function<String, LockProvider>> factory, String address) {
+            if (factory == null || address == null) {
+                throw new IllegalArgumentException("factory and address must not be null");
+            }
+            this.provider = factory;
+            this.address = address;
+            return this;
+        }
+
+        /** The name the workers campaign for (default {@code leadership-history}). */
+        public Builder name(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /** The leaders' lease (default 2 s). */
+        public Builder lease(Duration lease) {
+            if (lease == null || lease.toMillis() < 100) {
+                throw new IllegalArgumentException("lease must be at least 100 ms, was " + lease);
+            }
+            this.lease = lease;
+            return this;
+        }
+
+        /** Time for a wake-up or a retry to become an election, beyond the lease (default 2 s). */
+        public Builder wakeUp(Duration wakeUp) {
+            if (wakeUp == null || wakeUp.isNegative()) {
+                throw new IllegalArgumentException("wakeUp must be zero or positive, was " + wakeUp);
+            }
+            this.wakeUp = wakeUp;
+            return this;
+        }
+
+        /** Rounds of faults (default 2; the system property {@value #ROUNDS_PROPERTY} overrides). */
+        public Builder rounds(int rounds) {
+            if (rounds < 1) {
+                throw new IllegalArgumentException("rounds must be at least 1, was " + rounds);
+            }
+            this.rounds = rounds;
+            return this;
+        }
+
+        /** Adds a backend fault; {@code action} returns once the backend is reachable again. */
+        public Builder backendFault(String name, LockHistory.FaultAction action) {
+            if (name == null || name.isBlank() || action == null) {
+                throw new IllegalArgumentException("a fault needs a name and an action");
+            }
+            backendFaults.add(new NamedFault(name, action));
+            return this;
+        }
+
+        /** Run after each backend fault and at the end, e.g. to resume a paused server (default: nothing). */
+        public Builder cleanUp(Runnable cleanUp) {
+            if (cleanUp == null) {
+                throw new IllegalArgumentException("cleanUp must not be null");
+            }
+            this.cleanUp = cleanUp;
+            return this;
+        }
+
+        /** Without the leader's own faults (pause, kill): backend faults only. */
+        public Builder withoutLeaderFaults() {
+            this.leaderFaults = false;
+            return this;
+        }
+
+        /**
+         * The negative control: workers that take the lock and work, checking nothing and hearing
+         * of no loss; the checker must reject their history.
+         */
+        public Builder naive() {
+            this.naive = true;
+            return this;
+        }
+
+        /** JVM options of the workers (default: serial GC, C1 only, small stacks: quick to start, light to run). */
+        public Builder jvmOptions(List<String> options) {
+            if (options == null) {
+                throw new IllegalArgumentException("options must not be null");
+            }
+            this.jvmOptions = List.copyOf(options);
+            return this;
+        }
+
+        public LeadershipHistory build() {
+            if (provider == null) {
+                throw new IllegalArgumentException("provider(...) must be set");
+            }
+            return new LeadershipHistory(this);
+        }
+    }
+}

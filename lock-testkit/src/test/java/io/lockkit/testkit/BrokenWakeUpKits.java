@@ -291,22 +291,35 @@ final class BrokenWakeUpKits {
     }
 
     /**
-     * Subscribe returns at once and the subscription takes effect a moment later (a SUBSCRIBE sent
-     * without waiting for its confirmation), with no "notifications may have been missed" after:
-     * a release in between is lost.
+     * Subscribe returns before the subscription takes effect (a SUBSCRIBE sent without waiting for
+     * its confirmation), with no "notifications may have been missed" after: a release in the first
+     * 100 ms is lost. Everything else about the subscription (its close, a closed provider's
+     * refusal) is as the honest provider's.
      */
     static class LateSubscriptionKit extends BrokenProvidersTest.BrokenKit {
+        private static final long DEAF_NANOS = Duration.ofMillis(100).toNanos();
+
         @Override
         LockProvider wrap(LockProvider honest) {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Subscription subscribe(String name, WakeUpListener listener) {
-                    java.util.concurrent.CompletableFuture<Subscription> made =
-                            java.util.concurrent.CompletableFuture.supplyAsync(
-                                    () -> delegate().subscribe(name, listener),
-                                    java.util.concurrent.CompletableFuture.delayedExecutor(
-                                            300, java.util.concurrent.TimeUnit.MILLISECONDS));
-                    return () -> made.thenAccept(Subscription::close);
+                    long subscribed = System.nanoTime();
+                    return delegate().subscribe(name, new WakeUpListener() {
+                        @Override
+                        public void released(@Nullable String grantee) {
+                            if (System.nanoTime() - subscribed >= DEAF_NANOS) {
+                                listener.released(grantee);
+                            }
+                        }
+
+                        @Override
+                        public void missedNotifications() {
+                            if (System.nanoTime() - subscribed >= DEAF_NANOS) {
+                                listener.missedNotifications();
+                            }
+                        }
+                    });
                 }
             };
         }

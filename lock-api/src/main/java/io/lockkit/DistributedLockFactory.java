@@ -23,8 +23,27 @@ import org.jspecify.annotations.Nullable;
  *     ship(order, hold.fencingToken());
  * }
  * }</pre>
+ *
+ * <h2 id="names">Lock names</h2>
+ *
+ * A lock name is a string of 1 to {@value #MAX_NAME_LENGTH} chars that is not blank and holds
+ * neither control characters (NUL, line breaks…) nor unpaired surrogates; anything else is refused
+ * with an {@link IllegalArgumentException} naming the argument. A name is a sequence of Unicode
+ * code points, and every backend compares names exactly, code point by code point: no Unicode
+ * normalization, no case folding, no trimming, no collation. So {@code "é"} written as U+00E9 and as
+ * {@code "e"} followed by U+0301 are two locks, as are {@code "Order"} and {@code "order"}, and
+ * {@code "a"} and {@code "a "}. If the names your application builds can arrive in more than one
+ * form (user input, names from several systems), normalize them before locking, for instance with
+ * {@link java.text.Normalizer}. A listing's prefix ({@link #locks}) matches names the same way, and
+ * listed names come back exactly as they were locked.
  */
 public interface DistributedLockFactory extends AutoCloseable {
+
+    /**
+     * The longest lock name accepted, in chars (UTF-16 code units): 8,192, which is up to 24 KiB in
+     * UTF-8. Every backend keeps names of this length whole.
+     */
+    int MAX_NAME_LENGTH = 8192;
 
     /** A factory over {@code provider} with default settings. */
     static DistributedLockFactory create(LockProvider provider) {
@@ -36,7 +55,11 @@ public interface DistributedLockFactory extends AutoCloseable {
         return new Builder(provider);
     }
 
-    /** The lock of this name, owned by whichever thread takes it. */
+    /**
+     * The lock of this name (see <a href="#names">lock names</a>), owned by whichever thread takes it.
+     *
+     * @throws IllegalArgumentException when {@code name} is not a valid lock name
+     */
     DistributedLock getLock(String name);
 
     /**

@@ -1,10 +1,13 @@
 package io.lockkit;
 
-/** Validation of lock names, shared by every entry point. */
+/**
+ * Validation of lock names, shared by every entry point (what a valid name is: {@link
+ * DistributedLockFactory}, "Lock names").
+ */
 final class LockNames {
 
     /** The longest name accepted, in chars; long enough for composite keys, short of abuse. */
-    static final int MAX_LENGTH = 8192;
+    static final int MAX_LENGTH = DistributedLockFactory.MAX_NAME_LENGTH;
 
     private LockNames() {}
 

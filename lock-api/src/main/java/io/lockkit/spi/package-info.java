@@ -5,6 +5,17 @@
  *
  * <h2>Glossary</h2>
  * <dl>
+ *   <dt>name</dt>
+ *   <dd>A lock's name, as the caller gave it: 1 to 8,192 chars (up to 24 KiB in UTF-8; the core
+ *       refuses longer ones, blank ones, control characters and unpaired surrogates). A backend
+ *       keeps a name whole and compares names exactly, code point by code point: names that
+ *       differ in any code point are different locks, even when Unicode calls them equivalent
+ *       ({@code "é"} as U+00E9 and as {@code "e"} + U+0301), or a case-insensitive,
+ *       accent-insensitive or padding collation would call them equal ({@code "a"}, {@code "A"},
+ *       {@code "á"}, {@code "a "}). {@link io.lockkit.spi.LockProvider#list list} matches its
+ *       prefix the same way and returns names exactly as they were locked. A database column
+ *       therefore needs a binary collation (or the backend keys rows by a hash of the UTF-8
+ *       bytes).</dd>
  *   <dt>client</dt>
  *   <dd>One {@code DistributedLockFactory} over one provider instance, as one process would have:
  *       its id ({@code DistributedLockFactory.clientId()}, by default {@code <host>/<pid>/<suffix>},
@@ -12,8 +23,10 @@
  *       the first colon, and differs between factories.</dd>
  *   <dt>owner</dt>
  *   <dd>Who a hold belongs to, as an owner id {@code <client id>:<owner within the client>} (a
- *       thread, {@code :t<thread id>}, or a handle, {@code :h<sequence>}; no spaces). Every call
- *       about a hold names its owner; only the owner can release or renew it.</dd>
+ *       thread, {@code :t<thread id>}, or a handle, {@code :h<sequence>}; no spaces; about 35
+ *       chars at most). Every call about a hold names its owner; only the owner can release or
+ *       renew it. Owner ids are compared whole: {@code c:h1} is not {@code c:h10}, nor
+ *       {@code c:t1}.</dd>
  *   <dt>holder</dt>
  *   <dd>The owner that holds a lock now. A lock has at most one holder.</dd>
  *   <dt>hold count</dt>
@@ -21,13 +34,16 @@
  *       {@link io.lockkit.spi.LockProvider#tryAcquire tryAcquire} by the holder raises it,
  *       {@link io.lockkit.spi.LockProvider#release release} lowers it, and at zero the lock is
  *       free ({@link io.lockkit.spi.Release.Outcome#RELEASED}; above zero
- *       {@link io.lockkit.spi.Release.Outcome#STILL_HELD}).</dd>
+ *       {@link io.lockkit.spi.Release.Outcome#STILL_HELD}). A backend counts at least to
+ *       2^31 - 1.</dd>
  *   <dt>lease</dt>
  *   <dd>How long the backend keeps a hold without hearing from its owner, counted by the
  *       backend from when it handles the request. A lease that runs out frees the lock whatever
  *       its hold count; the core learns of it at the next
  *       {@link io.lockkit.spi.LockProvider#renew renew} or release. The watchdog lease is the one
- *       the core renews by itself.</dd>
+ *       the core renews by itself. A backend keeps every lease the caller API accepts, from
+ *       1 ms to {@link io.lockkit.LockOptions#MAX_DURATION} (about 100 years), as asked: not
+ *       clamped, not in 32-bit milliseconds.</dd>
  *   <dt>fencing token</dt>
  *   <dd>A number that comes with each acquisition that is not reentrant and is greater than the
  *       token of every earlier holder of that name (across expiry, force release and restarts),

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Optional;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
@@ -59,6 +60,12 @@ class H2ContractTest extends LockContractTest {
     @Override
     protected LockProvider newProvider() {
         return JdbcLockProvider.create(url());
+    }
+
+    /** Writes the count into the lock's row (see {@link HoldCountRows}). */
+    @Override
+    protected void raiseHoldCount(LockProvider provider, String name, String owner, Duration lease, int count) {
+        HoldCountRows.set(keeper, name, owner, count);
     }
 
     /** Stops and starts the TCP server; starting without the holds deletes them (see PostgresContractTest). */

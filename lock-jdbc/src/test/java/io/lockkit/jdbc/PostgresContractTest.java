@@ -4,6 +4,9 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.LockContractTest;
 import io.lockkit.testkit.jdbc.PostgresExtension;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -31,6 +34,16 @@ class PostgresContractTest extends LockContractTest {
     @Override
     protected LockProvider newProvider() {
         return JdbcLockProvider.create(PG.server().jdbcUrl());
+    }
+
+    /** Writes the count into the lock's row (see {@link HoldCountRows}). */
+    @Override
+    protected void raiseHoldCount(LockProvider provider, String name, String owner, Duration lease, int count) {
+        try (Connection c = PG.server().connect()) {
+            HoldCountRows.set(c, name, owner, count);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

@@ -200,4 +200,16 @@ abstract class ContractGroup {
         });
         return millisSince(sinceNanos);
     }
+
+    /** The names of every lock {@code p.list} finds under {@code prefix}, page by page (100 entries a page). */
+    static java.util.Set<String> listedNames(LockProvider p, String prefix) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        String cursor = null;
+        do {
+            LockProvider.ListPage page = p.list(prefix, cursor, 100);
+            page.locks().forEach(h -> names.add(h.name()));
+            cursor = page.next();
+        } while (cursor != null);
+        return names;
+    }
 }

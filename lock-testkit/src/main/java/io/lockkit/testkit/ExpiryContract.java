@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
+import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -88,9 +92,11 @@ abstract class ExpiryContract extends ContractGroup {
     void lapsedLeaseEndsOnTime() throws Exception {
         assume(Capability.EXPLICIT_LEASE);
         String name = name();
+        DistributedLock lock = client().getLock(name);
+        DistributedLockFactory other = client(); // made before the clock starts: a new client may connect slowly
         long start = System.nanoTime();
-        client().getLock(name).lock(scaled(Duration.ofMillis(500)));
-        freeForOtherWithin(client(), name, Duration.ofMillis(2500), start, "the lock free after its 500 ms lease");
+        lock.lock(scaled(Duration.ofMillis(500)));
+        freeForOtherWithin(other, name, Duration.ofMillis(2500), start, "the lock free after its 500 ms lease");
     }
 
     @Test
@@ -99,10 +105,11 @@ abstract class ExpiryContract extends ContractGroup {
         assume(Capability.EXPLICIT_LEASE);
         String name = name();
         LockHandle h = client().acquire(name, leaseOf(scaled(Duration.ofSeconds(20))));
+        DistributedLockFactory other = client(); // made before the clock starts: a new client may connect slowly
         long start = System.nanoTime();
         h.extend(scaled(Duration.ofMillis(500)));
         freeForOtherWithin(
-                client(), name, Duration.ofMillis(2500), start, "the lock free after its lease was renewed to 500 ms");
+                other, name, Duration.ofMillis(2500), start, "the lock free after its lease was renewed to 500 ms");
     }
 
     @Test
@@ -129,20 +136,54 @@ abstract class ExpiryContract extends ContractGroup {
     @DisplayName("a reentrant acquisition with a longer lease lengthens the current one")
     void reentrantAcquisitionWithALongerLeaseLengthensIt() throws Exception {
         assume(Capability.EXPLICIT_LEASE);
+        DistributedLockFactory client = client();
+        DistributedLockFactory other = client();
+        // The reentrant acquisition must come well within the first lease, or it takes a lapsed lock
+        // anew and proves nothing: on a machine too busy for that, a round on a new name starts
+        // again with a lease twice as long.
+        Duration first = scaled(Duration.ofMillis(400));
         String name = name();
-        DistributedLock lock = client().getLock(name);
-        lock.lock(scaled(Duration.ofMillis(400)));
-        lock.lock(scaled(Duration.ofSeconds(20)));
-        Thread.sleep(scaled(Duration.ofMillis(1200)).toMillis()); // past the first lease, on the backend's clock
-        assertThat(client().getLock(name).tryLock())
+        DistributedLock lock = client.getLock(name);
+        for (int round = 1; !reenteredWithin(lock, first); round++) {
+            assertThat(round)
+                    .as("rounds too slow for a first lease of %s", first)
+                    .isLessThan(4);
+            first = first.multipliedBy(2);
+            name = name();
+            lock = client.getLock(name);
+        }
+        Thread.sleep(first.multipliedBy(3).toMillis()); // past the first lease, on the backend's clock
+        assertThat(other.getLock(name).tryLock())
                 .as("another client, past the first lease")
                 .isFalse();
         assertThat(lock.isHeldByCurrentThread()).isTrue();
+        DistributedLock held = lock;
         assertThatCode(() -> {
-                    lock.unlock();
-                    lock.unlock();
+                    held.unlock();
+                    held.unlock();
                 })
                 .doesNotThrowAnyException();
+    }
+
+    /**
+     * Locks {@code lock} with {@code first}, then again with a 20 s lease; whether the second came
+     * within half the first lease (else both holds are let go).
+     */
+    private boolean reenteredWithin(DistributedLock lock, Duration first) {
+        long start = System.nanoTime();
+        lock.lock(first);
+        lock.lock(scaled(Duration.ofSeconds(20)));
+        if (millisSince(start) < first.toMillis() / 2 && lock.getHoldCount() == 2) {
+            return true;
+        }
+        for (int i = 0; i < 2; i++) {
+            try {
+                lock.unlock();
+            } catch (IllegalMonitorStateException e) {
+                // the first hold had lapsed before the second lock
+            }
+        }
+        return false;
     }
 
     @Test
@@ -152,5 +193,71 @@ abstract class ExpiryContract extends ContractGroup {
         LockHandle h = client().acquire(name(), leaseOf(scaled(Duration.ofMillis(200))));
         await().atMost(scaled(Duration.ofSeconds(3))).until(() -> !h.isValid());
         assertThatThrownBy(() -> h.extend(Duration.ofSeconds(5))).isInstanceOf(LockLostException.class);
+    }
+
+    @Test
+    @DisplayName(
+            "a 30-day lease, a renewal to 30 days and the longest lease allowed last as long as asked: leases are not kept in 32-bit milliseconds, nor clamped")
+    void longLeasesLastAsLongAsAsked() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        DistributedLockFactory holder = client();
+        DistributedLockFactory other = client();
+        Duration month = Duration.ofDays(30); // 2,592,000,000 ms: more than a signed 32-bit count of them
+        String leased = name();
+        String renewed = name();
+        String longest = name();
+        LockHandle monthLong = holder.acquire(leased, leaseOf(month));
+        LockHandle extended = holder.acquire(renewed, leaseOf(scaled(Duration.ofSeconds(20))));
+        extended.extend(month);
+        LockHandle century = holder.acquire(longest, leaseOf(LockOptions.MAX_DURATION));
+        for (String name : List.of(leased, renewed, longest)) {
+            assertThat(other.tryAcquire(name)).as("another client on %s", name).isEmpty();
+        }
+        if (has(Capability.INSPECTION)) {
+            assertThat(other.inspect(leased).orElseThrow().leaseLeft())
+                    .as("lease left of a %s lease", month)
+                    .isGreaterThan(month.minusDays(1));
+            assertThat(other.inspect(renewed).orElseThrow().leaseLeft())
+                    .as("lease left after a renewal to %s", month)
+                    .isGreaterThan(month.minusDays(1));
+            assertThat(other.inspect(longest).orElseThrow().leaseLeft())
+                    .as("lease left of a %s lease", LockOptions.MAX_DURATION)
+                    .isGreaterThan(LockOptions.MAX_DURATION.minusDays(1));
+        }
+        for (LockHandle h : List.of(monthLong, extended, century)) {
+            assertThatCode(h::release).doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a hold is never valid on its client once another client has the lock: a lease of 1.999 ms is not cut to whole milliseconds")
+    void holdIsNeverValidOnceAnotherClientHasTheLock() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        DistributedLockFactory holder = client();
+        DistributedLockFactory other = client();
+        // Not scaled: the fraction of a millisecond is the point. A backend whose lease runs shorter
+        // than asked frees the lock while the holder's client, counting the lease from when it sent
+        // the request, still calls the hold valid; another client spinning on the lock catches that.
+        Duration lease = Duration.ofNanos(1_999_000);
+        for (int round = 0; round < 100; round++) {
+            String name = name() + ":" + round;
+            LockHandle h = holder.acquire(name, leaseOf(lease));
+            long giveUp = System.nanoTime() + scaled(Duration.ofSeconds(3)).toNanos();
+            Optional<LockHandle> taken = other.tryAcquire(name);
+            while (taken.isEmpty()) {
+                assertThat(System.nanoTime() - giveUp)
+                        .as("round %d: the lease has not lapsed", round)
+                        .isNegative();
+                taken = other.tryAcquire(name);
+            }
+            boolean stillValid = h.isValid();
+            taken.get().release();
+            assertThat(stillValid)
+                    .as(
+                            "round %d: the holder's client calls a hold of %s valid after another client took the lock",
+                            round, lease)
+                    .isFalse();
+        }
     }
 }

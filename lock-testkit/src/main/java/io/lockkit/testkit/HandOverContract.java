@@ -6,7 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
+import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.Release;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -100,5 +103,56 @@ abstract class HandOverContract extends ContractGroup {
         Optional<LockHandle> next = other.tryAcquire(name);
         assertThat(next).as("another client right after the release").isPresent();
         next.get().release();
+    }
+
+    @Test
+    @DisplayName("the abandon of a wait leaves alone the hold its owner took in another wait, or outside one")
+    void abandonOfAnotherWaitLeavesTheOwnersHoldAlone() {
+        LockProvider p = closeAfterTest(provider());
+        Duration lease = scaled(Duration.ofSeconds(20));
+        String owner = RenewalContract.newClient() + ":t1";
+        String other = RenewalContract.newClient() + ":t1";
+        for (long heldIn : new long[] {0, 7}) {
+            String name = name();
+            assertThat(p.tryAcquire(new LockRequest(name, owner, lease, heldIn == 0 ? Duration.ZERO : lease, heldIn))
+                            .isAcquired())
+                    .as("a free lock taken in wait %d", heldIn)
+                    .isTrue();
+            p.abandon(name, owner, 8); // a later wait of the same owner that ended without the lock
+            assertThat(p.tryAcquire(new LockRequest(name, other, lease, Duration.ZERO))
+                            .isAcquired())
+                    .as("another owner, after the abandon of a wait the hold was not taken in")
+                    .isFalse();
+            assertThat(p.release(name, owner).outcome())
+                    .as("the owner's release of the hold it took in wait %d", heldIn)
+                    .isEqualTo(Release.Outcome.RELEASED);
+        }
+    }
+
+    @Test
+    @DisplayName("a force release frees a lock that a release handed to a waiter and the waiter has not claimed yet")
+    void forceReleaseFreesALockHandedToAWaiter() {
+        assume(Capability.FORCE_RELEASE);
+        String name = name();
+        LockProvider holding = closeAfterTest(provider());
+        LockProvider waiting = closeAfterTest(provider());
+        LockProvider third = closeAfterTest(provider());
+        Duration lease = scaled(Duration.ofSeconds(20));
+        String holder = RenewalContract.newClient() + ":h1";
+        String waiter = RenewalContract.newClient() + ":h1";
+        assertThat(holding.tryAcquire(new LockRequest(name, holder, lease, Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        assertThat(waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1))
+                        .isAcquired())
+                .as("a waiter of another client, queued")
+                .isFalse();
+        assertThat(holding.release(name, holder).outcome()).isEqualTo(Release.Outcome.RELEASED);
+        third.forceRelease(name); // held for the waiter, or already free: either way free after
+        assertThat(third.tryAcquire(new LockRequest(name, RenewalContract.newClient() + ":h1", lease, Duration.ZERO))
+                        .isAcquired())
+                .as("another client right after the force release")
+                .isTrue();
+        waiting.abandon(name, waiter, 1);
     }
 }

@@ -249,4 +249,71 @@ abstract class InterruptsContract extends ContractGroup {
                     .isEqualTo(List.of("acquired", true));
         }
     }
+
+    @Test
+    @DisplayName(
+            "calls that do not wait, made with the interrupt status set, succeed and keep it: tryAcquire, acquireAgain, extend, inspect, isLocked, locks, release, forceRelease")
+    void callsThatDoNotWaitKeepTheInterruptStatus() throws Exception {
+        String name = name();
+        DistributedLockFactory c = client();
+        DistributedLock lock = c.getLock(name);
+        java.util.concurrent.CompletableFuture<java.util.Map<String, Object>> outcome =
+                new java.util.concurrent.CompletableFuture<>();
+        start("interrupted-caller", () -> {
+            // Each call is made with the status set; what it left is noted, and the status set again.
+            java.util.Map<String, Object> kept = new java.util.LinkedHashMap<>();
+            Thread.currentThread().interrupt();
+            try {
+                LockHandle h = c.tryAcquire(name).orElseThrow(() -> new AssertionError("a free lock was busy"));
+                kept.put("tryAcquire", Thread.interrupted());
+                Thread.currentThread().interrupt();
+                h.acquireAgain();
+                kept.put("acquireAgain", Thread.interrupted());
+                Thread.currentThread().interrupt();
+                if (has(Capability.EXPLICIT_LEASE)) {
+                    h.extend(scaled(Duration.ofSeconds(20)));
+                    kept.put("extend", Thread.interrupted());
+                    Thread.currentThread().interrupt();
+                }
+                if (has(Capability.INSPECTION)) {
+                    assertThat(c.inspect(name)).isPresent();
+                    kept.put("inspect", Thread.interrupted());
+                    Thread.currentThread().interrupt();
+                    assertThat(lock.isLocked()).isTrue();
+                    kept.put("isLocked", Thread.interrupted());
+                    Thread.currentThread().interrupt();
+                }
+                if (has(Capability.LISTING)) {
+                    try (java.util.stream.Stream<io.lockkit.LockInfo> locks = c.locks(name)) {
+                        assertThat(locks.count()).isEqualTo(1);
+                    }
+                    kept.put("locks", Thread.interrupted());
+                    Thread.currentThread().interrupt();
+                }
+                h.release();
+                kept.put("release (of one of two holds)", Thread.interrupted());
+                Thread.currentThread().interrupt();
+                h.release();
+                kept.put("release", Thread.interrupted());
+                Thread.currentThread().interrupt();
+                if (has(Capability.FORCE_RELEASE)) {
+                    assertThat(c.tryAcquire(name)).as("the released lock").isPresent();
+                    Thread.interrupted();
+                    Thread.currentThread().interrupt();
+                    assertThat(c.forceRelease(name)).isTrue();
+                    kept.put("forceRelease", Thread.interrupted());
+                }
+                outcome.complete(kept);
+            } catch (Throwable e) {
+                kept.put("failed", e);
+                outcome.complete(kept);
+            }
+        });
+        java.util.Map<String, Object> kept =
+                outcome.get(scaled(Duration.ofSeconds(20)).toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(kept).as("the interrupt status after each call (true: kept)").doesNotContainKey("failed");
+        assertThat(kept.values())
+                .as("the interrupt status after each call: %s", kept)
+                .containsOnly(true);
+    }
 }

@@ -7,14 +7,17 @@ import static org.awaitility.Awaitility.await;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
+import io.lockkit.LockHandle;
 import io.lockkit.LockInfo;
 import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -159,6 +162,65 @@ abstract class ListingContract extends ContractGroup {
     }
 
     @Test
+    @DisplayName("a lock whose lease lapsed while nothing looked at it is not listed")
+    void lockLapsedUnseenIsNotListed() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String prefix = name() + "/";
+        DistributedLockFactory holder = client();
+        holder.acquire(prefix + "held", LockOptions.noWait());
+        Duration lease = scaled(Duration.ofMillis(300));
+        holder.acquire(prefix + "lapsed", leaseOf(lease));
+        // Not awaited: any look at the lock (an inspect, an attempt) could make a backend drop it.
+        Thread.sleep(lease.multipliedBy(3).toMillis()); // past the lease, on the backend's clock
+        LockProvider p = closeAfterTest(provider());
+        assertThat(listedNames(p, prefix))
+                .as("the provider's list(\"%s\")", prefix)
+                .containsExactly(prefix + "held");
+        assertThat(listed(client(), prefix)).as("locks(\"%s\")", prefix).containsExactly(prefix + "held");
+    }
+
+    @Test
+    @DisplayName(
+            "a prefix matches code point by code point: not ignoring case or accents, not as an equivalent Unicode form")
+    void prefixMatchesExactly() throws Exception {
+        String p = name() + "/";
+        List<String> names = List.of(
+                p + "Abc",
+                p + "abc",
+                p + "ABd",
+                p + "\u00e91",
+                p + "e\u03012",
+                p + "e3",
+                p + "\u00c94",
+                p + "\u00df5",
+                p + "ss6",
+                p + "\uff417",
+                p + "\ud83d\udd128");
+        holdAll(client(), names);
+        LockProvider provider = closeAfterTest(provider());
+        for (String start : List.of(
+                "a",
+                "A",
+                "AB",
+                "\u00e9",
+                "e",
+                "e\u0301",
+                "\u00c9",
+                "E",
+                "\u00df",
+                "ss",
+                "SS",
+                "\uff41",
+                "\ud83d\udd12")) {
+            Set<String> expected =
+                    names.stream().filter(n -> n.startsWith(p + start)).collect(Collectors.toSet());
+            assertThat(listedNames(provider, p + start))
+                    .as("the provider's list(\"…%s\")", start)
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
     @DisplayName("list pages: 2.5 pages of held locks come back, over more than one page, each page bounded")
     void listingSpansPages() throws Exception {
         String prefix = name() + "/";
@@ -194,6 +256,40 @@ abstract class ListingContract extends ContractGroup {
         } while (cursor != null);
         assertThat(seen).as("locks listed").isEqualTo(held);
         assertThat(pages).as("pages").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    @DisplayName(
+            "a lock held throughout a listing is listed, also when locks listed on an earlier page are released between pages")
+    void lockHeldThroughoutIsListedWhileEarlierOnesGo() throws Exception {
+        String prefix = name() + "/";
+        DistributedLockFactory holder = client();
+        Map<String, LockHandle> held = new HashMap<>();
+        for (int i = 0; i < 12; i++) {
+            held.put(prefix + i, holder.acquire(prefix + i, LockOptions.noWait()));
+        }
+        LockProvider p = closeAfterTest(provider());
+        Set<String> seen = new HashSet<>();
+        Set<String> released = new HashSet<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            LockProvider.ListPage page = p.list(prefix, cursor, 3);
+            assertThat(++pages).as("pages of a 12-lock listing").isLessThan(1000);
+            for (LockProvider.HeldLock h : page.locks()) {
+                seen.add(h.name());
+                // What a page showed goes before the next page is asked for (an operator freeing them).
+                LockHandle handle = held.remove(h.name());
+                if (handle != null) {
+                    handle.release();
+                    released.add(h.name());
+                }
+            }
+            cursor = page.next();
+        } while (cursor != null);
+        assertThat(released).as("locks released during the listing").isNotEmpty();
+        assertThat(seen).as("locks listed").containsAll(released);
+        assertThat(held.keySet()).as("locks held throughout and never listed").isEmpty();
     }
 
     @Test

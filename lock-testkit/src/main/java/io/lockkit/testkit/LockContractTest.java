@@ -48,7 +48,9 @@ import org.junit.jupiter.api.Timeout;
  *       tests of an absent capability are skipped, and the API is checked to refuse it loudly;
  *   <li>{@link #timeScale()}: multiplies every time bound of the kit, for slow backends;
  *   <li>{@link #backendControl()}: stops and starts the backend for the outage tests, which are
- *       skipped without it.
+ *       skipped without it;
+ *   <li>{@link #raiseHoldCount}: how the test of hold counts past 16 bits reaches 32,767 holds, by
+ *       default one acquisition at a time.
  * </ul>
  *
  * <p>Every client and provider the kit makes is closed after the test, never during it (a test
@@ -84,6 +86,47 @@ public abstract class LockContractTest {
     /** Stops and starts the backend for the outage tests; empty (the default) skips them. */
     protected Optional<BackendControl> backendControl() {
         return Optional.empty();
+    }
+
+    /**
+     * Raises the hold count of {@code owner}, which holds {@code name} on {@code provider} once, to
+     * {@code count}, for the test that counts go past 16 bits. By default with {@code count - 1}
+     * reentrant acquisitions, one round trip each (from four threads at once). A backend where
+     * 32,768 round trips take too long may override this to write the count into its storage
+     * directly (an UPDATE of the lock's row), provided its acquisitions and releases count on from
+     * the stored value: the test then takes the count past 2^15 and back with the provider's own
+     * calls, which is where a count kept in 16 bits breaks.
+     */
+    protected void raiseHoldCount(LockProvider provider, String name, String owner, Duration lease, int count)
+            throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(count - 1);
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        List<Thread> acquiring = new java.util.ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    while (left.getAndDecrement() > 0 && failure.get() == null) {
+                        if (!provider.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO))
+                                .isAcquired()) {
+                            throw new IllegalStateException("a reentrant acquisition of " + name + " was refused");
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            thread.setDaemon(true);
+            threads.add(thread);
+            acquiring.add(thread);
+            thread.start();
+        }
+        for (Thread thread : acquiring) {
+            thread.join();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
     }
 
     // ---- what the running test made, closed after it ----
@@ -305,6 +348,22 @@ public abstract class LockContractTest {
     @DisplayName("Backend outage")
     class Outage extends OutageContract {
         Outage() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Renewal")
+    class Renewal extends RenewalContract {
+        Renewal() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Wake-ups")
+    class WakeUps extends WakeUpsContract {
+        WakeUps() {
             super(LockContractTest.this);
         }
     }

@@ -106,6 +106,35 @@ abstract class OperatorInspectionContract extends ContractGroup {
     }
 
     @Test
+    @DisplayName(
+            "inspect names the holder, not the owner that asked last: contenders that were refused leave it unchanged")
+    void inspectNamesTheHolderNotTheLatestContender() throws Exception {
+        String name = name();
+        DistributedLockFactory holding = client();
+        DistributedLockFactory contending = client();
+        DistributedLockFactory observer = client();
+        LockHandle held = holding.acquire(name, LockOptions.noWait());
+        LockInfo before = inspected(observer, name);
+        assertThat(contending.tryAcquire(name))
+                .as("a contender of another client")
+                .isEmpty();
+        assertThat(contending.tryAcquire(name, waitFor(Duration.ofMillis(200))))
+                .as("a waiting contender of another client")
+                .isEmpty();
+        assertThat(holding.tryAcquire(name))
+                .as("a contender of the holder's client")
+                .isEmpty();
+        LockInfo after = inspected(observer, name);
+        assertThat(after.owner()).as("the holder named after three contenders").isEqualTo(before.owner());
+        assertThat(after.clientId()).isEqualTo(before.clientId());
+        assertThat(after.holdCount()).isEqualTo(1);
+        if (has(Capability.FENCING_TOKENS)) {
+            assertThat(after.fencingToken()).isEqualTo(held.fencingToken());
+        }
+        held.release();
+    }
+
+    @Test
     @DisplayName("inspect counts the owners waiting, as they come and go (when the backend can tell)")
     void inspectCountsWaiters() throws Exception {
         String name = name();

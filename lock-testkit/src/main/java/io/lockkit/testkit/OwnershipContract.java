@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockkit.DistributedLock;
+import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
+import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.Release;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -116,5 +121,65 @@ abstract class OwnershipContract extends ContractGroup {
         assertThat(observer.isLocked()).isTrue();
         lock.unlock();
         assertThat(observer.isLocked()).isFalse();
+    }
+
+    @Test
+    @DisplayName("the release of a lapsed hold leaves alone the hold that another owner of the same client took since")
+    void releaseOfALapsedHoldLeavesTheSameClientsNextHolderAlone() throws Exception {
+        assume(Capability.EXPLICIT_LEASE);
+        String name = name();
+        DistributedLockFactory client = client();
+        DistributedLockFactory other = client();
+        LockHandle first = client.acquire(name, leaseOf(scaled(Duration.ofMillis(300))));
+        LockHandle second = client.acquire(name, waitFor(Duration.ofSeconds(5)));
+        assertThatThrownBy(first::release).as("the release of the lapsed hold").isInstanceOf(LockLostException.class);
+        assertThat(second.isValid()).isTrue();
+        assertThat(other.tryAcquire(name))
+                .as("another client, after the lapsed hold's release")
+                .isEmpty();
+        assertThatCode(second::release).doesNotThrowAnyException();
+    }
+
+    @Test
+    @DisplayName(
+            "owner ids are told apart whole: one that starts with the holder's, that the holder's starts with, or that shares its client part is another owner")
+    void ownerIdsAreToldApartWhole() {
+        LockProvider p = closeAfterTest(provider());
+        String client = RenewalContract.newClient();
+        // The longest owner ids the core makes: a 13-character client id and a thread id of 19 digits.
+        String longClient = "z".repeat(13 - client.length()) + client;
+        List<List<String>> pairs = List.of(
+                List.of(client + ":h1", client + ":h10"),
+                List.of(client + ":h10", client + ":h1"),
+                List.of(client + ":t1", client + ":h1"),
+                List.of(longClient + ":t9223372036854775806", longClient + ":t9223372036854775807"));
+        Duration lease = watchdogLease();
+        for (List<String> pair : pairs) {
+            String name = name();
+            String holder = pair.get(0);
+            String other = pair.get(1);
+            assertThat(p.tryAcquire(RenewalContract.request(name, holder, lease))
+                            .isAcquired())
+                    .as("%s takes a free lock", holder)
+                    .isTrue();
+            assertThat(p.tryAcquire(RenewalContract.request(name, other, lease)).isAcquired())
+                    .as("%s takes the lock %s holds", other, holder)
+                    .isFalse();
+            assertThat(p.release(name, other).outcome())
+                    .as("%s releases the lock %s holds", other, holder)
+                    .isEqualTo(Release.Outcome.NOT_HELD);
+            LockProvider.Renewal renewal = new LockProvider.Renewal(name, other, lease);
+            assertThat(p.renew(List.of(renewal)))
+                    .as("%s renews the lock %s holds", other, holder)
+                    .containsExactly(renewal);
+            if (has(Capability.INSPECTION)) {
+                assertThat(p.inspect(name).map(LockProvider.LockState::holdCounts))
+                        .as("the holder after %s's calls", other)
+                        .contains(Map.of(holder, 1));
+            }
+            assertThat(p.release(name, holder).outcome())
+                    .as("%s releases its lock", holder)
+                    .isEqualTo(Release.Outcome.RELEASED);
+        }
     }
 }

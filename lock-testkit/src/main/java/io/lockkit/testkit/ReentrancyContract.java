@@ -7,7 +7,12 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.Release;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -138,5 +143,43 @@ abstract class ReentrancyContract extends ContractGroup {
         assertThatThrownBy(lock::unlock)
                 .isInstanceOf(IllegalMonitorStateException.class)
                 .isNotInstanceOf(LockLostException.class);
+    }
+
+    @Test
+    @DisplayName("hold counts go past 16 bits: at 32,768 holds of one owner a release leaves 32,767, and the lock held")
+    void holdCountsGoPast16Bits() throws Exception {
+        LockProvider p = closeAfterTest(provider());
+        String name = name();
+        String owner = RenewalContract.newClient() + ":h1";
+        Duration lease = scaled(Duration.ofMinutes(2));
+        int holds = 1 << 15; // one more than a signed 16-bit count holds
+        assertThat(p.tryAcquire(new LockRequest(name, owner, lease, Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        kit.raiseHoldCount(p, name, owner, lease, holds - 1);
+        assertThat(p.tryAcquire(new LockRequest(name, owner, lease, Duration.ZERO))
+                        .isAcquired())
+                .as("the acquisition that makes %d holds", holds)
+                .isTrue();
+        if (has(Capability.INSPECTION)) {
+            assertThat(p.inspect(name).map(LockProvider.LockState::holdCounts))
+                    .as("hold counts after %d acquisitions", holds)
+                    .contains(Map.of(owner, holds));
+        }
+        assertThat(p.release(name, owner).outcome())
+                .as("a release of %d holds", holds)
+                .isEqualTo(Release.Outcome.STILL_HELD);
+        if (has(Capability.INSPECTION)) {
+            assertThat(p.inspect(name).map(LockProvider.LockState::holdCounts))
+                    .as("hold counts after one release")
+                    .contains(Map.of(owner, holds - 1));
+        }
+        assertThat(p.tryAcquire(new LockRequest(name, RenewalContract.newClient() + ":h1", lease, Duration.ZERO))
+                        .isAcquired())
+                .as("another owner, while %d holds remain", holds - 1)
+                .isFalse();
+        if (has(Capability.FORCE_RELEASE)) {
+            p.forceRelease(name); // else its lease ends it
+        }
     }
 }

@@ -279,6 +279,248 @@ class BrokenProvidersTest {
         }
     }
 
+    // ---- faults the kit once let through (BrokenHoldKits, BrokenNameKits, BrokenWakeUpKits) ----
+
+    @Test
+    @DisplayName("a provider whose renew extends the lock for whoever holds it fails the taken-over renewal test")
+    void providerRenewingWhoeverHoldsIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.RenewsWhoeverHoldsKit.class,
+                LockContractTest.Renewal.class,
+                "renewalOfAHoldTakenOverIsReportedLost");
+    }
+
+    @Test
+    @DisplayName("a provider whose batch renewals report no losses fails the batch renewal test")
+    void providerLosingNothingInBatchRenewalsIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.BatchRenewalLosesNothingKit.class,
+                LockContractTest.Renewal.class,
+                "batchRenewalReportsExactlyTheLostHolds");
+    }
+
+    @Test
+    @DisplayName("a provider whose release compares owners by their client part fails the same-client release test")
+    void providerReleasingByClientIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.ReleasesByClientKit.class,
+                LockContractTest.Ownership.class,
+                "releaseOfALapsedHoldLeavesTheSameClientsNextHolderAlone");
+    }
+
+    @Test
+    @DisplayName("a provider that compares owner ids by prefix fails the whole-owner-id test")
+    void providerComparingOwnersByPrefixIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.OwnersByPrefixKit.class, LockContractTest.Ownership.class, "ownerIdsAreToldApartWhole");
+    }
+
+    @Test
+    @DisplayName("a provider that keeps hold counts in 16 bits fails the 32,768-holds test")
+    void providerWithSixteenBitHoldCountsIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.SixteenBitHoldCountsKit.class,
+                LockContractTest.Reentrancy.class,
+                "holdCountsGoPast16Bits");
+    }
+
+    @Test
+    @DisplayName("a provider that keeps leases in 32-bit milliseconds fails the long-lease test")
+    void providerWithThirtyTwoBitLeasesIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.ThirtyTwoBitLeasesKit.class,
+                LockContractTest.Expiry.class,
+                "longLeasesLastAsLongAsAsked");
+    }
+
+    @Test
+    @DisplayName("a provider that clamps leases to an hour fails the long-lease test")
+    void providerClampingLeasesIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.HourLeasesKit.class, LockContractTest.Expiry.class, "longLeasesLastAsLongAsAsked");
+    }
+
+    @Test
+    @DisplayName("a provider whose renew clears the interrupt status fails the interrupted-calls test")
+    void providerClearingInterruptsInRenewIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.RenewClearsInterruptKit.class,
+                LockContractTest.Interrupts.class,
+                "callsThatDoNotWaitKeepTheInterruptStatus");
+    }
+
+    @Test
+    @DisplayName("a provider that normalizes names (NFC) fails the equivalent-names test")
+    void providerNormalizingNamesIsRejected() {
+        assertRejectedBy(
+                BrokenNameKits.NormalizesNamesKit.class,
+                LockContractTest.Independence.class,
+                "equivalentUnicodeNamesAreDifferentLocks");
+    }
+
+    @Test
+    @DisplayName("a provider that keeps names in 8,192 bytes of UTF-8 fails the longest-names test")
+    void providerCuttingNamesAtEightKilobytesIsRejected() {
+        assertRejectedBy(
+                BrokenNameKits.Utf8ByteColumnKit.class,
+                LockContractTest.Independence.class,
+                "longestNamesDifferingInTheLastCharacterAreDifferentLocks");
+    }
+
+    @Test
+    @DisplayName("a provider whose listing matches prefixes case-insensitively fails the exact-prefix test")
+    void providerListingCaseInsensitivelyIsRejected() {
+        assertRejectedBy(
+                BrokenNameKits.CaseInsensitivePrefixKit.class, LockContractTest.Listing.class, "prefixMatchesExactly");
+    }
+
+    @Test
+    @DisplayName("a provider whose listing shows locks that lapsed unseen fails the lapsed-listing test")
+    void providerListingLapsedLocksIsRejected() {
+        assertRejectedBy(
+                BrokenNameKits.ListsLapsedLocksKit.class,
+                LockContractTest.Listing.class,
+                "lockLapsedUnseenIsNotListed");
+    }
+
+    @Test
+    @DisplayName("a provider whose inspect names the latest contender fails the holder-not-contender test")
+    void providerInspectingTheLatestContenderIsRejected() {
+        assertRejectedBy(
+                BrokenNameKits.InspectsLatestContenderKit.class,
+                LockContractTest.OperatorInspection.class,
+                "inspectNamesTheHolderNotTheLatestContender");
+    }
+
+    @Test
+    @DisplayName("a provider whose busy answers say \"try again now\" fails the polling test")
+    void providerWithZeroRetryHintsIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.ZeroRetryHintKit.class,
+                LockContractTest.Waiting.class,
+                "busyAnswersDoNotMakeAWaiterPoll");
+    }
+
+    @Test
+    @DisplayName("a provider whose release wakes every waiter of a client fails the herd test")
+    void providerWakingEveryWaiterIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.WakesEveryWaiterKit.class,
+                LockContractTest.WakeUps.class,
+                "aReleaseWakesOneWaiterOfAClient");
+    }
+
+    @Test
+    @DisplayName("a provider whose subscriptions outlive their close fails the subscriptions test")
+    void providerKeepingClosedSubscriptionsIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.SubscriptionOutlivesCloseKit.class,
+                LockContractTest.WakeUps.class,
+                "releasesReachOnlyOpenSubscriptionsOfTheName");
+    }
+
+    @Test
+    @DisplayName("a provider whose subscriptions hear every name they start with fails the subscriptions test")
+    void providerSubscribingByPrefixIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.WakeUpsByPrefixKit.class,
+                LockContractTest.WakeUps.class,
+                "releasesReachOnlyOpenSubscriptionsOfTheName");
+    }
+
+    @Test
+    @DisplayName("a provider that cuts leases to whole milliseconds fails the never-valid-once-taken test")
+    void providerCuttingLeasesToMillisecondsIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.MillisecondLeasesKit.class,
+                LockContractTest.Expiry.class,
+                "holdIsNeverValidOnceAnotherClientHasTheLock");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider whose abandon releases the owner's hold from another wait fails the abandon-of-another-wait test")
+    void providerAbandoningAnyHoldIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.AbandonReleasesAnyHoldKit.class,
+                LockContractTest.HandOver.class,
+                "abandonOfAnotherWaitLeavesTheOwnersHoldAlone");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider whose force release spares a lock handed to a waiter fails the force-release hand-over test")
+    void providerForceReleasingOnlyHeldLocksIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.ForceReleaseSparesHandOversKit.class,
+                LockContractTest.HandOver.class,
+                "forceReleaseFreesALockHandedToAWaiter");
+    }
+
+    @Test
+    @DisplayName("a provider whose subscriptions take effect after subscribe returned fails the just-subscribed test")
+    void providerSubscribingLateIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.LateSubscriptionKit.class,
+                LockContractTest.WakeUps.class,
+                "releaseJustAfterSubscribingIsHeard");
+    }
+
+    @Test
+    @DisplayName("a provider whose listing pages by offset fails the held-throughout listing test")
+    void providerPagingByOffsetIsRejected() {
+        assertRejectedBy(
+                BrokenNameKits.OffsetPagingKit.class,
+                LockContractTest.Listing.class,
+                "lockHeldThroughoutIsListedWhileEarlierOnesGo");
+    }
+
+    // ---- faults considered and found covered by tests written for something else ----
+
+    @Test
+    @DisplayName("a provider that counts fencing tokens per client fails the token-order test")
+    void providerWithTokensPerClientIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.TokensPerClientKit.class, LockContractTest.Fencing.class, "tokensIncreaseAcrossHolders");
+    }
+
+    @Test
+    @DisplayName("a provider whose force release wakes nobody fails the force-unlock test")
+    void providerForceReleasingWithoutWakeUpsIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.ForceReleaseWakesNobodyKit.class,
+                LockContractTest.Ownership.class,
+                "forceUnlockFreesAndWakes");
+    }
+
+    @Test
+    @DisplayName("a provider that cuts leases to whole seconds fails the lapsed-lease test")
+    void providerCuttingLeasesToSecondsIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.WholeSecondLeasesKit.class,
+                LockContractTest.Expiry.class,
+                "lapsedLeaseLetsAnotherClientIn");
+    }
+
+    @Test
+    @DisplayName("a provider that declares no capability once closed fails the closed-provider test")
+    void providerLosingCapabilitiesOnCloseIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.CapabilitiesGoneOnCloseKit.class,
+                LockContractTest.ClosedProvider.class,
+                "everyCallAfterCloseThrowsLockException");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider that ignores the abandon of another client's waiter fails the busy-for-others test (whose waiters give up)")
+    void providerIgnoringAnotherClientsAbandonIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.IgnoresAbandonKit.class,
+                LockContractTest.MutualExclusion.class,
+                "aHeldLockIsBusyForOtherClients");
+    }
+
     private static void assertRejected(Class<? extends LockContractTest> kit, Class<?> group) {
         Events tests = run(kit, group);
         assertThat(tests.started().count()).as("tests started").isPositive();

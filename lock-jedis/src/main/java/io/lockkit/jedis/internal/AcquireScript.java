@@ -38,12 +38,23 @@ public final class AcquireScript {
         public List<String> encode() {
             return List.of(
                     owner,
-                    Long.toString(lease.toMillis()),
-                    Long.toString(maxWait.toMillis()),
+                    millisUp(lease),
+                    millisUp(maxWait),
                     Long.toString(queueSlack.toMillis()),
                     mayBeQueued ? "1" : "0",
                     Long.toString(waitId));
         }
+    }
+
+    /**
+     * {@code d} in whole milliseconds, rounded up, as the scripts take leases and waits: a lease
+     * Redis keeps is never shorter than the one the client counts from when it sent the request
+     * (cut to whole milliseconds, a lease of 1.999 ms lasted 1 ms on Redis while the client
+     * called the hold valid for 1.999 ms).
+     */
+    static String millisUp(Duration d) {
+        long millis = d.toMillis();
+        return Long.toString(d.equals(Duration.ofMillis(millis)) ? millis : millis + 1);
     }
 
     /** What the script answered: the lock is the owner's now, or busy. */

@@ -1,0 +1,166 @@
+package io.lockkit.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Renewal;
+import io.lockkit.spi.Release;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * "Renewal" ({@link LockContractTest.Renewal}): the provider's renew sets the lease of the holds
+ * whose owner still holds the lock, and reports every other one lost, alone or in a batch. These
+ * tests call the provider directly, with owner ids shaped as the core makes them, since the core's
+ * own deadlines would hide a renewal that wrongly succeeds.
+ */
+abstract class RenewalContract extends ContractGroup {
+
+    RenewalContract(LockContractTest kit) {
+        super(kit);
+    }
+
+    @BeforeEach
+    void requireExplicitLeases() {
+        assume(Capability.EXPLICIT_LEASE); // the tests let short leases lapse
+    }
+
+    /** A client part of owner ids, new for each call: {@code <client part>:h1} is a new owner. */
+    static String newClient() {
+        return Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    }
+
+    static LockRequest request(String name, String owner, Duration lease) {
+        return new LockRequest(name, owner, lease, Duration.ZERO);
+    }
+
+    /** A provider for raw calls, closed after the test. */
+    final LockProvider raw() {
+        return closeAfterTest(provider());
+    }
+
+    final Duration shortLease() {
+        return scaled(Duration.ofMillis(300));
+    }
+
+    final Duration longLease() {
+        return scaled(Duration.ofSeconds(20));
+    }
+
+    /** Takes {@code name} for {@code owner} on {@code p} once its current lease has lapsed; fails after 5 s. */
+    final void takeOnceLapsed(LockProvider p, String name, String owner) {
+        await("the lapse of the lease on " + name)
+                .atMost(scaled(Duration.ofSeconds(5)))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> p.tryAcquire(request(name, owner, longLease())).isAcquired());
+    }
+
+    @Test
+    @DisplayName(
+            "a renewal by an owner whose lease lapsed and whose lock another owner took is reported lost, and leaves the new holder's lock alone")
+    void renewalOfAHoldTakenOverIsReportedLost() throws Exception {
+        LockProvider p = raw();
+        LockProvider q = raw();
+        String name = name();
+        String old = newClient() + ":h1";
+        String next = newClient() + ":h1";
+        assertThat(p.tryAcquire(request(name, old, shortLease())).isAcquired()).isTrue();
+        takeOnceLapsed(q, name, next);
+        Renewal stale = new Renewal(name, old, longLease());
+        assertThat(p.renew(List.of(stale)))
+                .as("what renewing the lapsed hold reported lost")
+                .containsExactly(stale);
+        if (has(Capability.INSPECTION)) {
+            assertThat(p.inspect(name).map(s -> s.holdCounts()))
+                    .as("the holder after the stale renewal")
+                    .contains(Map.of(next, 1));
+        }
+        assertThat(q.release(name, next).outcome())
+                .as("the new holder's release")
+                .isEqualTo(Release.Outcome.RELEASED);
+    }
+
+    @Test
+    @DisplayName(
+            "a renewal of 250 holds in one call reports exactly the lost ones, wherever they are in the batch, and renews the rest")
+    void batchRenewalReportsExactlyTheLostHolds() throws Exception {
+        LockProvider p = raw();
+        LockProvider other = raw();
+        String base = name() + ":";
+        String client = newClient();
+        String otherClient = newClient();
+        int size = 250;
+        // Where the lost holds are: at both ends, and around 100 and 128, where a backend may split its batches.
+        List<Integer> lostAt = List.of(0, 1, 99, 100, 127, 128, 200, 249);
+        List<Renewal> batch = new ArrayList<>();
+        List<Renewal> lost = new ArrayList<>();
+        List<String> lapsedNames = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            String name = base + i;
+            String owner = client + ":h" + (i + 1);
+            Renewal r = new Renewal(name, owner, scaled(Duration.ofSeconds(60)));
+            batch.add(r);
+            if (!lostAt.contains(i)) {
+                assertThat(p.tryAcquire(request(name, owner, longLease())).isAcquired())
+                        .as("taking %s", name)
+                        .isTrue();
+                continue;
+            }
+            lost.add(r);
+            switch (lostAt.indexOf(i) % 6) {
+                case 0 -> {} // never held
+                case 1 -> { // released
+                    assertThat(p.tryAcquire(request(name, owner, longLease())).isAcquired())
+                            .isTrue();
+                    assertThat(p.release(name, owner).outcome()).isEqualTo(Release.Outcome.RELEASED);
+                }
+                case 2 -> // held by another owner of the same client
+                    assertThat(p.tryAcquire(request(name, client + ":t" + i, longLease()))
+                                    .isAcquired())
+                            .isTrue();
+                case 3 -> // held by another client
+                    assertThat(other.tryAcquire(request(name, otherClient + ":h" + i, longLease()))
+                                    .isAcquired())
+                            .isTrue();
+                default -> { // lapsed: left alone, or taken over by another client
+                    assertThat(p.tryAcquire(request(name, owner, shortLease())).isAcquired())
+                            .isTrue();
+                    lapsedNames.add(name);
+                }
+            }
+        }
+        // The first lapsed lock stays untouched; the others are taken over once lapsed (so all have lapsed).
+        for (String name : lapsedNames.subList(1, lapsedNames.size())) {
+            takeOnceLapsed(other, name, otherClient + ":h0");
+        }
+        assertThat(p.renew(batch))
+                .as("holds reported lost by a renewal of %d (lost at %s)", size, lostAt)
+                .containsExactlyInAnyOrderElementsOf(lost);
+        for (Renewal r : lost) {
+            assertThat(p.renew(List.of(r)))
+                    .as("a renewal of %s alone", r.name())
+                    .containsExactly(r);
+        }
+        if (has(Capability.INSPECTION)) {
+            for (int i : List.of(2, 98, 101, 129, 248)) {
+                assertThat(p.inspect(base + i).orElseThrow().remainingLease())
+                        .as(
+                                "the lease of %s after its renewal to %s",
+                                base + i, batch.get(i).lease())
+                        .isGreaterThan(longLease());
+            }
+        }
+        assertThat(p.renew(List.of(batch.get(2))))
+                .as("a renewal of one live hold")
+                .isEmpty();
+    }
+}

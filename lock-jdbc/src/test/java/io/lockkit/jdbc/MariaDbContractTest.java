@@ -7,6 +7,9 @@ import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.LockContractTest;
 import io.lockkit.testkit.jdbc.MariaDbFixture;
 import io.lockkit.testkit.jdbc.MariaDbServer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -35,6 +38,16 @@ class MariaDbContractTest extends LockContractTest {
     @Override
     protected LockProvider newProvider() {
         return JdbcLockProvider.create(url);
+    }
+
+    /** Writes the count into the lock's row (see {@link HoldCountRows}). */
+    @Override
+    protected void raiseHoldCount(LockProvider provider, String name, String owner, Duration lease, int count) {
+        try (Connection c = db.connect(database())) {
+            HoldCountRows.set(c, name, owner, count);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

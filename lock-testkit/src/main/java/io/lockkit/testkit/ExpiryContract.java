@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
@@ -240,9 +241,17 @@ abstract class ExpiryContract extends ContractGroup {
         // than asked frees the lock while the holder's client, counting the lease from when it sent
         // the request, still calls the hold valid; another client spinning on the lock catches that.
         Duration lease = Duration.ofNanos(1_999_000);
+        int checked = 0;
         for (int round = 0; round < 100; round++) {
             String name = name() + ":" + round;
-            LockHandle h = holder.acquire(name, leaseOf(lease));
+            // An answer that comes back after its lease ran out hands out nothing (the hold was
+            // lost already): a round trip slower than the lease, which this round cannot use.
+            Optional<LockHandle> held = holder.tryAcquire(name, leaseOf(lease));
+            if (held.isEmpty()) {
+                continue;
+            }
+            checked++;
+            LockHandle h = held.get();
             long giveUp = System.nanoTime() + scaled(Duration.ofSeconds(3)).toNanos();
             Optional<LockHandle> taken = other.tryAcquire(name);
             while (taken.isEmpty()) {
@@ -259,5 +268,10 @@ abstract class ExpiryContract extends ContractGroup {
                             round, lease)
                     .isFalse();
         }
+        int rounds = checked;
+        assumeTrue(
+                rounds >= 10,
+                () -> "only " + rounds + " of 100 acquisitions with a lease of " + lease
+                        + " came back before their lease ran out: the backend answers too slowly to check this here");
     }
 }

@@ -181,6 +181,10 @@ abstract class WakeUpsContract extends ContractGroup {
         Heard closed = new Heard();
         Heard last = new Heard();
         Heard ofLonger = new Heard();
+        // The name is held while its subscriptions listen, as a waiter's are: a backend that looks
+        // at the locks its waiters wait for (rather than being told of releases) may report a free
+        // lock as released, which a held one never is.
+        String holder = hold(releasing, name);
         List<Subscription> open = new ArrayList<>();
         open.add(releasing.subscribe(name, first));
         Subscription closing = releasing.subscribe(name, closed);
@@ -200,7 +204,7 @@ abstract class WakeUpsContract extends ContractGroup {
                 .pollInterval(Duration.ofMillis(10))
                 .until(() -> first.released.get() + closed.released.get() + last.released.get() == 0);
 
-        releaseWhileQueued(releasing, waiting, name);
+        releaseWhileQueued(releasing, waiting, name, holder);
         await("the release of " + name + " heard by its open subscriptions")
                 .atMost(scaled(Duration.ofSeconds(5)))
                 .pollInterval(Duration.ofMillis(10))
@@ -219,13 +223,23 @@ abstract class WakeUpsContract extends ContractGroup {
      * releases it; the waiter then gives up, which gives back a hand-over made to it.
      */
     private void releaseWhileQueued(LockProvider releasing, LockProvider waiting, String name) {
+        releaseWhileQueued(releasing, waiting, name, hold(releasing, name));
+    }
+
+    /** Takes {@code name} for a new owner of {@code releasing}'s client; returns the owner. */
+    private String hold(LockProvider releasing, String name) {
         String holder = RenewalContract.newClient() + ":h1";
-        String waiter = RenewalContract.newClient() + ":h1";
-        Duration lease = scaled(Duration.ofSeconds(20));
         assertThat(releasing
-                        .tryAcquire(new LockRequest(name, holder, lease, Duration.ZERO))
+                        .tryAcquire(new LockRequest(name, holder, scaled(Duration.ofSeconds(20)), Duration.ZERO))
                         .isAcquired())
                 .isTrue();
+        return holder;
+    }
+
+    /** Queues a waiter of {@code waiting} on {@code name}, then releases {@code holder}'s hold. */
+    private void releaseWhileQueued(LockProvider releasing, LockProvider waiting, String name, String holder) {
+        String waiter = RenewalContract.newClient() + ":h1";
+        Duration lease = scaled(Duration.ofSeconds(20));
         assertThat(waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1))
                         .isAcquired())
                 .isFalse();

@@ -1,8 +1,10 @@
 package io.lockkit.cdi;
 
+import io.lockkit.Leadership;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -84,6 +86,35 @@ final class Leaders {
 
         void onRevoked(@Observes @Priority(LATE) @LeaderOf("reports") LeadershipRevoked event) {
             throw new IllegalStateException("a broken observer of " + event);
+        }
+    }
+
+    /** A scheduled job that runs on the leader only, through an injected leadership. */
+    @ApplicationScoped
+    public static class Nightly {
+        @Inject
+        @LeaderOf("reports")
+        Leadership reports;
+
+        /** Runs the job if this instance leads; whether it ran. */
+        public boolean runIfLeader() {
+            return reports.isLeader();
+        }
+
+        public Leadership leadership() {
+            return reports;
+        }
+    }
+
+    /** Injects a leadership the configuration does not declare. */
+    @ApplicationScoped
+    public static class Undeclared {
+        @Inject
+        @LeaderOf("payroll")
+        Leadership payroll;
+
+        public boolean leads() {
+            return payroll.isLeader();
         }
     }
 }

@@ -106,6 +106,8 @@ public class LockFactoryHolder {
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
     /** The leaderships declared in configuration, by name, once started; guarded by this. */
     private final Map<String, Leadership> leaderships = new LinkedHashMap<>();
+    /** The names the configuration declares, read at start (or at the first question); guarded by this. */
+    private java.util.@Nullable Set<String> declared;
     /** Removes the own factory's meters from the application's registry (null: none made); guarded by this. */
     private @Nullable Runnable unbindMetrics;
 
@@ -268,7 +270,11 @@ public class LockFactoryHolder {
      * @throws IllegalArgumentException naming the key, for a bad value or a name that is no lock name
      */
     private void startLeaderships(LockkitConfig config) {
-        for (String name : config.leadershipNames()) {
+        java.util.Set<String> names = config.leadershipNames();
+        synchronized (this) {
+            declared = names;
+        }
+        for (String name : names) {
             String leaseKey = LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name);
             String rejoinKey = LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_REJOIN_DELAY, name);
             LeadershipOptions.Builder options = LeadershipOptions.builder()
@@ -307,6 +313,14 @@ public class LockFactoryHolder {
                     "lockkit: an observer of " + event + " threw; the leadership " + name + " is not affected",
                     e);
         }
+    }
+
+    /** Whether the configuration declares the leadership {@code name} (it may not have started yet). */
+    synchronized boolean declaresLeadership(String name) {
+        if (declared == null) {
+            declared = LockkitConfig.load().leadershipNames();
+        }
+        return declared.contains(name);
     }
 
     /** The started leadership {@code name}, if the configuration declares it. */

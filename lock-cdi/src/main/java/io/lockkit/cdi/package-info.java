@@ -84,7 +84,7 @@
  * likely means. Declared leaderships are closed (their leaders step down, {@code LeadershipRevoked}
  * with reason {@code CLOSED}) when the application stops, before running {@code @Locked} methods are
  * drained; observe the events with {@link io.lockkit.cdi.LeaderOf @LeaderOf("name")} to watch one
- * name. Inside a
+ * name, or inject {@code @LeaderOf("name") Leadership} to ask whether this instance leads. Inside a
  * Jakarta Transactions transaction, a {@code @Locked} release waits for the transaction's
  * completion ({@link io.lockkit.cdi.Locked}); {@link io.lockkit.cdi.TransactionLocks} does the same
  * for the explicit API. The JDBC provider's statements never join the caller's transaction: when

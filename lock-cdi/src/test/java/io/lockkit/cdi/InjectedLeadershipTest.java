@@ -30,6 +30,26 @@ class InjectedLeadershipTest {
     }
 
     @Test
+    @DisplayName(
+            "the guide's timer writes with the current term while this instance leads, and not after it stepped down")
+    void guideTimerWritesOnTheLeaderOnly() throws InterruptedException {
+        Reports.WRITES.clear();
+        SeContainer app = Lockkit.start("injected-guide", NightlyReport.class, Reports.class, Leaders.Nightly.class);
+        try {
+            Leaders.Nightly nightly = app.select(Leaders.Nightly.class).get();
+            long term = nightly.leadership().awaitTerm(SOON).orElseThrow().fencingToken();
+            NightlyReport report = app.select(NightlyReport.class).get();
+            report.run();
+            assertThat(Reports.WRITES).containsExactly(term);
+            nightly.leadership().stepDown();
+            report.run();
+            assertThat(Reports.WRITES).as("not the leader any more").containsExactly(term);
+        } finally {
+            app.close();
+        }
+    }
+
+    @Test
     @DisplayName("the injected leadership leads once elected, steps down on request, and refuses close")
     void injectedInCdiFull() throws InterruptedException {
         leadsThroughTheInjectedLeadership(Lockkit.start("injected-full", Leaders.Nightly.class, Leaders.Witness.class));

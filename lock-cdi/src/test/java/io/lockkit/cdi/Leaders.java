@@ -96,7 +96,7 @@ final class Leaders {
         @LeaderOf("reports")
         Leadership reports;
 
-        /** Runs the job if this instance leads; whether it ran. */
+        /** What a timer on every instance asks before it runs the job: whether this instance leads. */
         public boolean runIfLeader() {
             return reports.isLeader();
         }

@@ -10,6 +10,7 @@ import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import io.lockkit.spi.LockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
@@ -123,9 +124,21 @@ public class LockkitPortableExtension implements Extension {
                     .types(Leadership.class, Object.class)
                     .qualifiers(LeaderOf.Literal.of(name), Any.Literal.INSTANCE)
                     .scope(Dependent.class)
-                    .createWith(
-                            creation -> new DeclaredLeadership(name, LockFactoryHolder.find(beans.createInstance())));
+                    .createWith(creation -> new DeclaredLeadership(name, holder(beans, creation)));
         }
+    }
+
+    /**
+     * The holder, through the bean manager (OpenWebBeans' {@code createInstance()} goes through
+     * {@code CDI.current()}, which the injecting thread's class loader may not find), else as the
+     * factory bean finds it.
+     */
+    private static LockFactoryHolder holder(BeanManager beans, CreationalContext<?> creation) {
+        Bean<?> bean = beans.resolve(beans.getBeans(LockFactoryHolder.class));
+        if (bean != null) {
+            return (LockFactoryHolder) beans.getReference(bean, LockFactoryHolder.class, creation);
+        }
+        return LockFactoryHolder.find(beans.createInstance());
     }
 
     void addFactory(@Observes AfterBeanDiscovery event, BeanManager beans) {

@@ -71,9 +71,20 @@
  *     the backend's answer before it reports DOWN</td></tr>
  * <tr><td>{@code lockkit.health.max-losses-per-minute}</td><td>none</td><td>readiness is DOWN when more
  *     holds than this were lost in the last minute; unset, losses are reported but do not make it DOWN</td></tr>
+ * <tr><td>{@code lockkit.leadership.<name>.lease}</td><td>the watchdog lease</td><td>declares the leadership
+ *     {@code <name>} (any of its keys does), which campaigns from application start and fires
+ *     {@link io.lockkit.cdi.LeadershipGranted} and {@link io.lockkit.cdi.LeadershipRevoked}; its lease is the
+ *     time to replace a leader that died</td></tr>
+ * <tr><td>{@code lockkit.leadership.<name>.rejoin-delay}</td><td>the lease</td><td>how long the leadership
+ *     {@code <name>} sits out after stepping down</td></tr>
  * </table>
  *
- * <p>Unknown {@code lockkit.*} keys are logged at start with the key they most likely mean. Inside a
+ * <p>Unknown {@code lockkit.*} keys are logged at start with the key they most likely mean; a key under
+ * {@code lockkit.leadership.} that is no leadership's setting fails the start with the one it most
+ * likely means. Declared leaderships are closed (their leaders step down, {@code LeadershipRevoked}
+ * with reason {@code CLOSED}) when the application stops, before running {@code @Locked} methods are
+ * drained; observe the events with {@link io.lockkit.cdi.LeaderOf @LeaderOf("name")} to watch one
+ * name, or inject {@code @LeaderOf("name") Leadership} to ask whether this instance leads. Inside a
  * Jakarta Transactions transaction, a {@code @Locked} release waits for the transaction's
  * completion ({@link io.lockkit.cdi.Locked}); {@link io.lockkit.cdi.TransactionLocks} does the same
  * for the explicit API. The JDBC provider's statements never join the caller's transaction: when

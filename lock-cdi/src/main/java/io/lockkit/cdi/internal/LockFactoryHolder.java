@@ -1,8 +1,13 @@
 package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.Leadership;
+import io.lockkit.LeadershipOptions;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockOptions;
+import io.lockkit.cdi.LeaderOf;
+import io.lockkit.cdi.LeadershipGranted;
+import io.lockkit.cdi.LeadershipRevoked;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.LockedMethod;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
@@ -11,14 +16,18 @@ import io.lockkit.cdi.internal.engine.TransactionCompletion;
 import io.lockkit.spi.LockProvider;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,6 +61,14 @@ import org.jspecify.annotations.Nullable;
 // - Synthetic bean lookups: some containers (Payara) resolve the synthetic factory bean's lookups in
 //   a bean archive that cannot see this jar's beans, so the holder also registers itself per
 //   context class loader (the deployment's) for LockkitExtension.OwnFactory to find.
+// - Leaderships declared in configuration (lockkit.leadership.<name>.*) start right after the
+//   start-up check (also under lockkit.startup=lazy, where they build the factory without the check:
+//   a campaign waits for the backend by itself), on the factory @Locked uses. Their callbacks fire
+//   LeadershipGranted/LeadershipRevoked through an injected Event, which CDI Full and Lite both
+//   have; an observer's exception is logged, not passed to the leadership (which would step down
+//   for an exception from onElected: one broken observer must not take the lead from the others).
+//   They close at @BeforeDestroyed(ApplicationScoped), while the observers' beans still exist and
+//   before the drain; @PreDestroy closes them too, for a container that did not fire it.
 // - Metrics: with lock-micrometer on the class path and a MeterRegistry bean, the own factory
 //   reports to it (MicrometerMetrics, loaded only then, like JdbcProviders for lock-jdbc).
 @ApplicationScoped
@@ -76,6 +93,9 @@ public class LockFactoryHolder {
     @Inject
     Instance<Object> beans;
 
+    @Inject
+    Event<Object> events;
+
     private final ConcurrentHashMap<MethodKey, Object> methods = new ConcurrentHashMap<>();
     private volatile @Nullable DistributedLockFactory resolved;
     private volatile @Nullable DistributedLockFactory own;
@@ -84,6 +104,10 @@ public class LockFactoryHolder {
     private ManagedThreads.@Nullable ContextFreeThreads threadMaker;
     private @Nullable LockkitConfig ownConfig;
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+    /** The leaderships declared in configuration, by name, once started; guarded by this. */
+    private final Map<String, Leadership> leaderships = new LinkedHashMap<>();
+    /** The names the configuration declares, read at start (or at the first question); guarded by this. */
+    private java.util.@Nullable Set<String> declared;
     /** Removes the own factory's meters from the application's registry (null: none made); guarded by this. */
     private @Nullable Runnable unbindMetrics;
 
@@ -160,6 +184,7 @@ public class LockFactoryHolder {
                         "lockkit: unknown configuration key {0} is ignored; did you mean {1}?",
                         key,
                         meant));
+        config.leadershipNames(); // a misspelt leadership setting fails the start, before anything is built
         transactions();
         containerThreads();
         boolean over = true;
@@ -167,8 +192,10 @@ public class LockFactoryHolder {
             String startup =
                     config.string(LockkitConfig.STARTUP).orElse("eager").toLowerCase(Locale.ROOT);
             switch (startup) {
-                case "lazy" ->
+                case "lazy" -> {
                     LOG.log(System.Logger.Level.DEBUG, "lockkit: lazy start; the factory is built at first use");
+                    startLeaderships(config);
+                }
                 case "eager" -> {
                     if (onApplicationsDataSource(config)) {
                         // Quarkus initializes its datasources after @Initialized(ApplicationScoped): the
@@ -233,6 +260,101 @@ public class LockFactoryHolder {
         // A method call makes the container create the bean behind the client proxy.
         factory().defaultOptions();
         check();
+        startLeaderships(LockkitConfig.load());
+    }
+
+    /**
+     * Starts a leadership for each name the configuration declares, on the factory {@code @Locked}
+     * uses, whose callbacks fire {@link LeadershipGranted} and {@link LeadershipRevoked}.
+     *
+     * @throws IllegalArgumentException naming the key, for a bad value or a name that is no lock name
+     */
+    private void startLeaderships(LockkitConfig config) {
+        java.util.Set<String> names = config.leadershipNames();
+        synchronized (this) {
+            declared = names;
+        }
+        for (String name : names) {
+            String leaseKey = LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name);
+            String rejoinKey = LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_REJOIN_DELAY, name);
+            LeadershipOptions.Builder options = LeadershipOptions.builder()
+                    .onElected(term -> fire(new LeadershipGranted(name, term), name))
+                    .onRevoked((term, reason) -> fire(new LeadershipRevoked(name, term, reason), name));
+            Leadership leadership;
+            try {
+                config.duration(leaseKey).ifPresent(options::lease);
+                config.duration(rejoinKey).ifPresent(options::rejoinDelay);
+                leadership = factory().leadership(name, options.build());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "lockkit: the leadership '" + name + "' (" + config.describe(leaseKey, "the watchdog lease")
+                                + ", " + config.describe(rejoinKey, "the lease") + "): " + e.getMessage(),
+                        e);
+            }
+            synchronized (this) {
+                if (closed) {
+                    leadership.close();
+                    return;
+                }
+                leaderships.put(name, leadership);
+            }
+            leadership.start();
+            LOG.log(System.Logger.Level.INFO, "lockkit: campaigning for the leadership {0}", name);
+        }
+    }
+
+    /** Fires a leadership's event to its observers; what they throw is logged, not passed to the leadership. */
+    private void fire(Object event, String name) {
+        try {
+            events.select(LeaderOf.Literal.of(name)).fire(event);
+        } catch (RuntimeException e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "lockkit: an observer of " + event + " threw; the leadership " + name + " is not affected",
+                    e);
+        }
+    }
+
+    /** Whether the configuration declares the leadership {@code name} (it may not have started yet). */
+    synchronized boolean declaresLeadership(String name) {
+        if (declared == null) {
+            declared = LockkitConfig.load().leadershipNames();
+        }
+        return declared.contains(name);
+    }
+
+    /** The started leadership {@code name}, if the configuration declares it. */
+    public synchronized java.util.Optional<Leadership> leadership(String name) {
+        return java.util.Optional.ofNullable(leaderships.get(name));
+    }
+
+    /**
+     * The application is about to stop: the declared leaderships step down ({@link LeadershipRevoked}
+     * with reason {@code CLOSED}) while the observers' beans still exist, before the drain.
+     */
+    void stopLeading(
+            @Observes(notifyObserver = Reception.IF_EXISTS) @BeforeDestroyed(ApplicationScoped.class)
+                    Object applicationStopping) {
+        closeLeaderships();
+    }
+
+    /** Closes the declared leaderships, outside the monitor: their observers may call this bean. */
+    private void closeLeaderships() {
+        List<Leadership> open;
+        synchronized (this) {
+            open = new ArrayList<>(leaderships.values());
+            leaderships.clear();
+        }
+        for (Leadership leadership : open) {
+            try {
+                leadership.close();
+            } catch (RuntimeException e) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "lockkit: closing the leadership " + leadership.name() + " failed",
+                        e);
+            }
+        }
     }
 
     /** Whether the own factory will lock in the application's DataSource bean (lockkit.provider=jdbc without URL or JNDI name). */
@@ -488,6 +610,7 @@ public class LockFactoryHolder {
     /** Undeploy or shutdown: lets running {@code @Locked} methods finish (up to the drain timeout), then closes. */
     @PreDestroy
     void close() {
+        closeLeaderships();
         DistributedLockFactory f;
         Duration drain;
         ManagedThreads.ContextFreeThreads maker;

@@ -1,6 +1,8 @@
 package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.Leadership;
+import io.lockkit.cdi.LeaderOf;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.DeclarationException;
@@ -9,12 +11,14 @@ import io.lockkit.cdi.internal.engine.LockedMethod;
 import io.lockkit.cdi.internal.engine.LockedValues;
 import io.lockkit.spi.LockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.build.compatible.spi.Discovery;
+import jakarta.enterprise.inject.build.compatible.spi.InjectionPointInfo;
 import jakarta.enterprise.inject.build.compatible.spi.Messages;
 import jakarta.enterprise.inject.build.compatible.spi.Parameters;
 import jakarta.enterprise.inject.build.compatible.spi.Registration;
@@ -64,6 +68,8 @@ public class LockkitExtension implements BuildCompatibleExtension {
     // Weld may fire registration events from several threads (concurrent deployment).
     private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
     private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
+    /** The names of {@code @Inject @LeaderOf(name) Leadership} injection points. */
+    private final java.util.Set<String> leaderships = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Adds the {@code lockkit} readiness check where the MicroProfile Health API is present. */
     @Discovery
@@ -121,6 +127,44 @@ public class LockkitExtension implements BuildCompatibleExtension {
             if (problem != null) {
                 messages.error(problem, method);
             }
+        }
+    }
+
+    /** Collects the names of {@code @LeaderOf(name) Leadership} injection points, each to get a bean. */
+    @Registration(types = Object.class)
+    public void findLeaderships(BeanInfo bean) {
+        for (InjectionPointInfo point : bean.injectionPoints()) {
+            if (!point.type().isClass()
+                    || !point.type().asClass().declaration().name().equals(Leadership.class.getName())) {
+                continue;
+            }
+            for (AnnotationInfo qualifier : point.qualifiers()) {
+                if (qualifier.name().equals(LeaderOf.class.getName())) {
+                    leaderships.add(qualifier.value().asString());
+                }
+            }
+        }
+    }
+
+    /** A {@code @LeaderOf(name) Leadership} bean per name injected: a view of the declared leadership. */
+    @Synthesis
+    public void addLeaderships(SyntheticComponents components) {
+        for (String name : leaderships) {
+            components
+                    .addBean(Leadership.class)
+                    .type(Leadership.class)
+                    .qualifier(LeaderOf.Literal.of(name))
+                    .scope(Dependent.class)
+                    .withParam("name", name)
+                    .createWith(DeclaredLeaderships.class);
+        }
+    }
+
+    /** Creates a {@code @LeaderOf(name) Leadership} bean: a view of the leadership declared under that name. */
+    public static class DeclaredLeaderships implements SyntheticBeanCreator<Leadership> {
+        @Override
+        public Leadership create(Instance<Object> lookup, Parameters params) {
+            return new DeclaredLeadership(params.get("name", String.class), LockFactoryHolder.find(lookup));
         }
     }
 

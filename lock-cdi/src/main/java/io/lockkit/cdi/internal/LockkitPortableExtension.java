@@ -1,11 +1,16 @@
 package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.Leadership;
+import io.lockkit.cdi.LeaderOf;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.LockedMethod;
+import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import io.lockkit.spi.LockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
@@ -17,6 +22,7 @@ import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessBean;
+import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import jakarta.inject.Named;
 import java.lang.annotation.Annotation;
@@ -51,6 +57,8 @@ public class LockkitPortableExtension implements Extension {
     private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
     private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
+    /** The names of {@code @Inject @LeaderOf(name) Leadership} injection points. */
+    private final java.util.Set<String> leaderships = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Adds the {@code lockkit} readiness check where the MicroProfile Health API is present. */
     void addHealthCheck(@Observes BeforeBeanDiscovery event) {
@@ -100,6 +108,39 @@ public class LockkitPortableExtension implements Extension {
         }
     }
 
+    /** Collects the names of {@code @LeaderOf(name) Leadership} injection points, each to get a bean. */
+    void findLeaderships(@Observes ProcessInjectionPoint<?, Leadership> event) {
+        for (Annotation qualifier : event.getInjectionPoint().getQualifiers()) {
+            if (qualifier instanceof LeaderOf leaderOf) {
+                leaderships.add(leaderOf.value());
+            }
+        }
+    }
+
+    /** A {@code @LeaderOf(name) Leadership} bean per name injected: a view of the declared leadership. */
+    void addLeaderships(@Observes AfterBeanDiscovery event, BeanManager beans) {
+        for (String name : leaderships) {
+            event.<Leadership>addBean()
+                    .types(Leadership.class, Object.class)
+                    .qualifiers(LeaderOf.Literal.of(name), Any.Literal.INSTANCE)
+                    .scope(Dependent.class)
+                    .createWith(creation -> new DeclaredLeadership(name, holder(beans, creation)));
+        }
+    }
+
+    /**
+     * The holder, through the bean manager (OpenWebBeans' {@code createInstance()} goes through
+     * {@code CDI.current()}, which the injecting thread's class loader may not find), else as the
+     * factory bean finds it.
+     */
+    private static LockFactoryHolder holder(BeanManager beans, CreationalContext<?> creation) {
+        Bean<?> bean = beans.resolve(beans.getBeans(LockFactoryHolder.class));
+        if (bean != null) {
+            return (LockFactoryHolder) beans.getReference(bean, LockFactoryHolder.class, creation);
+        }
+        return LockFactoryHolder.find(beans.createInstance());
+    }
+
     void addFactory(@Observes AfterBeanDiscovery event, BeanManager beans) {
         if (!applicationFactories.isEmpty()) {
             LOG.log(
@@ -122,10 +163,35 @@ public class LockkitPortableExtension implements Extension {
         for (String problem : problems) {
             event.addDeploymentProblem(new DeploymentException(problem));
         }
+        checkLeaderships(event);
         if (applicationFactories.isEmpty() && applicationProviders.size() > 1) {
             event.addDeploymentProblem(new DeploymentException("lockkit: several LockProvider beans with the @Default"
                     + " qualifier: " + String.join(", ", applicationProviders)
                     + "; keep one, or produce the DistributedLockFactory yourself"));
+        }
+    }
+
+    /**
+     * An injected {@code @LeaderOf(name) Leadership} whose name the configuration does not declare
+     * fails the deployment (a leadership that never campaigns would make every instance skip the
+     * leader's work); a misspelt leadership setting is left to the application start, which names it.
+     */
+    private void checkLeaderships(AfterDeploymentValidation event) {
+        if (leaderships.isEmpty()) {
+            return;
+        }
+        java.util.Set<String> declared;
+        try {
+            declared = LockkitConfig.load().leadershipNames();
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        for (String name : new java.util.TreeSet<>(leaderships)) {
+            if (!declared.contains(name)) {
+                event.addDeploymentProblem(new DeploymentException("lockkit: @LeaderOf(\"" + name + "\") Leadership is"
+                        + " injected, but the configuration declares no leadership '" + name + "': set "
+                        + LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name)));
+            }
         }
     }
 

@@ -62,6 +62,15 @@ public final class LockkitConfig {
     public static final String HEALTH_TIMEOUT = "lockkit.health.timeout";
     public static final String HEALTH_MAX_LOSSES = "lockkit.health.max-losses-per-minute";
     public static final String CLIENT_ID = "lockkit.client-id";
+    /** A leadership's lease; {@code <name>} stands for the leadership's name, and a key set under it declares one. */
+    public static final String LEADERSHIP_LEASE = "lockkit.leadership.<name>.lease";
+    /** How long a leadership sits out after stepping down; {@code <name>} as in {@link #LEADERSHIP_LEASE}. */
+    public static final String LEADERSHIP_REJOIN_DELAY = "lockkit.leadership.<name>.rejoin-delay";
+
+    private static final String NAME = "<name>";
+    private static final String LEADERSHIP_PREFIX = "lockkit.leadership.";
+    /** The settings of one leadership: what follows its name in {@link #LEADERSHIP_LEASE} and its siblings. */
+    private static final List<String> LEADERSHIP_SETTINGS = List.of("lease", "rejoin-delay");
 
     /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
     static final List<String> KEYS = List.of(
@@ -105,7 +114,9 @@ public final class LockkitConfig {
             HEALTH_ENABLED,
             HEALTH_TIMEOUT,
             HEALTH_MAX_LOSSES,
-            CLIENT_ID);
+            CLIENT_ID,
+            LEADERSHIP_LEASE,
+            LEADERSHIP_REJOIN_DELAY);
 
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
 
@@ -181,13 +192,78 @@ public final class LockkitConfig {
         for (String name : names.get()) {
             boolean property = name.startsWith("lockkit.");
             boolean variable = name.startsWith("LOCKKIT_");
-            if ((property && !known.contains(name)) || (variable && !byVariable.containsKey(name))) {
+            if ((property && !known.contains(name) && leadershipName(name) == null)
+                    || (variable && !byVariable.containsKey(name) && !leadershipVariable(name))) {
                 unknown.put(
                         name,
                         closest(property ? name : name.toLowerCase(Locale.ROOT).replace('_', '.')));
             }
         }
         return unknown;
+    }
+
+    /**
+     * The names of the leaderships the configuration declares: every {@code <name>} for which a key
+     * {@code lockkit.leadership.<name>.<setting>} is set (as a property: an environment variable
+     * cannot spell every name, so it only sets the value of a leadership declared so).
+     *
+     * @throws IllegalArgumentException naming the key, when a key under {@code lockkit.leadership.}
+     *     is no leadership's setting: a leadership with a misspelt setting would lead with the
+     *     wrong one
+     */
+    public Set<String> leadershipNames() {
+        Set<String> declared = new java.util.TreeSet<>();
+        List<String> wrong = new ArrayList<>();
+        for (String key : names.get()) {
+            if (!key.startsWith(LEADERSHIP_PREFIX)) {
+                continue;
+            }
+            String name = leadershipName(key);
+            if (name == null) {
+                wrong.add(key + " (did you mean " + closest(key) + "?)");
+            } else {
+                declared.add(name);
+            }
+        }
+        if (!wrong.isEmpty()) {
+            throw new IllegalArgumentException("lockkit: no leadership reads " + String.join(", ", wrong) + " (from "
+                    + origin + "); a leadership's keys are " + LEADERSHIP_LEASE + " and "
+                    + LEADERSHIP_REJOIN_DELAY);
+        }
+        return declared;
+    }
+
+    /** The key {@code pattern} ({@link #LEADERSHIP_LEASE}, …) of the leadership {@code name}. */
+    public static String leadershipKey(String pattern, String name) {
+        return pattern.replace(NAME, name);
+    }
+
+    /** The leadership {@code key} sets a known setting of, or null when it is no leadership key. */
+    private static @org.jspecify.annotations.Nullable String leadershipName(String key) {
+        if (!key.startsWith(LEADERSHIP_PREFIX)) {
+            return null;
+        }
+        String rest = key.substring(LEADERSHIP_PREFIX.length());
+        int dot = rest.lastIndexOf('.');
+        if (dot <= 0 || !LEADERSHIP_SETTINGS.contains(rest.substring(dot + 1))) {
+            return null;
+        }
+        return rest.substring(0, dot);
+    }
+
+    /** Whether {@code variable} is a leadership's setting as MicroProfile Config names it in the environment. */
+    private static boolean leadershipVariable(String variable) {
+        String prefix = environmentName(LEADERSHIP_PREFIX);
+        if (!variable.startsWith(prefix)) {
+            return false;
+        }
+        for (String setting : LEADERSHIP_SETTINGS) {
+            String suffix = "_" + environmentName(setting);
+            if (variable.endsWith(suffix) && variable.length() > prefix.length() + suffix.length()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -205,11 +281,20 @@ public final class LockkitConfig {
         return " Unknown keys are set in " + origin + ": " + String.join(", ", hints) + ".";
     }
 
-    /** The known key nearest to {@code name} by edit distance. */
+    /**
+     * The known key nearest to {@code name} by edit distance; a per-leadership key is tried with
+     * the name {@code name} would have in it ({@code lockkit.leadership.reports.leese} → {@code
+     * lockkit.leadership.reports.lease}).
+     */
     static String closest(String name) {
+        String[] segments = name.split("\\.", -1);
+        String leadership = segments.length >= 4
+                ? String.join(".", java.util.Arrays.asList(segments).subList(2, segments.length - 1))
+                : segments.length == 3 ? segments[2] : "";
         String best = KEYS.get(0);
         int bestDistance = Integer.MAX_VALUE;
-        for (String key : KEYS) {
+        for (String pattern : KEYS) {
+            String key = pattern.contains(NAME) && !leadership.isEmpty() ? leadershipKey(pattern, leadership) : pattern;
             int d = distance(name, key);
             if (d < bestDistance) {
                 best = key;

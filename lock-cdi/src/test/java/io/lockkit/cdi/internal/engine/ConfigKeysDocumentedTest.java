@@ -26,7 +26,7 @@ class ConfigKeysDocumentedTest {
         List<String> documented = new ArrayList<>();
         Matcher row = Pattern.compile("<tr><td>(.*?)</td>", Pattern.DOTALL).matcher(javadoc);
         while (row.find()) {
-            Matcher key = Pattern.compile("\\{@code (lockkit\\.[a-z.-]+)\\}").matcher(row.group(1));
+            Matcher key = Pattern.compile("\\{@code (lockkit\\.[a-z.<>-]+)\\}").matcher(row.group(1));
             while (key.find()) {
                 documented.add(key.group(1));
             }

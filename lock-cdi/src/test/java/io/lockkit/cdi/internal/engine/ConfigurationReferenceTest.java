@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class ConfigurationReferenceTest {
 
     /** The first cell of a table row: {@code | `lockkit.x` | …}. */
-    private static final Pattern ROW_KEY = Pattern.compile("^\\|\\s*`(lockkit\\.[a-z.-]+)`\\s*\\|", Pattern.MULTILINE);
+    private static final Pattern ROW_KEY =
+            Pattern.compile("^\\|\\s*`(lockkit\\.[a-z.<>-]+)`\\s*\\|", Pattern.MULTILINE);
 
     static List<String> documentedKeys(String markdown) {
         List<String> keys = new ArrayList<>();

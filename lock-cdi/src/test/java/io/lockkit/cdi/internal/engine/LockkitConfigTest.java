@@ -46,4 +46,35 @@ class LockkitConfigTest {
                 .hasMessageContaining(
                         "lockkit.redis.timeout = '2 fortnights' (from system properties and environment)");
     }
+
+    @Test
+    @DisplayName("a leadership is declared by its keys; other keys under lockkit.leadership. are typos with a hint")
+    void leadershipKeys() {
+        LockkitConfig config = LockkitConfig.system(
+                Map.of(
+                        "lockkit.leadership.reports.lease", "10s",
+                        "lockkit.leadership.eu.billing.rejoin-delay", "0s",
+                        "lockkit.redis.uri", "redis://h:1"),
+                Map.of("LOCKKIT_LEADERSHIP_REPORTS_LEASE", "5s"));
+        assertThat(config.leadershipNames()).containsExactly("eu.billing", "reports");
+        assertThat(config.unknownKeys())
+                .as("values of declared leaderships, also from the environment")
+                .isEmpty();
+        assertThat(config.duration(LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, "reports")))
+                .contains(Duration.ofSeconds(10));
+
+        LockkitConfig typo = LockkitConfig.system(
+                Map.of("lockkit.leadership.reports.leese", "10s", "lockkit.leadrship.billing.lease", "1s"), Map.of());
+        assertThat(typo.unknownKeys())
+                .containsEntry("lockkit.leadership.reports.leese", "lockkit.leadership.reports.lease")
+                .containsEntry("lockkit.leadrship.billing.lease", "lockkit.leadership.billing.lease");
+        assertThatThrownBy(typo::leadershipNames)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "lockkit.leadership.reports.leese (did you mean lockkit.leadership.reports.lease?)")
+                .hasMessageContaining("(from system properties and environment)");
+        assertThat(LockkitConfig.system(Map.of("lockkit.leadership.reports", "10s"), Map.of())
+                        .unknownKeys())
+                .containsEntry("lockkit.leadership.reports", "lockkit.leadership.reports.lease");
+    }
 }

@@ -6,12 +6,18 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * Abandons that failed because the backend could not be reached (a restart, an outage), sent again
  * once a call of this client reaches it: the queue entry of a wait that ended would otherwise stay,
- * be handed the lock, and keep it from everyone for the backend's claim timeout. Abandon is
- * idempotent, so a late one is harmless. At most {@value #MAX_PENDING} are kept. Thread-safe.
+ * be handed the lock, and keep it from everyone for the backend's claim timeout. Only abandons of
+ * owners that never hold or wait again are sent again: a handle's owner is used for one acquisition.
+ * A thread's owner is used for every lock call of that thread, so a late abandon of its ended wait
+ * could meet the thread's next hold of the same name (the backend tells the waits apart only by a
+ * wait id that a grant may still carry) and free it while the thread holds it; such an abandon is
+ * not sent again, and the entry it leaves lapses at its queue deadline. At most {@value #MAX_PENDING}
+ * are kept. Thread-safe.
  */
 final class Abandons {
 
@@ -33,13 +39,16 @@ final class Abandons {
 
     private final LockProvider provider;
     private final Executor executor;
+    private final Predicate<String> reused;
     private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicBoolean sending = new AtomicBoolean();
 
-    Abandons(LockProvider provider, Executor executor) {
+    /** {@code reused}: whether an owner id may hold or wait again after a wait of it ended. */
+    Abandons(LockProvider provider, Executor executor, Predicate<String> reused) {
         this.provider = provider;
         this.executor = executor;
+        this.reused = reused;
     }
 
     /** Leaves the backend's queue now, or once the backend answers again when it cannot be reached. */
@@ -47,6 +56,10 @@ final class Abandons {
         try {
             provider.abandon(name, owner, waitId);
         } catch (BackendUnavailableException e) {
+            if (reused.test(owner)) {
+                LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
+                return;
+            }
             LOG.log(
                     System.Logger.Level.DEBUG,
                     "abandoning the wait for lock '" + name + "' failed; sent again later",

@@ -118,7 +118,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.events = new Events(ticker, b.observers);
         this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos(), clientId + ":");
         this.holds = new Holds(this, b.lossListener, scheduler);
-        this.abandons = new Abandons(provider, scheduler);
+        String threads = threadOwnerPrefix;
+        this.abandons = new Abandons(provider, scheduler, owner -> owner.startsWith(threads));
         this.health = new FactoryHealth(
                 provider,
                 ticker,

@@ -78,6 +78,25 @@ class LeftBehindWaitTest {
     }
 
     @Test
+    void aFailedAbandonOfAThreadsWaitIsNotSentAgain() throws Exception {
+        // The thread's owner id is the same for its next lock call: an abandon of the ended wait
+        // sent later could meet that next hold and free it while the thread holds it.
+        LockHandle held = other.acquire("thread", LockOptions.noWait());
+        down.set(true);
+        assertThat(locks.getLock("thread").tryLock(100, java.util.concurrent.TimeUnit.MILLISECONDS))
+                .isFalse();
+        assertThat(abandons).as("the abandon failed").isEmpty();
+        assertThat(((ProviderLockFactory) locks).abandons.pending()).isZero();
+
+        down.set(false);
+        assertThat(locks.tryAcquire("another")).isPresent().get().satisfies(LockHandle::release);
+        held.release();
+        assertThat(abandons)
+                .as("no abandon of the thread's ended wait is sent later")
+                .noneMatch(a -> a.startsWith("thread "));
+    }
+
+    @Test
     void aHandOverToAnOwnerOfThisClientThatNoLongerWaitsIsDeclined() throws Exception {
         LockHandle held = other.acquire("gone", LockOptions.noWait());
         CompletableFuture<LockHandle> waiting = CompletableFuture.supplyAsync(() -> {

@@ -256,29 +256,6 @@ final class Holds {
         }
     }
 
-    /**
-     * Gives back one hold that a wait won but will not hand out, because its lease ran out before
-     * the answer came: one release (a reentrant count, or the hold), passing on a grant it makes.
-     *
-     * @throws RuntimeException the release's failure: the wait must not go on, since the release
-     *     may still run on the backend later, after a new hold of the same owner (a thread's), and
-     *     free that one; the owner is noted as unsettled instead, as after any failed release
-     */
-    void giveBackLost(String name, String owner, long token) {
-        LOG.log(
-                System.Logger.Level.DEBUG,
-                "lock ''{0}'' (token {1}) was won after its lease had run out; giving it back and trying again",
-                name,
-                token);
-        try {
-            long sent = factory.now();
-            passOn(name, provider.release(name, owner), sent);
-        } catch (RuntimeException e) {
-            unsettle(name, owner);
-            throw e;
-        }
-    }
-
     /** Releases until the backend has no count left for the owner, at most {@code times} times. */
     private void releaseUpTo(String name, String owner, int times) {
         for (int i = 0; i < times; i++) {

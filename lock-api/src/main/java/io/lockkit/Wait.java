@@ -26,11 +26,6 @@ import org.jspecify.annotations.Nullable;
  *     outright; the releasing thread left the token with the waiter, so no call is needed.
  * <li><b>Last look</b>: at the deadline, one attempt that does not wait, so a lock freed exactly
  *     then is not missed.
- * <li><b>Lost already</b>: a hold whose lease ran out before its answer came back (the backend or
- *     the network stalled past the lease: the lease runs from when the request was sent) is never
- *     handed out. It is released at once, and the wait goes on: it tries again within its time, or
- *     reports that it did not get the lock. If that release fails, the wait ends with the failure
- *     (the release may still run later, and must not meet a new hold of the same owner).
  * <li><b>Abandon</b>: a wait that ends without the lock (deadline, interrupt, close, failure)
  *     leaves the backend's queue, which also gives back a grant that raced its end; also when the
  *     factory is closing, which waits for this through {@link InFlight}.
@@ -38,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Wait {
 
+    // The factory's logger, as before the wait moved here: the same log category.
+    private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
     /** A provider that answers "try again now" is not retried in a tighter loop than this. */
     static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -108,7 +105,7 @@ final class Wait {
 
     private @Nullable Grant tryOnce() {
         sent = factory.now();
-        Acquisition a = unlessLost(factory.attempt(name, owner, options.lease(), Duration.ZERO, 0));
+        Acquisition a = factory.attempt(name, owner, options.lease(), Duration.ZERO, 0);
         if (!a.isAcquired()) {
             factory.events.notAcquired(name, start, Outcome.BUSY);
             return null;
@@ -147,25 +144,7 @@ final class Wait {
         sent = now;
         Duration left =
                 options.waitsForever() ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
-        return unlessLost(factory.attempt(name, owner, options.lease(), left, waitId));
-    }
-
-    /**
-     * {@code a}, or "busy, look again now" when {@code a} won a hold whose lease ran out before the
-     * answer came back: that hold is lost already, so it goes back to the backend (one release) and
-     * is never handed out.
-     */
-    private Acquisition unlessLost(Acquisition a) {
-        if (!a.isAcquired() || !ranOut(sent)) {
-            return a;
-        }
-        factory.holds.giveBackLost(name, owner, a.fencingToken());
-        return Acquisition.busy(Duration.ZERO);
-    }
-
-    /** Whether a lease of this wait that ran from {@code sentNanos} has run out. */
-    private boolean ranOut(long sentNanos) {
-        return factory.now() - sentNanos >= options.lease().toNanos();
+        return factory.attempt(name, owner, options.lease(), left, waitId);
     }
 
     /** After a busy first answer: subscribe the room, and when that was done just now, attempt once more. */
@@ -206,12 +185,8 @@ final class Wait {
 
     /** The lock a release of this client granted to this wait outright, taken; or null. */
     private @Nullable Grant directGrant(WaitQueues.Waiter w) {
-        Grant direct = w.takeGrant();
+        Grant direct = w.grant();
         if (direct == null) {
-            return null;
-        }
-        if (ranOut(direct.sentNanos())) {
-            factory.holds.giveBackLost(name, owner, direct.token());
             return null;
         }
         acquired = true;
@@ -221,7 +196,7 @@ final class Wait {
     /** At the deadline: one attempt that does not wait, so a lock freed exactly then is not missed. */
     private Acquisition lastLook(long now) {
         sent = now;
-        return unlessLost(factory.attempt(name, owner, options.lease(), Duration.ZERO, waitId));
+        return factory.attempt(name, owner, options.lease(), Duration.ZERO, waitId);
     }
 
     private @Nullable Grant timedOut() {
@@ -250,7 +225,11 @@ final class Wait {
      * did not take goes back.
      */
     private void abandon() {
-        factory.abandons.abandon(name, owner, waitId);
+        try {
+            factory.provider.abandon(name, owner, waitId);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
+        }
     }
 
     /**

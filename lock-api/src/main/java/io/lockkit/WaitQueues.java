@@ -24,11 +24,6 @@ import org.jspecify.annotations.Nullable;
  * waiter finds the lock busy; the caller then tries once more, as a release may have slipped by
  * before the subscription was in place. An idle room keeps its subscription for a short linger so
  * that steady contention does not subscribe and unsubscribe on every acquisition.
- *
- * <p>A hand-over to an owner of this client that no longer waits here (its wait ended, and the
- * abandon that should have declined the hand-over failed, e.g. while the backend restarted) is
- * declined at once on the scheduler, with the provider's abandon: left alone it would keep the lock
- * from everyone for the backend's claim timeout.
  */
 final class WaitQueues {
 
@@ -37,19 +32,10 @@ final class WaitQueues {
     private final LockProvider provider;
     private final ScheduledExecutorService scheduler;
     private final long lingerNanos;
-    /** {@code "<client id>:"}, the start of every owner of this client; null: hand-overs are never declined here. */
-    private final @Nullable String ownerPrefix;
-
     private final ConcurrentHashMap<String, Room> rooms = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     WaitQueues(LockProvider provider, ScheduledExecutorService scheduler, long lingerNanos) {
-        this(provider, scheduler, lingerNanos, null);
-    }
-
-    WaitQueues(
-            LockProvider provider, ScheduledExecutorService scheduler, long lingerNanos, @Nullable String ownerPrefix) {
-        this.ownerPrefix = ownerPrefix;
         this.provider = provider;
         this.scheduler = scheduler;
         this.lingerNanos = lingerNanos;
@@ -100,14 +86,6 @@ final class WaitQueues {
             return grant;
         }
 
-        /** Takes the grant made to this wait (it is then gone from here), or null. */
-        @Nullable
-        Grant takeGrant() {
-            Grant g = grant;
-            grant = null;
-            return g;
-        }
-
         void signal() {
             signalled = true;
             LockSupport.unpark(thread);
@@ -120,7 +98,7 @@ final class WaitQueues {
     }
 
     /** The waiters of one name. */
-    final class Room implements WakeUpListener {
+    static final class Room implements WakeUpListener {
         final String name;
         private final ReentrantLock lock = new ReentrantLock();
         private final ReentrantLock subscribing = new ReentrantLock();
@@ -143,9 +121,6 @@ final class WaitQueues {
                             w.signal();
                             return;
                         }
-                    }
-                    if (ownerPrefix != null && grantee.startsWith(ownerPrefix)) {
-                        decline(name, grantee);
                     }
                     return; // handed to an owner elsewhere: nobody here can take it
                 }
@@ -172,24 +147,6 @@ final class WaitQueues {
                     return;
                 }
             }
-        }
-    }
-
-    /** Declines, on the scheduler, a hand-over of {@code name} to {@code owner}, an owner of this client that no longer waits. */
-    private void decline(String name, String owner) {
-        try {
-            scheduler.execute(() -> {
-                try {
-                    provider.abandon(name, owner, 0);
-                } catch (RuntimeException e) {
-                    LOG.log(
-                            System.Logger.Level.DEBUG,
-                            "declining lock '" + name + "' handed to " + owner + ", who no longer waits, failed",
-                            e);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closing: the claim timeout frees it
         }
     }
 

@@ -58,7 +58,11 @@ class LongOwnerIdTest {
                         DistributedLockFactory.builder(new LocalLockProvider()).clientId(LONGEST_CLIENT + "y"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("clientId");
-        for (String migration : new String[] {"h2/V1__lockkit_locks.sql", "postgresql/V1__lockkit_locks.sql"}) {
+        for (String migration : new String[] {
+            "h2/migration/V1__lockkit_locks.sql",
+            "postgresql/migration/V1__lockkit_locks.sql",
+            "mariadb/migration/V1__lockkit_locks.sql"
+        }) {
             String sql;
             try (InputStream in = JdbcLockProvider.class.getResourceAsStream(migration)) {
                 assertThat(in).as(migration).isNotNull();

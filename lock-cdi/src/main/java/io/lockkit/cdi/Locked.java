@@ -25,7 +25,10 @@ import java.time.temporal.ChronoUnit;
  * property paths such as {@code {order.id}} (from a parameter by name, so {@code -parameters} too) or
  * {@code {0.customer.id}} (by position), each step a getter
  * ({@code getId()}, {@code isActive()}), a record component or another no-argument accessor
- * ({@code id()}) of the step's declared type. <code>{{</code> and <code>}}</code> stand for literal braces.
+ * ({@code id()}) of the step's declared type. {@code {period:PT1M}} (any ISO-8601 duration of whole
+ * milliseconds) names the period the call belongs to: the boundary nearest to the call's wall-clock
+ * time, a multiple of the period since the epoch, as an ISO-8601 instant ({@code 2026-11-26T07:31:00Z});
+ * instances whose schedulers fire less than half a period early or late name a period alike. <code>{{</code> and <code>}}</code> stand for literal braces.
  * Values are rendered with {@code String.valueOf}; a {@code null} value fails the call with an
  * {@link IllegalArgumentException} rather than locking on {@code "null"}. The empty default names the
  * lock after the declaring class and method, {@code com.acme.OrderService.ship}: overloads share it.

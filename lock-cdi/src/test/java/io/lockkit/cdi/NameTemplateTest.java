@@ -65,6 +65,19 @@ class NameTemplateTest {
     }
 
     @Test
+    @DisplayName("{period:PT1M} is the minute boundary nearest to the call, as an ISO-8601 instant")
+    void periodPlaceholderNamesTheNearestBoundary() {
+        long before = System.currentTimeMillis();
+        String name = templates.perMinute();
+        long after = System.currentTimeMillis();
+        assertThat(name).isIn(nearestMinute(before), nearestMinute(after));
+    }
+
+    private static String nearestMinute(long epochMillis) {
+        return "tick:" + java.time.Instant.ofEpochMilli(Math.floorDiv(epochMillis + 30_000, 60_000) * 60_000);
+    }
+
+    @Test
     @DisplayName("without a template the lock is named after the declaring class and method")
     void defaultNameIsClassAndMethod() {
         assertThat(templates.unnamed()).isEqualTo(Templates.class.getName() + ".unnamed");

@@ -63,6 +63,11 @@ public class Templates {
         return current();
     }
 
+    @Locked("tick:{period:PT1M}")
+    public String perMinute() {
+        return current();
+    }
+
     @Locked
     public String unnamed() {
         return current();

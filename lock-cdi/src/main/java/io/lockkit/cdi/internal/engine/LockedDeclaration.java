@@ -88,6 +88,8 @@ public record LockedDeclaration(
         for (NameTemplate.Part part : parsed.parts()) {
             if (part instanceof NameTemplate.Literal literal) {
                 parts.add(literal.text());
+            } else if (part instanceof NameTemplate.Period period) {
+                parts.add(period);
             } else {
                 parts.add(bind(model, (NameTemplate.Placeholder) part, template));
             }

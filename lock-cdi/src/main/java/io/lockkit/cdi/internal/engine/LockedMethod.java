@@ -100,6 +100,10 @@ public final class LockedMethod {
                 name.append(literal);
                 continue;
             }
+            if (part instanceof NameTemplate.Period period) {
+                name.append(period.name(System.currentTimeMillis()));
+                continue;
+            }
             LockedDeclaration.Bound<?> bound = (LockedDeclaration.Bound<?>) part;
             Object value = args[bound.index()];
             for (SignatureModel.Property<?> property : bound.path()) {

@@ -1,18 +1,31 @@
 package io.lockkit.cdi.internal.engine;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed {@code @Locked} name template: literal text and placeholders ({@code {name}},
- * {@code {0}}, {@code {order.id}}), with <code>{{</code> and <code>}}</code> as escaped braces. Parsing
- * knows nothing of the method; {@link LockedDeclaration} resolves the placeholders against it.
+ * {@code {0}}, {@code {order.id}}, {@code {period:PT2S}}), with <code>{{</code> and <code>}}</code> as
+ * escaped braces. Parsing knows nothing of the method; {@link LockedDeclaration} resolves the
+ * argument placeholders against it.
  */
+// Design notes.
+// - {period:<ISO-8601 duration>} names the period a call belongs to by the period boundary nearest
+//   to the call's wall-clock time, so that every instance's scheduler names one period alike even
+//   when one fires a little early and another a little late (up to half a period either way,
+//   instances' clock differences included). Truncating the firing time to the period's start would
+//   split a firing a few milliseconds early and one on time between two periods; naming by the
+//   timer's own next timeout depends on each container's timer bookkeeping (it once named the first
+//   period after deployment differently on two WildFly Preview instances, and both ran).
+//   Boundaries are multiples of the period since the epoch, rendered as an ISO-8601 instant (UTC).
 record NameTemplate(String source, List<Part> parts) {
 
     /** A piece of the template. */
-    sealed interface Part permits Literal, Placeholder {}
+    sealed interface Part permits Literal, Placeholder, Period {}
 
     /** Text copied as is. */
     record Literal(String text) implements Part {}
@@ -24,6 +37,20 @@ record NameTemplate(String source, List<Part> parts) {
     record Placeholder(String text, int index, @Nullable String parameterName, List<String> path) implements Part {
         boolean positional() {
             return index >= 0;
+        }
+    }
+
+    /**
+     * {@code {period:PT2S}}: the boundary of {@code length} (a multiple of it since the epoch) nearest
+     * to the call's wall-clock time, as an ISO-8601 instant.
+     */
+    record Period(String text, Duration length) implements Part {
+
+        /** The name of the period {@code epochMillis} falls in, rounded to the nearest boundary. */
+        String name(long epochMillis) {
+            long millis = length.toMillis();
+            return Instant.ofEpochMilli(Math.floorDiv(epochMillis + millis / 2, millis) * millis)
+                    .toString();
         }
     }
 
@@ -69,11 +96,14 @@ record NameTemplate(String source, List<Part> parts) {
 
     /** Whether the template has no placeholders, so every call uses the same name. */
     boolean constant() {
-        return parts.stream().noneMatch(Placeholder.class::isInstance);
+        return parts.stream().allMatch(Literal.class::isInstance);
     }
 
-    private static Placeholder placeholder(String text, int at) {
+    private static Part placeholder(String text, int at) {
         String body = text.substring(1, text.length() - 1);
+        if (body.startsWith(PERIOD)) {
+            return period(text, body.substring(PERIOD.length()), at);
+        }
         if (body.isEmpty()) {
             throw new DeclarationException("empty placeholder '{}' at index " + at
                     + " (use a parameter name such as {orderId} or a position such as {0})");
@@ -99,6 +129,26 @@ record NameTemplate(String source, List<Part> parts) {
                     + ": expected a parameter name or position, then optional .property steps");
         }
         return new Placeholder(text, -1, root, path);
+    }
+
+    private static final String PERIOD = "period:";
+
+    private static Period period(String text, String length, int at) {
+        String where = "malformed placeholder '" + text + "' at index " + at + ": ";
+        Duration parsed;
+        try {
+            parsed = Duration.parse(length);
+        } catch (DateTimeParseException e) {
+            throw new DeclarationException(
+                    where + "'" + length + "' is not an ISO-8601 duration such as PT2S, PT5M, PT1H or P1D");
+        }
+        if (parsed.isNegative() || parsed.isZero()) {
+            throw new DeclarationException(where + "the period must be positive");
+        }
+        if (parsed.toNanosPart() % 1_000_000 != 0) {
+            throw new DeclarationException(where + "the period must be whole milliseconds");
+        }
+        return new Period(text, parsed);
     }
 
     private static boolean isIdentifier(String s) {

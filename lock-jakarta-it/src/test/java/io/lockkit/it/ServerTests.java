@@ -56,6 +56,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 abstract class ServerTests {
 
     private static final String APP_CLASS = "io.lockkit.it.app.SharedState";
+    /** The lease of the application's {@code cleanup} leadership. */
+    static final Duration LEADER_LEASE = Duration.ofSeconds(3);
+    /** lockkit's default {@code lockkit.drain-timeout}, which the application keeps. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final ServerKind kind;
     /** The Redis both instances share (inspected through its plain port). */
@@ -74,6 +78,10 @@ abstract class ServerTests {
     private List<String> baselineThreads = List.of();
     private List<String> baselineClients = List.of();
     private boolean undeployed;
+    /** When a's undeploy began (wall clock, as the shared logs record times), 0 before. */
+    private long undeployBegan;
+    /** a's term of {@code cleanup} before its undeploy, 0 before {@link #exactlyOneInstanceLeadsAndAStepDownHandsTheLeadOver}. */
+    private long leaderTokenBeforeUndeploy;
 
     ServerTests(ServerKind kind) {
         this.kind = kind;
@@ -153,6 +161,7 @@ abstract class ServerTests {
             properties.put("lockkit.redis.uri", redis.uri());
         }
         properties.put("lockkit.redis.client-name", clientName(instance));
+        properties.put("lockkit.leadership.cleanup.lease", LEADER_LEASE.toMillis() + "ms");
         if (postgres != null) {
             properties.put("itapp.locks-db.url", postgres.jdbcUrl());
         }
@@ -370,6 +379,8 @@ abstract class ServerTests {
                         .sorted()
                         .toList()
                 + ", " + duplicates.size() + " periods twice");
+        report("timers: periods in which the two instances' timers disagreed on their next timeout"
+                + " (the timer's own idea of the period): " + disagreeingNextTimeouts());
         assertThat(duplicates)
                 .as("periods whose @Locked timer ran on both instances")
                 .isEmpty();
@@ -378,12 +389,148 @@ abstract class ServerTests {
                 .isEmpty();
     }
 
+    /**
+     * The leader-only EJB timer ({@code CleanupJob}, the recipe): fired on both instances each period,
+     * it does its work on the instance that leads {@code cleanup} only, once per period, with that
+     * instance's term.
+     */
+    @Test
+    @Order(11)
+    void scheduledTimerOfTheLeaderRunsOnlyOnTheInstanceThatLeads() {
+        String leader = awaitOneLeader();
+        await("six periods in which the unlocked timer fired on both instances")
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> periodsFiredByBoth().size() >= 6);
+        Map<Long, List<String>> runs = ticks("leader");
+        long firstRun = runs.keySet().stream().findFirst().orElse(Long.MAX_VALUE);
+        List<Long> both = periodsFiredByBoth();
+        // Judge the periods after the leader's first run, but the newest (its run may be on its way).
+        List<Long> judged = both.subList(0, both.size() - 1).stream()
+                .filter(p -> p > firstRun)
+                .toList();
+        // An instance whose timer fired more than half a period late has two runs in one period
+        // (the late one and the next): what must not happen is runs of two instances in one period.
+        List<String> twice = new ArrayList<>();
+        runs.forEach((period, instances) -> {
+            if (instances.stream().distinct().count() > 1) {
+                twice.add(period + " " + instances);
+            }
+        });
+        List<String> ranOn =
+                runs.values().stream().flatMap(List::stream).distinct().sorted().toList();
+        List<Long> missing = judged.stream().filter(p -> !runs.containsKey(p)).toList();
+        report("leader's timer: " + leader + " leads; the timer ran in " + runs.size() + " periods, on " + ranOn
+                + "; " + judged.size() + " periods judged, " + missing.size() + " without a run, " + twice.size()
+                + " with runs of both instances");
+        assertThat(judged)
+                .as("periods fired on both instances after the leader's first run")
+                .hasSizeGreaterThanOrEqualTo(3);
+        assertThat(twice)
+                .as("periods whose leader-only timer ran on both instances")
+                .isEmpty();
+        assertThat(ranOn).as("instances whose leader-only timer did the work").containsExactly(leader.split(" ")[0]);
+        assertThat(missing)
+                .as("periods both instances fired without the leader's timer doing the work")
+                .isEmpty();
+    }
+
+    /**
+     * The application declares the leadership {@code cleanup} (lease 3 s): exactly one of the two
+     * instances leads, and keeps leading while both are asked for a while; when it steps down, the
+     * other leads with a larger token. (The leader left is a, whose application the tests that
+     * follow undeploy.)
+     */
+    @Test
+    @Order(13)
+    void exactlyOneInstanceLeadsAndAStepDownHandsTheLeadOver() {
+        String first = awaitOneLeader();
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        int rounds = 0;
+        List<String> answers = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            String answer =
+                    a.http.get("leader").ok() + " / " + b.http.get("leader").ok();
+            rounds++;
+            if (!answer.equals(leaderAnswers(first))) {
+                answers.add(answer);
+            }
+        }
+        report("leadership: " + first + " leads; asked both " + rounds + " times in 5 s, " + answers.size()
+                + " answers differed: " + answers);
+        assertThat(answers)
+                .as("answers of a / b that differed from the first leader's term")
+                .isEmpty();
+        if (first.startsWith("b ")) {
+            long bToken = token(first);
+            assertThat(b.http.post("leader/step-down").ok()).isEqualTo("follower");
+            String next = awaitOneLeader();
+            report("leadership: b stepped down; then " + next + " leads");
+            assertThat(next).startsWith("a ");
+            assertThat(token(next)).as("a's token after b's term " + bToken).isGreaterThan(bToken);
+        }
+        String before = awaitOneLeader();
+        assertThat(before).startsWith("a ");
+        leaderTokenBeforeUndeploy = token(before);
+    }
+
+    /** What a and b answer while {@code leader} ({@code "a <token>"}) leads. */
+    private static String leaderAnswers(String leader) {
+        String term = "leader " + token(leader);
+        return leader.startsWith("a ") ? term + " / follower" : "follower / " + term;
+    }
+
+    /**
+     * Waits until exactly one instance says it leads {@code cleanup} and returns it as {@code "a 7"}
+     * (instance and token).
+     */
+    private String awaitOneLeader() {
+        String[] leader = new String[1];
+        await("exactly one instance leads cleanup")
+                .atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    String fromA = a.http.get("leader").ok();
+                    String fromB = b.http.get("leader").ok();
+                    if (fromA.startsWith("leader ") == fromB.startsWith("leader ")) {
+                        return false;
+                    }
+                    leader[0] = fromA.startsWith("leader ")
+                            ? "a " + fromA.substring("leader ".length())
+                            : "b " + fromB.substring("leader ".length());
+                    return true;
+                });
+        return leader[0];
+    }
+
+    private static long token(String leader) {
+        return Long.parseLong(leader.substring(2).trim());
+    }
+
     /** Periods (start, epoch millis) in which the unlocked timer ran on both instances, oldest first. */
     private List<Long> periodsFiredByBoth() {
         return ticks("unlocked").entrySet().stream()
                 .filter(e -> e.getValue().contains("a") && e.getValue().contains("b"))
                 .map(Map.Entry::getKey)
                 .sorted()
+                .toList();
+    }
+
+    /** The periods in which a's and b's unlocked timers named different next timeouts, with those timeouts. */
+    private List<String> disagreeingNextTimeouts() {
+        Map<Long, List<String>> next = new java.util.TreeMap<>();
+        for (String line : Inspect.sharedLog(shared, "ticks", " unlocked ")) {
+            String[] fields = line.split(" ");
+            next.computeIfAbsent(Long.parseLong(fields[2]), p -> new ArrayList<>())
+                    .add(fields[0] + " " + fields[4]);
+        }
+        return next.entrySet().stream()
+                .filter(e -> e.getValue().size() == 2
+                        && !e.getValue()
+                                .get(0)
+                                .substring(2)
+                                .equals(e.getValue().get(1).substring(2)))
+                .map(e -> e.getKey() + " " + e.getValue())
                 .toList();
     }
 
@@ -492,8 +639,62 @@ abstract class ServerTests {
     private void undeploy() {
         if (!undeployed) {
             undeployed = true;
+            undeployBegan = System.currentTimeMillis();
             a.beginUndeploy();
         }
+    }
+
+    /**
+     * After a's application (the leader of {@code cleanup}, see {@link
+     * #exactlyOneInstanceLeadsAndAStepDownHandsTheLeadOver}) began to undeploy: b leads within the
+     * drain and a lease (plus slack for a loaded machine), with a larger token, and a's term ended
+     * before b's began.
+     */
+    @Test
+    @Order(21)
+    void whenTheLeadersApplicationIsUndeployedTheOtherInstanceLeads() {
+        Assumptions.assumeTrue(
+                leaderTokenBeforeUndeploy != 0, "a did not lead before the undeploy (see the leadership test)");
+        if (!undeployed) {
+            undeploy();
+            a.awaitUndeployed();
+        }
+        Duration bound = DRAIN_TIMEOUT.plus(LEADER_LEASE).plus(Duration.ofSeconds(30));
+        long[] grantedToB = new long[2];
+        await("b leads cleanup after a's undeploy")
+                .atMost(bound)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    String answer = b.http.get("leader").ok();
+                    if (!answer.startsWith("leader ")) {
+                        return false;
+                    }
+                    grantedToB[0] = Long.parseLong(answer.substring("leader ".length()));
+                    return true;
+                });
+        List<String> terms = Inspect.sharedLog(shared, "terms", "");
+        long bGranted = terms.stream()
+                .filter(line -> line.startsWith("b granted " + grantedToB[0] + " "))
+                .mapToLong(line -> Long.parseLong(line.split(" ")[3]))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no 'b granted " + grantedToB[0] + "' in " + terms));
+        long aRevoked = terms.stream()
+                .filter(line -> line.startsWith("a revoked " + leaderTokenBeforeUndeploy + " "))
+                .mapToLong(line -> Long.parseLong(line.split(" ")[3]))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no 'a revoked " + leaderTokenBeforeUndeploy + "' in " + terms));
+        report("leadership: a (token " + leaderTokenBeforeUndeploy + ") undeployed; a's term revoked "
+                + (aRevoked - undeployBegan) + " ms and b elected (token " + grantedToB[0] + ") "
+                + (bGranted - undeployBegan) + " ms after the undeploy began; terms: " + terms);
+        assertThat(grantedToB[0])
+                .as("b's token after a's " + leaderTokenBeforeUndeploy)
+                .isGreaterThan(leaderTokenBeforeUndeploy);
+        assertThat(bGranted)
+                .as("b's election (wall clock) after a's term was revoked")
+                .isGreaterThanOrEqualTo(aRevoked);
+        assertThat(Duration.ofMillis(bGranted - undeployBegan))
+                .as("from the undeploy to b's election")
+                .isLessThanOrEqualTo(bound);
     }
 
     /**
@@ -504,7 +705,7 @@ abstract class ServerTests {
      * the new deployment must not run more threads or hold more connections than the first one.
      */
     @Test
-    @Order(21)
+    @Order(22)
     void undeployLeavesNoLockkitThreadNorRedisConnectionNorClassLoader() {
         long pid = a.javaPid();
         if (!undeployed) {

@@ -1,6 +1,8 @@
 package io.lockkit.it.app;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.Leadership;
+import io.lockkit.cdi.LeaderOf;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -38,6 +40,10 @@ public class ItResource {
 
     @Inject
     DistributedLockFactory factory;
+
+    @Inject
+    @LeaderOf("cleanup")
+    Leadership cleanup;
 
     /** Up: the instance and the deployment's id (touches no lockkit bean, so it answers even when lockkit fails). */
     @GET
@@ -112,6 +118,23 @@ public class ItResource {
     @Path("slow")
     public String slow(@QueryParam("millis") long millis) {
         return work.slow(millis);
+    }
+
+    /** Whether this instance leads {@code cleanup}: {@code leader <token>} or {@code follower}. */
+    @GET
+    @Path("leader")
+    public String leader() {
+        return cleanup.currentTerm()
+                .map(term -> "leader " + term.fencingToken())
+                .orElse("follower");
+    }
+
+    /** Gives the lead of {@code cleanup} away (this instance campaigns again after the rejoin delay). */
+    @POST
+    @Path("leader/step-down")
+    public String stepDown() {
+        cleanup.stepDown();
+        return leader();
     }
 
     /** Names of the live threads whose name starts with lockkit, one a line. */

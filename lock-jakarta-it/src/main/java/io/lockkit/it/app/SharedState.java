@@ -97,9 +97,29 @@ public final class SharedState {
         }
     }
 
-    /** Records a run of a scheduled job ({@code kind}: locked or unlocked) for the period starting at {@code period}. */
-    public static void tick(String kind, long period) {
-        append("ticks", instance() + " " + kind + " " + period + " " + System.currentTimeMillis());
+    /** The timers' period, in milliseconds. */
+    static final long PERIOD_MILLIS = 2000;
+
+    /**
+     * The period {@code epochMillis} belongs to: the nearest boundary of a {@link #PERIOD_MILLIS} period
+     * (as lock-cdi's {@code {period:PT2S}} names it), so a timer that fires a little early or late
+     * records the same period on every instance.
+     */
+    static long period(long epochMillis) {
+        return Math.floorDiv(epochMillis + PERIOD_MILLIS / 2, PERIOD_MILLIS) * PERIOD_MILLIS;
+    }
+
+    /**
+     * Records a run of a scheduled job ({@code kind}: locked, unlocked or leader) for the period
+     * {@code period}, then the wall-clock time and {@code detail}.
+     */
+    public static void tick(String kind, long period, String detail) {
+        append("ticks", instance() + " " + kind + " " + period + " " + System.currentTimeMillis() + " " + detail);
+    }
+
+    /** Records the start ({@code granted}) or end ({@code revoked}) of this instance's term {@code token}. */
+    public static void term(String what, long token, String reason) {
+        append("terms", instance() + " " + what + " " + token + " " + System.currentTimeMillis() + " " + reason);
     }
 
     /** Appends an event line (instance, section, what, wall-clock millis) to the shared event log. */

@@ -32,6 +32,9 @@ import java.util.stream.Stream;
 //   asadmin start-database: it becomes an embedded Derby database in the domain instead, as the
 //   domain's EJB timer pool already is. Payara's is an embedded H2 database already.
 // - System properties go into domain.xml as JVM options, which is how an administrator sets them.
+// - A secret kept in Payara's password alias store (passwordAlias) is created with asadmin
+//   create-password-alias once the domain answers, and the application is copied to autodeploy only
+//   then: Payara's MicroProfile Config serves each alias as the property of the same name.
 // - The log the tests read is the verbose start's console output: it carries server.log's records,
 //   and GlassFish 7 held its server.log back (81 lines, the start) for the whole run.
 final class GlassFishInstance extends ServerInstance {
@@ -45,6 +48,8 @@ final class GlassFishInstance extends ServerInstance {
     private final Path domain;
     private final Path autodeploy;
     private final int offset;
+    /** Password aliases to create before the application is deployed, alias to secret. */
+    private final Map<String, String> passwordAliases = new java.util.LinkedHashMap<>();
 
     GlassFishInstance(ServerKind kind, String name) {
         super(kind, name);
@@ -72,7 +77,9 @@ final class GlassFishInstance extends ServerInstance {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        copyWar(Settings.war(), WAR);
+        if (passwordAliases.isEmpty()) {
+            copyWar(Settings.war(), WAR);
+        }
         List<String> command = List.of(
                 "bash",
                 home.resolve("bin/asadmin").toString(),
@@ -130,9 +137,76 @@ final class GlassFishInstance extends ServerInstance {
     }
 
     @Override
+    void passwordAlias(String alias, String secret) {
+        if (kind != ServerKind.PAYARA_SERVER) {
+            super.passwordAlias(alias, secret);
+        }
+        passwordAliases.put(alias, secret);
+    }
+
+    @Override
     void awaitApplication() {
+        if (!passwordAliases.isEmpty() && !Files.exists(autodeploy.resolve(WAR))) {
+            passwordAliases.forEach(this::createPasswordAlias);
+            copyWar(Settings.war(), WAR);
+        }
         awaitMarker(WAR, START_TIMEOUT.plus(DEPLOY_TIMEOUT));
         awaitHealth(DEPLOY_TIMEOUT);
+    }
+
+    /**
+     * Runs {@code asadmin create-password-alias} against this domain as an administrator would (the
+     * secret in a password file, never on the command line), retrying until the domain answers.
+     */
+    private void createPasswordAlias(String alias, String secret) {
+        Path passwordFile = dir.resolve("alias-password.txt");
+        List<String> command = List.of(
+                "bash",
+                home.resolve("bin/asadmin").toString(),
+                "--port",
+                Integer.toString(4848 + offset),
+                "--interactive=false",
+                "--passwordfile",
+                passwordFile.toString(),
+                "create-password-alias",
+                alias);
+        String[] last = {""};
+        try {
+            Files.writeString(passwordFile, "AS_ADMIN_ALIASPASSWORD=" + secret + "\n");
+            await(this + " creates the password alias " + alias)
+                    .atMost(START_TIMEOUT)
+                    .pollInterval(Duration.ofSeconds(2))
+                    .until(() -> {
+                        requireAlive();
+                        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+                        builder.environment()
+                                .put("JAVA_HOME", Settings.javaHome().toString());
+                        builder.environment().put("AS_JAVA", Settings.javaHome().toString());
+                        Process asadmin = builder.start();
+                        last[0] = new String(
+                                asadmin.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                        return asadmin.waitFor() == 0;
+                    });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(this + ": asadmin create-password-alias " + alias + " failed: " + last[0], e);
+        } finally {
+            try {
+                Files.deleteIfExists(passwordFile);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** The domain's configuration (domain.xml) as it is on disk. */
+    String domainXml() {
+        try {
+            return Files.readString(domain.resolve("config/domain.xml"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Waits for {@code _deployed} (returns) or {@code _deployFailed} (throws with the log). */

@@ -15,16 +15,6 @@ class OpenLibertyIT extends ServerTests {
     @org.junit.jupiter.api.Test
     @org.junit.jupiter.api.Order(13)
     void redisConnectionsAreTls() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                tlsPort != 0, "TLS Redis unavailable here (see the warning at the start); this run used redis://");
-        a.http.post("counter/tls-c/locked").ok();
-        java.util.List<String> clients = Inspect.redisClients(redis, clientName("a"));
-        report("Redis connections of a: " + clients.size() + " on the TLS port " + tlsPort + ": "
-                + clients.stream().allMatch(l -> l.contains(":" + tlsPort + " ")));
-        org.assertj.core.api.Assertions.assertThat(a.http.get("factory").ok()).contains("rediss://");
-        org.assertj.core.api.Assertions.assertThat(clients)
-                .isNotEmpty()
-                .allSatisfy(line ->
-                        org.assertj.core.api.Assertions.assertThat(line).contains(" laddr=127.0.0.1:" + tlsPort + " "));
+        assertConnectionsOfAAreTls();
     }
 }

@@ -56,6 +56,14 @@ abstract class ServerInstance implements AutoCloseable {
         };
     }
 
+    /**
+     * Keeps {@code secret} in the server's credential store under {@code alias}, where the
+     * application's MicroProfile Config finds it as the property {@code alias}; before {@link #launch}.
+     */
+    void passwordAlias(String alias, String secret) {
+        throw new UnsupportedOperationException(this + " has no credential store in these tests");
+    }
+
     /** Starts the process (system properties {@code properties}) and returns at once. */
     abstract void launch(Map<String, String> properties);
 

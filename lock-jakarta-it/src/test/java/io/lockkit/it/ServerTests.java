@@ -98,7 +98,7 @@ abstract class ServerTests {
         shared = Settings.work().resolve(kind.id + "-shared");
         Processes.deleteTree(shared);
         Files.createDirectories(shared);
-        redis = kind == ServerKind.OPEN_LIBERTY
+        redis = kind == ServerKind.OPEN_LIBERTY || kind == ServerKind.PAYARA_SERVER
                 ? tlsRedis()
                 : RedisFixture.builder().build().start();
         if (kind == ServerKind.WILDFLY) {
@@ -106,6 +106,11 @@ abstract class ServerTests {
         }
         a = ServerInstance.of(kind, "a");
         b = ServerInstance.of(kind, "b");
+        if (tlsPort != 0 && passwordFromCredentialStore()) {
+            String password = new String(certificates.trustStorePassword());
+            a.passwordAlias(TRUST_STORE_PASSWORD, password);
+            b.passwordAlias(TRUST_STORE_PASSWORD, password);
+        }
         a.launch(properties("a"));
         b.launch(properties("b"));
         a.awaitApplication();
@@ -156,7 +161,9 @@ abstract class ServerTests {
             properties.put("lockkit.redis.uri", "rediss://127.0.0.1:" + tlsPort);
             properties.put(
                     "lockkit.redis.tls.trust-store", certificates.trustStore().toString());
-            properties.put("lockkit.redis.tls.trust-store-password", new String(certificates.trustStorePassword()));
+            if (!passwordFromCredentialStore()) {
+                properties.put(TRUST_STORE_PASSWORD, new String(certificates.trustStorePassword()));
+            }
         } else {
             properties.put("lockkit.redis.uri", redis.uri());
         }
@@ -168,6 +175,32 @@ abstract class ServerTests {
         properties.put("itapp.shared-dir", shared.toString());
         properties.put("itapp.instance", instance);
         return properties;
+    }
+
+    static final String TRUST_STORE_PASSWORD = "lockkit.redis.tls.trust-store-password";
+
+    /** Whether the trust store's password comes from the server's credential store (Payara Server's password aliases). */
+    boolean passwordFromCredentialStore() {
+        return kind == ServerKind.PAYARA_SERVER;
+    }
+
+    /** Every Redis connection of instance a is on the TLS port, and the factory says {@code rediss://}. */
+    void assertConnectionsOfAAreTls() {
+        Assumptions.assumeTrue(
+                tlsPort != 0, "TLS Redis unavailable here (see the warning at the start); this run used redis://");
+        a.http.post("counter/tls-c/locked").ok();
+        List<String> clients = Inspect.redisClients(redis, clientName("a"));
+        report("Redis connections of a: " + clients.size() + " on the TLS port " + tlsPort + ": "
+                + clients.stream().allMatch(l -> l.contains(":" + tlsPort + " ")));
+        assertThat(a.http.get("factory").ok()).contains("rediss://");
+        assertThat(clients)
+                .isNotEmpty()
+                .allSatisfy(line -> assertThat(line).contains(" laddr=127.0.0.1:" + tlsPort + " "));
+    }
+
+    /** The trust store's password, as the tests made it (empty before the start). */
+    String trustStorePassword() {
+        return certificates == null ? "" : new String(certificates.trustStorePassword());
     }
 
     static String clientName(String instance) {

@@ -60,6 +60,8 @@ abstract class ServerTests {
     static final Duration LEADER_LEASE = Duration.ofSeconds(3);
     /** lockkit's default {@code lockkit.drain-timeout}, which the application keeps. */
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+    /** The period of the application's timers ({@code @Schedule(second = "*}{@code /2")}). */
+    static final long TIMER_PERIOD_MILLIS = 2000;
 
     private final ServerKind kind;
     /** The Redis both instances share (inspected through its plain port). */
@@ -431,19 +433,20 @@ abstract class ServerTests {
     @Order(11)
     void scheduledTimerOfTheLeaderRunsOnlyOnTheInstanceThatLeads() {
         String leader = awaitOneLeader();
-        await("six periods in which the unlocked timer fired on both instances")
+        await("four periods both instances' timers fired in after the leader's timer first did the work")
                 .atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofSeconds(1))
-                .until(() -> periodsFiredByBoth().size() >= 6);
+                .until(() -> periodsJudgedForTheLeader().size() >= 4);
+        List<Long> judged = periodsJudgedForTheLeader();
         Map<Long, List<String>> runs = ticks("leader");
-        long firstRun = runs.keySet().stream().findFirst().orElse(Long.MAX_VALUE);
-        List<Long> both = periodsFiredByBoth();
-        // Judge the periods after the leader's first run, but the newest (its run may be on its way).
-        List<Long> judged = both.subList(0, both.size() - 1).stream()
-                .filter(p -> p > firstRun)
+        // A timer that fired more than half a period late records its run in the next period, beside
+        // that period's own run (one instance, two runs): count the runs, not the periods with one.
+        long first = judged.get(0);
+        long last = judged.get(judged.size() - 1);
+        List<String> ranInWindow = runs.entrySet().stream()
+                .filter(e -> e.getKey() >= first && e.getKey() <= last + TIMER_PERIOD_MILLIS)
+                .flatMap(e -> e.getValue().stream())
                 .toList();
-        // An instance whose timer fired more than half a period late has two runs in one period
-        // (the late one and the next): what must not happen is runs of two instances in one period.
         List<String> twice = new ArrayList<>();
         runs.forEach((period, instances) -> {
             if (instances.stream().distinct().count() > 1) {
@@ -453,19 +456,29 @@ abstract class ServerTests {
         List<String> ranOn =
                 runs.values().stream().flatMap(List::stream).distinct().sorted().toList();
         List<Long> missing = judged.stream().filter(p -> !runs.containsKey(p)).toList();
-        report("leader's timer: " + leader + " leads; the timer ran in " + runs.size() + " periods, on " + ranOn
-                + "; " + judged.size() + " periods judged, " + missing.size() + " without a run, " + twice.size()
-                + " with runs of both instances");
-        assertThat(judged)
-                .as("periods fired on both instances after the leader's first run")
-                .hasSizeGreaterThanOrEqualTo(3);
+        report("leader's timer: " + leader + " leads; the timer did the work in " + runs.size() + " periods, on "
+                + ranOn + "; " + judged.size() + " periods judged, " + ranInWindow.size() + " runs in them (and the"
+                + " period after), periods without a run: " + missing + ", periods with runs of both instances: "
+                + twice);
         assertThat(twice)
-                .as("periods whose leader-only timer ran on both instances")
+                .as("periods whose leader-only timer did the work on both instances")
                 .isEmpty();
         assertThat(ranOn).as("instances whose leader-only timer did the work").containsExactly(leader.split(" ")[0]);
-        assertThat(missing)
-                .as("periods both instances fired without the leader's timer doing the work")
-                .isEmpty();
+        assertThat(ranInWindow.size())
+                .as("runs of the leader's timer in the %d judged periods (and the one after)", judged.size())
+                .isGreaterThanOrEqualTo(judged.size());
+    }
+
+    /**
+     * Periods both instances' unlocked timers fired in, after the first period the leader's timer did
+     * the work in, but the newest (its runs may be on their way).
+     */
+    private List<Long> periodsJudgedForTheLeader() {
+        long firstRun = ticks("leader").keySet().stream().findFirst().orElse(Long.MAX_VALUE);
+        List<Long> both = periodsFiredByBoth();
+        return both.subList(0, Math.max(0, both.size() - 1)).stream()
+                .filter(p -> p > firstRun)
+                .toList();
     }
 
     /**

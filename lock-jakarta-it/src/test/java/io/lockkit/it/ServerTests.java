@@ -82,6 +82,8 @@ abstract class ServerTests {
     private boolean undeployed;
     /** When a's undeploy began (wall clock, as the shared logs record times), 0 before. */
     private long undeployBegan;
+    /** The size of a's log when its undeploy began. */
+    private long undeployLogOffset;
     /** a's term of {@code cleanup} before its undeploy, 0 before {@link #exactlyOneInstanceLeadsAndAStepDownHandsTheLeadOver}. */
     private long leaderTokenBeforeUndeploy;
 
@@ -686,6 +688,7 @@ abstract class ServerTests {
         if (!undeployed) {
             undeployed = true;
             undeployBegan = System.currentTimeMillis();
+            undeployLogOffset = a.logSize();
             a.beginUndeploy();
         }
     }
@@ -729,6 +732,15 @@ abstract class ServerTests {
                 .mapToLong(line -> Long.parseLong(line.split(" ")[3]))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no 'a revoked " + leaderTokenBeforeUndeploy + "' in " + terms));
+        // The failure's line and the next (the exception), as the server logged them.
+        List<String> logLines = a.logSince(undeployLogOffset).lines().toList();
+        List<String> closeFailures = new ArrayList<>();
+        for (int i = 0; i < logLines.size(); i++) {
+            if (logLines.get(i).contains("lockkit: closing the lock factory failed")) {
+                closeFailures.add(String.join(" ", logLines.subList(i, Math.min(i + 2, logLines.size())))
+                        .strip());
+            }
+        }
         report("leadership: a (token " + leaderTokenBeforeUndeploy + ") undeployed; a's term revoked "
                 + (aRevoked - undeployBegan) + " ms and b elected (token " + grantedToB[0] + ") "
                 + (bGranted - undeployBegan) + " ms after the undeploy began; terms: " + terms);
@@ -741,6 +753,9 @@ abstract class ServerTests {
         assertThat(Duration.ofMillis(bGranted - undeployBegan))
                 .as("from the undeploy to b's election")
                 .isLessThanOrEqualTo(bound);
+        assertThat(closeFailures)
+                .as("a's log after the undeploy began (%s): closing the application's lock factory failed", a.log())
+                .isEmpty();
     }
 
     /**

@@ -268,6 +268,23 @@ final class Holds {
         }
     }
 
+    /**
+     * Renews a hold a wait won after its lease ran out, before the wait hands it out: whether the
+     * backend still has it (its lease now runs {@code lease} from this call).
+     *
+     * @throws RuntimeException the renewal's failure; the owner is noted as unsettled, as after
+     *     any failed acquisition
+     */
+    boolean confirm(String name, String owner, Duration lease) {
+        try {
+            return provider.renew(List.of(new Renewal(name, owner, lease))).isEmpty();
+        } catch (RuntimeException e) {
+            unsettle(name, owner);
+            events.failed(name, e);
+            throw e;
+        }
+    }
+
     /** Notes that the backend may still hold {@code name} for {@code owner}, if a thread of this client. */
     void unsettle(String name, String owner) {
         if (factory.isThreadOwner(owner)) {

@@ -156,7 +156,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         ResolvedOptions o = ResolvedOptions.of(requireOptions(options), defaults);
         String owner = clientId + ":h" + handleSequence.incrementAndGet();
         long start = now();
-        Grant g = take(name, owner, o, true, start);
+        Grant g = take(name, owner, o, true, start, 0);
         if (g == null) {
             return Optional.empty();
         }
@@ -253,7 +253,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (held == null || held.state() != Hold.State.HELD) {
             holds.settle(key);
         }
-        Grant g = take(name, owner, o, interruptible, start);
+        Grant g = take(
+                name, owner, o, interruptible, start, held != null && held.state() == Hold.State.HELD ? held.token : 0);
         if (g == null) {
             return false;
         }
@@ -316,16 +317,18 @@ final class ProviderLockFactory implements DistributedLockFactory {
      * Waits for the lock as {@code options} say (see {@link Wait}).
      *
      * @param start when the call started, on the ticker (the wait runs from here)
+     * @param heldToken the token of the owner's hold of the name this client still counts on, or 0
      * @return the grant, or null when the wait ran out
      */
-    private @Nullable Grant take(String name, String owner, ResolvedOptions options, boolean interruptible, long start)
+    private @Nullable Grant take(
+            String name, String owner, ResolvedOptions options, boolean interruptible, long start, long heldToken)
             throws InterruptedException {
         ensureOpen(name, owner);
         if (!options.watchdog()) {
             require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
         options.checkRenewalInterval();
-        return new Wait(this, name, owner, options, interruptible, start).run();
+        return new Wait(this, name, owner, options, interruptible, start, heldToken).run();
     }
 
     long nextWaitId() {

@@ -86,6 +86,14 @@ final class WaitQueues {
             return grant;
         }
 
+        /** {@link #grant()}, cleared: the wait deals with it now (hands it out or finds it lost). */
+        @Nullable
+        Grant takeGrant() {
+            Grant g = grant;
+            grant = null;
+            return g;
+        }
+
         void signal() {
             signalled = true;
             LockSupport.unpark(thread);

@@ -310,8 +310,6 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
-    @Disabled(
-            "Open defect: acquire may hand out a hold whose lease ran out before its answer came. The core fix was withdrawn because, together with the re-sent abandons, it let holds of one client overlap under Redis stalls (RepeatedStallFaultTest); to be redone with that test green under load.")
     void anAcquisitionThatWaitedOnTheRowPastItsLeaseIsNotHandedOutLost() throws Exception {
         // The stall in the acquire path: another session keeps the (lapsed) lock row locked for
         // longer than the lease asked for, so the attempt's answer comes back with the lease it

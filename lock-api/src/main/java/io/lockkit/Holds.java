@@ -391,8 +391,14 @@ final class Holds {
         for (Hold h : new ArrayList<>(live)) {
             if (h.markReleased(true)) {
                 live.remove(h);
-                releaseQuietly(h.name, h.owner);
-                reportClosed(h, drainTime);
+                try {
+                    releaseQuietly(h.name, h.owner);
+                    reportClosed(h, drainTime);
+                } catch (RuntimeException | LinkageError e) {
+                    // One hold must not keep the others (and the threads after them) from closing.
+                    LOG.log(System.Logger.Level.WARNING, "lockkit: closing hold of lock '" + h.name + "' failed", e);
+                    h.lost.complete(new LockLostException(h.name, h.token, "released when the lock factory closed"));
+                }
             }
         }
     }

@@ -47,6 +47,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
     final Holds holds;
 
     final WaitQueues waits;
+    /** Abandons that failed while the backend was unreachable, sent again when it answers. */
+    final Abandons abandons;
+
     final Events events;
     private final String clientId;
     /** Every thread owner of this client starts with this. */
@@ -113,8 +116,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
             this.ownsScheduler = true;
         }
         this.events = new Events(ticker, b.observers);
-        this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos());
+        this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos(), clientId + ":h");
         this.holds = new Holds(this, b.lossListener, scheduler);
+        String threads = threadOwnerPrefix;
+        this.abandons = new Abandons(provider, scheduler, owner -> owner.startsWith(threads));
         this.health = new FactoryHealth(
                 provider,
                 ticker,
@@ -354,6 +359,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (a == null) {
             throw new LockException(name, provider + " answered null to tryAcquire");
         }
+        abandons.backendAnswered();
         return a;
     }
 

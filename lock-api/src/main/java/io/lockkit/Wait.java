@@ -283,11 +283,7 @@ final class Wait {
      * did not take goes back.
      */
     private void abandon() {
-        try {
-            factory.provider.abandon(name, owner, waitId);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
-        }
+        factory.abandons.abandon(name, owner, waitId);
     }
 
     /**

@@ -47,8 +47,26 @@ final class Events {
      * earlier). Until then JfrEvents is not loaded: loading an event class makes the JDK load its
      * event instrumentation, which added about 200 ms to the first lock call on JDK 17 and 25.
      */
-    private static boolean jfr() {
-        return JFR && FlightRecorder.isInitialized();
+    private boolean jfr() {
+        return JFR && !jfrFailed && FlightRecorder.isInitialized();
+    }
+
+    /**
+     * Set when recording an event failed: an application server may refuse to load a class of the
+     * application once it began to undeploy it (Payara: "This web container has not yet been
+     * started"), and a close must not stop at an event. Events are then no longer recorded by
+     * this factory.
+     */
+    private volatile boolean jfrFailed;
+
+    private void jfrFailed(Throwable t) {
+        if (!jfrFailed) {
+            jfrFailed = true;
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "lockkit: recording a JFR event failed; no more JFR events from this factory",
+                    t);
+        }
     }
 
     /** The observer methods, for logging a failure once per observer and method. */
@@ -108,6 +126,15 @@ final class Events {
         for (int i = 0; i < this.observers.length; i++) {
             this.observers[i] = new Guarded(observers.get(i));
         }
+        if (jfr()) {
+            // Load the event classes now, while the application starts: at close an application
+            // server may no longer load the application's classes.
+            try {
+                JfrEvents.load();
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
+        }
     }
 
     /** The lock was taken (or taken again, {@code reentrant}) by a call that started at {@code startNanos}. */
@@ -123,7 +150,11 @@ final class Events {
             }
         }
         if (jfr()) {
-            JfrEvents.acquire(name, ticker, startNanos, reentrant ? "REENTERED" : "ACQUIRED", token);
+            try {
+                JfrEvents.acquire(name, ticker, startNanos, reentrant ? "REENTERED" : "ACQUIRED", token);
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 
@@ -140,7 +171,11 @@ final class Events {
             }
         }
         if (jfr()) {
-            JfrEvents.acquire(name, ticker, startNanos, outcome.name(), 0);
+            try {
+                JfrEvents.acquire(name, ticker, startNanos, outcome.name(), 0);
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 
@@ -163,7 +198,11 @@ final class Events {
             }
         }
         if (jfr()) {
-            JfrEvents.hold(h.name, ticker, h.acquiredNanos, h.token);
+            try {
+                JfrEvents.hold(h.name, ticker, h.acquiredNanos, h.token);
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 
@@ -179,14 +218,22 @@ final class Events {
             }
         }
         if (jfr()) {
-            JfrEvents.loss(h.name, h.token, cause.name(), loss.getMessage());
+            try {
+                JfrEvents.loss(h.name, h.token, cause.name(), loss.getMessage());
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 
     /** A renewal of {@code holds} leases sent at {@code sentNanos} was answered. */
     void renewed(int holds, long sentNanos) {
         if (jfr()) {
-            JfrEvents.renewal(holds, 1, ticker, sentNanos, false);
+            try {
+                JfrEvents.renewal(holds, 1, ticker, sentNanos, false);
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 
@@ -201,7 +248,11 @@ final class Events {
         }
         failed(null, failure);
         if (jfr()) {
-            JfrEvents.renewal(holds, 1, ticker, sentNanos, true);
+            try {
+                JfrEvents.renewal(holds, 1, ticker, sentNanos, true);
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 
@@ -243,7 +294,11 @@ final class Events {
             }
         }
         if (jfr()) {
-            JfrEvents.leadership(name, term, "ELECTED", null, 0);
+            try {
+                JfrEvents.leadership(name, term, "ELECTED", null, 0);
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 
@@ -257,7 +312,11 @@ final class Events {
             }
         }
         if (jfr()) {
-            JfrEvents.leadership(name, term, "REVOKED", reason.name(), ledNanos);
+            try {
+                JfrEvents.leadership(name, term, "REVOKED", reason.name(), ledNanos);
+            } catch (RuntimeException | LinkageError e) {
+                jfrFailed(e);
+            }
         }
     }
 

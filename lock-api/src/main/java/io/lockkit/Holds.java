@@ -268,6 +268,23 @@ final class Holds {
         }
     }
 
+    /**
+     * Renews a hold a wait won after its lease ran out, before the wait hands it out: whether the
+     * backend still has it (its lease now runs {@code lease} from this call).
+     *
+     * @throws RuntimeException the renewal's failure; the owner is noted as unsettled, as after
+     *     any failed acquisition
+     */
+    boolean confirm(String name, String owner, Duration lease) {
+        try {
+            return provider.renew(List.of(new Renewal(name, owner, lease))).isEmpty();
+        } catch (RuntimeException e) {
+            unsettle(name, owner);
+            events.failed(name, e);
+            throw e;
+        }
+    }
+
     /** Notes that the backend may still hold {@code name} for {@code owner}, if a thread of this client. */
     void unsettle(String name, String owner) {
         if (factory.isThreadOwner(owner)) {
@@ -374,8 +391,14 @@ final class Holds {
         for (Hold h : new ArrayList<>(live)) {
             if (h.markReleased(true)) {
                 live.remove(h);
-                releaseQuietly(h.name, h.owner);
-                reportClosed(h, drainTime);
+                try {
+                    releaseQuietly(h.name, h.owner);
+                    reportClosed(h, drainTime);
+                } catch (RuntimeException | LinkageError e) {
+                    // One hold must not keep the others (and the threads after them) from closing.
+                    LOG.log(System.Logger.Level.WARNING, "lockkit: closing hold of lock '" + h.name + "' failed", e);
+                    h.lost.complete(new LockLostException(h.name, h.token, "released when the lock factory closed"));
+                }
             }
         }
     }

@@ -25,6 +25,15 @@ final class JfrEvents {
 
     private JfrEvents() {}
 
+    /** Loads and initializes every event class (making an event commits nothing). */
+    static void load() {
+        new AcquireEvent();
+        new HoldEvent();
+        new LossEvent();
+        new RenewalEvent();
+        new LeadershipEvent();
+    }
+
     @Name("lockkit.Acquire")
     @Category("lockkit")
     @Label("Lock Acquire")

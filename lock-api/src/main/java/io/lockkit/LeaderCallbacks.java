@@ -61,7 +61,11 @@ final class LeaderCallbacks {
         } catch (LockLostException e) {
             // lost already: nothing left to release
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "leadership '" + name + "': releasing failed; the lease will lapse", e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "leadership '" + name + "': releasing the term's lock failed; another instance can lead once its"
+                            + " lease lapses",
+                    e);
         }
     }
 

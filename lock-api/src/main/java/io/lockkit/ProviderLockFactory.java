@@ -47,6 +47,9 @@ final class ProviderLockFactory implements DistributedLockFactory {
     final Holds holds;
 
     final WaitQueues waits;
+    /** Abandons that failed while the backend was unreachable, sent again when it answers. */
+    final Abandons abandons;
+
     final Events events;
     private final String clientId;
     /** Every thread owner of this client starts with this. */
@@ -113,8 +116,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
             this.ownsScheduler = true;
         }
         this.events = new Events(ticker, b.observers);
-        this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos());
+        this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos(), clientId + ":h");
         this.holds = new Holds(this, b.lossListener, scheduler);
+        String threads = threadOwnerPrefix;
+        this.abandons = new Abandons(provider, scheduler, owner -> owner.startsWith(threads));
         this.health = new FactoryHealth(
                 provider,
                 ticker,
@@ -156,7 +161,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         ResolvedOptions o = ResolvedOptions.of(requireOptions(options), defaults);
         String owner = clientId + ":h" + handleSequence.incrementAndGet();
         long start = now();
-        Grant g = take(name, owner, o, true, start);
+        Grant g = take(name, owner, o, true, start, 0);
         if (g == null) {
             return Optional.empty();
         }
@@ -253,7 +258,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (held == null || held.state() != Hold.State.HELD) {
             holds.settle(key);
         }
-        Grant g = take(name, owner, o, interruptible, start);
+        Grant g = take(
+                name, owner, o, interruptible, start, held != null && held.state() == Hold.State.HELD ? held.token : 0);
         if (g == null) {
             return false;
         }
@@ -316,16 +322,18 @@ final class ProviderLockFactory implements DistributedLockFactory {
      * Waits for the lock as {@code options} say (see {@link Wait}).
      *
      * @param start when the call started, on the ticker (the wait runs from here)
+     * @param heldToken the token of the owner's hold of the name this client still counts on, or 0
      * @return the grant, or null when the wait ran out
      */
-    private @Nullable Grant take(String name, String owner, ResolvedOptions options, boolean interruptible, long start)
+    private @Nullable Grant take(
+            String name, String owner, ResolvedOptions options, boolean interruptible, long start, long heldToken)
             throws InterruptedException {
         ensureOpen(name, owner);
         if (!options.watchdog()) {
             require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
         options.checkRenewalInterval();
-        return new Wait(this, name, owner, options, interruptible, start).run();
+        return new Wait(this, name, owner, options, interruptible, start, heldToken).run();
     }
 
     long nextWaitId() {
@@ -351,6 +359,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (a == null) {
             throw new LockException(name, provider + " answered null to tryAcquire");
         }
+        abandons.backendAnswered();
         return a;
     }
 

@@ -26,6 +26,16 @@ import org.jspecify.annotations.Nullable;
  *     outright; the releasing thread left the token with the waiter, so no call is needed.
  * <li><b>Last look</b>: at the deadline, one attempt that does not wait, so a lock freed exactly
  *     then is not missed.
+ * <li><b>Lost already?</b> A hold won by a request whose answer came back after the lease ran out
+ *     (the backend or the network stalled: the lease runs from when the request was sent) is not
+ *     handed out as it is. One renewal asks the backend: if it still has the hold, the renewal's
+ *     lease (from when it was sent) is the one handed out; if not, the wait goes on, trying again
+ *     within its time or reporting that it did not get the lock. A renewal never frees anything,
+ *     so one that arrives late cannot meet a newer hold of the same owner (a release sent to give
+ *     the hold back could, and free it). A renewal that fails ends the wait with the failure, and
+ *     a thread's next lock call first releases what the backend may still hold for it. Not for a
+ *     reentrant acquisition of a hold this client still counts on: that hold's own lease stands,
+ *     and a renewal with this request's lease could shorten it.
  * <li><b>Abandon</b>: a wait that ends without the lock (deadline, interrupt, close, failure)
  *     leaves the backend's queue, which also gives back a grant that raced its end; also when the
  *     factory is closing, which waits for this through {@link InFlight}.
@@ -47,6 +57,8 @@ final class Wait {
     private final long start;
 
     private final long deadline;
+    /** The token of the owner's hold of the name that this client still counts on, or 0 (see "Lost already?"). */
+    private final long heldToken;
 
     private long waitId;
     /** When the latest attempt was sent: a hold it wins runs from here. */
@@ -62,7 +74,8 @@ final class Wait {
             String owner,
             ResolvedOptions options,
             boolean interruptible,
-            long start) {
+            long start,
+            long heldToken) {
         this.factory = factory;
         this.name = name;
         this.owner = owner;
@@ -70,6 +83,7 @@ final class Wait {
         this.interruptible = interruptible;
         this.start = start;
         this.deadline = options.waitsForever() ? 0 : start + options.maxWait().toNanos();
+        this.heldToken = heldToken;
     }
 
     /**
@@ -106,17 +120,19 @@ final class Wait {
     private @Nullable Grant tryOnce() {
         sent = factory.now();
         Acquisition a = factory.attempt(name, owner, options.lease(), Duration.ZERO, 0);
-        if (!a.isAcquired()) {
+        Grant g = won(a);
+        if (g == null) {
             factory.events.notAcquired(name, start, Outcome.BUSY);
             return null;
         }
-        return factory.granted(name, owner, a.fencingToken(), sent);
+        return factory.granted(name, owner, g.token(), g.sentNanos());
     }
 
     private @Nullable Grant waitFor(WaitQueues.Waiter w) throws InterruptedException {
         Acquisition a = subscribeAndRetry(w, attempt(factory.now()));
-        waiting = !a.isAcquired() && factory.events.waitStarted(name);
-        while (!a.isAcquired()) {
+        Grant won = won(a);
+        waiting = won == null && factory.events.waitStarted(name);
+        while (won == null) {
             if (!park(w, a)) {
                 return timedOut(); // abandon (in end) gives back a grant that raced the deadline
             }
@@ -127,16 +143,54 @@ final class Wait {
             w.consumeSignal();
             long now = factory.now();
             if (!options.waitsForever() && deadline - now <= 0) {
-                a = lastLook(now);
-                if (!a.isAcquired()) {
+                won = won(lastLook(now));
+                if (won == null) {
                     return timedOut();
                 }
             } else {
                 a = attempt(now);
+                won = won(a);
             }
         }
         acquired = true;
-        return factory.granted(name, owner, a.fencingToken(), sent);
+        return factory.granted(name, owner, won.token(), won.sentNanos());
+    }
+
+    /** The hold {@code a} won, unless it is lost already (see "Lost already?"); null when busy or lost. */
+    private @Nullable Grant won(Acquisition a) {
+        return a.isAcquired() ? unlessLost(a.fencingToken(), sent) : null;
+    }
+
+    /**
+     * The hold won with {@code token} by a request sent at {@code sentNanos}, as it may be handed
+     * out; null when the backend no longer has it, or no renewal came back within its lease before
+     * the deadline (then a thread's next lock call releases what may be left).
+     */
+    private @Nullable Grant unlessLost(long token, long sentNanos) {
+        long lease = options.lease().toNanos();
+        if ((heldToken != 0 && token == heldToken) || factory.now() - sentNanos < lease) {
+            return new Grant(token, sentNanos);
+        }
+        while (true) {
+            long renewal = factory.now();
+            if (!factory.holds.confirm(name, owner, options.lease())) {
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        "lock ''{0}'' (token {1}) was won after its lease had run out, and the backend no longer"
+                                + " has it; trying again",
+                        name,
+                        token);
+                return null;
+            }
+            long now = factory.now();
+            if (now - renewal < lease) {
+                return new Grant(token, renewal);
+            }
+            if (!options.waitsForever() && deadline - now <= 0) {
+                factory.holds.unsettle(name, owner);
+                return null;
+            }
+        }
     }
 
     /** An attempt sent at {@code now} that may queue this wait for the rest of its time. */
@@ -185,12 +239,16 @@ final class Wait {
 
     /** The lock a release of this client granted to this wait outright, taken; or null. */
     private @Nullable Grant directGrant(WaitQueues.Waiter w) {
-        Grant direct = w.grant();
+        Grant direct = w.takeGrant();
         if (direct == null) {
             return null;
         }
+        Grant g = unlessLost(direct.token(), direct.sentNanos());
+        if (g == null) {
+            return null;
+        }
         acquired = true;
-        return factory.granted(name, owner, direct.token(), direct.sentNanos());
+        return factory.granted(name, owner, g.token(), g.sentNanos());
     }
 
     /** At the deadline: one attempt that does not wait, so a lock freed exactly then is not missed. */
@@ -225,11 +283,7 @@ final class Wait {
      * did not take goes back.
      */
     private void abandon() {
-        try {
-            factory.provider.abandon(name, owner, waitId);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "abandoning the wait for lock '" + name + "' failed", e);
-        }
+        factory.abandons.abandon(name, owner, waitId);
     }
 
     /**

@@ -24,6 +24,14 @@ import org.jspecify.annotations.Nullable;
  * waiter finds the lock busy; the caller then tries once more, as a release may have slipped by
  * before the subscription was in place. An idle room keeps its subscription for a short linger so
  * that steady contention does not subscribe and unsubscribe on every acquisition.
+ *
+ * <p>A hand-over to a handle owner of this client that no longer waits here (its wait ended, and
+ * the abandon that should have declined the hand-over failed, e.g. while the backend restarted) is
+ * declined at once on the scheduler, with the provider's abandon: left alone it would keep the lock
+ * from everyone for the backend's claim timeout. A handle's owner waits once, joining its room
+ * before its first attempt, so one that is not in the room never waits or holds again and the
+ * abandon cannot meet a newer hold of it. A thread's owner is used by every lock call of the
+ * thread, so a hand-over to one is never declined here (its entry lapses at its deadline).
  */
 final class WaitQueues {
 
@@ -32,10 +40,22 @@ final class WaitQueues {
     private final LockProvider provider;
     private final ScheduledExecutorService scheduler;
     private final long lingerNanos;
+    /** {@code "<client id>:h"}, the start of every handle owner of this client; null: hand-overs are never declined here. */
+    private final @Nullable String handleOwnerPrefix;
+
     private final ConcurrentHashMap<String, Room> rooms = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     WaitQueues(LockProvider provider, ScheduledExecutorService scheduler, long lingerNanos) {
+        this(provider, scheduler, lingerNanos, null);
+    }
+
+    WaitQueues(
+            LockProvider provider,
+            ScheduledExecutorService scheduler,
+            long lingerNanos,
+            @Nullable String handleOwnerPrefix) {
+        this.handleOwnerPrefix = handleOwnerPrefix;
         this.provider = provider;
         this.scheduler = scheduler;
         this.lingerNanos = lingerNanos;
@@ -86,6 +106,14 @@ final class WaitQueues {
             return grant;
         }
 
+        /** {@link #grant()}, cleared: the wait deals with it now (hands it out or finds it lost). */
+        @Nullable
+        Grant takeGrant() {
+            Grant g = grant;
+            grant = null;
+            return g;
+        }
+
         void signal() {
             signalled = true;
             LockSupport.unpark(thread);
@@ -98,7 +126,7 @@ final class WaitQueues {
     }
 
     /** The waiters of one name. */
-    static final class Room implements WakeUpListener {
+    final class Room implements WakeUpListener {
         final String name;
         private final ReentrantLock lock = new ReentrantLock();
         private final ReentrantLock subscribing = new ReentrantLock();
@@ -121,6 +149,9 @@ final class WaitQueues {
                             w.signal();
                             return;
                         }
+                    }
+                    if (handleOwnerPrefix != null && grantee.startsWith(handleOwnerPrefix)) {
+                        decline(name, grantee);
                     }
                     return; // handed to an owner elsewhere: nobody here can take it
                 }
@@ -147,6 +178,24 @@ final class WaitQueues {
                     return;
                 }
             }
+        }
+    }
+
+    /** Declines, on the scheduler, a hand-over of {@code name} to {@code owner}, a handle owner of this client that no longer waits. */
+    private void decline(String name, String owner) {
+        try {
+            scheduler.execute(() -> {
+                try {
+                    provider.abandon(name, owner, 0);
+                } catch (RuntimeException e) {
+                    LOG.log(
+                            System.Logger.Level.DEBUG,
+                            "declining lock '" + name + "' handed to " + owner + ", who no longer waits, failed",
+                            e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing: the claim timeout frees it
         }
     }
 

@@ -1,7 +1,9 @@
 /**
  * The provider SPI: what a lock backend implements. Waiting, lease renewal, hold bookkeeping and
  * loss reporting live in the caller API's core, so a backend is a few hundred lines. Start at
- * {@link io.lockkit.spi.LockProvider}.
+ * {@link io.lockkit.spi.LockProvider}; a {@link io.lockkit.spi.LockProviderFactory} found by
+ * {@link java.util.ServiceLoader} lets containers and tools build the provider from
+ * configuration ({@code lockkit.provider=<name>}).
  *
  * <h2>Glossary</h2>
  * <dl>

@@ -36,7 +36,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** What the PostgreSQL dialect promises beyond the kit: statement counts, tokens, time, transactions, LISTEN. */
@@ -310,8 +309,6 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
-    @Disabled(
-            "Open defect: acquire may hand out a hold whose lease ran out before its answer came. The core fix was withdrawn because, together with the re-sent abandons, it let holds of one client overlap under Redis stalls (RepeatedStallFaultTest); to be redone with that test green under load.")
     void anAcquisitionThatWaitedOnTheRowPastItsLeaseIsNotHandedOutLost() throws Exception {
         // The stall in the acquire path: another session keeps the (lapsed) lock row locked for
         // longer than the lease asked for, so the attempt's answer comes back with the lease it
@@ -492,8 +489,6 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
-    @Disabled(
-            "Open defect: after a restart a dead queue entry keeps a released lock for the claim timeout. The core fix (re-sent abandons, declined hand-overs) was withdrawn because it let holds of one client overlap under Redis stalls (RepeatedStallFaultTest); to be redone with that test green under load.")
     void afterARestartTheWaitersTakeTheLockPromptlyOnceItIsReleased() throws Exception {
         // Twelve threads of three clients wait while another client holds the lock; PostgreSQL
         // restarts under them (their LISTEN connections are cut, their attempts fail meanwhile and

@@ -12,11 +12,20 @@ final class DataDirectories {
 
     private DataDirectories() {}
 
+    /** Runs {@code stop} (the server's), then removes its data directory {@code root} even if stopping failed. */
+    static void stopThenDelete(Runnable stop, Path root, String server) {
+        try {
+            stop.run();
+        } finally {
+            delete(root, server);
+        }
+    }
+
     /**
      * Removes {@code root} and everything below it, if it exists; a failure is logged as a warning
      * naming {@code server}, not thrown (the server is stopped already, only disk space is at stake).
      */
-    static void delete(Path root, String server) {
+    private static void delete(Path root, String server) {
         if (!Files.exists(root)) {
             return;
         }

@@ -117,14 +117,9 @@ final class EmbeddedControl implements ServerControl {
 
     @Override
     public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            stop();
-        } finally {
-            DataDirectories.delete(dataDirectory, "embedded PostgreSQL");
+        if (!closed) {
+            closed = true;
+            DataDirectories.stopThenDelete(this::stop, dataDirectory, "embedded PostgreSQL");
         }
     }
 

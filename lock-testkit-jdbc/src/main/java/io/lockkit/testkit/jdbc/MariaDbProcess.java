@@ -198,14 +198,9 @@ final class MariaDbProcess {
 
     /** Stops the server and removes its files; idempotent. */
     synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            stop();
-        } finally {
-            DataDirectories.delete(dataDirectory, "MariaDB");
+        if (!closed) {
+            closed = true;
+            DataDirectories.stopThenDelete(this::stop, dataDirectory, "MariaDB");
         }
     }
 

@@ -6,40 +6,23 @@ import static org.awaitility.Awaitility.await;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.Release;
-import io.lockkit.testkit.jdbc.PostgresFixture;
-import io.lockkit.testkit.jdbc.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The PostgreSQL wait queue: a release hands the lock to the oldest waiter, who alone may claim it. */
 class JdbcHandOverTest {
 
     private static final Duration CLAIM = Duration.ofMillis(800);
     private static final Duration LONG = Duration.ofSeconds(30);
-    private static PostgresServer pg;
+    /** PostgreSQL with lockkit's table, for this class. */
+    @RegisterExtension
+    static final PostgresContract PG = new PostgresContract();
+
     private final List<JdbcLockProvider> providers = new ArrayList<>();
-
-    @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
-                .createSchema(true)
-                .build()
-                .close();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
 
     @AfterEach
     void closeProviders() {
@@ -48,7 +31,7 @@ class JdbcHandOverTest {
 
     private JdbcLockProvider provider() {
         JdbcLockProvider p = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .claimTimeout(CLAIM)
                 .build();
         providers.add(p);

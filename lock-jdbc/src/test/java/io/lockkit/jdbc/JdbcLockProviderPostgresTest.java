@@ -13,8 +13,6 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.spi.Release;
-import io.lockkit.testkit.jdbc.PostgresFixture;
-import io.lockkit.testkit.jdbc.PostgresServer;
 import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -33,33 +31,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What the PostgreSQL dialect promises beyond the kit: statement counts, tokens, time, transactions, LISTEN. */
 class JdbcLockProviderPostgresTest {
 
-    private static PostgresServer pg;
+    /** PostgreSQL with lockkit's table, for this class. */
+    @RegisterExtension
+    static final PostgresContract PG = new PostgresContract();
+
     private final List<AutoCloseable> toClose = new CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
-                .createSchema(true)
-                .build()
-                .close();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
 
     @AfterEach
     void closeAll() throws Exception {
@@ -69,7 +52,7 @@ class JdbcLockProviderPostgresTest {
     }
 
     private JdbcLockProvider provider() {
-        JdbcLockProvider p = JdbcLockProvider.create(pg.jdbcUrl());
+        JdbcLockProvider p = JdbcLockProvider.create(PG.server().jdbcUrl());
         toClose.add(p);
         return p;
     }
@@ -218,9 +201,10 @@ class JdbcLockProviderPostgresTest {
         List<Renewal> lost = p.renew(renewals);
         assertThat(p.statements() - before).as("statements for 1000 renewals").isEqualTo(1);
         assertThat(lost).hasSize(10).allSatisfy(r -> assertThat(r.name()).matches(".*:\\d*00$|.*:0$"));
-        Object left = pg.query(
-                "SELECT round(extract(epoch FROM min(lease_until) - clock_timestamp())) FROM lockkit_locks WHERE name LIKE '"
-                        + prefix + ":%'");
+        Object left = PG.server()
+                .query(
+                        "SELECT round(extract(epoch FROM min(lease_until) - clock_timestamp())) FROM lockkit_locks WHERE name LIKE '"
+                                + prefix + ":%'");
         assertThat(((Number) left).intValue())
                 .as("seconds left on the renewed leases")
                 .isBetween(55, 60);
@@ -276,7 +260,7 @@ class JdbcLockProviderPostgresTest {
         assertThat(p.tryAcquire(new LockRequest(n, "c:holder", lease, Duration.ZERO))
                         .isAcquired())
                 .isTrue();
-        try (Connection session = DriverManager.getConnection(pg.jdbcUrl());
+        try (Connection session = DriverManager.getConnection(PG.server().jdbcUrl());
                 Statement sql = session.createStatement()) {
             session.setAutoCommit(false);
             sql.executeQuery("SELECT 1 FROM lockkit_locks WHERE name = '" + n + "' FOR UPDATE")
@@ -284,11 +268,12 @@ class JdbcLockProviderPostgresTest {
             CompletableFuture<Acquisition> attempt = CompletableFuture.supplyAsync(
                     () -> p.tryAcquire(new LockRequest(n, "c:next", lease, Duration.ZERO)));
             await().atMost(Duration.ofSeconds(10))
-                    .until(() ->
-                            ((Number) pg.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                                                    + " AND query LIKE '%lockkit_locks_acquire%'"))
-                                            .intValue()
-                                    == 1);
+                    .until(() -> ((Number) PG.server()
+                                            .query(
+                                                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                                            + " AND query LIKE '%lockkit_locks_acquire%'"))
+                                    .intValue()
+                            == 1);
             long handedOver;
             try (ResultSet rs = sql.executeQuery("UPDATE lockkit_locks SET owner = 'c:grantee',"
                     + " token = nextval('lockkit_locks_token_seq') WHERE name = '" + n + "' RETURNING token")) {
@@ -314,7 +299,7 @@ class JdbcLockProviderPostgresTest {
         // longer than the lease asked for, so the attempt's answer comes back with the lease it
         // won already run out. acquire must not hand that hold out: it tries again within its wait.
         JdbcLockProvider p = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .timeout(Duration.ofSeconds(4))
                 .build();
         toClose.add(p);
@@ -324,7 +309,7 @@ class JdbcLockProviderPostgresTest {
                         .isAcquired())
                 .isTrue();
         Duration lease = Duration.ofMillis(1000);
-        try (Connection session = pg.connect();
+        try (Connection session = PG.server().connect();
                 Statement sql = session.createStatement()) {
             session.setAutoCommit(false);
             sql.executeQuery("SELECT 1 FROM lockkit_locks WHERE name = '" + n + "' FOR UPDATE")
@@ -343,11 +328,12 @@ class JdbcLockProviderPostgresTest {
                 }
             });
             await().atMost(Duration.ofSeconds(10))
-                    .until(() ->
-                            ((Number) pg.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                                                    + " AND query LIKE '%lockkit_locks_acquire%'"))
-                                            .intValue()
-                                    == 1);
+                    .until(() -> ((Number) PG.server()
+                                            .query(
+                                                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                                            + " AND query LIKE '%lockkit_locks_acquire%'"))
+                                    .intValue()
+                            == 1);
             long blockedSince = System.nanoTime();
             Thread.sleep(lease.toMillis() + 300); // the stall itself: the row stays locked past the lease
             session.commit();
@@ -366,13 +352,15 @@ class JdbcLockProviderPostgresTest {
         JdbcLockProvider p = provider();
         String n = name("clock");
         p.tryAcquire(new LockRequest(n, "c:o", Duration.ofSeconds(90), Duration.ZERO));
-        Object fromDatabaseNow =
-                pg.query("SELECT extract(epoch FROM lease_until - clock_timestamp()) FROM lockkit_locks WHERE name = '"
+        Object fromDatabaseNow = PG.server()
+                .query("SELECT extract(epoch FROM lease_until - clock_timestamp()) FROM lockkit_locks WHERE name = '"
                         + n + "'");
         assertThat(((Number) fromDatabaseNow).doubleValue()).isBetween(80.0, 90.0);
         // A deadline moved into the past on the database clock frees the lock for another owner at once.
-        pg.query("UPDATE lockkit_locks SET lease_until = clock_timestamp() - interval '1 millisecond' WHERE name = '"
-                + n + "'");
+        PG.server()
+                .query(
+                        "UPDATE lockkit_locks SET lease_until = clock_timestamp() - interval '1 millisecond' WHERE name = '"
+                                + n + "'");
         assertThat(p.tryAcquire(new LockRequest(n, "c:other", Duration.ofSeconds(5), Duration.ZERO))
                         .isAcquired())
                 .isTrue();
@@ -387,11 +375,11 @@ class JdbcLockProviderPostgresTest {
         assertThat(p.release(n, "c:a")).isEqualTo(Release.RELEASED);
         long t2 = p.tryAcquire(new LockRequest(n, "c:b", Duration.ofSeconds(30), Duration.ZERO))
                 .fencingToken();
-        pg.query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
+        PG.server().query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
         long t3 = p.tryAcquire(new LockRequest(n, "c:c", Duration.ofSeconds(30), Duration.ZERO))
                 .fencingToken();
-        pg.restart();
-        pg.query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
+        PG.server().restart();
+        PG.server().query("DELETE FROM lockkit_locks WHERE name = '" + n + "'");
         long t4 = p.tryAcquire(new LockRequest(n, "c:d", Duration.ofSeconds(30), Duration.ZERO))
                 .fencingToken();
         assertThat(List.of(t1, t2, t3, t4)).isSorted().doesNotHaveDuplicates();
@@ -400,7 +388,7 @@ class JdbcLockProviderPostgresTest {
     @Test
     void aLockIsCommittedAtOnceEvenOnConnectionsThatComeOutOfThePoolInATransaction() throws Exception {
         // A DataSource whose connections start with autocommit off, as a pool configured that way hands them out.
-        String url = pg.jdbcUrl();
+        String url = PG.server().jdbcUrl();
         DataSource transactional = dataSource(() -> {
             Connection c = DriverManager.getConnection(url);
             c.setAutoCommit(false);
@@ -414,7 +402,7 @@ class JdbcLockProviderPostgresTest {
         assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO))
                         .isAcquired())
                 .isTrue();
-        assertThat(pg.query("SELECT owner FROM lockkit_locks WHERE name = '" + n + "'"))
+        assertThat(PG.server().query("SELECT owner FROM lockkit_locks WHERE name = '" + n + "'"))
                 .as("visible to another session")
                 .isEqualTo("c:a");
     }
@@ -438,8 +426,9 @@ class JdbcLockProviderPostgresTest {
         });
         toClose.add(s::close);
         assertThat(p.listening()).isTrue();
-        Object terminated = pg.query(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'LISTEN lockkit_locks'");
+        Object terminated = PG.server()
+                .query(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'LISTEN lockkit_locks'");
         assertThat(terminated).isEqualTo(1L);
         await().atMost(Duration.ofSeconds(10)).until(() -> missed.get() >= 2 && p.listening());
         JdbcLockProvider other = provider();
@@ -473,8 +462,9 @@ class JdbcLockProviderPostgresTest {
             await().atMost(Duration.ofSeconds(10)).until(p::listening);
             int before = missed.get();
             long terminated = System.nanoTime();
-            Object n = pg.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                    + " WHERE query = 'LISTEN lockkit_locks'");
+            Object n = PG.server()
+                    .query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                            + " WHERE query = 'LISTEN lockkit_locks'");
             assertThat(n).isEqualTo(1L);
             // Told twice: when the connection is lost, and when it listens again.
             await().atMost(Duration.ofSeconds(10)).until(() -> missed.get() >= before + 2 && p.listening());
@@ -532,7 +522,7 @@ class JdbcLockProviderPostgresTest {
                             .inspect(n)
                             .map(st -> st.waiters() == 12)
                             .orElse(false));
-            pg.restart();
+            PG.server().restart();
             // The holder's release: retried until the database answers again.
             await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
                 held.release();
@@ -556,7 +546,7 @@ class JdbcLockProviderPostgresTest {
         // As behind PgBouncer in transaction mode: no LISTEN, so waiters poll every pollInterval.
         java.util.function.Supplier<JdbcLockProvider> polling = () -> {
             JdbcLockProvider p = JdbcLockProvider.builder()
-                    .jdbcUrl(pg.jdbcUrl())
+                    .jdbcUrl(PG.server().jdbcUrl())
                     .listen(false)
                     .pollInterval(Duration.ofMillis(100))
                     .build();
@@ -595,7 +585,7 @@ class JdbcLockProviderPostgresTest {
     @Test
     void aMissingLockTableIsReportedAsASchemaProblem() {
         JdbcLockProvider p = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .table("no_such_table")
                 .build();
         toClose.add(p);
@@ -606,9 +596,9 @@ class JdbcLockProviderPostgresTest {
 
     @Test
     void aConfiguredSchemaAndTableAreCreatedAndUsed() {
-        pg.query("CREATE SCHEMA IF NOT EXISTS app_locks");
+        PG.server().query("CREATE SCHEMA IF NOT EXISTS app_locks");
         JdbcLockProvider p = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .schema("app_locks")
                 .table("my_locks")
                 .createSchema(true)
@@ -617,16 +607,16 @@ class JdbcLockProviderPostgresTest {
         assertThat(p.tryAcquire(new LockRequest("custom", "c:a", Duration.ofSeconds(30), Duration.ZERO))
                         .isAcquired())
                 .isTrue();
-        assertThat(pg.query("SELECT owner FROM app_locks.my_locks WHERE name = 'custom'"))
+        assertThat(PG.server().query("SELECT owner FROM app_locks.my_locks WHERE name = 'custom'"))
                 .isEqualTo("c:a");
-        assertThat(pg.query("SELECT last_value FROM app_locks.my_locks_token_seq"))
+        assertThat(PG.server().query("SELECT last_value FROM app_locks.my_locks_token_seq"))
                 .isEqualTo(1L);
     }
 
     @Test
     void aStalledDatabaseFailsCallsWithBackendUnavailableInBoundedTime() throws Exception {
         JdbcLockProvider p = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .timeout(Duration.ofSeconds(1))
                 .build();
         toClose.add(p);
@@ -636,7 +626,7 @@ class JdbcLockProviderPostgresTest {
                 .isTrue();
         // Stop the postmaster and every backend (the provider's pooled session included): no reply, no reset.
         List<Long> pids = new ArrayList<>();
-        long postmaster = pg.pid().orElseThrow();
+        long postmaster = PG.server().pid().orElseThrow();
         pids.add(postmaster);
         ProcessHandle.of(postmaster).orElseThrow().descendants().forEach(h -> pids.add(h.pid()));
         long start = System.nanoTime();
@@ -668,7 +658,7 @@ class JdbcLockProviderPostgresTest {
     @Test
     void aLockRowHeldByAnotherSessionFailsAcquireAndReleaseWithBackendUnavailableWithinTheTimeout() throws Exception {
         JdbcLockProvider p = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
+                .jdbcUrl(PG.server().jdbcUrl())
                 .timeout(Duration.ofSeconds(1))
                 .build();
         toClose.add(p);
@@ -676,7 +666,7 @@ class JdbcLockProviderPostgresTest {
         assertThat(p.tryAcquire(new LockRequest(n, "c:a", Duration.ofSeconds(30), Duration.ZERO))
                         .isAcquired())
                 .isTrue();
-        try (java.sql.Connection other = pg.connect()) {
+        try (java.sql.Connection other = PG.server().connect()) {
             other.setAutoCommit(false);
             try (java.sql.Statement s = other.createStatement()) {
                 s.execute("SELECT 1 FROM lockkit_locks WHERE name = '" + n + "' FOR UPDATE");

@@ -6,18 +6,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.history.LockHistory;
-import io.lockkit.testkit.jdbc.PostgresFixture;
-import io.lockkit.testkit.jdbc.PostgresServer;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The kit's history check ({@link LockHistory}) on PostgreSQL: four clients (providers with pools
@@ -39,25 +36,11 @@ class PostgresHistoryFaultTest {
 
     private static final String APPLICATION = "lockkit-history";
 
-    private static PostgresServer pg;
-    private final PostgresProcesses processes = new PostgresProcesses(pg);
+    /** PostgreSQL with lockkit's table, for this class. */
+    @RegisterExtension
+    static final PostgresContract PG = new PostgresContract();
 
-    @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
-                .createSchema(true)
-                .build()
-                .close();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
+    private final PostgresProcesses processes = new PostgresProcesses(PG.server());
 
     @AfterEach
     void resume() {
@@ -68,9 +51,10 @@ class PostgresHistoryFaultTest {
     @DisplayName("no two clean holds overlap, and tokens are ordered in time")
     void historyShowsMutualExclusionAndFencing() throws Exception {
         assumeTrue(
-                pg.canStop() && pg.pid().isPresent(),
+                PG.server().canStop() && PG.server().pid().isPresent(),
                 "needs a PostgreSQL process of this test's own (not LOCKKIT_JDBC_URL)");
-        String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "ApplicationName=" + APPLICATION;
+        String url = PG.server().jdbcUrl() + (PG.server().jdbcUrl().contains("?") ? "&" : "?") + "ApplicationName="
+                + APPLICATION;
         LockHistory.Result r = LockHistory.builder()
                 .clients(
                         4,
@@ -93,8 +77,8 @@ class PostgresHistoryFaultTest {
                 // stays inside while its renewals wait on the row lock.
                 .fault("row locked", true, () -> lockRows(LEASE.plusMillis(500)))
                 // Frees the lock under a holder that stays in its critical section: the case fencing is for.
-                .fault("row deleted", true, () -> pg.query("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE))
-                .fault("restart", true, pg::restart)
+                .fault("row deleted", true, () -> PG.server().query("DELETE FROM " + JdbcLockProvider.DEFAULT_TABLE))
+                .fault("restart", true, PG.server()::restart)
                 .cleanUp(this::resumeAll)
                 .minAcquisitions(3_000)
                 .minRoundsOfFaults(2)
@@ -112,10 +96,11 @@ class PostgresHistoryFaultTest {
                 + (listen ? "" : "NOT ") + "LIKE 'LISTEN%'";
         // After a restart the LISTEN connections come back with a short back-off: wait for one.
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (((Number) pg.query("SELECT count(*)" + filter)).longValue() == 0 && System.nanoTime() - until < 0) {
+        while (((Number) PG.server().query("SELECT count(*)" + filter)).longValue() == 0
+                && System.nanoTime() - until < 0) {
             Thread.sleep(20);
         }
-        Object n = pg.query("SELECT count(pg_terminate_backend(pid))" + filter);
+        Object n = PG.server().query("SELECT count(pg_terminate_backend(pid))" + filter);
         assertThat(((Number) n).longValue())
                 .as("%s connections terminated", listen ? "LISTEN" : "command")
                 .isPositive();
@@ -123,7 +108,7 @@ class PostgresHistoryFaultTest {
 
     /** Holds a lock on every row of the lock table for {@code length} in a transaction of another session. */
     private static void lockRows(Duration length) throws Exception {
-        try (Connection c = pg.connect();
+        try (Connection c = PG.server().connect();
                 Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.execute("SELECT 1 FROM " + JdbcLockProvider.DEFAULT_TABLE + " FOR UPDATE");

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lockkit.testkit.history.LeadershipHistory;
-import io.lockkit.testkit.jdbc.PostgresFixture;
-import io.lockkit.testkit.jdbc.PostgresServer;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The kit's multi-process leadership check ({@link LeadershipHistory}) on PostgreSQL: three worker
@@ -26,25 +23,11 @@ class PostgresLeadershipHistoryFaultTest {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
 
-    private static PostgresServer pg;
-    private final PostgresProcesses processes = new PostgresProcesses(pg);
+    /** PostgreSQL with lockkit's table, for this class. */
+    @RegisterExtension
+    static final PostgresContract PG = new PostgresContract();
 
-    @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
-        JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
-                .createSchema(true)
-                .build()
-                .close();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
+    private final PostgresProcesses processes = new PostgresProcesses(PG.server());
 
     @AfterEach
     void resume() {
@@ -56,12 +39,12 @@ class PostgresLeadershipHistoryFaultTest {
             "no two terms work at once, terms increase, deposed leaders are told first, a leader works again within lease + 2 s of each fault")
     void leadershipHistoryIsSafeAndLive() throws Exception {
         assumeTrue(
-                pg.canStop() && pg.pid().isPresent(),
+                PG.server().canStop() && PG.server().pid().isPresent(),
                 "needs a PostgreSQL process of this test's own (not LOCKKIT_JDBC_URL)");
         LeadershipHistory.Result r = LeadershipHistory.builder()
-                .provider(PostgresLeaderWorkers.class, pg.jdbcUrl())
+                .provider(PostgresLeaderWorkers.class, PG.server().jdbcUrl())
                 .lease(LEASE)
-                .backendFault("PostgreSQL restarted", pg::restart)
+                .backendFault("PostgreSQL restarted", PG.server()::restart)
                 .backendFault("PostgreSQL stalled past the lease", () -> processes.stall(LEASE.plusMillis(500)))
                 .cleanUp(processes::resumeAll)
                 .build()

@@ -1,23 +1,15 @@
 package io.lockkit.jedis;
 
-import io.lockkit.testkit.redis.RedisExtension;
-import io.lockkit.testkit.redis.RedisFixture;
-import io.lockkit.testkit.redis.RedisServer;
-import io.lockkit.testkit.redis.Source;
+import io.lockkit.testkit.ContractBackend;
+import io.lockkit.testkit.LockContractTest;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The contract against standalone Redis 6.2, the binary bundled with embedded-redis. */
 @DisplayName("JedisLockProvider on standalone Redis 6.2 (embedded binary)")
-class EmbeddedRedisContractTest extends StandaloneRedisContract {
-
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.builder()
-            .fixture(RedisFixture.builder().sources(Source.EMBEDDED).build())
-            .build();
-
-    @Override
-    RedisServer redis() {
-        return REDIS.server();
+@ExtendWith(RedisContracts.Embedded.class)
+class EmbeddedRedisContractTest extends LockContractTest {
+    EmbeddedRedisContractTest(ContractBackend redis) {
+        super(redis);
     }
 }

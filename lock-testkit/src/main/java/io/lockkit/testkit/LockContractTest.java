@@ -20,27 +20,23 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The contract every lock backend keeps, as JUnit 5 tests. A backend's test class extends this
- * and implements {@link #newProvider()}, which must return a new, independent client of one
- * shared backend on each call: the kit uses several of them to play separate processes.
+ * and hands the kit its backend, a {@link ContractBackend} whose {@code newProvider()} returns a new,
+ * independent client of one shared backend on each call: the kit uses several of them to play
+ * separate processes.
  *
  * <pre>{@code
  * class MyProviderContractTest extends LockContractTest {
+ *     static final MyBackend BACKEND = MyBackend.start();
  *
- *     static final MyBackend backend = MyBackend.start();
- *
- *     @Override
- *     protected LockProvider newProvider() {
- *         return new MyLockProvider(backend.address());
- *     }
- *
- *     @Override
- *     protected Optional<BackendControl> backendControl() {
- *         return Optional.of(BackendControl.of(backend::stop, backend::start));
+ *     MyProviderContractTest() {
+ *         super(ContractBackend.of(() -> new MyLockProvider(BACKEND.address()), BackendControl.of(BACKEND::stop, BACKEND::start)));
  *     }
  * }
  * }</pre>
  *
- * <p>The hooks, all optional but the first:
+ * <p>A backend whose server a {@link ServerExtension} starts gets its {@code ContractBackend} from
+ * the extension, as a constructor parameter (see there). A subclass may instead override the hooks
+ * themselves (and then calls the no-argument constructor), all optional but the first:
  *
  * <ul>
  *   <li>{@link #newProvider()}: a new client of the backend under test;
@@ -62,10 +58,43 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class LockContractTest {
 
+    /** The backend given to the constructor, which the hooks ask; null when the subclass overrides them. */
+    private final @Nullable ContractBackend backend;
+
+    /** A kit whose subclass overrides {@link #newProvider()} and whichever other hooks it needs. */
+    protected LockContractTest() {
+        this.backend = null;
+    }
+
+    /**
+     * A kit over {@code backend}: the hooks {@link #newProvider()}, {@link #backendControl()} and
+     * {@link #raiseHoldCount} ask it (unless the subclass overrides them).
+     *
+     * @throws IllegalArgumentException when {@code backend} is null
+     */
+    protected LockContractTest(ContractBackend backend) {
+        if (backend == null) {
+            throw new IllegalArgumentException("backend must not be null");
+        }
+        this.backend = backend;
+    }
+
     // ---- hooks ----
 
-    /** A new, independent client of the backend under test (a new connection, as another process would have). */
-    protected abstract LockProvider newProvider();
+    /**
+     * A new, independent client of the backend under test (a new connection, as another process would
+     * have): by default the constructor's backend's.
+     *
+     * @throws IllegalStateException when the kit was given no backend and the subclass does not override this
+     */
+    protected LockProvider newProvider() {
+        if (backend == null) {
+            throw new IllegalStateException(getClass().getName()
+                    + " gives the kit no backend: pass a ContractBackend to LockContractTest's constructor"
+                    + " or override newProvider()");
+        }
+        return backend.newProvider();
+    }
 
     /**
      * What the backend can do; by default what its providers declare, read from the first
@@ -83,9 +112,12 @@ public abstract class LockContractTest {
         return 1.0;
     }
 
-    /** Stops and starts the backend for the outage tests; empty (the default) skips them. */
+    /**
+     * Stops and starts the backend for the outage tests; empty skips them. By default the constructor's
+     * backend's, else empty.
+     */
     protected Optional<BackendControl> backendControl() {
-        return Optional.empty();
+        return backend == null ? Optional.empty() : backend.backendControl();
     }
 
     /**
@@ -95,10 +127,14 @@ public abstract class LockContractTest {
      * 32,768 round trips take too long may override this to write the count into its storage
      * directly (an UPDATE of the lock's row), provided its acquisitions and releases count on from
      * the stored value: the test then takes the count past 2^15 and back with the provider's own
-     * calls, which is where a count kept in 16 bits breaks.
+     * calls, which is where a count kept in 16 bits breaks. A constructor's backend is asked first
+     * ({@link ContractBackend#writeHoldCount}).
      */
     protected void raiseHoldCount(LockProvider provider, String name, String owner, Duration lease, int count)
             throws InterruptedException {
+        if (backend != null && backend.writeHoldCount(name, owner, count)) {
+            return;
+        }
         java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(count - 1);
         java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
                 new java.util.concurrent.atomic.AtomicReference<>();

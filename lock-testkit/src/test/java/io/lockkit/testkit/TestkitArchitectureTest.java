@@ -18,13 +18,15 @@ class TestkitArchitectureTest {
                     .getLocation());
 
     @Test
-    @DisplayName("lock-testkit does not use redis.clients: it speaks RESP itself")
+    @DisplayName("lock-testkit does not use redis.clients: the kit knows no backend")
     void usesNoRedisClient() {
         noClasses()
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("redis.clients..")
-                .because("the kit checks providers from outside, speaking RESP itself; only lock-jedis uses Jedis")
+                .because(
+                        "the kit checks providers through the SPI only (its POM bans backend artifacts; the Redis fixture,"
+                                + " lock-testkit-redis, speaks RESP itself); only lock-jedis uses Jedis")
                 .check(MAIN);
     }
 

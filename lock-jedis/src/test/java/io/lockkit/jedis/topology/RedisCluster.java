@@ -1,5 +1,6 @@
 package io.lockkit.jedis.topology;
 
+import io.lockkit.testkit.TestServer;
 import io.lockkit.testkit.redis.RedisCommandException;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
@@ -51,7 +52,7 @@ import redis.clients.jedis.builders.ClusterClientBuilder;
 //   starts at once (repl-diskless-sync-delay 0; Redis 7 otherwise waits 5 s for more replicas).
 // - Failures name what was missing and carry the end of every node's log; nodes that were started are
 //   stopped before the exception leaves.
-public final class RedisCluster implements AutoCloseable {
+public final class RedisCluster implements TestServer {
 
     /** Number of hash slots of a Redis Cluster. */
     public static final int SLOTS = 16384;

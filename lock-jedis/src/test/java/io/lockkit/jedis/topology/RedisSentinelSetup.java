@@ -1,5 +1,6 @@
 package io.lockkit.jedis.topology;
 
+import io.lockkit.testkit.TestServer;
 import io.lockkit.testkit.redis.RedisCommandException;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
@@ -46,7 +47,7 @@ import redis.clients.jedis.builders.SentinelClientBuilder;
 // - A Sentinel failover leaves the old master running as a master until the Sentinel converts it about
 //   10 s later (+convert-to-slave). failover() does that step itself right after the switch, so the
 //   pair is a healthy master and in-sync replica again within a second or two and can fail over again.
-public final class RedisSentinelSetup implements AutoCloseable {
+public final class RedisSentinelSetup implements TestServer {
 
     /** The name the Sentinel monitors the master under. */
     public static final String MASTER_NAME = "lockkit-master";

@@ -6,20 +6,14 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.history.TermHistory.Fault;
 import io.lockkit.testkit.history.TermHistory.Outage;
 import io.lockkit.testkit.history.TermHistory.Report;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +78,7 @@ public final class LeadershipHistory {
     private final List<String> jvmOptions;
     private final Runnable cleanUp;
 
-    private final List<Worker> all = new CopyOnWriteArrayList<>();
+    private final List<LeadershipWorkerProcess> all = new CopyOnWriteArrayList<>();
     private final List<Outage> outages = new CopyOnWriteArrayList<>();
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private boolean ran;
@@ -172,18 +166,18 @@ public final class LeadershipHistory {
             stopWorkers();
         }
         List<TermHistory.Term> terms = new ArrayList<>();
-        for (Worker w : all) {
+        for (LeadershipWorkerProcess w : all) {
             terms.addAll(w.terms());
         }
         Report report = TermHistory.check(terms, outages, faults, lease, wakeUp);
         StringBuilder logs = new StringBuilder();
-        for (Worker w : all) {
+        for (LeadershipWorkerProcess w : all) {
             logs.append("worker ")
                     .append(w.index)
                     .append(" (pid ")
                     .append(w.process.pid())
                     .append("):\n");
-            w.tail.forEach(l -> logs.append("  ").append(l).append('\n'));
+            w.tail().forEach(l -> logs.append("  ").append(l).append('\n'));
         }
         return new Result(report, terms, List.copyOf(faults), List.copyOf(outages), logs.toString());
     }
@@ -191,7 +185,7 @@ public final class LeadershipHistory {
     // ---- leader faults ----
 
     private void pauseLeader() throws InterruptedException {
-        Worker leader = awaitLeader();
+        LeadershipWorkerProcess leader = awaitLeader();
         long start = System.nanoTime();
         signal("STOP", leader.process.pid());
         try {
@@ -206,7 +200,7 @@ public final class LeadershipHistory {
     }
 
     private void killLeader() throws Exception {
-        Worker leader = awaitLeader();
+        LeadershipWorkerProcess leader = awaitLeader();
         long start = System.nanoTime();
         leader.process.destroyForcibly(); // SIGKILL
         outages.add(new Outage(leader.index, start, Long.MAX_VALUE));
@@ -226,7 +220,7 @@ public final class LeadershipHistory {
     private void awaitWorking(long since, Duration bound, int excluded) throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() - deadline < 0) {
-            for (Worker w : all) {
+            for (LeadershipWorkerProcess w : all) {
                 if (w.index != excluded && w.lastWork() - since >= 0) {
                     return;
                 }
@@ -237,10 +231,10 @@ public final class LeadershipHistory {
     }
 
     /** The worker that leads now (its last term elected and not revoked, its process alive). */
-    private Worker awaitLeader() throws InterruptedException {
+    private LeadershipWorkerProcess awaitLeader() throws InterruptedException {
         long deadline = System.nanoTime() + lease.plus(wakeUp).plusSeconds(10).toNanos();
         while (System.nanoTime() - deadline < 0) {
-            for (Worker w : all) {
+            for (LeadershipWorkerProcess w : all) {
                 if (w.process.isAlive() && w.leading()) {
                     return w;
                 }
@@ -267,15 +261,16 @@ public final class LeadershipHistory {
                 "mode=" + (naive ? "naive" : "leadership")));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put(LeaderWorker.ADDRESS_VARIABLE, address);
-        Worker w = new Worker(all.size(), pb.start());
+        LeadershipWorkerProcess w = new LeadershipWorkerProcess(all.size(), pb.start());
         all.add(w);
         if (!w.ready.await(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException("worker " + w.index + " not ready within " + READY_TIMEOUT + ": " + w.tail);
+            throw new IllegalStateException(
+                    "worker " + w.index + " not ready within " + READY_TIMEOUT + ": " + w.tail());
         }
     }
 
     private void stopWorkers() throws InterruptedException {
-        for (Worker w : all) {
+        for (LeadershipWorkerProcess w : all) {
             if (w.process.isAlive()) {
                 try {
                     OutputStream in = w.process.getOutputStream();
@@ -286,147 +281,12 @@ public final class LeadershipHistory {
                 }
             }
         }
-        for (Worker w : all) {
+        for (LeadershipWorkerProcess w : all) {
             if (!w.process.waitFor(lease.plusSeconds(10).toMillis(), TimeUnit.MILLISECONDS)) {
                 w.process.destroyForcibly();
                 w.process.waitFor(10, TimeUnit.SECONDS);
             }
             w.reader.join(TimeUnit.SECONDS.toMillis(10));
-        }
-    }
-
-    /** One worker JVM and what it reported. */
-    private static final class Worker {
-        final int index;
-        final Process process;
-        final Thread reader;
-        final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
-        /** Its terms by token, in the order elected. */
-        private final Map<Long, TermRecord> terms = new LinkedHashMap<>();
-
-        private final Deque<String> tail = new ArrayDeque<>();
-        private volatile long lastWork = Long.MIN_VALUE;
-        private volatile long leadingToken = -1;
-
-        Worker(int index, Process process) {
-            this.index = index;
-            this.process = process;
-            this.reader = new Thread(this::read, "leader-worker-" + index + "-output");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        long lastWork() {
-            return lastWork;
-        }
-
-        boolean leading() {
-            return leadingToken >= 0;
-        }
-
-        private void read() {
-            try (BufferedReader r =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    if (line.startsWith(LeaderWorker.PREFIX)) {
-                        parse(line.substring(LeaderWorker.PREFIX.length()).split(" ", -1));
-                    } else {
-                        synchronized (tail) {
-                            tail.addLast(line);
-                            if (tail.size() > 30) {
-                                tail.removeFirst();
-                            }
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        private synchronized void parse(String[] f) {
-            switch (f[0]) {
-                case "READY" -> ready.countDown();
-                case "ELECTED" -> {
-                    long token = Long.parseLong(f[1]);
-                    terms.put(token, new TermRecord(token, Long.parseLong(f[2])));
-                    leadingToken = token;
-                }
-                case "WORK" -> {
-                    long t = Long.parseLong(f[2]);
-                    TermRecord r = terms.get(Long.parseLong(f[1]));
-                    if (r != null) {
-                        r.work.add(t);
-                    }
-                    lastWork = t;
-                }
-                case "REVOKED" -> {
-                    TermRecord r = terms.get(Long.parseLong(f[1]));
-                    if (r != null) {
-                        r.revocation = f[2];
-                        r.revokedStart = Long.parseLong(f[3]);
-                        r.revokedEnd = Long.parseLong(f[4]);
-                    }
-                    if (leadingToken == Long.parseLong(f[1])) {
-                        leadingToken = -1;
-                    }
-                }
-                case "LOST" -> {
-                    TermRecord r = terms.get(Long.parseLong(f[1]));
-                    if (r != null) {
-                        r.lostAt = Long.parseLong(f[3]);
-                    }
-                    if (leadingToken == Long.parseLong(f[1])) {
-                        leadingToken = -1;
-                    }
-                }
-                default -> {
-                    // BYE and anything newer: nothing to record
-                }
-            }
-        }
-
-        synchronized List<TermHistory.Term> terms() {
-            List<TermHistory.Term> list = new ArrayList<>();
-            for (TermRecord r : terms.values()) {
-                list.add(new TermHistory.Term(
-                        index,
-                        r.token,
-                        r.electedAt,
-                        TermHistory.sorted(r.work),
-                        r.revocation,
-                        r.revokedStart,
-                        r.revokedEnd,
-                        r.lostAt));
-            }
-            return list;
-        }
-
-        @Override
-        public String toString() {
-            synchronized (tail) {
-                return "worker " + index + " " + tail;
-            }
-        }
-    }
-
-    /** A term as a worker reported it, while the run goes on. */
-    private static final class TermRecord {
-        final long token;
-        final long electedAt;
-        final List<Long> work = new ArrayList<>();
-
-        @Nullable
-        String revocation;
-
-        long revokedStart = TermHistory.NONE;
-        long revokedEnd = TermHistory.NONE;
-        long lostAt = TermHistory.NONE;
-
-        TermRecord(long token, long electedAt) {
-            this.token = token;
-            this.electedAt = electedAt;
         }
     }
 

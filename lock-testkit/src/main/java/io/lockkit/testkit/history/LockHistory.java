@@ -2,34 +2,19 @@ package io.lockkit.testkit.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
-import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
-import io.lockkit.LockNotAcquiredException;
-import io.lockkit.LockOptions;
 import io.lockkit.testkit.history.HoldHistory.Hold;
-import io.lockkit.testkit.history.HoldHistory.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * r.assertSafe();
  * }</pre>
  *
- * <p>Half the threads of a client hold {@link LockHandle}s, half hold the lock as threads
- * ({@link DistributedLock}); now and then (1 in 400) a critical section is long (150–300 ms), so
+ * <p>Half the threads of a client hold {@link io.lockkit.LockHandle}s, half hold the lock as threads
+ * ({@link io.lockkit.DistributedLock}); now and then (1 in 400) a critical section is long (150–300 ms), so
  * that faults also meet holds midway, and faults marked {@code duringLongHold} wait (up to 3 s)
  * for the start of one: a fault that frees the lock under its holder (a restart that loses data,
  * a deleted row or key) then hits the case fencing is for. Acquisition failures
@@ -63,8 +48,8 @@ import org.jspecify.annotations.Nullable;
 // Design notes.
 // - Moved from lock-jedis' fault tests unchanged in substance (clients, the long critical sections
 //   faults aim at, what is recorded); what is provider-specific (which faults, how a client is made,
-//   the lease) is the caller's. Threads are the run's own (never a common pool: a blocked client
-//   must not starve the fault thread), daemon, and interrupted if they do not stop.
+//   the lease) is the caller's. The clients (HistoryClients), the fault thread (HistoryFaults) and
+//   the threads (HistoryThreads) are apart; this class configures and runs them, Result asserts.
 // - The run asserts nothing about safety itself: Result.assertSafe() and
 //   assertNoOverlapOfValidHolds() do, so a test can also show that a broken provider fails them.
 public final class LockHistory {
@@ -103,25 +88,11 @@ public final class LockHistory {
     private final int minAcquisitions;
     private final int minRoundsOfFaults;
     private final Duration maxRun;
-    private final Duration wait;
-    private final Duration faultSpacing;
 
-    private final ConcurrentLinkedQueue<Hold> history = new ConcurrentLinkedQueue<>();
-    /** Which thread recorded each hold, by identity: named in the report of a violation. */
-    private final Map<Hold, String> holders = Collections.synchronizedMap(new IdentityHashMap<>());
-    /** Fault injections as "name start-end" (System.nanoTime()), in order: named in the report of a violation. */
-    private final ConcurrentLinkedQueue<long[]> faultTimes = new ConcurrentLinkedQueue<>();
-
+    private final HistoryClients clientSide;
+    private final HistoryFaults faultSide;
+    private final HistoryThreads threads = new HistoryThreads();
     private long startedAt;
-    private final Map<Long, Long> lossHeardAt = new ConcurrentHashMap<>();
-    private final AtomicInteger acquisitions = new AtomicInteger();
-    private final AtomicInteger acquireTimeouts = new AtomicInteger();
-    private final AtomicInteger acquireFailures = new AtomicInteger();
-    private final AtomicInteger longHolds = new AtomicInteger();
-    private final Map<String, AtomicInteger> injected = new LinkedHashMap<>();
-    private final List<Thread> threads = new CopyOnWriteArrayList<>();
-    private final AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
-    private volatile boolean stop;
     private boolean ran;
 
     private LockHistory(Builder b) {
@@ -134,11 +105,8 @@ public final class LockHistory {
         this.minAcquisitions = b.minAcquisitions;
         this.minRoundsOfFaults = b.minRoundsOfFaults;
         this.maxRun = b.maxRun;
-        this.wait = b.wait;
-        this.faultSpacing = b.faultSpacing;
-        for (Fault f : faults) {
-            injected.put(f.name(), new AtomicInteger());
-        }
+        this.clientSide = new HistoryClients(lockName, b.wait);
+        this.faultSide = new HistoryFaults(faults, b.faultSpacing);
     }
 
     public static Builder builder() {
@@ -162,35 +130,36 @@ public final class LockHistory {
         startedAt = start;
         try {
             for (int c = 0; c < clients; c++) {
-                DistributedLockFactory client =
-                        clientFactory.create(e -> lossHeardAt.putIfAbsent(e.fencingToken(), System.nanoTime()));
+                DistributedLockFactory client = clientFactory.create(clientSide::lossHeard);
                 factories.add(client);
                 int id = c;
                 for (int t = 0; t < threadsPerClient; t++) {
                     boolean handles = t % 2 == 0;
-                    start("history-client-" + c + "-" + t, () -> contend(id, client, handles));
+                    threads.start(
+                            "history-client-" + c + "-" + t,
+                            () -> clientSide.contend(id, client, handles, threads::stopped));
                 }
             }
-            if (!faults.isEmpty()) {
-                start("history-faults", this::injectFaults);
+            if (!faultSide.isEmpty()) {
+                threads.start("history-faults", () -> faultSide.inject(clientSide::longHolds, threads::stopped));
             }
-            while (!enough() && System.nanoTime() - start < maxRun.toNanos() && failure.get() == null) {
+            while (!enough() && System.nanoTime() - start < maxRun.toNanos() && threads.failure() == null) {
                 Thread.sleep(100);
             }
-            stop = true;
-            if (!join(Duration.ofSeconds(30))) {
-                throw new AssertionError("history threads did not stop within 30 s: " + alive());
+            threads.stop();
+            if (!threads.join(Duration.ofSeconds(30))) {
+                throw new AssertionError("history threads did not stop within 30 s: " + threads.alive());
             }
-            Throwable e = failure.get();
+            Throwable e = threads.failure();
             if (e != null) {
                 throw new AssertionError(
-                        "a client or the fault injector failed (faults so far " + faultCounts() + ")", e);
+                        "a client or the fault injector failed (faults so far " + faultSide.counts() + ")", e);
             }
         } finally {
-            stop = true;
-            if (!join(Duration.ZERO)) {
-                threads.forEach(Thread::interrupt);
-                join(Duration.ofSeconds(5));
+            threads.stop();
+            if (!threads.join(Duration.ZERO)) {
+                threads.interrupt();
+                threads.join(Duration.ofSeconds(5));
             }
             try {
                 cleanUp.inject();
@@ -201,157 +170,15 @@ public final class LockHistory {
             }
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        List<Hold> holds = List.copyOf(history);
-        return new Result(this, holds, Map.copyOf(lossHeardAt), faultCounts(), millis);
+        return new Result(this, clientSide.holds(), clientSide.lossHeardAt(), faultSide.counts(), millis);
     }
 
     private boolean enough() {
-        return acquisitions.get() >= minAcquisitions
-                && injected.values().stream().allMatch(n -> n.get() >= minRoundsOfFaults);
-    }
-
-    private Map<String, Integer> faultCounts() {
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        injected.forEach((k, v) -> counts.put(k, v.get()));
-        return counts;
-    }
-
-    // ---- the clients ----
-
-    private void contend(int client, DistributedLockFactory f, boolean handles) {
-        DistributedLock lock = f.getLock(lockName);
-        while (!stop) {
-            try {
-                if (handles) {
-                    LockHandle h = f.acquire(lockName, LockOptions.waitAtMost(wait));
-                    long start = System.nanoTime();
-                    long token = h.fencingToken();
-                    work();
-                    boolean valid = h.isValid();
-                    long end = System.nanoTime();
-                    record(client, token, start, end, valid, h::release);
-                } else {
-                    if (!lock.tryLock(wait, null)) {
-                        acquireTimeouts.incrementAndGet();
-                        continue;
-                    }
-                    long start = System.nanoTime();
-                    long token = lock.fencingToken();
-                    work();
-                    // Not remainingLease(): it throws once the hold is known lost (a fault may land here).
-                    boolean valid = lock.isHeldByCurrentThread();
-                    long end = System.nanoTime();
-                    record(client, token, start, end, valid, lock::unlock);
-                }
-            } catch (LockNotAcquiredException e) {
-                acquireTimeouts.incrementAndGet();
-            } catch (LockException e) {
-                acquireFailures.incrementAndGet(); // backend down or stalled: try again
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    private void record(int client, long token, long start, long end, boolean valid, Runnable release) {
-        Outcome outcome;
-        try {
-            release.run();
-            outcome = Outcome.RELEASED;
-        } catch (LockLostException e) {
-            outcome = Outcome.LOST_AT_RELEASE;
-        } catch (LockException e) {
-            outcome = Outcome.RELEASE_FAILED;
-        }
-        Hold hold = new Hold(client, token, start, end, valid, outcome);
-        holders.put(hold, Thread.currentThread().getName());
-        history.add(hold);
-        acquisitions.incrementAndGet();
-    }
-
-    /** A short critical section; now and then a long one, so that faults also meet holds midway. */
-    private void work() throws InterruptedException {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        if (random.nextInt(400) == 0) {
-            longHolds.incrementAndGet();
-            Thread.sleep(150 + random.nextInt(150));
-            return;
-        }
-        long until = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(20);
-        while (System.nanoTime() - until < 0) {
-            Thread.onSpinWait();
-        }
-    }
-
-    // ---- the faults ----
-
-    private void injectFaults() {
-        try {
-            Thread.sleep(faultSpacing.toMillis());
-            while (!stop) {
-                for (Fault fault : faults) {
-                    if (stop) {
-                        return;
-                    }
-                    if (fault.duringLongHold()) {
-                        int seen = longHolds.get();
-                        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-                        while (longHolds.get() == seen && System.nanoTime() - until < 0 && !stop) {
-                            Thread.sleep(1);
-                        }
-                    }
-                    long from = System.nanoTime();
-                    try {
-                        fault.action().inject();
-                    } finally {
-                        faultTimes.add(new long[] {faults.indexOf(fault), from, System.nanoTime()});
-                    }
-                    java.util.Objects.requireNonNull(injected.get(fault.name())).incrementAndGet();
-                    Thread.sleep(faultSpacing.toMillis());
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            throw new IllegalStateException("injecting a fault failed", e);
-        }
-    }
-
-    // ---- threads ----
-
-    private void start(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.setUncaughtExceptionHandler((thread, e) -> {
-            Throwable first =
-                    failure.compareAndExchange(null, new AssertionError("thread " + thread.getName() + " failed", e));
-            if (first != null) {
-                first.addSuppressed(e);
-            }
-        });
-        threads.add(t);
-        t.start();
-    }
-
-    private boolean join(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (Thread t : threads) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-                TimeUnit.NANOSECONDS.timedJoin(t, left);
-            }
-        }
-        return threads.stream().noneMatch(Thread::isAlive);
-    }
-
-    private List<String> alive() {
-        return threads.stream().filter(Thread::isAlive).map(Thread::getName).toList();
+        return clientSide.acquisitions() >= minAcquisitions && faultSide.injectedAtLeast(minRoundsOfFaults);
     }
 
     /** What a run recorded. Immutable. */
     public static final class Result {
-        private static final Pattern TOKEN = Pattern.compile("token=(\\d+)");
-
         private final LockHistory run;
         private final List<Hold> holds;
         private final Map<Long, Long> lossHeardAt;
@@ -395,12 +222,12 @@ public final class LockHistory {
 
         /** Acquisitions that failed with a {@link LockException} other than a timeout. */
         public int acquireFailures() {
-            return run.acquireFailures.get();
+            return run.clientSide.acquireFailures();
         }
 
         /** Acquisitions that timed out. */
         public int acquireTimeouts() {
-            return run.acquireTimeouts.get();
+            return run.clientSide.acquireTimeouts();
         }
 
         /** The checker's report. */
@@ -450,32 +277,9 @@ public final class LockHistory {
                     r.maxTokenGap());
         }
 
-        /** The holds with these tokens (thread, times in ms since the run began) and the faults within 5 s of them. */
+        /** The holds with these tokens and the faults near them (see {@link HistoryViolations#describe}). */
         private String describe(List<Long> tokens) {
-            StringBuilder sb = new StringBuilder();
-            long window = TimeUnit.SECONDS.toNanos(5);
-            for (Hold h : holds) {
-                if (!tokens.contains(h.token())) {
-                    continue;
-                }
-                sb.append(String.format(
-                        "  token %d: %s %.1f-%.1f ms, %s, valid at end %s, loss heard %s%n",
-                        h.token(),
-                        run.holders.get(h),
-                        ms(h.start()),
-                        ms(h.end()),
-                        h.outcome(),
-                        h.validAtEnd(),
-                        lossHeardAt.containsKey(h.token())));
-                for (long[] f : run.faultTimes) {
-                    if (f[2] > h.start() - window && f[1] < h.end() + window) {
-                        sb.append(String.format(
-                                "    fault %s %.1f-%.1f ms%n",
-                                run.faults.get((int) f[0]).name(), ms(f[1]), ms(f[2])));
-                    }
-                }
-            }
-            return sb.toString();
+            return HistoryViolations.describe(holds, tokens, lossHeardAt, run.clientSide, run.faultSide, run.startedAt);
         }
 
         /** Fails with the violations, the holds they name and the faults near those holds, if any. */
@@ -484,25 +288,9 @@ public final class LockHistory {
                 assertThat(violations)
                         .as(
                                 "%s; the holds concerned and the faults near them:%n%s",
-                                what, describe(tokensIn(violations)))
+                                what, describe(HistoryViolations.tokensIn(violations)))
                         .isEmpty();
             }
-        }
-
-        /** The tokens named ({@code token=N}) in the report's lines. */
-        private static List<Long> tokensIn(List<String> lines) {
-            List<Long> tokens = new ArrayList<>();
-            for (String line : lines) {
-                Matcher m = TOKEN.matcher(line);
-                while (m.find()) {
-                    tokens.add(Long.parseLong(m.group(1)));
-                }
-            }
-            return tokens;
-        }
-
-        private double ms(long nanos) {
-            return (nanos - run.startedAt) / 1e6;
         }
 
         private long[] perClient() {

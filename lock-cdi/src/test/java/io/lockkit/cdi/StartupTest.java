@@ -105,7 +105,7 @@ class StartupTest {
             @Override
             public void close() {}
         };
-        Logger logger = Logger.getLogger("io.lockkit.cdi.internal.LockFactoryHolder");
+        Logger logger = Logger.getLogger("io.lockkit.cdi.internal");
         logger.addHandler(handler);
         try {
             Lockkit.start("startup-unknown-key", LockUser.class).close();

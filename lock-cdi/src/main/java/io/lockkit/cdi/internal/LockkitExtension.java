@@ -119,7 +119,7 @@ public class LockkitExtension implements BuildCompatibleExtension {
     public static class DeclaredLeaderships implements SyntheticBeanCreator<Leadership> {
         @Override
         public Leadership create(Instance<Object> lookup, Parameters params) {
-            return new DeclaredLeadership(params.get("name", String.class), LockFactoryHolder.find(lookup));
+            return new DeclaredLeadership(params.get("name", String.class), ApplicationRegistry.find(lookup));
         }
     }
 
@@ -142,7 +142,7 @@ public class LockkitExtension implements BuildCompatibleExtension {
     public static class OwnFactory implements SyntheticBeanCreator<DistributedLockFactory> {
         @Override
         public DistributedLockFactory create(Instance<Object> lookup, Parameters params) {
-            return LockFactoryHolder.ownFactory(lookup);
+            return ApplicationRegistry.ownFactory(lookup);
         }
     }
 

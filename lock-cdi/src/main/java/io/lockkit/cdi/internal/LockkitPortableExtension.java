@@ -128,7 +128,7 @@ public class LockkitPortableExtension implements Extension {
         if (bean != null) {
             return (LockFactoryHolder) beans.getReference(bean, LockFactoryHolder.class, creation);
         }
-        return LockFactoryHolder.find(beans.createInstance());
+        return ApplicationRegistry.find(beans.createInstance());
     }
 
     void addFactory(@Observes AfterBeanDiscovery event, BeanManager beans) {
@@ -144,7 +144,7 @@ public class LockkitPortableExtension implements Extension {
                 .types(DistributedLockFactory.class, AutoCloseable.class, Object.class)
                 .qualifiers(Default.Literal.INSTANCE, Any.Literal.INSTANCE)
                 .scope(ApplicationScoped.class)
-                .createWith(creation -> LockFactoryHolder.ownFactory(beans.createInstance()));
+                .createWith(creation -> ApplicationRegistry.ownFactory(beans.createInstance()));
         walk.libraryFactoryAdded();
     }
 

@@ -122,13 +122,12 @@ class StartupTest {
     @DisplayName("two @Default LockProvider beans fail the deployment, naming both")
     void twoProvidersFailTheDeployment() {
         Lockkit.useConfig(Map.of("lockkit.provider", "local"));
-        assertThatThrownBy(() -> Lockkit.start("startup-two-providers", LockUser.class, TwoProviders.class)
-                        .close())
-                .satisfies(e -> assertThat(rootMessages(e))
-                        .anySatisfy(m -> assertThat(m)
-                                .contains("several LockProvider beans")
-                                .contains("first")
-                                .contains("second")));
+        assertThat(Lockkit.failure(() -> Lockkit.start("startup-two-providers", LockUser.class, TwoProviders.class))
+                        .messages())
+                .anySatisfy(m -> assertThat(m)
+                        .contains("several LockProvider beans")
+                        .contains("first")
+                        .contains("second"));
     }
 
     /** An application that produces two backends by mistake. */

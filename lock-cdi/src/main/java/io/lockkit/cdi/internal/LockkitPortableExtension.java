@@ -144,7 +144,7 @@ public class LockkitPortableExtension implements Extension {
                 .types(DistributedLockFactory.class, AutoCloseable.class, Object.class)
                 .qualifiers(Default.Literal.INSTANCE, Any.Literal.INSTANCE)
                 .scope(ApplicationScoped.class)
-                .createWith(creation -> ApplicationRegistry.ownFactory(beans.createInstance()));
+                .createWith(creation -> holder(beans, creation).own());
         walk.libraryFactoryAdded();
     }
 

@@ -106,10 +106,9 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
         }
         boolean containerDataSource = url.isEmpty();
         if (url.isPresent()) {
-            set(settings, URL, () -> b.jdbcUrl(url.get()));
+            settings.apply(URL, () -> b.jdbcUrl(url.get()));
             settings.string(USER)
-                    .ifPresent(user -> set(
-                            settings,
+                    .ifPresent(user -> settings.apply(
                             USER,
                             () -> b.credentials(user, settings.string(PASSWORD).orElse(null))));
         } else {
@@ -121,11 +120,11 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
             }
             b.dataSource(name.isPresent() ? lookup(settings, environment, name.get()) : defaultDataSource(environment));
         }
-        settings.string(SCHEMA).ifPresent(v -> set(settings, SCHEMA, () -> b.schema(v)));
-        settings.string(TABLE).ifPresent(v -> set(settings, TABLE, () -> b.table(v)));
+        settings.string(SCHEMA).ifPresent(v -> settings.apply(SCHEMA, () -> b.schema(v)));
+        settings.string(TABLE).ifPresent(v -> settings.apply(TABLE, () -> b.table(v)));
         settings.bool(CREATE_SCHEMA).ifPresent(b::createSchema);
         settings.bool(LISTEN).ifPresent(b::listen);
-        settings.duration(TIMEOUT).ifPresent(v -> set(settings, TIMEOUT, () -> b.timeout(v)));
+        settings.duration(TIMEOUT).ifPresent(v -> settings.apply(TIMEOUT, () -> b.timeout(v)));
         environment.threadFactory().ifPresent(b::threadFactory);
         LockProvider provider;
         try {
@@ -186,15 +185,6 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
         }
         return found.orElseThrow(() -> new IllegalStateException("lockkit: lockkit.provider=jdbc needs a database: a"
                 + " @Default javax.sql.DataSource bean, a JNDI name in " + DATASOURCE + ", or " + URL));
-    }
-
-    /** Runs a builder setter, naming the configuration key when it rejects the value. */
-    private static void set(ProviderSettings settings, String key, Runnable setter) {
-        try {
-            setter.run();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " (from " + settings.origin() + "): " + e.getMessage(), e);
-        }
     }
 
     @Override

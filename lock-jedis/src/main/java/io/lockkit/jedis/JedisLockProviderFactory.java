@@ -159,15 +159,15 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
     public LockProvider create(ProviderSettings settings, ProviderEnvironment environment) {
         JedisLockProvider.Builder b = JedisLockProvider.builder();
         target(settings, b);
-        settings.string(KEY_PREFIX).ifPresent(v -> set(settings, KEY_PREFIX, () -> b.keyPrefix(v)));
-        settings.string(CLIENT_NAME).ifPresent(v -> set(settings, CLIENT_NAME, () -> b.clientName(v)));
-        settings.duration(TIMEOUT).ifPresent(v -> set(settings, TIMEOUT, () -> b.timeout(v)));
+        settings.string(KEY_PREFIX).ifPresent(v -> settings.apply(KEY_PREFIX, () -> b.keyPrefix(v)));
+        settings.string(CLIENT_NAME).ifPresent(v -> settings.apply(CLIENT_NAME, () -> b.clientName(v)));
+        settings.duration(TIMEOUT).ifPresent(v -> settings.apply(TIMEOUT, () -> b.timeout(v)));
         settings.duration(CONNECT_TIMEOUT)
                 .or(() -> settings.duration(TIMEOUT))
-                .ifPresent(v -> set(settings, CONNECT_TIMEOUT, () -> b.connectTimeout(v)));
-        settings.integer(MAX_CONNECTIONS).ifPresent(v -> set(settings, MAX_CONNECTIONS, () -> b.maxConnections(v)));
-        settings.duration(CLAIM_TIMEOUT).ifPresent(v -> set(settings, CLAIM_TIMEOUT, () -> b.claimTimeout(v)));
-        settings.duration(FENCE_RETENTION).ifPresent(v -> set(settings, FENCE_RETENTION, () -> b.fenceRetention(v)));
+                .ifPresent(v -> settings.apply(CONNECT_TIMEOUT, () -> b.connectTimeout(v)));
+        settings.integer(MAX_CONNECTIONS).ifPresent(v -> settings.apply(MAX_CONNECTIONS, () -> b.maxConnections(v)));
+        settings.duration(CLAIM_TIMEOUT).ifPresent(v -> settings.apply(CLAIM_TIMEOUT, () -> b.claimTimeout(v)));
+        settings.duration(FENCE_RETENTION).ifPresent(v -> settings.apply(FENCE_RETENTION, () -> b.fenceRetention(v)));
         Optional<Integer> replicas = settings.integer(REPLICAS);
         Optional<Duration> replicaTimeout = settings.duration(REPLICA_TIMEOUT);
         if (replicas.isPresent() || replicaTimeout.isPresent()) {
@@ -175,7 +175,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
                     REPLICA_TIMEOUT,
                     settings.string(REPLICA_TIMEOUT).orElse(""),
                     "set " + REPLICAS + " too (how many replicas must acknowledge)"));
-            set(settings, REPLICAS, () -> b.replicaAcknowledgement(n, replicaTimeout.orElse(DEFAULT_REPLICA_TIMEOUT)));
+            settings.apply(REPLICAS, () -> b.replicaAcknowledgement(n, replicaTimeout.orElse(DEFAULT_REPLICA_TIMEOUT)));
         }
         tls(settings, b);
         environment.threadFactory().ifPresent(b::threadFactory);
@@ -229,20 +229,20 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
                     + SENTINEL_MASTER + " and " + SENTINEL_NODES);
         }
         if (master.isPresent() && sentinels.isPresent()) {
-            set(settings, SENTINEL_NODES, () -> b.sentinel(master.get(), sentinels.get()));
+            settings.apply(SENTINEL_NODES, () -> b.sentinel(master.get(), sentinels.get()));
         } else if (cluster.isPresent()) {
-            set(settings, CLUSTER_NODES, () -> b.cluster(cluster.get()));
+            settings.apply(CLUSTER_NODES, () -> b.cluster(cluster.get()));
         } else {
-            set(settings, URI, () -> b.uri(uri.orElse(DEFAULT_URI)));
+            settings.apply(URI, () -> b.uri(uri.orElse(DEFAULT_URI)));
         }
         credentials(settings, USER, PASSWORD)
-                .ifPresent(c -> set(settings, PASSWORD, () -> b.credentials(c.user(), c.password())));
+                .ifPresent(c -> settings.apply(PASSWORD, () -> b.credentials(c.user(), c.password())));
         Optional<Credentials> sentinel = credentials(settings, SENTINEL_USER, SENTINEL_PASSWORD);
         if (sentinel.isPresent() && master.isEmpty()) {
             throw new IllegalArgumentException(SENTINEL_PASSWORD + " (from " + settings.origin()
                     + ") applies to Sentinel only; " + SENTINEL_MASTER + " is not set");
         }
-        sentinel.ifPresent(c -> set(settings, SENTINEL_PASSWORD, () -> b.sentinelCredentials(c.user(), c.password())));
+        sentinel.ifPresent(c -> settings.apply(SENTINEL_PASSWORD, () -> b.sentinelCredentials(c.user(), c.password())));
     }
 
     /** User (may be null) and password when a password is set; a user without a password is an error. */
@@ -279,7 +279,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
         KeyStore key = keyStore.map(file -> readStore(settings, KEY_STORE, KEY_STORE_PASSWORD, KEY_STORE_TYPE, file))
                 .orElse(null);
         char[] keyPassword = settings.string(KEY_STORE_PASSWORD).orElse("").toCharArray();
-        set(settings, TRUST_STORE, () -> b.tlsStores(trust, key, keyPassword));
+        settings.apply(TRUST_STORE, () -> b.tlsStores(trust, key, keyPassword));
     }
 
     private static void requireStoreFor(
@@ -348,15 +348,6 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
             store.setCertificateEntry("ca-" + i++, certificate);
         }
         return store;
-    }
-
-    /** Runs a builder setter, naming the configuration key when it rejects the value. */
-    private static void set(ProviderSettings settings, String key, Runnable setter) {
-        try {
-            setter.run();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " (from " + settings.origin() + "): " + e.getMessage(), e);
-        }
     }
 
     @Override

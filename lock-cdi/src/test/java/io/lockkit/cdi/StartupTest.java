@@ -66,7 +66,9 @@ class StartupTest {
                 .satisfies(e -> assertThat(rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
                                 .contains("lockkit.provider = 'zookeeper'")
-                                .contains("expected redis, jdbc or local")));
+                                .contains("no lock provider named 'zookeeper' is on the class path; present: jdbc,"
+                                        + " redis")
+                                .contains("lockkit.provider=local")));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.lockkit.cdi.internal;
 
 import jakarta.enterprise.inject.Instance;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,14 +18,14 @@ import org.jspecify.annotations.Nullable;
 //   on by the container's factory.
 final class ApplicationThreads {
 
-    private final Instance<ThreadFactory> threadFactories;
+    private final Supplier<Instance<ThreadFactory>> threadFactories;
     private ManagedThreads.@Nullable ContextFreeThreads maker;
     /** Whether the container's thread factory was looked for (then maker is null when it has none). */
     private boolean found;
 
     private boolean closed;
 
-    ApplicationThreads(Instance<ThreadFactory> threadFactories) {
+    ApplicationThreads(Supplier<Instance<ThreadFactory>> threadFactories) {
         this.threadFactories = threadFactories;
     }
 
@@ -32,7 +33,7 @@ final class ApplicationThreads {
     synchronized @Nullable ThreadFactory get() {
         if (!found && !closed) {
             found = true;
-            ThreadFactory managed = ManagedThreads.find(threadFactories);
+            ThreadFactory managed = ManagedThreads.find(threadFactories.get());
             maker = managed == null ? null : ManagedThreads.contextFree(managed);
         }
         return maker;

@@ -2,10 +2,13 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
+import io.lockkit.LockException;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
-import io.lockkit.cdi.internal.engine.RedisProviders;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProviderFactory;
+import io.lockkit.spi.ProviderSetting;
+import io.lockkit.spi.ProviderSettings;
 import jakarta.enterprise.inject.Instance;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,17 +20,28 @@ import org.jspecify.annotations.Nullable;
 /**
  * Resolves the factory an application's {@code @Locked} methods use: its own
  * {@link DistributedLockFactory} bean if it has one, else one the library builds over the
- * application's {@link LockProvider} bean or over the provider its configuration names.
+ * application's {@link LockProvider} bean or over the provider {@code lockkit.provider} names: a
+ * {@link LockProviderFactory} found by {@link java.util.ServiceLoader} (lock-jedis' {@code redis},
+ * lock-jdbc's {@code jdbc}, a third party's), or lock-api's in-JVM one for {@code local}.
  */
 // Design notes.
 // - The application's factory and provider beans come first: a @Default one replaces the library's
 //   configuration, and two of them are an error naming both.
+// - No provider-specific code: the provider's factory reads its own lockkit.<name>.* keys
+//   (ProviderSettings over this configuration) and gets what the container has through
+//   CdiProviderEnvironment; its messages name its keys and their source.
 // - Metrics: with lock-micrometer on the class path and a MeterRegistry bean, the built factory
 //   reports to it (MicrometerMetrics, loaded only then).
 final class FactoryResolver {
 
     /** How long undeploy waits for running {@code @Locked} methods unless {@code lockkit.drain-timeout} says otherwise. */
     static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+    /** The provider when {@code lockkit.provider} is not set. */
+    static final String DEFAULT_PROVIDER = "redis";
+
+    /** lock-api's in-JVM provider, for a single process. */
+    static final String LOCAL = "local";
 
     private static final System.Logger LOG = System.getLogger(FactoryResolver.class.getName());
 
@@ -65,22 +79,17 @@ final class FactoryResolver {
                         meant));
     }
 
-    /** Whether the built factory will lock in the application's DataSource bean (lockkit.provider=jdbc without URL or JNDI name). */
-    boolean onApplicationsDataSource(LockkitConfig config) {
-        return !providers.isResolvable()
-                && "jdbc".equalsIgnoreCase(config.string(LockkitConfig.PROVIDER).orElse(""))
-                && config.string(LockkitConfig.JDBC_URL).isEmpty()
-                && config.string(LockkitConfig.JDBC_DATASOURCE).isEmpty();
-    }
-
     /**
      * Builds the library's factory from {@code config}, with threads from {@code container} (the
      * container's managed thread factory) when there is one; a configuration mistake's message ends
      * with the typo hints of the keys the configuration has.
+     *
+     * @param starting whether the application is still starting: a provider that needs one of its
+     *     beans then throws {@link CdiProviderEnvironment.NeedsStartedApplication}
      */
-    OwnedFactory build(LockkitConfig config, @Nullable ThreadFactory container) {
+    OwnedFactory build(LockkitConfig config, @Nullable ThreadFactory container, boolean starting) {
         try {
-            return buildUnhinted(config, container);
+            return buildUnhinted(config, container, starting);
         } catch (IllegalArgumentException e) {
             String hints = config.typoHints();
             throw hints.isEmpty() ? e : new IllegalArgumentException(e.getMessage() + hints, e);
@@ -90,7 +99,7 @@ final class FactoryResolver {
         }
     }
 
-    private OwnedFactory buildUnhinted(LockkitConfig config, @Nullable ThreadFactory container) {
+    private OwnedFactory buildUnhinted(LockkitConfig config, @Nullable ThreadFactory container, boolean starting) {
         if (providers.isAmbiguous()) {
             throw new IllegalStateException("lockkit: several LockProvider beans with the @Default qualifier: "
                     + describe(providers) + "; keep one");
@@ -98,13 +107,23 @@ final class FactoryResolver {
         Duration drainTimeout = setting(config, LockkitConfig.DRAIN_TIMEOUT, DEFAULT_DRAIN_TIMEOUT);
         LockProvider provider;
         String backend;
+        List<String> providerKeys = List.of();
         if (providers.isResolvable()) {
             // Closed with the factory, which owns its provider; a @Dependent one is destroyed with the holder.
             provider = providers.get();
             backend = "the application's LockProvider " + provider;
+        } else if (LOCAL.equals(providerName(config))) {
+            provider = new LocalLockProvider();
+            backend = "the in-JVM provider";
         } else {
-            provider = configuredProvider(config, container);
-            backend = backend(config);
+            LockProviderFactory factory = providerFactory(config);
+            ProviderSettings settings = config.providerSettings();
+            provider = create(
+                    factory,
+                    settings,
+                    new CdiProviderEnvironment(beans, container, "lockkit-" + factory.name(), starting));
+            backend = factory.describeTarget(settings);
+            providerKeys = factory.settings().stream().map(ProviderSetting::key).toList();
         }
         DistributedLockFactory.Builder b = DistributedLockFactory.builder(provider);
         try {
@@ -142,36 +161,49 @@ final class FactoryResolver {
                 "lockkit: DistributedLockFactory over {0}{1}",
                 provider,
                 container != null ? " with the container's ManagedThreadFactory" : "");
-        return new OwnedFactory(factory, provider, config, backend, drainTimeout, unbindMetrics);
+        return new OwnedFactory(factory, provider, config, backend, providerKeys, drainTimeout, unbindMetrics);
     }
 
-    /** The provider {@code lockkit.provider} names, built from its settings. */
-    private LockProvider configuredProvider(LockkitConfig config, @Nullable ThreadFactory container) {
-        String kind = config.string(LockkitConfig.PROVIDER).orElse("redis").toLowerCase(Locale.ROOT);
-        return switch (kind) {
-            case "redis" -> {
-                requireJedis();
-                yield RedisProviders.create(
-                        config, container == null ? null : ManagedThreads.named(container, "lockkit-redis"));
-            }
-            case "jdbc" -> {
-                requireJdbc();
-                yield JdbcProviders.create(
-                        config, beans, container == null ? null : ManagedThreads.named(container, "lockkit-jdbc"));
-            }
-            case "local" -> new LocalLockProvider();
-            default -> throw config.invalid(LockkitConfig.PROVIDER, kind, "expected redis, jdbc or local");
-        };
+    private static String providerName(LockkitConfig config) {
+        return config.string(LockkitConfig.PROVIDER)
+                .orElse(DEFAULT_PROVIDER)
+                .strip()
+                .toLowerCase(Locale.ROOT);
     }
 
-    /** The settings that name the configured backend, for start-up failures. */
-    private static String backend(LockkitConfig config) {
-        String kind = config.string(LockkitConfig.PROVIDER).orElse("redis").toLowerCase(Locale.ROOT);
-        return switch (kind) {
-            case "jdbc" -> JdbcProviders.describe(config);
-            case "local" -> "the in-JVM provider";
-            default -> RedisProviders.describe(config);
-        };
+    /**
+     * The factory of the provider {@code lockkit.provider} names, found by {@link java.util.ServiceLoader}
+     * through the application's class loader.
+     *
+     * @throws IllegalStateException naming the key, the artifact to add and the providers present, when it is missing
+     */
+    private static LockProviderFactory providerFactory(LockkitConfig config) {
+        String name = providerName(config);
+        try {
+            return LockProviderFactory.named(name, LockkitConfig.applicationLoader());
+        } catch (IllegalArgumentException e) {
+            String why = String.valueOf(e.getMessage()).replaceFirst("^lockkit: ", "");
+            throw new IllegalStateException(
+                    "lockkit: " + config.describe(LockkitConfig.PROVIDER, DEFAULT_PROVIDER) + ": " + why + "; or set "
+                            + LockkitConfig.PROVIDER + "=" + LOCAL + " for a single process, or produce a LockProvider"
+                            + " or DistributedLockFactory bean",
+                    e);
+        }
+    }
+
+    /**
+     * The provider {@code factory} makes. A backend that does not answer, or refuses, fails the start
+     * with the factory's message and the way out; {@code lockkit.startup=lazy} does not reach here at
+     * start.
+     */
+    private static LockProvider create(
+            LockProviderFactory factory, ProviderSettings settings, CdiProviderEnvironment environment) {
+        try {
+            return factory.create(settings, environment);
+        } catch (LockException e) {
+            throw new IllegalStateException(
+                    e.getMessage() + "; " + LockkitConfig.STARTUP + "=lazy starts without it", e);
+        }
     }
 
     private static Duration setting(LockkitConfig config, String key, Duration fallback) {
@@ -199,30 +231,6 @@ final class FactoryResolver {
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
-        }
-    }
-
-    private static void requireJdbc() {
-        try {
-            Class.forName("io.lockkit.jdbc.JdbcLockProvider", false, FactoryResolver.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalStateException(
-                    LockkitConfig.PROVIDER + "=jdbc needs io.lockkit:lock-jdbc on the class path"
-                            + " (and the database's JDBC driver); add it, or produce a LockProvider or DistributedLockFactory bean",
-                    e);
-        }
-    }
-
-    private static void requireJedis() {
-        try {
-            Class.forName("io.lockkit.jedis.JedisLockProvider", false, FactoryResolver.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalStateException(
-                    LockkitConfig.PROVIDER + "=redis (the default) needs io.lockkit:lock-jedis"
-                            + " on the class path; add it, set " + LockkitConfig.PROVIDER
-                            + "=local for a single process,"
-                            + " or produce a LockProvider or DistributedLockFactory bean",
-                    e);
         }
     }
 }

@@ -34,11 +34,8 @@ import org.jspecify.annotations.Nullable;
 // - Fail fast: at @Initialized(ApplicationScoped) the factory is built and the backend asked one
 //   read-only question, so a wrong URI or a stopped backend fails the deployment with a message
 //   naming the key and where its value came from, not the first user request. lockkit.startup=lazy
-//   defers this to the first use (an application that must start while its backend is down). On
-//   the application's DataSource bean (lockkit.provider=jdbc without URL or JNDI name) the check
-//   runs at the CDI 4 Startup event instead: Quarkus' datasources are not usable before it.
-// - Start-up never waits for a managed thread to run (ApplicationThreads); the backend check runs on
-//   the starting thread.
+//   defers this to the first use (an application that must start while its backend is down). A
+//   provider that needs an application bean (Quarkus' DataSource) starts at the Startup event.
 // - Leaderships start right after the start-up check (under lockkit.startup=lazy without it: a
 //   campaign waits for the backend by itself) and close at @BeforeDestroyed(ApplicationScoped),
 //   before the drain; @PreDestroy closes them too, for a container that did not fire it.
@@ -68,9 +65,12 @@ public class LockFactoryHolder {
     private volatile @Nullable TransactionCompletion transactions;
     private @Nullable FactoryResolver resolver;
     private @Nullable Leaderships leaderships;
-    private @Nullable ApplicationThreads threads;
+    private final ApplicationThreads threads = new ApplicationThreads(() -> threadFactories);
     private @Nullable ClassLoader registeredFor;
     private volatile boolean startAtStartup;
+    /** Set while the eager start builds the factory at {@code @Initialized}: a provider needing a bean waits. */
+    private volatile boolean starting;
+
     private boolean closed;
 
     /**
@@ -89,7 +89,7 @@ public class LockFactoryHolder {
         resolver().reportUnknownKeys(config);
         config.leadershipNames(); // a misspelt leadership setting fails the start, before anything is built
         transactions();
-        threads().get();
+        threads.get();
         boolean over = true;
         try {
             String startup =
@@ -100,14 +100,14 @@ public class LockFactoryHolder {
                     leaderships().start(config, this::factory);
                 }
                 case "eager" -> {
-                    if (resolver().onApplicationsDataSource(config)) {
-                        // Quarkus initializes its datasources after @Initialized(ApplicationScoped): the
-                        // check waits for the Startup event, which every CDI 4 container fires later.
+                    try {
+                        startEagerly(true);
+                    } catch (CdiProviderEnvironment.NeedsStartedApplication e) {
+                        // Quarkus initializes its datasources after @Initialized(ApplicationScoped): a
+                        // provider on one waits for the Startup event, which every CDI 4 container fires later.
                         LOG.log(System.Logger.Level.DEBUG, "lockkit: the start-up check waits for the Startup event");
                         startAtStartup = true;
                         over = false;
-                    } else {
-                        startEagerly();
                     }
                 }
                 default -> throw config.invalid(LockkitConfig.STARTUP, startup, "expected eager or lazy");
@@ -119,7 +119,7 @@ public class LockFactoryHolder {
             throw e;
         } finally {
             if (over) {
-                threads().startOver(); // from now on threads are the container's
+                threads.startOver(); // from now on threads are the container's
             }
         }
     }
@@ -129,26 +129,25 @@ public class LockFactoryHolder {
         try {
             if (startAtStartup) {
                 startAtStartup = false;
-                startEagerly();
+                startEagerly(false);
             }
         } catch (RuntimeException | Error e) {
             close();
             throw e;
         } finally {
-            threads().startOver();
+            threads.startOver();
         }
     }
 
-    private synchronized ApplicationThreads threads() {
-        if (threads == null) {
-            threads = new ApplicationThreads(threadFactories);
+    /** Builds the factory and asks its backend; {@code starting}: at {@code @Initialized}, before the Startup event. */
+    private void startEagerly(boolean starting) {
+        this.starting = starting;
+        try {
+            // A method call makes the container create the bean behind the client proxy.
+            factory().defaultOptions();
+        } finally {
+            this.starting = false;
         }
-        return threads;
-    }
-
-    private void startEagerly() {
-        // A method call makes the container create the bean behind the client proxy.
-        factory().defaultOptions();
         OwnedFactory built = own;
         if (built != null) { // else the application's factory: its own business
             built.check();
@@ -220,7 +219,7 @@ public class LockFactoryHolder {
         OwnedFactory built = own;
         if (built == null) {
             // The thread maker is made at start; here only where the start was not observed.
-            built = resolver().build(LockkitConfig.load(), threads().get());
+            built = resolver().build(LockkitConfig.load(), threads.get(), starting);
             own = built;
         }
         return built.factory();
@@ -245,7 +244,7 @@ public class LockFactoryHolder {
                 built.close(); // outside the monitor: running methods may still need this bean
             }
         } finally {
-            threads().close();
+            threads.close();
         }
     }
 }

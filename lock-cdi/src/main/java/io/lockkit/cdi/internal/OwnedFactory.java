@@ -4,6 +4,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.spi.LockProvider;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +22,8 @@ final class OwnedFactory {
     private final LockkitConfig config;
     /** What the provider is, for messages: the application's bean or the configured backend. */
     private final String backend;
+    /** The provider's keys the configuration sets, for messages: {@code " (lockkit.jdbc.table set in …)"}, or empty. */
+    private final String settingsInPlay;
 
     private final Duration drainTimeout;
     /** Removes the factory's meters from the application's registry; null when none were bound. */
@@ -31,12 +34,17 @@ final class OwnedFactory {
             LockProvider provider,
             LockkitConfig config,
             String backend,
+            List<String> providerKeys,
             Duration drainTimeout,
             @Nullable Runnable unbindMetrics) {
         this.factory = factory;
         this.provider = provider;
         this.config = config;
         this.backend = backend;
+        List<String> set = providerKeys.stream()
+                .filter(key -> config.string(key).isPresent())
+                .toList();
+        this.settingsInPlay = set.isEmpty() ? "" : " (" + String.join(", ", set) + " set in " + config.origin() + ")";
         this.drainTimeout = drainTimeout;
         this.unbindMetrics = unbindMetrics;
     }
@@ -56,14 +64,8 @@ final class OwnedFactory {
         } catch (UnsupportedOperationException e) {
             // a provider without inspection: nothing cheap to ask
         } catch (RuntimeException e) {
-            String what = backend;
-            if (e.getClass().getName().equals("io.lockkit.jdbc.LockSchemaException")) {
-                what = what + " (" + config.describe(LockkitConfig.JDBC_TABLE, "lockkit_locks")
-                        + "; create it from the DDL shipped in lock-jdbc, or set " + LockkitConfig.JDBC_CREATE_SCHEMA
-                        + "=true)";
-            }
             throw new IllegalStateException(
-                    "lockkit: the lock backend did not answer at application start: " + what + ": "
+                    "lockkit: the lock backend did not answer at application start: " + backend + settingsInPlay + ": "
                             + e.getMessage() + ". Fix the setting or start the backend; " + LockkitConfig.STARTUP
                             + "=lazy starts without it." + config.typoHints(),
                     e);

@@ -96,6 +96,11 @@ final class LangModelDeclarations implements DeclarationModel<ClassInfo, MethodI
     }
 
     @Override
+    public String annotationName(AnnotationInfo annotation) {
+        return annotation.name();
+    }
+
+    @Override
     public @Nullable ClassInfo annotationType(AnnotationInfo annotation) {
         try {
             return annotation.declaration();

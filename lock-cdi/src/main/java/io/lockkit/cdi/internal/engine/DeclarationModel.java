@@ -43,6 +43,9 @@ public interface DeclarationModel<C, M, A> {
     /** The annotations declared on {@code method}. */
     Collection<A> methodAnnotations(M method);
 
+    /** The binary name of the annotation's type. */
+    String annotationName(A annotation);
+
     /** The annotation's type, as a class of this model, or null when the model cannot say. */
     @Nullable
     C annotationType(A annotation);

@@ -57,8 +57,7 @@ public final class DeploymentWalk {
      */
     public <C, M, A> List<Binding> beanClass(DeclarationModel<C, M, A> model, C beanClass) {
         for (A annotation : model.classAnnotations(beanClass)) {
-            C type = model.annotationType(annotation);
-            if (type != null && model.className(type).equals(INTERCEPTOR)) {
+            if (model.annotationName(annotation).equals(INTERCEPTOR)) {
                 return List.of(); // an interceptor's own binding (the @Locked interceptor's) binds nothing
             }
         }
@@ -176,23 +175,20 @@ public final class DeploymentWalk {
             DeclarationModel<C, M, A> model, Collection<A> annotations, Set<String> seen, boolean inheritedOnly) {
         List<C> stereotypes = new ArrayList<>();
         for (A annotation : annotations) {
-            C type = model.annotationType(annotation);
-            if (type == null) {
-                continue;
-            }
-            String name = model.className(type);
+            String name = model.annotationName(annotation);
             if (name.equals(LOCKED)) {
                 return annotation;
             }
             if (name.startsWith("java.") || name.startsWith("jakarta.") || !seen.add(name)) {
+                continue; // the platform's annotations carry no @Locked
+            }
+            C type = model.annotationType(annotation);
+            if (type == null) {
                 continue;
             }
             Set<String> meta = new HashSet<>();
             for (A on : model.classAnnotations(type)) {
-                C onType = model.annotationType(on);
-                if (onType != null) {
-                    meta.add(model.className(onType));
-                }
+                meta.add(model.annotationName(on));
             }
             if (meta.contains(STEREOTYPE) && (!inheritedOnly || meta.contains(INHERITED))) {
                 stereotypes.add(type);

@@ -68,6 +68,11 @@ public final class ReflectionDeclarations implements DeclarationModel<Class<?>, 
     }
 
     @Override
+    public String annotationName(Annotation annotation) {
+        return annotation.annotationType().getName();
+    }
+
+    @Override
     public Class<?> annotationType(Annotation annotation) {
         return annotation.annotationType();
     }

@@ -243,8 +243,8 @@ public final class LocalLockProvider implements LockProvider {
         listeners.clear();
     }
 
-    /** Number of names this client is subscribed to; for tests of subscription hygiene. */
-    public int subscriptions() {
+    /** Number of names this client is subscribed to (for this package's tests of subscription hygiene). */
+    int subscriptions() {
         return listeners.size();
     }
 

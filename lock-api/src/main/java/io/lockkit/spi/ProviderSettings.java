@@ -104,6 +104,19 @@ public final class ProviderSettings {
     }
 
     /**
+     * Runs {@code setter}, which hands {@code key}'s value to a provider's builder; when the
+     * builder rejects it with an {@code IllegalArgumentException}, throws one that names {@code key}
+     * and the origin before the builder's message: {@code key (from origin): why}.
+     */
+    public void apply(String key, Runnable setter) {
+        try {
+            setter.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + " (from " + origin + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The exception for a wrong value: {@code key = 'value' (from origin): why}, the value
      * {@linkplain #redact redacted}.
      */

@@ -11,8 +11,9 @@
  * <caption>Configuration</caption>
  * <tr><th>key</th><th>default</th><th>meaning</th></tr>
  * <tr><td>{@code lockkit.provider}</td><td>{@code redis}</td><td>{@code redis} (needs lock-jedis),
- *     {@code jdbc} (needs lock-jdbc and the database's driver) or {@code local} (in-JVM: excludes only
- *     threads of this process)</td></tr>
+ *     {@code jdbc} (needs lock-jdbc and the database's driver), {@code local} (in-JVM: excludes only
+ *     threads of this process), or the name of another provider on the class path (a
+ *     {@code io.lockkit.spi.LockProviderFactory}, which reads its own {@code lockkit.<name>.*} keys)</td></tr>
  * <tr><td>{@code lockkit.redis.uri}</td><td>{@code redis://localhost:6379}</td><td>{@code redis://} or
  *     {@code rediss://} URI with optional user, password and database</td></tr>
  * <tr><td>{@code lockkit.redis.key-prefix}</td><td>{@code lockkit}</td><td>namespace of every key</td></tr>

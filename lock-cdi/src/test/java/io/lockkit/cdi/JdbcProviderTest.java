@@ -179,15 +179,16 @@ class JdbcProviderTest {
     }
 
     @Test
-    @DisplayName("a missing lock table fails the start, naming lockkit.jdbc.table and lockkit.jdbc.create-schema")
+    @DisplayName("a missing lock table fails the start, naming lockkit.jdbc.table and the table's migrations")
     void missingTableFailsTheStart() {
         Lockkit.useConfig(Map.of(
                 "lockkit.provider", "jdbc", "lockkit.jdbc.url", pg.jdbcUrl(), "lockkit.jdbc.table", "no_such_locks"));
         assertThatThrownBy(() -> Lockkit.start("jdbc-no-table", LockUser.class).close())
                 .satisfies(e -> assertThat(StartupTest.rootMessages(e))
                         .anySatisfy(m -> assertThat(m)
-                                .contains("lockkit.jdbc.table = 'no_such_locks'")
-                                .contains("lockkit.jdbc.create-schema=true")));
+                                .contains("lockkit.jdbc.table set in MicroProfile Config")
+                                .contains("no_such_locks")
+                                .contains("create the lock table with the migrations in the lock-jdbc jar")));
     }
 
     @Test

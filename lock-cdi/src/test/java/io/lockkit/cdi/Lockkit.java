@@ -56,6 +56,53 @@ final class Lockkit {
 
     private Lockkit() {}
 
+    /**
+     * A start that failed: its exception, the messages of the exception and its causes, and the
+     * warnings and errors logged while it failed.
+     */
+    record Failure(RuntimeException error, List<String> chain, List<String> logged) {
+        /** What a user reading the log sees: the exception's messages, then the records logged. */
+        List<String> messages() {
+            List<String> all = new ArrayList<>(chain);
+            all.addAll(logged);
+            return all;
+        }
+    }
+
+    /**
+     * Starts the application {@code start} makes, which must fail, closing it if it does not: the
+     * exception's messages, cause by cause, then the warnings and errors logged meanwhile.
+     * OpenWebBeans logs each deployment problem an extension reports (at SEVERE) and throws a
+     * message of its own that names none; Weld puts them in its exception's message.
+     */
+    static Failure failure(java.util.function.Supplier<SeContainer> start) {
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    logged.add(String.valueOf(new java.util.logging.SimpleFormatter().formatMessage(record)));
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.addHandler(handler);
+        try {
+            start.get().close();
+        } catch (RuntimeException e) {
+            return new Failure(e, StartupTest.rootMessages(e), List.copyOf(logged));
+        } finally {
+            root.removeHandler(handler);
+        }
+        throw new AssertionError("the application started");
+    }
+
     /** A deployment of lock-cdi with {@code beans}, to add extensions to and start. */
     static Deployment deployment(Class<?>... beans) {
         return new Deployment(beans);

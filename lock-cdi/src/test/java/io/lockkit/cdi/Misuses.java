@@ -82,7 +82,7 @@ final class Misuses {
         public void run() {}
     }
 
-    /** A stereotype carrying a bad template: deployment checks look at @Locked itself, so the first call reports it. */
+    /** A stereotype carrying a bad template: the deployment walk follows stereotypes, so deployment fails. */
     @Stereotype
     @Locked("tenant:{tenantId}")
     @Retention(RetentionPolicy.RUNTIME)

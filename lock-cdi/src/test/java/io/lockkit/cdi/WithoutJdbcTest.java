@@ -35,7 +35,10 @@ class WithoutJdbcTest {
                     .loadClass(WithoutJedisTest.StartWithoutJedis.class.getName())
                     .getDeclaredConstructor()
                     .newInstance();
-            assertThat(start.call()).contains("lockkit.provider=jdbc needs io.lockkit:lock-jdbc on the class path");
+            assertThat(start.call())
+                    .contains("lockkit: lockkit.provider = 'jdbc' (from ")
+                    .contains("no lock provider named 'jdbc' is on the class path: add a dependency on"
+                            + " io.lockkit:lock-jdbc; present: redis");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
             if (before == null) {

@@ -36,7 +36,10 @@ class WithoutJedisTest {
                     .getDeclaredConstructor()
                     .newInstance();
             assertThat(start.call())
-                    .contains("lockkit.provider=redis (the default) needs io.lockkit:lock-jedis")
+                    .contains("lockkit.provider (not set in")
+                    .contains("default 'redis'")
+                    .contains("no lock provider named 'redis' is on the class path: add a dependency on"
+                            + " io.lockkit:lock-jedis; present: jdbc")
                     .contains("lockkit.provider=local");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);

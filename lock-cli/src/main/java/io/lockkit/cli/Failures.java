@@ -29,7 +29,8 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
             err.println("Try 'lockkit " + commandLine.getCommandName() + " --help'.");
         } else if (ex instanceof LockException) {
             code = LockkitCli.EXIT_BACKEND;
-            message = explain((LockException) ex, target(commandLine));
+            Target.Resolved target = target(commandLine);
+            message = explain((LockException) ex, target == null ? "The backend" : target.at(target.shown()));
             err.println("lockkit: " + message);
         } else {
             code = LockkitCli.EXIT_INTERNAL;
@@ -56,38 +57,49 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
         return root instanceof LockkitCli && ((LockkitCli) root).json;
     }
 
-    /** The Redis in words, or "Redis" when the options cannot say. */
-    private static String target(CommandLine commandLine) {
+    /** The backend the options name, or null when they cannot say. */
+    private static Target.@Nullable Resolved target(CommandLine commandLine) {
         Object root = commandLine.getCommandSpec().root().userObject();
         if (root instanceof LockkitCli) {
             try {
-                return Target.redact(Target.resolveUri((LockkitCli) root));
+                return Target.resolve((LockkitCli) root);
             } catch (RuntimeException e) {
-                return "Redis";
+                return null;
             }
         }
-        return "Redis";
+        return null;
     }
 
-    static String explain(LockException e, String target) {
+    /**
+     * {@code e} in the operator's terms; {@code at} names the backend and its address without a
+     * password ("Redis at redis://cache:6379").
+     */
+    static String explain(LockException e, String at) {
         String all = messages(e);
         String upper = all.toUpperCase(Locale.ROOT);
         // NOPERM for a command the user may not run; inside a script Redis 7.0/7.1 says "can't run this command".
         if (upper.contains("NOPERM") || upper.contains("NO PERMISSIONS") || upper.contains("CAN'T RUN THIS COMMAND")) {
-            return "Redis at " + target + " refused a command to this user (ACL): " + all
+            return at + " refused a command to this user (ACL): " + all
                     + " (list, show and watch need the read-only ACL of the README's Operator CLI section;"
                     + " release --force needs the provider's ACL, docs/SECURITY.md)";
+        }
+        if (upper.contains("PERMISSION DENIED")) { // PostgreSQL's 42501: a grant is missing
+            return at + " refused a statement to this user (grants): " + all
+                    + " (list, show and watch need SELECT on the lock table; release --force needs the grants of"
+                    + " docs/jdbc.md)";
         }
         if (upper.contains("WRONGPASS")
                 || upper.contains("NOAUTH")
                 || upper.contains("INVALID USERNAME-PASSWORD")
-                || upper.contains("INVALID PASSWORD")) {
-            return "authentication to " + target + " failed: " + all;
+                || upper.contains("INVALID PASSWORD")
+                || upper.contains("PASSWORD AUTHENTICATION FAILED")
+                || upper.contains("ACCESS DENIED FOR USER")) {
+            return "authentication to " + at + " failed: " + all;
         }
         if (e instanceof BackendUnavailableException) {
-            return "Redis at " + target + " is unreachable or did not answer in time (--timeout): " + all;
+            return at + " is unreachable or did not answer in time (--timeout): " + all;
         }
-        return "Redis at " + target + " failed: " + all;
+        return at + " failed: " + all;
     }
 
     /** The messages of the exception and its causes, distinct ones joined by ": ". */

@@ -53,7 +53,7 @@ final class ListCommand implements Callable<Integer> {
             Iterator<LockInfo> it = locks.iterator();
             boolean any = it.hasNext(); // the first page, before anything is written
             if (cli.json) {
-                code = writeJson(out, spec.commandLine().getErr(), prefix, it, target.description());
+                code = writeJson(out, spec.commandLine().getErr(), prefix, it, target.at());
             } else {
                 Table table = new Table(out, Render.HEADERS, Render.RIGHT);
                 while (any && it.hasNext()) {

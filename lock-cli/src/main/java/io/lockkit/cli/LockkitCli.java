@@ -18,10 +18,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code lockkit}, the operator's command line: lists, shows, force-releases and watches the locks
- * that lockkit's Redis provider holds in one Redis. Run it as {@code java -jar lockkit-cli.jar
- * --help}; {@link #main} exits with one of the {@code EXIT_*} codes.
+ * that a lockkit provider holds in one backend, chosen by the URI's scheme ({@code redis://},
+ * {@code rediss://}, {@code jdbc:postgresql://…}, or a third party's whose artifact is on the class
+ * path). Run it as {@code java -jar lockkit-cli.jar --help}; {@link #main} exits with one of the
+ * {@code EXIT_*} codes.
  *
- * <p>Design notes: every command opens one {@code JedisLockProvider} and a factory over it, uses
+ * <p>Design notes: every command opens one provider ({@link Target}) and a factory over it, uses
  * only the factory's inspection calls ({@code inspect}, {@code locks}, {@code forceRelease}), and
  * closes both before it returns; the CLI never acquires, so it cannot disturb a holder except by an
  * explicit {@code release --force}. Output goes through one buffered writer, so {@code list} streams
@@ -35,7 +37,7 @@ import picocli.CommandLine.Spec;
         name = "lockkit",
         mixinStandardHelpOptions = true,
         versionProvider = LockkitCli.Version.class,
-        description = "Shows and steers the locks lockkit holds in a Redis.",
+        description = "Shows and steers the locks lockkit holds in a Redis or a database.",
         subcommands = {
             ListCommand.class,
             ShowCommand.class,
@@ -48,16 +50,17 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:done (list and watch: also when no lock is held)",
             "1:show/release: the lock is not held",
-            "2:usage error: unknown option, missing argument, malformed --uri",
-            "3:Redis unreachable or timed out, authentication failed, or a command refused (ACL)",
+            "2:usage error: unknown option, missing argument, malformed --uri or one no provider takes",
+            "3:the backend unreachable or timed out, authentication failed, or a command refused (ACL, grants)",
             "4:release refused: not confirmed (no --yes and no console to ask on, or not answered y)",
             "5:internal error (a bug: please report it with the stack trace)"
         },
         footerHeading = "%nEnvironment:%n",
         footer = {
-            "  LOCKKIT_REDIS_URI       the Redis URI when --uri is not given",
-            "  LOCKKIT_REDIS_PASSWORD  the password when --password is not given",
-            "                          (keeps it out of ps and shell history)"
+            "  LOCKKIT_URI             the URI when --uri is not given (else LOCKKIT_REDIS_URI)",
+            "  LOCKKIT_REDIS_PASSWORD  Redis: the password when --password is not given",
+            "  LOCKKIT_JDBC_PASSWORD   JDBC: the password when --password is not given",
+            "                          (they keep it out of ps and shell history)"
         })
 public final class LockkitCli implements Runnable {
 
@@ -67,7 +70,7 @@ public final class LockkitCli implements Runnable {
     public static final int EXIT_NOT_HELD = 1;
     /** Bad command line (picocli's usage code). */
     public static final int EXIT_USAGE = 2;
-    /** Redis could not be reached, did not answer in time, refused the credentials or a command. */
+    /** The backend could not be reached, did not answer in time, refused the credentials or a command. */
     public static final int EXIT_BACKEND = 3;
     /** {@code release} was not confirmed: no {@code --yes} and no console, or the operator said no. */
     public static final int EXIT_REFUSED = 4;
@@ -77,15 +80,27 @@ public final class LockkitCli implements Runnable {
     /** The URI used when neither {@code --uri} nor the environment names one. */
     public static final String DEFAULT_URI = "redis://localhost:6379";
 
-    static final String URI_VARIABLE = "LOCKKIT_REDIS_URI";
+    /** The key prefix of Redis when {@code --key-prefix} is not given. */
+    static final String DEFAULT_KEY_PREFIX = "lockkit";
+
+    static final String URI_VARIABLE = "LOCKKIT_URI";
+    /** The URI variable of the CLI's Redis-only releases, still read after {@link #URI_VARIABLE}. */
+    static final String REDIS_URI_VARIABLE = "LOCKKIT_REDIS_URI";
+
     static final String PASSWORD_VARIABLE = "LOCKKIT_REDIS_PASSWORD";
+
+    /** The password variable of a provider: its password key as an environment variable, {@code LOCKKIT_JDBC_PASSWORD}. */
+    static String passwordVariable(String provider) {
+        return "LOCKKIT_" + provider.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_PASSWORD";
+    }
 
     @Option(
             names = "--uri",
             paramLabel = "URI",
             scope = CommandLine.ScopeType.INHERIT,
-            description = "redis://[user[:password]@]host[:port][/db] or rediss://... for TLS (default: $"
-                    + URI_VARIABLE + ", else " + DEFAULT_URI + ")")
+            description = "redis://[user[:password]@]host[:port][/db], rediss://... for TLS,"
+                    + " jdbc:postgresql://host[:port]/db, or a URI another provider on the class path takes"
+                    + " (default: $" + URI_VARIABLE + ", else $" + REDIS_URI_VARIABLE + ", else " + DEFAULT_URI + ")")
     @Nullable
     String uri;
 
@@ -93,7 +108,7 @@ public final class LockkitCli implements Runnable {
             names = "--user",
             paramLabel = "USER",
             scope = CommandLine.ScopeType.INHERIT,
-            description = "ACL user name (overrides the URI's)")
+            description = "user name (Redis: the ACL user, overriding the URI's; JDBC: the database user)")
     @Nullable
     String user;
 
@@ -102,30 +117,30 @@ public final class LockkitCli implements Runnable {
             paramLabel = "PASSWORD",
             arity = "0..1",
             interactive = true,
-            prompt = "Redis password: ",
+            prompt = "Password: ",
             scope = CommandLine.ScopeType.INHERIT,
             description = "password (overrides the URI's); given without a value it is asked for on the console; else $"
-                    + PASSWORD_VARIABLE)
+                    + PASSWORD_VARIABLE + " or $LOCKKIT_JDBC_PASSWORD")
     char @Nullable [] password;
 
     @Option(
             names = "--key-prefix",
             paramLabel = "PREFIX",
-            defaultValue = "lockkit",
             scope = CommandLine.ScopeType.INHERIT,
-            description =
-                    "the applications' key prefix (JedisLockProvider.Builder.keyPrefix; default: ${DEFAULT-VALUE})")
-    String keyPrefix = "lockkit";
+            description = "Redis: the applications' key prefix (lockkit.redis.key-prefix; default: "
+                    + DEFAULT_KEY_PREFIX + ")")
+    @Nullable
+    String keyPrefix;
 
     @Option(
             names = "--timeout",
             paramLabel = "DURATION",
-            defaultValue = "2s",
             converter = DurationConverter.class,
             scope = CommandLine.ScopeType.INHERIT,
-            description =
-                    "connect and command timeout, e.g. 500ms, 2s, 1m, PT1.5S; a bare number is seconds (default: ${DEFAULT-VALUE})")
-    Duration timeout = Duration.ofSeconds(2);
+            description = "connect and command timeout, e.g. 500ms, 2s, 1m, PT1.5S; a bare number is seconds"
+                    + " (default: the provider's, 2s for Redis and JDBC)")
+    @Nullable
+    Duration timeout;
 
     @Option(
             names = "--cacert",
@@ -133,6 +148,13 @@ public final class LockkitCli implements Runnable {
             scope = CommandLine.ScopeType.INHERIT,
             description = "rediss://: PEM file of the CA certificate(s) to trust instead of the JVM's trust store")
     java.nio.file.@Nullable Path caCert;
+
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            scope = CommandLine.ScopeType.INHERIT,
+            description = "any other key of the provider, e.g. --set lockkit.jdbc.table=app_locks (repeatable)")
+    Map<String, String> settings = new java.util.LinkedHashMap<>();
 
     @Option(
             names = "--json",

@@ -104,7 +104,7 @@ final class WatchCommand implements Callable<Integer> {
                 } catch (LockException e) {
                     failed = true;
                     String time = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-                    String message = Failures.explain(e, target.description());
+                    String message = Failures.explain(e, target.at());
                     err.println("lockkit: " + time + " " + message);
                     if (cli.json) {
                         StringBuilder sb =

@@ -312,7 +312,7 @@ class CliCommandsTest {
         assertThat(run("list", "--bogus").code()).isEqualTo(LockkitCli.EXIT_USAGE);
         Result badUri = run("--uri", "http://localhost:6379", "list");
         assertThat(badUri.code()).isEqualTo(LockkitCli.EXIT_USAGE);
-        assertThat(badUri.err()).contains("redis://host:port");
+        assertThat(badUri.err()).contains("the present ones take", "redis:", "rediss:", "jdbc:postgresql:");
         assertThat(run("--uri", "redis://localhost:6379/x", "list").code()).isEqualTo(LockkitCli.EXIT_USAGE);
         assertThat(run("--timeout", "soon", "list").code()).isEqualTo(LockkitCli.EXIT_USAGE);
         assertThat(run("watch", "--interval", "0s").code()).isEqualTo(LockkitCli.EXIT_USAGE);

@@ -77,15 +77,24 @@ final class CliSupport {
      */
     static final class RemoteHolder implements AutoCloseable {
         private final Process process;
+        /** HolderMain's default lease. */
+        private static final long LEASE_SECONDS = 1;
+
         private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
 
         RemoteHolder(String uri, List<String> names) throws IOException {
+            this(uri, names, LEASE_SECONDS);
+        }
+
+        /** A holder whose watchdog lease is {@code leaseSeconds} (renewed every third of it). */
+        RemoteHolder(String uri, List<String> names, long leaseSeconds) throws IOException {
             List<String> command = new ArrayList<>(List.of(
                     javaBinary().toString(),
                     "-cp",
                     System.getProperty("java.class.path"),
                     "-Xmx64m",
                     "-XX:TieredStopAtLevel=1",
+                    "-Dholder.leaseSeconds=" + leaseSeconds,
                     HolderMain.class.getName(),
                     uri));
             command.addAll(names);

@@ -3,7 +3,10 @@ package io.lockkit.cli;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
-import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProviderFactory;
+import io.lockkit.spi.ProviderEnvironment;
+import io.lockkit.spi.ProviderSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -11,10 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A lock holder in a JVM of its own, for the CLI tests: {@code java -cp <test class path>
- * io.lockkit.cli.HolderMain URI NAME...} takes each lock (watchdog lease 1 s, so renewals run every
+ * io.lockkit.cli.HolderMain URI NAME...} takes each lock on the provider the URI's scheme names (watchdog lease 1 s, so renewals run every
  * few hundred ms), prints {@code READY}, prints {@code LOST <name>} for every loss its factory
  * reports, and exits when its standard input closes (or it is destroyed). A name written
  * {@code wait:NAME} is waited for instead, on a thread of its own (for examples with waiters).
@@ -28,7 +32,10 @@ public final class HolderMain {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        JedisLockProvider provider = JedisLockProvider.builder().uri(args[0]).build();
+        LockProviderFactory factory = LockProviderFactory.forUri(args[0], HolderMain.class.getClassLoader());
+        LockProvider provider = factory.create(
+                ProviderSettings.of(Map.of(factory.uriKey().orElseThrow(), args[0]), "the holder's arguments"),
+                ProviderEnvironment.none());
         try (DistributedLockFactory locks = DistributedLockFactory.builder(provider)
                 .defaultOptions(LockOptions.builder().watchdogLease(LEASE).build())
                 .onLockLost(e -> out.println("LOST " + e.lockName()))

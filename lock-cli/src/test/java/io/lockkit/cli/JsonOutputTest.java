@@ -108,7 +108,9 @@ class JsonOutputTest {
         error(cli("watch", "--limit", "0"), LockkitCli.EXIT_USAGE, "usage");
         JsonObject badUri =
                 error(run("--json", "--uri", "http://localhost:6379", "list"), LockkitCli.EXIT_USAGE, "usage");
-        assertThat(badUri.get("message").getAsString()).contains("redis://host:port");
+        assertThat(badUri.get("message").getAsString())
+                .contains("no lock provider on the class path takes a URI like 'http://localhost:6379'")
+                .contains("redis:", "rediss:", "jdbc:postgresql:");
     }
 
     @Test

@@ -7,7 +7,10 @@ import static org.awaitility.Awaitility.await;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
+import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.testkit.jdbc.PostgresFixture;
+import io.lockkit.testkit.jdbc.PostgresServer;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import java.io.IOException;
@@ -114,6 +117,37 @@ class RunnableJarIT {
     }
 
     @Test
+    @DisplayName(
+            "the jar picks the jdbc provider for a jdbc:postgresql: URL: lists and force-releases a lock held by this JVM")
+    void jarRunsOnPostgres() throws Exception {
+        List<LockLostException> lost = new CopyOnWriteArrayList<>();
+        String prefix = CliSupport.uniquePrefix();
+        try (PostgresServer pg = PostgresFixture.builder().build().start()) {
+            JdbcLockProvider.builder()
+                    .jdbcUrl(pg.jdbcUrl())
+                    .createSchema(true)
+                    .build()
+                    .close();
+            try (DistributedLockFactory holders = DistributedLockFactory.builder(JdbcLockProvider.create(pg.jdbcUrl()))
+                    .defaultOptions(LockOptions.builder()
+                            .watchdogLease(Duration.ofSeconds(1))
+                            .build())
+                    .onLockLost(lost::add)
+                    .build()) {
+                holders.acquire(prefix + "job", LockOptions.noWait());
+                Run list = java("--uri", pg.jdbcUrl(), "--json", "list", prefix);
+                assertThat(list.code()).as("%s", list).isZero();
+                assertThat(json(list.out()).getAsJsonObject().get("count").getAsLong())
+                        .isEqualTo(1);
+                assertThat(list.err()).as("no logging noise on stderr").isEmpty();
+                Run released = java("--uri", pg.jdbcUrl(), "release", prefix + "job", "--force", "--yes");
+                assertThat(released.code()).as("%s", released).isZero();
+                await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
+            }
+        }
+    }
+
+    @Test
     @DisplayName("--json list against an unreachable Redis prints one JSON error document and exits 3")
     void jsonOnFailureIsOneDocument() throws Exception {
         String nowhere = "redis://127.0.0.1:" + io.lockkit.testkit.redis.RedisFixture.freePort();
@@ -134,6 +168,11 @@ class RunnableJarIT {
                     .isEqualTo(LockkitCli.class.getName());
             assertThat(jar.getEntry("io/lockkit/cli/LockkitCli.class")).isNotNull();
             assertThat(jar.getEntry("io/lockkit/jedis/JedisLockProvider.class")).isNotNull();
+            assertThat(jar.getEntry("io/lockkit/jdbc/JdbcLockProvider.class")).isNotNull();
+            assertThat(jar.getEntry("org/postgresql/Driver.class")).isNotNull();
+            assertThat(text(jar, "META-INF/services/io.lockkit.spi.LockProviderFactory"))
+                    .as("both providers' factories, merged")
+                    .contains("io.lockkit.jedis.JedisLockProviderFactory", "io.lockkit.jdbc.JdbcLockProviderFactory");
             assertThat(jar.getEntry("picocli/CommandLine.class")).isNotNull();
             assertThat(jar.getEntry("io/lockkit/cli/HolderMain.class")).isNull();
             assertThat(jar.getEntry("io/lockkit/testkit/redis/RedisFixture.class"))
@@ -191,6 +230,8 @@ class RunnableJarIT {
                     case "Apache-2.0" -> assertThat(text).contains("Apache License", "Version 2.0");
                     case "MIT" -> assertThat(text).contains("Permission is hereby granted, free of charge");
                     case "Public Domain" -> assertThat(text).containsIgnoringCase("public domain");
+                    case "BSD-2-Clause" ->
+                        assertThat(text).contains("Redistribution and use in source and binary forms");
                     default -> throw new AssertionError("unexpected licence " + b.licence() + " of " + b.coordinates());
                 }
                 System.out.println("  " + b.coordinates() + "  " + b.licence() + "  " + b.file());

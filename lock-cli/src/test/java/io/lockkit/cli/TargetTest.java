@@ -14,20 +14,28 @@ import redis.clients.jedis.util.JedisURIHelper;
 @DisplayName("lockkit CLI: URI and credentials")
 class TargetTest {
 
-    private static URI resolve(Map<String, String> env, String... args) {
+    private static Target.Resolved resolved(Map<String, String> env, String... args) {
         CommandLine cl = LockkitCli.commandLine(LockkitCli.Environment.of(env, null));
         cl.parseArgs(args);
-        return Target.resolveUri(cl.getCommand());
+        return Target.resolve(cl.getCommand());
+    }
+
+    private static URI resolve(Map<String, String> env, String... args) {
+        return URI.create(resolved(env, args).settings().get("lockkit.redis.uri"));
     }
 
     @Test
-    @DisplayName("--uri wins over LOCKKIT_REDIS_URI, which wins over redis://localhost:6379")
+    @DisplayName(
+            "--uri wins over LOCKKIT_URI, which wins over LOCKKIT_REDIS_URI, which wins over redis://localhost:6379")
     void uriPrecedence() {
-        Map<String, String> env = Map.of(LockkitCli.URI_VARIABLE, "redis://env-host:7000");
+        Map<String, String> env = Map.of(
+                LockkitCli.URI_VARIABLE, "redis://env-host:7000", LockkitCli.REDIS_URI_VARIABLE, "redis://old:7002");
         assertThat(resolve(env, "--uri", "redis://opt-host:7001", "list"))
                 .hasHost("opt-host")
                 .hasPort(7001);
         assertThat(resolve(env, "list")).hasHost("env-host").hasPort(7000);
+        assertThat(resolve(Map.of(LockkitCli.REDIS_URI_VARIABLE, "redis://old:7002"), "list"))
+                .hasHost("old");
         assertThat(resolve(Map.of(), "list").toString()).isEqualTo(LockkitCli.DEFAULT_URI);
         assertThat(resolve(Map.of(), "list", "--uri", "rediss://h:6380/2"))
                 .hasScheme("rediss")
@@ -67,12 +75,62 @@ class TargetTest {
                 .hasMessageContaining("needs a password");
         assertThatThrownBy(() -> resolve(Map.of(), "--uri", "http://u:secret@h:1", "list"))
                 .isInstanceOf(Target.UsageException.class)
-                .hasMessageContaining("redis://host:port")
+                .hasMessageStartingWith("--uri: no lock provider on the class path takes a URI like 'http://u:***@h:1'")
+                .hasMessageContaining("the present ones take")
+                .hasMessageContaining("rediss:")
+                .hasMessageContaining("jdbc:postgresql:")
                 .hasMessageNotContaining("secret");
         assertThatThrownBy(() -> resolve(Map.of(), "--uri", "redis://u:sec ret@h:1", "list"))
                 .isInstanceOf(Target.UsageException.class)
                 .hasMessageNotContaining("sec ret");
         assertThat(Target.redact(URI.create("redis://u:secret@h:1"))).isEqualTo("redis://u:***@h:1");
         assertThat(Target.redact(URI.create("redis://h:1"))).isEqualTo("redis://h:1");
+    }
+
+    @Test
+    @DisplayName(
+            "a JDBC URL selects the jdbc provider; --user, --password or LOCKKIT_JDBC_PASSWORD become its keys; options it has no key for are usage errors")
+    void jdbcUrlsTakeTheJdbcKeys() {
+        String url = "jdbc:postgresql://db:5432/app";
+        Target.Resolved r = resolved(Map.of(), "--uri", url, "--user", "ops", "--password", "pw", "list");
+        assertThat(r.factory().name()).isEqualTo("jdbc");
+        assertThat(r.settings())
+                .containsEntry("lockkit.jdbc.url", url)
+                .containsEntry("lockkit.jdbc.user", "ops")
+                .containsEntry("lockkit.jdbc.password", "pw")
+                .doesNotContainKey("lockkit.jdbc.key-prefix");
+        assertThat(r.description()).isEqualTo(url);
+        assertThat(resolved(Map.of("LOCKKIT_JDBC_PASSWORD", "envpw"), "--uri", url, "--timeout", "3s", "list")
+                        .settings())
+                .containsEntry("lockkit.jdbc.password", "envpw")
+                .containsEntry("lockkit.jdbc.timeout", "3000ms");
+        assertThat(resolved(Map.of(), "--uri", url, "--set", "lockkit.jdbc.table=app_locks", "list")
+                        .settings())
+                .containsEntry("lockkit.jdbc.table", "app_locks");
+        assertThat(resolved(Map.of(), "--uri", url + "?password=hush", "list").description())
+                .isEqualTo(url + "?password=***");
+        assertThatThrownBy(() -> resolved(Map.of(), "--uri", url, "--key-prefix", "app", "list"))
+                .isInstanceOf(Target.UsageException.class)
+                .hasMessage("--key-prefix does not apply to the jdbc provider (it has no lockkit.jdbc.key-prefix)");
+        assertThatThrownBy(() -> resolved(Map.of(), "--uri", url, "--set", "lockkit.jdbc.tabel=x", "list"))
+                .isInstanceOf(Target.UsageException.class)
+                .hasMessageStartingWith("--set lockkit.jdbc.tabel: the jdbc provider has no such key; it has ")
+                .hasMessageContaining("lockkit.jdbc.table");
+    }
+
+    @Test
+    @DisplayName("Redis keeps its key prefix, client name and the PEM --cacert as its own keys")
+    void redisKeys() {
+        Target.Resolved r = resolved(Map.of(), "--uri", "rediss://h:6380", "--cacert", "ca.pem", "list");
+        assertThat(r.factory().name()).isEqualTo("redis");
+        assertThat(r.settings())
+                .containsEntry("lockkit.redis.key-prefix", "lockkit")
+                .containsEntry("lockkit.redis.client-name", Target.CLIENT_NAME)
+                .containsEntry("lockkit.redis.tls.trust-store", "ca.pem")
+                .containsEntry("lockkit.redis.tls.trust-store-type", "PEM");
+        assertThat(r.description()).isEqualTo("rediss://h:6380 (key prefix lockkit)");
+        assertThat(r.inOptionTerms("lockkit: lockkit.redis.tls.trust-store = 'ca.pem' (from the command line): cannot"
+                        + " read the file"))
+                .isEqualTo("--cacert = 'ca.pem' (from the command line): cannot read the file");
     }
 }

@@ -15,6 +15,7 @@ import io.lockkit.jdbc.internal.RenewStatement;
 import io.lockkit.jdbc.internal.Schema;
 import io.lockkit.jdbc.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.Arguments;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import java.time.Duration;
@@ -277,7 +278,7 @@ public final class JdbcLockProvider implements LockProvider {
          * autocommit and fails otherwise.
          */
         public Builder dataSource(DataSource dataSource) {
-            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+            this.dataSource = Arguments.notNull(dataSource, "dataSource");
             return this;
         }
 
@@ -303,7 +304,7 @@ public final class JdbcLockProvider implements LockProvider {
 
         /** The SQL dialect. Default: from the JDBC URL, or from the DataSource's database product name at build. */
         public Builder dialect(JdbcDialect dialect) {
-            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            this.dialect = Arguments.notNull(dialect, "dialect");
             return this;
         }
 
@@ -338,13 +339,13 @@ public final class JdbcLockProvider implements LockProvider {
          * Default: {@link #DEFAULT_TIMEOUT}.
          */
         public Builder timeout(Duration timeout) {
-            this.timeout = Options.positive(timeout, "timeout");
+            this.timeout = Arguments.positive(timeout, "timeout");
             return this;
         }
 
         /** The longest a waiter sleeps between attempts when no notification can wake it. Default: {@link #DEFAULT_POLL_INTERVAL}. */
         public Builder pollInterval(Duration pollInterval) {
-            this.pollInterval = Options.positive(pollInterval, "pollInterval");
+            this.pollInterval = Arguments.positive(pollInterval, "pollInterval");
             return this;
         }
 
@@ -353,7 +354,7 @@ public final class JdbcLockProvider implements LockProvider {
          * is gone costs this long before anyone may take the lock. Default: {@link #DEFAULT_CLAIM_TIMEOUT}.
          */
         public Builder claimTimeout(Duration claimTimeout) {
-            this.claimTimeout = Options.positive(claimTimeout, "claimTimeout");
+            this.claimTimeout = Arguments.positive(claimTimeout, "claimTimeout");
             return this;
         }
 
@@ -378,7 +379,7 @@ public final class JdbcLockProvider implements LockProvider {
 
         /** Makes the wake-up thread, e.g. a container-managed factory. Default: daemon threads named lockkit-jdbc-wake-ups-N. */
         public Builder threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            this.threadFactory = Arguments.notNull(threadFactory, "threadFactory");
             return this;
         }
 

@@ -1,8 +1,8 @@
 package io.lockkit.jedis;
 
-import static io.lockkit.jedis.internal.Arguments.atLeast;
-import static io.lockkit.jedis.internal.Arguments.notNull;
-import static io.lockkit.jedis.internal.Arguments.positive;
+import static io.lockkit.spi.Arguments.atLeast;
+import static io.lockkit.spi.Arguments.notNull;
+import static io.lockkit.spi.Arguments.positive;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
@@ -288,14 +288,14 @@ public final class JedisLockProvider implements LockProvider {
         }
     }
 
-    /** Number of lock channels this provider is subscribed to (for tests and metrics). */
-    public int subscribedChannels() {
+    /** Number of lock channels this provider is subscribed to (for tests, through their ProviderProbe). */
+    int subscribedChannels() {
         WakeUps w = topology.existingWakeUps();
         return w == null ? 0 : w.channels();
     }
 
-    /** Whether wake-ups use sharded pub/sub (a Redis 7+ Cluster). */
-    public boolean usesShardedPubSub() {
+    /** Whether wake-ups use sharded pub/sub (a Redis 7+ Cluster; for tests, through their ProviderProbe). */
+    boolean usesShardedPubSub() {
         return topology.sharded();
     }
 

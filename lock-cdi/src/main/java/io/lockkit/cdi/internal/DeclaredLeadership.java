@@ -24,7 +24,7 @@ final class DeclaredLeadership implements Leadership {
     private final LockFactoryHolder holder;
 
     DeclaredLeadership(String name, LockFactoryHolder holder) {
-        if (!holder.declaresLeadership(name)) {
+        if (!holder.leaderships().declares(name)) {
             throw new IllegalStateException("lockkit: @LeaderOf(\"" + name + "\") Leadership is injected, but the"
                     + " configuration declares no leadership '" + name + "': set "
                     + io.lockkit.cdi.internal.engine.LockkitConfig.leadershipKey(
@@ -35,7 +35,7 @@ final class DeclaredLeadership implements Leadership {
     }
 
     private Optional<Leadership> current() {
-        return holder.leadership(name);
+        return holder.leaderships().get(name);
     }
 
     @Override

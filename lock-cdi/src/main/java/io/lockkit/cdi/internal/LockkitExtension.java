@@ -3,17 +3,10 @@ package io.lockkit.cdi.internal;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.Leadership;
 import io.lockkit.cdi.LeaderOf;
-import io.lockkit.cdi.Locked;
-import io.lockkit.cdi.WhenBusy;
-import io.lockkit.cdi.internal.engine.DeclarationException;
-import io.lockkit.cdi.internal.engine.LockedDeclaration;
-import io.lockkit.cdi.internal.engine.LockedMethod;
-import io.lockkit.cdi.internal.engine.LockedValues;
+import io.lockkit.cdi.internal.engine.DeploymentWalk;
 import io.lockkit.spi.LockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
@@ -29,20 +22,7 @@ import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.enterprise.inject.build.compatible.spi.Validation;
 import jakarta.enterprise.lang.model.AnnotationInfo;
-import jakarta.enterprise.lang.model.AnnotationMember;
-import jakarta.enterprise.lang.model.declarations.ClassInfo;
-import jakarta.enterprise.lang.model.declarations.MethodInfo;
-import jakarta.inject.Named;
-import java.lang.reflect.Modifier;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Build compatible extension, run by Quarkus ArC at build time (CDI Full containers run
@@ -59,15 +39,15 @@ import org.jspecify.annotations.Nullable;
 // - Nothing else depends on this extension: the interceptor and LockFactoryHolder are discovered
 //   beans, and @Locked falls back to the holder's own factory if the synthetic bean is missing.
 // - Checks use the language model, not reflection: in Quarkus no application class is loaded at
-//   build time. The rules themselves are LockedDeclaration's, shared with the first-call check.
+//   build time. The walk and its rules are DeploymentWalk's, which the portable extension feeds
+//   reflection; problems are reported at @Validation, as the portable one reports them after
+//   validation, so both fail the deployment with the same messages.
 // - The readiness check (LockkitReadinessCheck) is added at @Discovery by name, and only when the
 //   MicroProfile Health API is present: it has no bean defining annotation of its own.
 @SkipIfPortableExtensionPresent(LockkitPortableExtension.class)
 public class LockkitExtension implements BuildCompatibleExtension {
 
-    // Weld may fire registration events from several threads (concurrent deployment).
-    private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
-    private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
+    private final DeploymentWalk walk = new DeploymentWalk();
     /** The names of {@code @Inject @LeaderOf(name) Leadership} injection points. */
     private final java.util.Set<String> leaderships = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -82,51 +62,26 @@ public class LockkitExtension implements BuildCompatibleExtension {
     @Registration(types = DistributedLockFactory.class)
     public void findFactories(BeanInfo bean) {
         // Ours is added at @Synthesis, after every @Registration call that could matter.
-        if (hasDefaultQualifier(bean)) {
-            applicationFactories.add(describe(bean));
-        }
+        walk.factoryBean(describe(bean), qualifiers(bean));
     }
 
     @Registration(types = LockProvider.class)
     public void findProviders(BeanInfo bean) {
-        if (hasDefaultQualifier(bean)) {
-            applicationProviders.add(describe(bean));
-        }
-    }
-
-    /** The library builds its factory over the one @Default LockProvider: two of them fail the deployment. */
-    @Validation
-    public void checkProviders(Messages messages) {
-        if (applicationFactories.isEmpty() && applicationProviders.size() > 1) {
-            messages.error("lockkit: several LockProvider beans with the @Default qualifier: "
-                    + String.join(", ", applicationProviders)
-                    + "; keep one, or produce the DistributedLockFactory yourself");
-        }
+        walk.providerBean(describe(bean), qualifiers(bean));
     }
 
     @Registration(types = Object.class)
-    public void checkLockedMethods(BeanInfo bean, Messages messages) {
-        if (!bean.isClassBean() || bean.isInterceptor()) {
-            return;
+    public void checkLockedMethods(BeanInfo bean) {
+        if (bean.isClassBean()) {
+            walk.beanClass(LangModelDeclarations.INSTANCE, bean.declaringClass());
         }
-        ClassInfo beanClass = bean.declaringClass();
-        AnnotationInfo classBinding = classBinding(beanClass);
-        Collection<MethodInfo> methods = beanClass.methods();
-        if (classBinding == null && methods.stream().noneMatch(m -> m.hasAnnotation(Locked.class))) {
-            return; // most beans: nothing to check
-        }
-        for (MethodInfo method : businessMethods(beanClass, methods)) {
-            AnnotationInfo binding = method.annotation(Locked.class);
-            if (binding == null) {
-                binding = classBinding;
-            }
-            if (binding == null) {
-                continue;
-            }
-            String problem = check(method, binding);
-            if (problem != null) {
-                messages.error(problem, method);
-            }
+    }
+
+    /** Every problem the walk found fails the deployment (two @Default providers, a broken @Locked). */
+    @Validation
+    public void report(Messages messages) {
+        for (String problem : walk.problems()) {
+            messages.error(problem);
         }
     }
 
@@ -164,15 +119,15 @@ public class LockkitExtension implements BuildCompatibleExtension {
     public static class DeclaredLeaderships implements SyntheticBeanCreator<Leadership> {
         @Override
         public Leadership create(Instance<Object> lookup, Parameters params) {
-            return new DeclaredLeadership(params.get("name", String.class), LockFactoryHolder.find(lookup));
+            return new DeclaredLeadership(params.get("name", String.class), ApplicationRegistry.find(lookup));
         }
     }
 
     @Synthesis
     public void addFactory(SyntheticComponents components, Messages messages) {
-        if (!applicationFactories.isEmpty()) {
-            messages.info("lockkit: the application's DistributedLockFactory " + applicationFactories
-                    + " replaces the library's");
+        String replaced = walk.replacementNote();
+        if (replaced != null) {
+            messages.info(replaced);
             return;
         }
         components
@@ -180,117 +135,19 @@ public class LockkitExtension implements BuildCompatibleExtension {
                 .type(DistributedLockFactory.class)
                 .scope(ApplicationScoped.class)
                 .createWith(OwnFactory.class);
+        walk.libraryFactoryAdded();
     }
 
     /** Creates the library's factory bean: the one {@link LockFactoryHolder} builds and closes. */
     public static class OwnFactory implements SyntheticBeanCreator<DistributedLockFactory> {
         @Override
         public DistributedLockFactory create(Instance<Object> lookup, Parameters params) {
-            return LockFactoryHolder.ownFactory(lookup);
+            return ApplicationRegistry.ownFactory(lookup);
         }
     }
 
-    /** The error message for {@code method}, or null when its declaration is sound. */
-    static @Nullable String check(MethodInfo method, AnnotationInfo binding) {
-        String describe = LangModelSignature.describe(method);
-        if (method.isStatic() || Modifier.isPrivate(method.modifiers())) {
-            return "@Locked on " + describe + ": " + (method.isStatic() ? "static" : "private")
-                    + " methods are not intercepted, so the lock would never be taken";
-        }
-        try {
-            LockedDeclaration.check(
-                    new LangModelSignature(method),
-                    values(binding),
-                    LockedMethod.defaultName(method.declaringClass().name(), method.name()));
-            return null;
-        } catch (DeclarationException e) {
-            return LockedMethod.message(describe, e);
-        }
-    }
-
-    private static LockedValues values(AnnotationInfo binding) {
-        return new LockedValues(
-                member(binding, "value").asString(),
-                member(binding, "waitTime").asLong(),
-                ChronoUnit.valueOf(member(binding, "waitUnit").asEnumConstant()),
-                member(binding, "leaseTime").asLong(),
-                ChronoUnit.valueOf(member(binding, "leaseUnit").asEnumConstant()),
-                WhenBusy.valueOf(member(binding, "whenBusy").asEnumConstant()),
-                member(binding, "holdAtLeast").asLong(),
-                ChronoUnit.valueOf(member(binding, "holdAtLeastUnit").asEnumConstant()));
-    }
-
-    private static AnnotationMember member(AnnotationInfo binding, String name) {
-        AnnotationMember member = binding.member(name);
-        if (member != null) {
-            return member;
-        }
-        throw new IllegalStateException("the container's language model omits @Locked." + name + " on " + binding);
-    }
-
-    /** The class-level {@code @Locked} in force: the bean class's or the nearest superclass's ({@code @Inherited}). */
-    private static @Nullable AnnotationInfo classBinding(ClassInfo beanClass) {
-        for (ClassInfo c = beanClass;
-                c != null && !c.name().equals("java.lang.Object");
-                c = c.superClassDeclaration()) {
-            AnnotationInfo binding = c.annotation(Locked.class);
-            if (binding != null) {
-                return binding;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The methods of the bean class and its superclasses that a {@code @Locked} could apply to:
-     * one per signature, the most specific declaration; interface methods aside (bindings on
-     * them are not inherited). Private and static ones are kept when annotated, to be reported.
-     */
-    private static List<MethodInfo> businessMethods(ClassInfo beanClass, Collection<MethodInfo> methods) {
-        Map<String, Integer> depth = new HashMap<>();
-        int d = 0;
-        for (ClassInfo c = beanClass; c != null; c = c.superClassDeclaration()) {
-            depth.put(c.name(), d++);
-        }
-        Map<String, MethodInfo> bySignature = new HashMap<>();
-        for (MethodInfo m : methods) {
-            Integer at = depth.get(m.declaringClass().name());
-            if (at == null
-                    || m.isConstructor()
-                    || m.declaringClass().name().equals("java.lang.Object")
-                    || (m.modifiers() & LangModelSignature.BRIDGE_OR_SYNTHETIC) != 0) {
-                continue;
-            }
-            boolean excluded = m.isStatic() || Modifier.isPrivate(m.modifiers());
-            if (excluded && !m.hasAnnotation(Locked.class)) {
-                continue;
-            }
-            String signature = m.name()
-                    + m.parameters().stream()
-                            .map(p -> LangModelSignature.simpleName(p.type()))
-                            .collect(Collectors.joining(",", "(", ")"));
-            if (excluded) {
-                signature = m.declaringClass().name() + "#" + signature; // not overridable: report each
-            }
-            MethodInfo seen = bySignature.get(signature);
-            if (seen == null || depth.getOrDefault(seen.declaringClass().name(), 0) > at) {
-                bySignature.put(signature, m);
-            }
-        }
-        return new ArrayList<>(bySignature.values());
-    }
-
-    /** Whether {@code @Inject DistributedLockFactory} would see this bean. */
-    private static boolean hasDefaultQualifier(BeanInfo bean) {
-        boolean onlyAnyOrNamed = true;
-        for (AnnotationInfo qualifier : bean.qualifiers()) {
-            String name = qualifier.name();
-            if (name.equals(Default.class.getName())) {
-                return true;
-            }
-            onlyAnyOrNamed &= name.equals(Any.class.getName()) || name.equals(Named.class.getName());
-        }
-        return onlyAnyOrNamed;
+    private static List<String> qualifiers(BeanInfo bean) {
+        return bean.qualifiers().stream().map(AnnotationInfo::name).toList();
     }
 
     private static String describe(BeanInfo bean) {

@@ -3,9 +3,9 @@ package io.lockkit.cdi.internal;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.Leadership;
 import io.lockkit.cdi.LeaderOf;
-import io.lockkit.cdi.Locked;
-import io.lockkit.cdi.internal.engine.LockedMethod;
+import io.lockkit.cdi.internal.engine.DeploymentWalk;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
+import io.lockkit.cdi.internal.engine.ReflectionDeclarations;
 import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import io.lockkit.spi.LockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,17 +24,12 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessBean;
 import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
-import jakarta.inject.Named;
+import jakarta.enterprise.inject.spi.ProcessProducerField;
+import jakarta.enterprise.inject.spi.ProcessProducerMethod;
+import jakarta.enterprise.inject.spi.ProcessSyntheticBean;
 import java.lang.annotation.Annotation;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
+import java.lang.reflect.Field;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 
 /**
  * The portable extension, for CDI Full containers (Weld in WildFly, Payara and Java SE): the same
@@ -45,18 +40,16 @@ import java.util.stream.Collectors;
 // - Why two: a build compatible extension runs in CDI Full through Weld's translator, whose static
 //   state keeps the last deployment's BeanManager - and so its class loader - alive after undeploy
 //   (seen on WildFly 38). A portable extension is held by the deployment only.
-// - The rules are the same code: LockedMethod.of (reflection) applies LockedDeclaration's checks,
-//   which the build compatible extension applies through the language model. Problems are reported
-//   after validation, so each fails the deployment as a DeploymentException naming the method.
+// - The rules are the same code: DeploymentWalk, fed reflection here and the language model in the
+//   build compatible extension. Problems are reported after validation, so each fails the
+//   deployment as a DeploymentException naming the method.
 // - The readiness check is added as a type, not discovered: it has no bean defining annotation, as
 //   a container without the MicroProfile Health API could not load it while scanning.
 public class LockkitPortableExtension implements Extension {
 
     private static final System.Logger LOG = System.getLogger(LockkitPortableExtension.class.getName());
 
-    private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
-    private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
-    private final List<String> problems = new CopyOnWriteArrayList<>();
+    private final DeploymentWalk walk = new DeploymentWalk();
     /** The names of {@code @Inject @LeaderOf(name) Leadership} injection points. */
     private final java.util.Set<String> leaderships = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -69,43 +62,40 @@ public class LockkitPortableExtension implements Extension {
 
     void findBeans(@Observes ProcessBean<?> event) {
         Bean<?> bean = event.getBean();
-        if (bean.getBeanClass() == LockFactoryHolder.class || !hasDefaultQualifier(bean)) {
+        if (bean.getBeanClass() == LockFactoryHolder.class) {
             return;
         }
+        List<String> qualifiers = bean.getQualifiers().stream()
+                .map(q -> q.annotationType().getName())
+                .toList();
         if (bean.getTypes().contains(DistributedLockFactory.class)) {
-            applicationFactories.add(describe(bean));
+            walk.factoryBean(describe(event), qualifiers);
         }
         if (bean.getTypes().contains(LockProvider.class)) {
-            applicationProviders.add(describe(bean));
+            walk.providerBean(describe(event), qualifiers);
         }
     }
 
+    /** The bean as the build compatible extension describes it, so both word their messages alike. */
+    private static String describe(ProcessBean<?> event) {
+        if (event instanceof ProcessProducerMethod<?, ?> producer) {
+            return "producer method "
+                    + ReflectionSignature.describe(
+                            producer.getAnnotatedProducerMethod().getJavaMember());
+        }
+        if (event instanceof ProcessProducerField<?, ?> producer) {
+            Field field = producer.getAnnotatedProducerField().getJavaMember();
+            return "producer field " + field.getDeclaringClass().getName() + "." + field.getName();
+        }
+        if (event instanceof ProcessSyntheticBean<?>) {
+            return "synthetic bean";
+        }
+        return event.getBean().getBeanClass().getName();
+    }
+
     void checkLockedMethods(@Observes ProcessManagedBean<?> event) {
-        Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
-        if (beanClass.isAnnotationPresent(jakarta.interceptor.Interceptor.class)) {
-            return;
-        }
-        Locked classBinding = beanClass.getAnnotation(Locked.class); // @Inherited: superclasses too
-        for (Method method : businessMethods(beanClass)) {
-            Locked binding = method.getAnnotation(Locked.class);
-            if (binding == null) {
-                binding = classBinding;
-            }
-            if (binding == null) {
-                continue;
-            }
-            if (Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())) {
-                problems.add("@Locked on " + ReflectionSignature.describe(method) + ": "
-                        + (Modifier.isStatic(method.getModifiers()) ? "static" : "private")
-                        + " methods are not intercepted, so the lock would never be taken");
-                continue;
-            }
-            try {
-                LockedMethod.of(method, binding);
-            } catch (IllegalStateException e) {
-                problems.add(e.getMessage());
-            }
-        }
+        walk.beanClass(
+                ReflectionDeclarations.INSTANCE, event.getAnnotatedBeanClass().getJavaClass());
     }
 
     /** Collects the names of {@code @LeaderOf(name) Leadership} injection points, each to get a bean. */
@@ -138,15 +128,13 @@ public class LockkitPortableExtension implements Extension {
         if (bean != null) {
             return (LockFactoryHolder) beans.getReference(bean, LockFactoryHolder.class, creation);
         }
-        return LockFactoryHolder.find(beans.createInstance());
+        return ApplicationRegistry.find(beans.createInstance());
     }
 
     void addFactory(@Observes AfterBeanDiscovery event, BeanManager beans) {
-        if (!applicationFactories.isEmpty()) {
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "lockkit: the application''s DistributedLockFactory {0} replaces the" + " library''s",
-                    applicationFactories);
+        String replaced = walk.replacementNote();
+        if (replaced != null) {
+            LOG.log(System.Logger.Level.INFO, replaced);
             return;
         }
         // No beanClass: it defaults to this extension's class (in lock-cdi's jar, as the holder is);
@@ -156,19 +144,15 @@ public class LockkitPortableExtension implements Extension {
                 .types(DistributedLockFactory.class, AutoCloseable.class, Object.class)
                 .qualifiers(Default.Literal.INSTANCE, Any.Literal.INSTANCE)
                 .scope(ApplicationScoped.class)
-                .createWith(creation -> LockFactoryHolder.ownFactory(beans.createInstance()));
+                .createWith(creation -> holder(beans, creation).own());
+        walk.libraryFactoryAdded();
     }
 
     void report(@Observes AfterDeploymentValidation event) {
-        for (String problem : problems) {
+        for (String problem : walk.problems()) {
             event.addDeploymentProblem(new DeploymentException(problem));
         }
         checkLeaderships(event);
-        if (applicationFactories.isEmpty() && applicationProviders.size() > 1) {
-            event.addDeploymentProblem(new DeploymentException("lockkit: several LockProvider beans with the @Default"
-                    + " qualifier: " + String.join(", ", applicationProviders)
-                    + "; keep one, or produce the DistributedLockFactory yourself"));
-        }
     }
 
     /**
@@ -193,49 +177,5 @@ public class LockkitPortableExtension implements Extension {
                         + LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name)));
             }
         }
-    }
-
-    /**
-     * The methods of the bean class and its superclasses that a {@code @Locked} could apply to: one
-     * per signature, the most specific declaration; private and static ones only when annotated.
-     */
-    private static List<Method> businessMethods(Class<?> beanClass) {
-        Map<String, Method> bySignature = new HashMap<>();
-        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (Method m : c.getDeclaredMethods()) {
-                if (m.isBridge() || m.isSynthetic()) {
-                    continue;
-                }
-                boolean excluded = Modifier.isStatic(m.getModifiers()) || Modifier.isPrivate(m.getModifiers());
-                if (excluded && !m.isAnnotationPresent(Locked.class)) {
-                    continue;
-                }
-                String signature = m.getName()
-                        + Arrays.stream(m.getParameterTypes())
-                                .map(Class::getName)
-                                .collect(Collectors.joining(",", "(", ")"));
-                if (excluded) {
-                    signature = c.getName() + "#" + signature;
-                }
-                bySignature.putIfAbsent(signature, m); // subclasses first: the most specific wins
-            }
-        }
-        return new ArrayList<>(bySignature.values());
-    }
-
-    private static boolean hasDefaultQualifier(Bean<?> bean) {
-        boolean onlyAnyOrNamed = true;
-        for (Annotation qualifier : bean.getQualifiers()) {
-            Class<? extends Annotation> type = qualifier.annotationType();
-            if (type == Default.class) {
-                return true;
-            }
-            onlyAnyOrNamed &= type == Any.class || type == Named.class;
-        }
-        return onlyAnyOrNamed;
-    }
-
-    private static String describe(Bean<?> bean) {
-        return bean.toString();
     }
 }

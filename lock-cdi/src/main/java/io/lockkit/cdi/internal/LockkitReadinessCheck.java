@@ -50,7 +50,7 @@ public class LockkitReadinessCheck implements HealthCheck {
                 data.put("reason", "not checked: " + LockkitConfig.HEALTH_ENABLED + "=false");
                 return new HealthCheckResponse(NAME, HealthCheckResponse.Status.UP, Optional.of(data));
             }
-            HealthReport report = LockFactoryHolder.find(beans).factory().health(rules.timeout());
+            HealthReport report = ApplicationRegistry.find(beans).factory().health(rules.timeout());
             data.putAll(rules.data(report));
             down = rules.downReason(report);
         } catch (UnsupportedOperationException e) {

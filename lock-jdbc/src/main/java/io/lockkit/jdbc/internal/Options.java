@@ -1,10 +1,12 @@
 package io.lockkit.jdbc.internal;
 
-import java.time.Duration;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
-/** The builder's argument checks: an {@link IllegalArgumentException} names the argument. Stateless. */
+/**
+ * The builder's SQL-specific argument checks (the general ones are {@link io.lockkit.spi.Arguments}):
+ * an {@link IllegalArgumentException} names the argument. Stateless.
+ */
 public final class Options {
 
     /** The longest identifier PostgreSQL takes (MariaDB takes 64). */
@@ -25,17 +27,6 @@ public final class Options {
                     + (value == null ? null : "'" + value + "'") + ")");
         }
         return value;
-    }
-
-    /** A positive duration of at most a day. */
-    public static Duration positive(@Nullable Duration d, String argument) {
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(argument + " must be positive, was " + d);
-        }
-        if (d.compareTo(Duration.ofDays(1)) > 0) {
-            throw new IllegalArgumentException(argument + " must be at most a day, was " + d);
-        }
-        return d;
     }
 
     /** The URL with the value of a {@code password} parameter replaced by {@code ***}. */

@@ -2,11 +2,9 @@ package io.lockkit.jdbc.internal;
 
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
+import io.lockkit.spi.WakeUpListeners;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class WakeUps implements WakeUpSource.Dispatcher {
 
-    private final ConcurrentHashMap<String, CopyOnWriteArrayList<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private final WakeUpListeners listeners = new WakeUpListeners();
     private final Dialect dialect;
     private final ConnectionSource connections;
     private final ThreadFactory threads;
@@ -44,15 +42,12 @@ public final class WakeUps implements WakeUpSource.Dispatcher {
      * again when it is).
      */
     public Subscription subscribe(String key, WakeUpListener listener) {
-        listeners.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(listener);
+        listeners.add(key, listener);
         WakeUpSource s = source();
         if (s != null) {
             s.awaitLive(timeout);
         }
-        return () -> listeners.computeIfPresent(key, (k, list) -> {
-            list.remove(listener);
-            return list.isEmpty() ? null : list;
-        });
+        return () -> listeners.remove(key, listener);
     }
 
     /** Whether other clients' releases are being heard now. */
@@ -68,12 +63,7 @@ public final class WakeUps implements WakeUpSource.Dispatcher {
 
     /** Wakes this provider's waiters of {@code key}: the grantee only, or one for a free lock (null). */
     public void wakeLocal(String key, @Nullable String grantee) {
-        List<WakeUpListener> list = listeners.get(key);
-        if (list != null) {
-            for (WakeUpListener w : list) {
-                w.released(grantee);
-            }
-        }
+        listeners.released(key, grantee);
     }
 
     /**
@@ -97,16 +87,12 @@ public final class WakeUps implements WakeUpSource.Dispatcher {
 
     @Override
     public void missed() {
-        for (List<WakeUpListener> list : listeners.values()) {
-            for (WakeUpListener w : list) {
-                w.missedNotifications();
-            }
-        }
+        listeners.missedAll();
     }
 
     @Override
     public Set<String> waitedKeys() {
-        return listeners.keySet();
+        return listeners.keys();
     }
 
     private @Nullable WakeUpSource source() {

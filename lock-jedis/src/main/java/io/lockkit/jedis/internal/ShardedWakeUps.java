@@ -4,6 +4,7 @@ import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Outage;
+import io.lockkit.spi.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +44,7 @@ public final class ShardedWakeUps implements WakeUps {
     private final ThreadFactory threadFactory;
     private final Duration timeout;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private final WakeUpListeners listeners = new WakeUpListeners();
     private final Map<HostAndPort, Shard> shards = new HashMap<>();
     private final Map<String, Shard> routes = new HashMap<>();
     private volatile boolean closed;
@@ -60,7 +60,7 @@ public final class ShardedWakeUps implements WakeUps {
         if (closed) {
             throw new LockException(lockName, "the Redis lock provider is closed");
         }
-        listeners.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>()).add(listener);
+        listeners.add(channel, listener);
         Subscription subscription = () -> unsubscribe(channel, listener);
         CompletableFuture<Void> confirmed = null;
         try {
@@ -120,11 +120,9 @@ public final class ShardedWakeUps implements WakeUps {
     private void unsubscribe(String channel, WakeUpListener listener) {
         lock.lock();
         try {
-            List<WakeUpListener> list = listeners.get(channel);
-            if (list == null || !list.remove(listener) || !list.isEmpty()) {
+            if (!listeners.remove(channel, listener)) {
                 return;
             }
-            listeners.remove(channel);
             Shard shard = routes.remove(channel);
             if (shard != null) {
                 shard.remove(channel);
@@ -155,7 +153,7 @@ public final class ShardedWakeUps implements WakeUps {
             s.end();
         }
         // Parked waiters try again and learn that the provider is closed.
-        listeners.values().forEach(list -> list.forEach(WakeUpListener::missedNotifications));
+        listeners.missedAll();
     }
 
     /** One shard's subscription connection and thread; guarded by the outer lock. */
@@ -286,7 +284,7 @@ public final class ShardedWakeUps implements WakeUps {
 
         @Override
         public void onSMessage(String channel, String message) {
-            WakeUps.deliver(listeners.get(channel), message);
+            WakeUps.deliver(listeners, channel, message);
         }
     }
 
@@ -300,12 +298,12 @@ public final class ShardedWakeUps implements WakeUps {
             List<String> failed = new ArrayList<>();
             Exception cause = null;
             for (String channel : pending) {
-                if (!listeners.containsKey(channel)) {
+                if (!listeners.contains(channel)) {
                     continue;
                 }
                 try {
                     route(channel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                    listeners.getOrDefault(channel, List.of()).forEach(WakeUpListener::missedNotifications);
+                    listeners.missed(channel);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -327,7 +325,7 @@ public final class ShardedWakeUps implements WakeUps {
                 // The shard stays away: its waiters check now and get a typed failure, rather than
                 // sleeping until their retry hint. A failover within this time is ridden out.
                 for (String c : pending) {
-                    listeners.getOrDefault(c, List.of()).forEach(WakeUpListener::missedNotifications);
+                    listeners.missed(c);
                 }
             }
             try {

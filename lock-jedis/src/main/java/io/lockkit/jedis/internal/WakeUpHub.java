@@ -4,6 +4,7 @@ import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Outage;
+import io.lockkit.spi.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
@@ -47,7 +47,7 @@ public final class WakeUpHub implements WakeUps {
     private final ThreadFactory threadFactory;
     private final Duration timeout;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private final WakeUpListeners listeners = new WakeUpListeners();
     private final Map<String, CompletableFuture<Void>> confirmations = new ConcurrentHashMap<>();
     /** Channels requested on the current connection; guarded by {@link #lock}. */
     private final Set<String> requested = new HashSet<>();
@@ -76,8 +76,7 @@ public final class WakeUpHub implements WakeUps {
             if (closed) {
                 throw new LockException(lockName, "the Redis lock provider is closed");
             }
-            List<WakeUpListener> list = listeners.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>());
-            list.add(listener);
+            listeners.add(channel, listener);
             confirmed = confirmations.computeIfAbsent(channel, c -> new CompletableFuture<>());
             if (thread == null) {
                 startThread();
@@ -119,11 +118,9 @@ public final class WakeUpHub implements WakeUps {
     private void unsubscribe(String channel, WakeUpListener listener) {
         lock.lock();
         try {
-            List<WakeUpListener> list = listeners.get(channel);
-            if (list == null || !list.remove(listener) || !list.isEmpty()) {
+            if (!listeners.remove(channel, listener)) {
                 return;
             }
-            listeners.remove(channel);
             confirmations.remove(channel);
             if (connected && requested.remove(channel)) {
                 pubSub.unsubscribe(channel);
@@ -173,11 +170,7 @@ public final class WakeUpHub implements WakeUps {
     }
 
     private void notifyAllListeners() {
-        for (List<WakeUpListener> list : listeners.values()) {
-            for (WakeUpListener l : list) {
-                l.missedNotifications();
-            }
-        }
+        listeners.missedAll();
     }
 
     private void run() {
@@ -195,9 +188,9 @@ public final class WakeUpHub implements WakeUps {
             try {
                 requested.clear();
                 requested.add(controlChannel);
-                requested.addAll(listeners.keySet());
+                requested.addAll(listeners.keys());
                 if (reconnect) {
-                    toResync.addAll(listeners.keySet());
+                    toResync.addAll(listeners.keys());
                 }
                 channels = requested.toArray(String[]::new);
             } finally {
@@ -283,7 +276,7 @@ public final class WakeUpHub implements WakeUps {
                     connected = true;
                     connectionMade();
                     // Channels added while the connection was being made.
-                    for (String c : listeners.keySet()) {
+                    for (String c : listeners.keys()) {
                         if (requested.add(c)) {
                             late.add(c);
                         }
@@ -300,16 +293,13 @@ public final class WakeUpHub implements WakeUps {
                 f.complete(null);
             }
             if (toResync.remove(channel)) {
-                List<WakeUpListener> list = listeners.get(channel);
-                if (list != null) {
-                    list.forEach(WakeUpListener::missedNotifications);
-                }
+                listeners.missed(channel);
             }
         }
 
         @Override
         public void onMessage(String channel, String message) {
-            WakeUps.deliver(listeners.get(channel), message);
+            WakeUps.deliver(listeners, channel, message);
         }
     }
 }

@@ -2,7 +2,7 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import org.jspecify.annotations.Nullable;
+import io.lockkit.spi.WakeUpListeners;
 
 /** Where a provider's waiters hear of releases: classic pub/sub, or sharded pub/sub per cluster shard. */
 public interface WakeUps {
@@ -49,12 +49,7 @@ public interface WakeUps {
     }
 
     /** Hands one release message (the grantee's owner id, or empty when the lock is free) to a channel's listeners. */
-    static void deliver(java.util.@Nullable List<WakeUpListener> listeners, String message) {
-        if (listeners != null) {
-            String grantee = message.isEmpty() ? null : message;
-            for (WakeUpListener l : listeners) {
-                l.released(grantee);
-            }
-        }
+    static void deliver(WakeUpListeners listeners, String channel, String message) {
+        listeners.released(channel, message.isEmpty() ? null : message);
     }
 }

@@ -7,6 +7,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.jedis.ProviderProbe;
 import io.lockkit.testkit.CountingLockProvider;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -220,7 +221,7 @@ public final class LeakWorkload implements AutoCloseable {
                 lockkitThreads(),
                 redis.channels(prefix + ":*").size(),
                 waitedChannelSubscribers(),
-                jedis.subscribedChannels(),
+                ProviderProbe.subscribedChannels(jedis),
                 provider.openSubscriptions(),
                 redis.keys(prefix + ":*").size(),
                 scheduler.getQueue().size(),

@@ -1,6 +1,8 @@
 package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.LockOptions;
+import io.lockkit.spi.LockProviderFactory;
+import io.lockkit.spi.ProviderSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,55 +11,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code lockkit.*} settings, from MicroProfile Config when an implementation is present, else
  * from system properties, else from environment variables ({@code lockkit.redis.uri} →
- * {@code LOCKKIT_REDIS_URI}). Values are read once, when the factory is built.
+ * {@code LOCKKIT_REDIS_URI}). Values are read once, when the factory is built. lock-cdi's own keys
+ * are here; a provider's ({@code lockkit.<provider>.*}) are its factory's, read through
+ * {@link #providerSettings()}.
  */
 public final class LockkitConfig {
 
     public static final String PROVIDER = "lockkit.provider";
-    public static final String REDIS_URI = "lockkit.redis.uri";
-    static final String KEY_PREFIX = "lockkit.redis.key-prefix";
-    static final String TIMEOUT = "lockkit.redis.timeout";
-    static final String CONNECT_TIMEOUT = "lockkit.redis.connect-timeout";
-    static final String MAX_CONNECTIONS = "lockkit.redis.max-connections";
-    static final String CLIENT_NAME = "lockkit.redis.client-name";
-    static final String USER = "lockkit.redis.user";
-    static final String PASSWORD = "lockkit.redis.password";
-    static final String SENTINEL_MASTER = "lockkit.redis.sentinel.master";
-    static final String SENTINEL_NODES = "lockkit.redis.sentinel.nodes";
-    static final String SENTINEL_USER = "lockkit.redis.sentinel.user";
-    static final String SENTINEL_PASSWORD = "lockkit.redis.sentinel.password";
-    static final String CLUSTER_NODES = "lockkit.redis.cluster.nodes";
-    static final String TLS = "lockkit.redis.tls";
-    static final String TRUST_STORE = "lockkit.redis.tls.trust-store";
-    static final String TRUST_STORE_PASSWORD = "lockkit.redis.tls.trust-store-password";
-    static final String TRUST_STORE_TYPE = "lockkit.redis.tls.trust-store-type";
-    static final String KEY_STORE = "lockkit.redis.tls.key-store";
-    static final String KEY_STORE_PASSWORD = "lockkit.redis.tls.key-store-password";
-    static final String KEY_STORE_TYPE = "lockkit.redis.tls.key-store-type";
-    static final String REPLICAS = "lockkit.redis.replica-acknowledgement.replicas";
-    static final String REPLICA_TIMEOUT = "lockkit.redis.replica-acknowledgement.timeout";
-    static final String CLAIM_TIMEOUT = "lockkit.redis.claim-timeout";
-    static final String FENCE_RETENTION = "lockkit.redis.fence-retention";
     public static final String WATCHDOG_LEASE = "lockkit.watchdog-lease";
     public static final String STARTUP = "lockkit.startup";
     public static final String DRAIN_TIMEOUT = "lockkit.drain-timeout";
-    public static final String JDBC_DATASOURCE = "lockkit.jdbc.datasource";
-    public static final String JDBC_URL = "lockkit.jdbc.url";
-    public static final String JDBC_USER = "lockkit.jdbc.user";
-    public static final String JDBC_PASSWORD = "lockkit.jdbc.password";
-    public static final String JDBC_SCHEMA = "lockkit.jdbc.schema";
-    public static final String JDBC_TABLE = "lockkit.jdbc.table";
-    public static final String JDBC_CREATE_SCHEMA = "lockkit.jdbc.create-schema";
-    public static final String JDBC_TIMEOUT = "lockkit.jdbc.timeout";
-    public static final String JDBC_LISTEN = "lockkit.jdbc.listen";
     public static final String HEALTH_ENABLED = "lockkit.health.enabled";
     public static final String HEALTH_TIMEOUT = "lockkit.health.timeout";
     public static final String HEALTH_MAX_LOSSES = "lockkit.health.max-losses-per-minute";
@@ -72,45 +45,15 @@ public final class LockkitConfig {
     /** The settings of one leadership: what follows its name in {@link #LEADERSHIP_LEASE} and its siblings. */
     private static final List<String> LEADERSHIP_SETTINGS = List.of("lease", "rejoin-delay");
 
-    /** Every key this library reads; anything else under {@code lockkit.} is reported as unknown. */
+    /**
+     * Every key lock-cdi itself reads; the providers' keys ({@code lockkit.redis.*}, {@code lockkit.jdbc.*},
+     * a third party's) are their factories' {@link LockProviderFactory#settings()}.
+     */
     static final List<String> KEYS = List.of(
             PROVIDER,
-            REDIS_URI,
-            KEY_PREFIX,
-            TIMEOUT,
-            CONNECT_TIMEOUT,
-            MAX_CONNECTIONS,
-            CLIENT_NAME,
-            USER,
-            PASSWORD,
-            SENTINEL_MASTER,
-            SENTINEL_NODES,
-            SENTINEL_USER,
-            SENTINEL_PASSWORD,
-            CLUSTER_NODES,
-            TLS,
-            TRUST_STORE,
-            TRUST_STORE_PASSWORD,
-            TRUST_STORE_TYPE,
-            KEY_STORE,
-            KEY_STORE_PASSWORD,
-            KEY_STORE_TYPE,
-            REPLICAS,
-            REPLICA_TIMEOUT,
-            CLAIM_TIMEOUT,
-            FENCE_RETENTION,
             WATCHDOG_LEASE,
             STARTUP,
             DRAIN_TIMEOUT,
-            JDBC_DATASOURCE,
-            JDBC_URL,
-            JDBC_USER,
-            JDBC_PASSWORD,
-            JDBC_SCHEMA,
-            JDBC_TABLE,
-            JDBC_CREATE_SCHEMA,
-            JDBC_TIMEOUT,
-            JDBC_LISTEN,
             HEALTH_ENABLED,
             HEALTH_TIMEOUT,
             HEALTH_MAX_LOSSES,
@@ -123,6 +66,8 @@ public final class LockkitConfig {
     private final Function<String, Optional<String>> source;
     private final String origin;
     private final Supplier<Iterable<String>> names;
+    /** Every key someone reads: lock-cdi's and the present providers' (found at the first question). */
+    private volatile @Nullable List<String> known;
 
     LockkitConfig(Function<String, Optional<String>> source, String origin) {
         this(source, origin, List::of);
@@ -173,6 +118,45 @@ public final class LockkitConfig {
                 });
     }
 
+    /**
+     * Every key that is read: lock-cdi's ({@link #KEYS}) and those the providers on the application's
+     * class path declare.
+     */
+    List<String> knownKeys() {
+        List<String> keys = known;
+        if (keys == null) {
+            keys = knownKeys(applicationLoader());
+            known = keys;
+        }
+        return keys;
+    }
+
+    /** lock-cdi's keys and those the providers {@code loader} finds declare. */
+    public static List<String> knownKeys(ClassLoader loader) {
+        List<String> keys = new ArrayList<>(KEYS);
+        try {
+            for (LockProviderFactory factory :
+                    LockProviderFactory.available(loader).values()) {
+                factory.settings().forEach(setting -> keys.add(setting.key()));
+            }
+        } catch (RuntimeException | ServiceConfigurationError e) {
+            // Two providers of one name, or one that cannot be loaded: the start reports it.
+            LOG.log(System.Logger.Level.DEBUG, "lockkit: the providers' keys are unknown", e);
+        }
+        return List.copyOf(keys);
+    }
+
+    /** These settings, as a provider's factory reads its own keys. */
+    public ProviderSettings providerSettings() {
+        return ProviderSettings.of(this::string, origin);
+    }
+
+    /** The application's class loader: the context class loader (a deployment's), else lock-cdi's. */
+    public static ClassLoader applicationLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : LockkitConfig.class.getClassLoader();
+    }
+
     /** The environment variable MicroProfile Config maps {@code key} to: {@code lockkit.redis.uri} → {@code LOCKKIT_REDIS_URI}. */
     static String environmentName(String key) {
         return key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
@@ -184,9 +168,10 @@ public final class LockkitConfig {
      */
     public Map<String, String> unknownKeys() {
         Map<String, String> unknown = new TreeMap<>();
-        Set<String> known = new HashSet<>(KEYS);
+        List<String> keys = knownKeys();
+        Set<String> known = new HashSet<>(keys);
         Map<String, String> byVariable = new HashMap<>();
-        for (String key : KEYS) {
+        for (String key : keys) {
             byVariable.put(environmentName(key), key);
         }
         for (String name : names.get()) {
@@ -239,7 +224,7 @@ public final class LockkitConfig {
     }
 
     /** The leadership {@code key} sets a known setting of, or null when it is no leadership key. */
-    private static @org.jspecify.annotations.Nullable String leadershipName(String key) {
+    private static @Nullable String leadershipName(String key) {
         if (!key.startsWith(LEADERSHIP_PREFIX)) {
             return null;
         }
@@ -286,14 +271,15 @@ public final class LockkitConfig {
      * the name {@code name} would have in it ({@code lockkit.leadership.reports.leese} → {@code
      * lockkit.leadership.reports.lease}).
      */
-    static String closest(String name) {
+    String closest(String name) {
         String[] segments = name.split("\\.", -1);
         String leadership = segments.length >= 4
                 ? String.join(".", java.util.Arrays.asList(segments).subList(2, segments.length - 1))
                 : segments.length == 3 ? segments[2] : "";
-        String best = KEYS.get(0);
+        List<String> keys = knownKeys();
+        String best = keys.get(0);
         int bestDistance = Integer.MAX_VALUE;
-        for (String pattern : KEYS) {
+        for (String pattern : keys) {
             String key = pattern.contains(NAME) && !leadership.isEmpty() ? leadershipKey(pattern, leadership) : pattern;
             int d = distance(name, key);
             if (d < bestDistance) {

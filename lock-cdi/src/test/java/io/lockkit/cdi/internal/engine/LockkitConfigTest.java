@@ -23,8 +23,8 @@ class LockkitConfigTest {
                         "env-prefix",
                         "LOCKKIT_WATCHDOG_LEASE",
                         "  "));
-        assertThat(config.string(LockkitConfig.REDIS_URI)).contains("redis://props:1");
-        assertThat(config.string(LockkitConfig.KEY_PREFIX)).contains("env-prefix");
+        assertThat(config.string("lockkit.redis.uri")).contains("redis://props:1");
+        assertThat(config.string("lockkit.redis.key-prefix")).contains("env-prefix");
         assertThat(config.string(LockkitConfig.WATCHDOG_LEASE))
                 .as("blank is unset")
                 .isEmpty();
@@ -36,12 +36,12 @@ class LockkitConfigTest {
             "durations are read by LockOptions.parseDuration (its forms: LockOptionsTest); a bad one names the key")
     void durationForms() {
         assertThat(LockkitConfig.system(Map.of("lockkit.redis.timeout", "30"), Map.of())
-                        .duration(LockkitConfig.TIMEOUT))
+                        .duration("lockkit.redis.timeout"))
                 .as("a bare number is seconds")
                 .contains(Duration.ofSeconds(30));
         assertThat(LockkitConfig.parseDuration("PT0.5S")).isEqualTo(Duration.ofMillis(500));
         LockkitConfig config = LockkitConfig.system(Map.of("lockkit.redis.timeout", "2 fortnights"), Map.of());
-        assertThatThrownBy(() -> config.duration(LockkitConfig.TIMEOUT))
+        assertThatThrownBy(() -> config.duration("lockkit.redis.timeout"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(
                         "lockkit.redis.timeout = '2 fortnights' (from system properties and environment)");

@@ -1,12 +1,17 @@
-package io.lockkit.jedis.internal;
+package io.lockkit.spi;
 
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
-/** The checks of the provider's builder: each throws {@link IllegalArgumentException} naming the argument. */
+/**
+ * The argument checks of a provider's builder, for provider authors: each returns the value it
+ * accepts and otherwise throws an {@link IllegalArgumentException} naming the argument and the
+ * value, as lockkit's own builders do. Stateless.
+ */
 public final class Arguments {
 
-    private static final Duration LONGEST = Duration.ofDays(1);
+    /** The longest duration {@link #positive} accepts: one day. */
+    public static final Duration LONGEST = Duration.ofDays(1);
 
     private Arguments() {}
 
@@ -27,7 +32,7 @@ public final class Arguments {
         return value;
     }
 
-    /** {@code d}, when it is more than zero and at most a day. */
+    /** {@code d}, when it is more than zero and at most {@link #LONGEST}. */
     public static Duration positive(@Nullable Duration d, String argument) {
         if (d == null || d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(argument + " must be positive, was " + d);

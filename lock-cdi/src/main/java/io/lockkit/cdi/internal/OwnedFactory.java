@@ -1,0 +1,97 @@
+package io.lockkit.cdi.internal;
+
+import io.lockkit.DistributedLockFactory;
+import io.lockkit.cdi.internal.engine.LockkitConfig;
+import io.lockkit.spi.LockProvider;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The factory the library built for an application, which it owns: asked one read-only question at
+ * start, so an unreachable backend fails the deployment naming the setting to fix, and closed with a
+ * drain at undeploy, so a {@code @Locked} method still running keeps its lock until it returns.
+ */
+final class OwnedFactory {
+
+    private static final System.Logger LOG = System.getLogger(OwnedFactory.class.getName());
+    private static final String STARTUP_CHECK_NAME = "lockkit-startup-check";
+
+    private final DistributedLockFactory factory;
+    private final LockProvider provider;
+    private final LockkitConfig config;
+    /** What the provider is, for messages: the application's bean or the configured backend. */
+    private final String backend;
+    /** The provider's keys the configuration sets, for messages: {@code " (lockkit.jdbc.table set in …)"}, or empty. */
+    private final String settingsInPlay;
+
+    private final Duration drainTimeout;
+    /** Removes the factory's meters from the application's registry; null when none were bound. */
+    private final @Nullable Runnable unbindMetrics;
+
+    OwnedFactory(
+            DistributedLockFactory factory,
+            LockProvider provider,
+            LockkitConfig config,
+            String backend,
+            List<String> providerKeys,
+            Duration drainTimeout,
+            @Nullable Runnable unbindMetrics) {
+        this.factory = factory;
+        this.provider = provider;
+        this.config = config;
+        this.backend = backend;
+        List<String> set = providerKeys.stream()
+                .filter(key -> config.string(key).isPresent())
+                .toList();
+        this.settingsInPlay = set.isEmpty() ? "" : " (" + String.join(", ", set) + " set in " + config.origin() + ")";
+        this.drainTimeout = drainTimeout;
+        this.unbindMetrics = unbindMetrics;
+    }
+
+    DistributedLockFactory factory() {
+        return factory;
+    }
+
+    /**
+     * Asks the backend one read-only question.
+     *
+     * @throws IllegalStateException naming the backend's settings when it does not answer
+     */
+    void check() {
+        try {
+            provider.inspect(STARTUP_CHECK_NAME);
+        } catch (UnsupportedOperationException e) {
+            // a provider without inspection: nothing cheap to ask
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    "lockkit: the lock backend did not answer at application start: " + backend + settingsInPlay + ": "
+                            + e.getMessage() + ". Fix the setting or start the backend; " + LockkitConfig.STARTUP
+                            + "=lazy starts without it." + config.typoHints(),
+                    e);
+        }
+    }
+
+    /** Lets running {@code @Locked} methods finish (up to the drain timeout), closes the factory and removes its meters. */
+    void close() {
+        try {
+            factory.close(drainTimeout);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "lockkit: closing the lock factory failed", e);
+            throw e;
+        } finally {
+            if (unbindMetrics != null) {
+                removeMeters(unbindMetrics);
+            }
+        }
+    }
+
+    /** After the factory closed (or failed to build): its meters leave the application's registry; never fails. */
+    static void removeMeters(Runnable metrics) {
+        try {
+            metrics.run();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(System.Logger.Level.WARNING, "lockkit: removing the lock meters from the registry failed", e);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.lockkit.cdi.internal.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One deployment's checks, whichever extension the container runs: each bean class's {@code @Locked}
+ * bindings (on the method, else on the class or a superclass; directly or through stereotypes) are
+ * resolved and checked, and the {@code @Default} factory and provider beans are counted. The
+ * portable extension feeds it reflection, the build compatible one the CDI language model; each
+ * then only reports {@link #problems()} and adds the library's factory bean unless
+ * {@link #applicationFactories()} has one.
+ */
+// Design notes.
+// - Overloads are told apart by the binary names of their parameter types' erasures, so
+//   ship(a.Order) and ship(b.Order) are two methods; an override is the same method as the one it
+//   overrides, and only the most specific declaration counts (method bindings are not inherited).
+// - Private and static methods are never intercepted: a binding on one is reported, not resolved;
+//   a class binding does not reach them.
+// - Stereotypes are followed as the interceptor follows them at the first call (InterceptorBindings),
+//   so a bad template behind a stereotype fails the deployment too. On superclasses only @Inherited
+//   annotations count, as for the bean class's own annotations in reflection.
+// - Thread-safe: Weld may fire bean events from several threads.
+public final class DeploymentWalk {
+
+    private static final System.Logger LOG = System.getLogger(DeploymentWalk.class.getName());
+
+    static final String LOCKED = "io.lockkit.cdi.Locked";
+    private static final String STEREOTYPE = "jakarta.enterprise.inject.Stereotype";
+    private static final String INTERCEPTOR = "jakarta.interceptor.Interceptor";
+    private static final String INHERITED = "java.lang.annotation.Inherited";
+    private static final String DEFAULT = "jakarta.enterprise.inject.Default";
+    private static final String ANY = "jakarta.enterprise.inject.Any";
+    private static final String NAMED = "jakarta.inject.Named";
+
+    private final List<String> problems = new CopyOnWriteArrayList<>();
+    private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
+    private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
+    private volatile boolean libraryFactoryAdded;
+
+    /** A resolved binding: the method (binary parameter type names) and the {@code @Locked} members in force for it. */
+    public record Binding(String method, LockedValues values) {}
+
+    /**
+     * Resolves and checks the {@code @Locked} bindings of the bean class {@code beanClass}
+     * (an interceptor class has none); problems are kept for {@link #problems()}.
+     *
+     * @return the bindings in force, sound or not, in a stable order
+     */
+    public <C, M, A> List<Binding> beanClass(DeclarationModel<C, M, A> model, C beanClass) {
+        for (A annotation : model.classAnnotations(beanClass)) {
+            if (model.annotationName(annotation).equals(INTERCEPTOR)) {
+                return List.of(); // an interceptor's own binding (the @Locked interceptor's) binds nothing
+            }
+        }
+        A classBinding = classBinding(model, beanClass);
+        List<Binding> bindings = new ArrayList<>();
+        for (Declared<C, M> declared : businessMethods(model, beanClass)) {
+            M method = declared.method();
+            boolean excluded = model.isStatic(method) || model.isPrivate(method);
+            A binding = binding(model, model.methodAnnotations(method), new HashSet<>(), false);
+            if (binding == null && !excluded) {
+                binding = classBinding;
+            }
+            if (binding == null) {
+                continue;
+            }
+            SignatureModel<?> signature = model.signature(method);
+            LockedValues values = model.lockedValues(binding);
+            bindings.add(new Binding(
+                    model.className(declared.in()) + "." + model.methodName(method) + "("
+                            + String.join(", ", model.parameterTypeNames(method)) + ")",
+                    values));
+            if (excluded) {
+                problems.add(
+                        "@Locked on " + signature.describe() + ": " + (model.isStatic(method) ? "static" : "private")
+                                + " methods are not intercepted, so the lock would never be taken");
+                continue;
+            }
+            String defaultName = LockedMethod.defaultName(model.className(declared.in()), model.methodName(method));
+            try {
+                LockedDeclaration.check(signature, values, defaultName);
+            } catch (DeclarationException e) {
+                problems.add(LockedMethod.message(signature.describe(), e));
+            }
+        }
+        bindings.sort(Comparator.comparing(Binding::method));
+        for (Binding b : bindings) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "lockkit: " + b.method() + ": " + b.values());
+        }
+        return bindings;
+    }
+
+    /** Counts a bean of type {@code DistributedLockFactory}, described for messages, with its qualifiers' type names. */
+    public void factoryBean(String describe, Collection<String> qualifiers) {
+        if (hasDefaultQualifier(qualifiers) && !libraryFactoryAdded) {
+            applicationFactories.add(describe);
+        }
+    }
+
+    /** Counts a bean of type {@code LockProvider}, described for messages, with its qualifiers' type names. */
+    public void providerBean(String describe, Collection<String> qualifiers) {
+        if (hasDefaultQualifier(qualifiers)) {
+            applicationProviders.add(describe);
+        }
+    }
+
+    /**
+     * The extension added the library's factory bean: factory beans seen from now on are synthetic
+     * ones (every other bean is seen before), the library's among them, not the application's.
+     */
+    public void libraryFactoryAdded() {
+        libraryFactoryAdded = true;
+    }
+
+    /** The application's own {@code @Default} factory beans: when there is one, the library adds none. */
+    public List<String> applicationFactories() {
+        return List.copyOf(applicationFactories);
+    }
+
+    /** The note to log when the application's factory replaces the library's, or null when it does not. */
+    public @Nullable String replacementNote() {
+        return applicationFactories.isEmpty()
+                ? null
+                : "lockkit: the application's DistributedLockFactory " + applicationFactories
+                        + " replaces the library's";
+    }
+
+    /** Every problem found so far, each a message that fails the deployment, in the order found. */
+    public List<String> problems() {
+        List<String> all = new ArrayList<>(problems);
+        if (applicationFactories.isEmpty() && applicationProviders.size() > 1) {
+            all.add("lockkit: several LockProvider beans with the @Default qualifier: "
+                    + String.join(", ", new java.util.TreeSet<>(applicationProviders))
+                    + "; keep one, or produce the DistributedLockFactory yourself");
+        }
+        return all;
+    }
+
+    /** Whether {@code @Inject DistributedLockFactory} would see a bean with these qualifiers. */
+    static boolean hasDefaultQualifier(Collection<String> qualifiers) {
+        boolean onlyAnyOrNamed = true;
+        for (String name : qualifiers) {
+            if (name.equals(DEFAULT)) {
+                return true;
+            }
+            onlyAnyOrNamed &= name.equals(ANY) || name.equals(NAMED);
+        }
+        return onlyAnyOrNamed;
+    }
+
+    /** The class binding in force: the bean class's, else the nearest superclass's inherited one. */
+    private static <C, M, A> @Nullable A classBinding(DeclarationModel<C, M, A> model, C beanClass) {
+        boolean inheritedOnly = false;
+        for (C c = beanClass; c != null && !model.className(c).equals("java.lang.Object"); c = model.superclass(c)) {
+            A found = binding(model, model.classAnnotations(c), new HashSet<>(), inheritedOnly);
+            if (found != null) {
+                return found;
+            }
+            inheritedOnly = true;
+        }
+        return null;
+    }
+
+    /** {@code @Locked} among {@code annotations}, else carried by a stereotype among them (stereotypes may nest). */
+    private static <C, M, A> @Nullable A binding(
+            DeclarationModel<C, M, A> model, Collection<A> annotations, Set<String> seen, boolean inheritedOnly) {
+        List<C> stereotypes = new ArrayList<>();
+        for (A annotation : annotations) {
+            String name = model.annotationName(annotation);
+            if (name.equals(LOCKED)) {
+                return annotation;
+            }
+            if (name.startsWith("java.") || name.startsWith("jakarta.") || !seen.add(name)) {
+                continue; // the platform's annotations carry no @Locked
+            }
+            C type = model.annotationType(annotation);
+            if (type == null) {
+                continue;
+            }
+            Set<String> meta = new HashSet<>();
+            for (A on : model.classAnnotations(type)) {
+                meta.add(model.annotationName(on));
+            }
+            if (meta.contains(STEREOTYPE) && (!inheritedOnly || meta.contains(INHERITED))) {
+                stereotypes.add(type);
+            }
+        }
+        for (C stereotype : stereotypes) {
+            A found = binding(model, model.classAnnotations(stereotype), seen, false);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The methods of the bean class and its superclasses that a {@code @Locked} could apply to: one
+     * per signature, the most specific declaration; private and static ones only when annotated,
+     * each on its own (they override nothing).
+     */
+    private static <C, M, A> List<Declared<C, M>> businessMethods(DeclarationModel<C, M, A> model, C beanClass) {
+        Map<String, Declared<C, M>> bySignature = new LinkedHashMap<>();
+        for (C c = beanClass; c != null && !model.className(c).equals("java.lang.Object"); c = model.superclass(c)) {
+            for (M m : model.declaredMethods(c)) {
+                if (model.isBridgeOrSynthetic(m)) {
+                    continue;
+                }
+                String signature = model.methodName(m) + model.parameterTypeNames(m);
+                if (model.isStatic(m) || model.isPrivate(m)) {
+                    signature = model.className(c) + "#" + signature; // overrides nothing: each on its own
+                }
+                bySignature.putIfAbsent(signature, new Declared<>(c, m)); // subclasses first: the most specific wins
+            }
+        }
+        return new ArrayList<>(bySignature.values());
+    }
+
+    /** A method and the class that declares it. */
+    private record Declared<C, M>(C in, M method) {}
+}

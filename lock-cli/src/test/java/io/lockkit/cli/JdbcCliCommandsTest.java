@@ -15,7 +15,7 @@ import io.lockkit.LockOptions;
 import io.lockkit.cli.CliSupport.RemoteHolder;
 import io.lockkit.cli.CliSupport.Result;
 import io.lockkit.jdbc.JdbcLockProvider;
-import io.lockkit.testkit.jdbc.PostgresFixture;
+import io.lockkit.testkit.jdbc.PostgresExtension;
 import io.lockkit.testkit.jdbc.PostgresServer;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -25,12 +25,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The commands on PostgreSQL, chosen by a {@code jdbc:postgresql:} URI, with holders in this JVM
@@ -43,32 +42,23 @@ class JdbcCliCommandsTest {
     /** Renewals are statements on a loaded machine: a lease of a few seconds, not Redis's 1 s, keeps holds alive. */
     private static final Duration LEASE = Duration.ofSeconds(5);
 
-    private static PostgresServer pg;
+    @RegisterExtension
+    static final PostgresExtension PG = new PostgresExtension();
 
     private final List<LockLostException> lost = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    private PostgresServer pg;
     private DistributedLockFactory holders;
     private String prefix;
 
-    @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
+    @BeforeEach
+    void setUp() {
+        pg = PG.server();
         JdbcLockProvider.builder()
                 .jdbcUrl(pg.jdbcUrl())
                 .createSchema(true)
                 .build()
                 .close();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
-
-    @BeforeEach
-    void setUp() {
         holders = DistributedLockFactory.builder(JdbcLockProvider.create(pg.jdbcUrl()))
                 .defaultOptions(LockOptions.builder().watchdogLease(LEASE).build())
                 .onLockLost(lost::add)

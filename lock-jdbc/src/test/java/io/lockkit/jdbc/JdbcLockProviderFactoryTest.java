@@ -15,7 +15,7 @@ import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderEnvironment;
 import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
-import io.lockkit.testkit.jdbc.PostgresFixture;
+import io.lockkit.testkit.jdbc.PostgresExtension;
 import io.lockkit.testkit.jdbc.PostgresServer;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -33,10 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 
 @DisplayName("JdbcLockProviderFactory: the jdbc provider from lockkit.jdbc.* keys (real PostgreSQL and H2)")
@@ -46,18 +46,14 @@ class JdbcLockProviderFactoryTest {
     private static final LockProviderFactory FACTORY =
             LockProviderFactory.named("jdbc", JdbcLockProviderFactoryTest.class.getClassLoader());
 
-    private static PostgresServer pg;
+    @RegisterExtension
+    static final PostgresExtension PG = new PostgresExtension();
 
-    @BeforeAll
-    static void startPostgres() {
-        pg = PostgresFixture.builder().build().start();
-    }
+    private PostgresServer pg;
 
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
+    @BeforeEach
+    void server() {
+        pg = PG.server();
     }
 
     private static ProviderSettings settings(String... keysAndValues) {
@@ -106,7 +102,7 @@ class JdbcLockProviderFactoryTest {
 
     private static DataSource postgresDataSource() {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setUrl(pg.jdbcUrl());
+        dataSource.setUrl(PG.server().jdbcUrl());
         return dataSource;
     }
 

@@ -320,14 +320,12 @@ public final class LockkitConfig {
 
     /** {@code key = 'value' (from origin)}, or {@code key (not set, default value)}, for messages. */
     public String describe(String key, String defaultValue) {
-        return string(key)
-                .map(v -> key + " = '" + redact(v) + "' (from " + origin + ")")
-                .orElse(key + " (not set in " + origin + "; default '" + defaultValue + "')");
+        return providerSettings().describe(key, defaultValue);
     }
 
     /** {@code value} without a password it may carry as a URL parameter or user info. */
     static String redact(String value) {
-        return value.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("(://[^/:@]*:)[^/@]*@", "$1***@");
+        return ProviderSettings.redact(value);
     }
 
     /** Where the values come from, for messages. */
@@ -339,36 +337,22 @@ public final class LockkitConfig {
         return source.apply(key);
     }
 
+    // The typed reads are the providers' (ProviderSettings): one parser and one wording for every key.
+
     public Optional<Duration> duration(String key) {
-        return string(key).map(value -> {
-            try {
-                return parseDuration(value);
-            } catch (IllegalArgumentException e) {
-                throw invalid(key, value, "expected a duration such as PT2S, 2s or 500ms");
-            }
-        });
+        return providerSettings().duration(key);
     }
 
     public Optional<Integer> integer(String key) {
-        return string(key).map(value -> {
-            try {
-                return Integer.valueOf(value);
-            } catch (NumberFormatException e) {
-                throw invalid(key, value, "expected a whole number");
-            }
-        });
+        return providerSettings().integer(key);
     }
 
     public Optional<Boolean> bool(String key) {
-        return string(key).map(value -> switch (value.toLowerCase(Locale.ROOT)) {
-            case "true" -> Boolean.TRUE;
-            case "false" -> Boolean.FALSE;
-            default -> throw invalid(key, value, "expected true or false");
-        });
+        return providerSettings().bool(key);
     }
 
     public IllegalArgumentException invalid(String key, String value, String why) {
-        return new IllegalArgumentException(key + " = '" + value + "' (from " + origin + "): " + why);
+        return providerSettings().invalid(key, value, why);
     }
 
     /**

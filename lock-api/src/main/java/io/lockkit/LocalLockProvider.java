@@ -3,6 +3,7 @@ package io.lockkit;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -39,7 +39,7 @@ public final class LocalLockProvider implements LockProvider {
     private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
 
     private final Table table;
-    private final ConcurrentHashMap<String, CopyOnWriteArrayList<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private final WakeUpListeners listeners = new WakeUpListeners();
     private volatile boolean closed;
 
     /** A provider over a new lock table, with the system clock. */
@@ -224,11 +224,8 @@ public final class LocalLockProvider implements LockProvider {
     @Override
     public Subscription subscribe(String name, WakeUpListener listener) {
         checkOpen(name);
-        listeners.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(listener);
-        return () -> listeners.computeIfPresent(name, (n, list) -> {
-            list.remove(listener);
-            return list.isEmpty() ? null : list;
-        });
+        listeners.add(name, listener);
+        return () -> listeners.remove(name, listener);
     }
 
     @Override
@@ -308,12 +305,7 @@ public final class LocalLockProvider implements LockProvider {
 
         void notifyReleased(String name) {
             for (LocalLockProvider client : clients) {
-                List<WakeUpListener> list = client.listeners.get(name);
-                if (list != null) {
-                    for (WakeUpListener l : list) {
-                        l.released(null);
-                    }
-                }
+                client.listeners.released(name, null);
             }
         }
     }

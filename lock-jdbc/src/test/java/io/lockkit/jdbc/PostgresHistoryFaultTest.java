@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * may overlap, and tokens must be ordered in time.
  */
 @Tag("fault")
+@Tag("first-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Fault: history of acquisitions by 4 clients on PostgreSQL under a mix of faults")
 class PostgresHistoryFaultTest {
 

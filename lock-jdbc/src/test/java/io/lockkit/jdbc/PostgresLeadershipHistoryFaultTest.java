@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * two rounds.
  */
 @Tag("fault")
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Fault: leadership history of 3 worker JVMs on PostgreSQL under pauses, kills, restarts and stalls")
 class PostgresLeadershipHistoryFaultTest {
 

@@ -26,6 +26,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.ResourceLockTarget;
 
 /**
  * The base of every contract group: the running test's kit and the helpers the groups' tests use.
@@ -34,8 +39,21 @@ import org.jspecify.annotations.Nullable;
  * {@code @DisplayName}; its tests are package-private {@code @Test} methods with a sentence for a
  * display name. Everything a test makes through these helpers (clients, providers handed to
  * {@link #closeAfterTest}, threads) is closed or stopped after the test.
+ *
+ * <p>Where JUnit's parallel execution is enabled, the groups and their tests may run concurrently
+ * (each test has its own kit instance, providers and lock names; none counts what another may
+ * touch), each test holding the {@link #BACKEND} resource for reading; a test that stops the
+ * backend holds it for writing, alone. Without parallel execution these annotations do nothing.
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = ContractGroup.BACKEND, mode = ResourceAccessMode.READ, target = ResourceLockTarget.CHILDREN)
 abstract class ContractGroup {
+
+    /**
+     * The backend under test as a JUnit resource: read by every test, written by those that stop it
+     * ({@code @ResourceLock(value = BACKEND, mode = READ_WRITE)}), which then run with no other test.
+     */
+    static final String BACKEND = "io.lockkit.testkit.backend";
 
     /** The kit of the running test: its hooks and what it closes after the test. */
     final LockContractTest kit;

@@ -29,6 +29,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * "Leadership" ({@link LockContractTest.Leadership}): {@link Leadership} over the provider under
@@ -361,6 +363,7 @@ abstract class LeadershipContract extends ContractGroup {
     }
 
     @Test
+    @ResourceLock(value = ContractGroup.BACKEND, mode = ResourceAccessMode.READ_WRITE) // stops the backend
     @DisplayName(
             "in an outage the term ends by its lease, nobody is elected while the backend is down, and someone leads once it is back")
     void outageEndsTheTermAndTheCampaignResumes() throws Exception {

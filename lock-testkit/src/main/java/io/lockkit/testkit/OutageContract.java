@@ -16,12 +16,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * "Backend outage" ({@link LockContractTest.Outage}): attempts fail in bounded time while the
  * backend is down, and locks work after it returns; skipped unless
  * {@link LockContractTest#backendControl()} controls the backend.
  */
+// Stops the backend: no other test may run meanwhile (see ContractGroup.BACKEND).
+@ResourceLock(value = ContractGroup.BACKEND, mode = ResourceAccessMode.READ_WRITE)
 abstract class OutageContract extends ContractGroup {
 
     OutageContract(LockContractTest kit) {

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -125,16 +126,94 @@ abstract class WakeUpsContract extends ContractGroup {
     private static final class Heard implements WakeUpListener {
         final AtomicInteger released = new AtomicInteger();
         final AtomicInteger missed = new AtomicInteger();
+        /** Counted down by the first call of either kind. */
+        final CountDownLatch anything = new CountDownLatch(1);
 
         @Override
         public void released(@Nullable String grantee) {
             released.incrementAndGet();
+            anything.countDown();
         }
 
         @Override
         public void missedNotifications() {
             missed.incrementAndGet(); // not a release: a provider may say so after subscribing
+            anything.countDown();
         }
+    }
+
+    @Test
+    @DisplayName(
+            "a subscription made as the last one of its name closes hears the next release: the close never takes the newer listener with it")
+    void subscriptionRacingTheLastCloseHearsTheNextRelease() throws Exception {
+        LockProvider releasing = closeAfterTest(provider());
+        LockProvider waiting = closeAfterTest(provider());
+        Duration lease = scaled(Duration.ofSeconds(20));
+        // Even rounds subscribe right after the last close returned (a close whose work goes on in the
+        // background, such as an unsubscription the backend confirms later, is still under way);
+        // odd rounds close and subscribe at once from two threads.
+        int rounds = 40;
+        for (int round = 0; round < rounds; round++) {
+            String name = name();
+            String holder = hold(releasing, name);
+            Subscription last = waiting.subscribe(name, new Heard());
+            Heard heard = new Heard();
+            Subscription next;
+            if (round % 2 == 0) {
+                last.close();
+                next = waiting.subscribe(name, heard);
+            } else {
+                next = subscribeWhileClosing(waiting, name, heard, last);
+            }
+            // As a waiter does: an attempt after subscribing, which also queues it.
+            String waiter = RenewalContract.newClient() + ":h1";
+            Acquisition busy = waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1));
+            assertThat(busy.isAcquired()).isFalse();
+            if (round == 0) {
+                assumeTrue(
+                        busy.retryAfter().compareTo(scaled(Duration.ofSeconds(5))) > 0,
+                        "the provider's waiters poll (retry hint " + busy.retryAfter()
+                                + " after subscribing): it need not notify other clients of releases");
+            }
+            releasing.release(name, holder);
+            assertThat(heard.anything.await(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS))
+                    .as(
+                            "round %d of %d (%s): the release heard by the subscription made as the name's last one closed",
+                            round + 1, rounds, round % 2 == 0 ? "after the close returned" : "during the close")
+                    .isTrue();
+            waiting.abandon(name, waiter, 1);
+            next.close();
+        }
+    }
+
+    /**
+     * Closes {@code last} on a kit thread while this thread subscribes {@code listener} to
+     * {@code name}, the two released at the same moment (both spin until both are ready); returns
+     * the new subscription once the close has returned too.
+     */
+    private Subscription subscribeWhileClosing(
+            LockProvider provider, String name, WakeUpListener listener, Subscription last) throws Exception {
+        AtomicInteger ready = new AtomicInteger();
+        CompletableFuture<@Nullable Void> closed = new CompletableFuture<>();
+        start("closing", () -> {
+            ready.incrementAndGet();
+            while (ready.get() < 2) {
+                Thread.onSpinWait();
+            }
+            try {
+                last.close();
+                closed.complete(null);
+            } catch (RuntimeException e) {
+                closed.completeExceptionally(e);
+            }
+        });
+        ready.incrementAndGet();
+        while (ready.get() < 2) {
+            Thread.onSpinWait();
+        }
+        Subscription next = provider.subscribe(name, listener);
+        closed.get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
+        return next;
     }
 
     @Test

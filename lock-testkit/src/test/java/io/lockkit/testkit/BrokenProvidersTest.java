@@ -25,13 +25,21 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /**
  * The kit is only as good as the broken providers it rejects: each provider here breaks one
  * guarantee, and the kit group that covers it must fail.
+ *
+ * <p>Its methods run concurrently where the module enables parallel execution (lock-testkit's
+ * surefire configuration): each makes its own kits, each kit its own in-JVM backend, and nothing
+ * here is static and mutable. The {@code EngineTestKit} launches inside run their groups one test
+ * at a time, as a provider's own build would.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class BrokenProvidersTest {
 
     @Test
@@ -464,6 +472,16 @@ class BrokenProvidersTest {
                 BrokenWakeUpKits.LateSubscriptionKit.class,
                 LockContractTest.WakeUps.class,
                 "releaseJustAfterSubscribingIsHeard");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider that drops a name's listeners when the last one's unsubscription completes fails the racing-subscription test")
+    void providerDroppingListenersSubscribedWhileUnsubscribingIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.DropsListenersOnUnsubscribedKit.class,
+                LockContractTest.WakeUps.class,
+                "subscriptionRacingTheLastCloseHearsTheNextRelease");
     }
 
     @Test

@@ -11,7 +11,9 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
@@ -320,6 +322,70 @@ final class BrokenWakeUpKits {
                             }
                         }
                     });
+                }
+            };
+        }
+    }
+
+    /**
+     * Pipelines its unsubscriptions, as a pub/sub connection that sends a command with the next one:
+     * the last close of a name queues its UNSUBSCRIBE, and the reply to it, read when the next
+     * subscribe goes out, forgets the name's listeners. A listener subscribed to the name right
+     * after its last close is forgotten with them (and the backend no longer subscribed), so its
+     * waiter hears of no release.
+     */
+    static class DropsListenersOnUnsubscribedKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+                /** The backend subscriptions, one per name with listeners. */
+                private final Map<String, Subscription> channels = new ConcurrentHashMap<>();
+                /** Names whose unsubscription is queued, sent with the next subscribe. */
+                private final Queue<String> unsubscribing = new ConcurrentLinkedQueue<>();
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    listeners
+                            .computeIfAbsent(name, n -> new CopyOnWriteArrayList<>())
+                            .add(listener);
+                    channels.computeIfAbsent(
+                            name,
+                            n -> delegate().subscribe(n, new WakeUpListener() {
+                                @Override
+                                public void released(@Nullable String grantee) {
+                                    listeners.getOrDefault(n, List.of()).forEach(l -> l.released(grantee));
+                                }
+
+                                @Override
+                                public void missedNotifications() {
+                                    listeners.getOrDefault(n, List.of()).forEach(WakeUpListener::missedNotifications);
+                                }
+                            }));
+                    unsubscribed();
+                    return () -> {
+                        List<WakeUpListener> list = listeners.get(name);
+                        if (list != null && list.remove(listener) && list.isEmpty()) {
+                            unsubscribing.add(name);
+                        }
+                    };
+                }
+
+                /** The replies to the queued unsubscriptions. */
+                private void unsubscribed() {
+                    for (String name = unsubscribing.poll(); name != null; name = unsubscribing.poll()) {
+                        Subscription channel = channels.remove(name);
+                        if (channel != null) {
+                            channel.close();
+                        }
+                        listeners.remove(name); // the fault: also whoever subscribed since the last close
+                    }
+                }
+
+                @Override
+                public void close() {
+                    unsubscribed();
+                    super.close();
                 }
             };
         }

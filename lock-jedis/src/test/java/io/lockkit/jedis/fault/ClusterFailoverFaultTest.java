@@ -36,6 +36,7 @@ import redis.clients.jedis.Jedis;
  * the acknowledged holds are taken, which is what writes that had not yet replicated look like.
  */
 @Tag("fault")
+@Tag("first-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Fault: Redis Cluster master failover during holds")
 class ClusterFailoverFaultTest {
 

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * again, must be rejected.
  */
 @Tag("fault")
+@Tag("first-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Fault: leadership history of 3 worker JVMs on Redis under pauses, kills, restarts and stalls")
 class LeadershipHistoryFaultTest {
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * may overlap and tokens must be ordered in time.
  */
 @Tag("fault")
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Fault: history of 10,000 acquisitions by 4 clients under a mix of faults")
 class LockHistoryFaultTest {
 

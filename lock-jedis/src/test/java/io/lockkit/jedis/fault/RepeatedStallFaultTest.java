@@ -43,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * may overlap, whatever their release answered.
  */
 @Tag("fault")
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Fault: Redis stalled past the watchdog lease again and again under contention from 3 clients")
 class RepeatedStallFaultTest {
 

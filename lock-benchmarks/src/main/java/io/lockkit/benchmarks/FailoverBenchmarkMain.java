@@ -27,6 +27,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -479,31 +481,32 @@ public final class FailoverBenchmarkMain {
         b.append("\nEvery sample, in ms, in the order measured (")
                 .append(scenario.event)
                 .append(" to the next candidate's election callback):\n\n");
+        sampleLines(
+                b,
+                measured,
+                m -> m.samples,
+                ns -> scenario == Scenario.GRACEFUL
+                        ? String.format(Locale.ROOT, "%.1f", ns / 1e6)
+                        : Long.toString(Math.round(ns / 1e6)));
+        if (scenario == Scenario.GRACEFUL) {
+            b.append("\nThe same rounds from the moment the old leader's shutdown hook started (its JVM's")
+                    .append(" reaction to the signal left out; −1: the hook reported nothing):\n\n");
+            sampleLines(
+                    b, measured, m -> m.fromHook, ns -> ns < 0 ? "−1" : String.format(Locale.ROOT, "%.1f", ns / 1e6));
+        }
+        return b.toString();
+    }
+
+    /** One line per library: its samples in the order measured, each shown by {@code shown}. */
+    private static void sampleLines(
+            StringBuilder b, List<Measured> measured, Function<Measured, long[]> samples, LongFunction<String> shown) {
         for (Measured m : measured) {
             b.append("- ")
                     .append(m.library)
                     .append(": ")
-                    .append(Arrays.stream(m.samples)
-                            .mapToObj(s -> scenario == Scenario.GRACEFUL
-                                    ? String.format(Locale.ROOT, "%.1f", s / 1e6)
-                                    : Long.toString(Math.round(s / 1e6)))
-                            .collect(Collectors.joining(" ")))
+                    .append(Arrays.stream(samples.apply(m)).mapToObj(shown).collect(Collectors.joining(" ")))
                     .append('\n');
         }
-        if (scenario == Scenario.GRACEFUL) {
-            b.append("\nThe same rounds from the moment the old leader's shutdown hook started (its JVM's")
-                    .append(" reaction to the signal left out; −1: the hook reported nothing):\n\n");
-            for (Measured m : measured) {
-                b.append("- ")
-                        .append(m.library)
-                        .append(": ")
-                        .append(Arrays.stream(m.fromHook)
-                                .mapToObj(s -> s < 0 ? "−1" : String.format(Locale.ROOT, "%.1f", s / 1e6))
-                                .collect(Collectors.joining(" ")))
-                        .append('\n');
-            }
-        }
-        return b.toString();
     }
 
     private static String loadAverage() {

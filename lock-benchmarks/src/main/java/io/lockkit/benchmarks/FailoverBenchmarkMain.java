@@ -1,5 +1,6 @@
 package io.lockkit.benchmarks;
 
+import io.lockkit.LockOptions;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
@@ -16,45 +17,114 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Leader failover after {@code kill -9}: several candidate JVMs ({@link FailoverCandidate}) campaign
- * for one name; the leader's JVM is killed at a random moment of its term, and the time from the
- * kill to the moment another candidate is told it leads is one sample. Rounds of that for lockkit
- * on Redis, Spring Integration's {@code LockRegistryLeaderInitiator} over its
- * {@code RedisLockRegistry} on the same Redis, and lockkit on PostgreSQL, all with the same lease.
- * Prints a Markdown table and writes it to {@code results/failover/RESULTS.md} (or the directory
- * given as first argument; the second is the number of rounds, default 20; the third the lease in
- * ms, default 2000).
+ * Leader failover: several candidate JVMs ({@link FailoverCandidate}) campaign for one name; the
+ * leader's JVM is killed or stopped at a random moment of its term, and the time from the kill (or
+ * the stop signal) to the moment another candidate is told it leads is one sample. Rounds of that
+ * for lockkit on Redis, Spring Integration's {@code LockRegistryLeaderInitiator} over its
+ * {@code RedisLockRegistry} on the same Redis, and lockkit on PostgreSQL, in one of three
+ * scenarios:
  *
- * <p>Design notes. The kill falls at a random moment 0.3 s to 0.3 s + one lease after the election,
- * so it meets every phase of the leader's renewal (lockkit renews every lease/3, Spring's leader
- * every 500 ms heartbeat); a killed leader's lock is freed only by its lease on the backend, so the
- * failover time is the lease left at the kill plus the time a candidate takes to notice. A new
- * candidate JVM replaces the killed one before the next round, so three always campaign. Not
- * pinned: the figure is dominated by the lease, not by CPU; the load average is reported.
+ * <ul>
+ *   <li>{@code kill}: {@code kill -9} of the leader, the same lease for all;
+ *   <li>{@code defaults}: {@code kill -9} of the leader, each library at its defaults (lockkit's
+ *       factory watchdog lease, Spring's {@code RedisLockRegistry} {@code expireAfter}); the
+ *       libraries run side by side, each on its own name, since a round lasts up to a minute and
+ *       its time is the lease, not CPU;
+ *   <li>{@code graceful}: the leader's JVM is stopped normally (SIGTERM; its shutdown hook closes
+ *       the leadership or stops the initiator), the same lease for all.
+ * </ul>
+ *
+ * <p>Arguments: the results directory (default {@code results/failover}), the scenario (default
+ * {@code kill}), the number of rounds (default 20), the lease in ms (default 2000; not used by
+ * {@code defaults}). Prints the scenario's section and writes it into {@code RESULTS.md} in that
+ * directory, between its markers, replacing the previous run of the same scenario and keeping
+ * everything else (the hand-written analysis).
+ *
+ * <p>Design notes. The kill falls at a random moment 0.3 s to 0.3 s + one renewal cycle after the
+ * election (a lease for the equal-lease scenarios; lockkit's renewal interval, a third of its
+ * lease, at defaults, which also spans whole cycles of Spring's 500 ms heartbeat), so it meets
+ * every phase of the leader's renewal; a killed leader's lock is freed only by its lease on the
+ * backend, so the failover time is the lease left at the kill plus the time a candidate takes to
+ * notice. A new candidate JVM replaces the leader before the next round, so three always
+ * campaign. Not pinned: the figure is dominated by the lease or by wake-ups, not by CPU; the load
+ * average is reported.
  */
 public final class FailoverBenchmarkMain {
 
     private static final int CANDIDATES = 3;
     private static final List<String> JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+    private static final List<String> LIBRARIES = List.of("lockkit-redis", "spring-redis", "lockkit-postgres");
+    /** {@code RedisLockRegistry}'s {@code expireAfter} when none is given (Spring Integration 7.1.2). */
+    private static final long SPRING_DEFAULT_EXPIRE_AFTER_MILLIS = 60_000;
 
     private FailoverBenchmarkMain() {}
+
+    /** How a round ends the leader's term, and with which leases. */
+    enum Scenario {
+        KILL("Kill -9 at an equal lease", "kill"),
+        DEFAULTS("Kill -9 at each library's defaults", "kill"),
+        GRACEFUL("Graceful stop at an equal lease", "stop signal (SIGTERM)");
+
+        final String title;
+        final String event;
+
+        Scenario(String title, String event) {
+            this.title = title;
+            this.event = event;
+        }
+
+        String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The lease a library's candidates run with: {@code -1} for the library's default. */
+        long leaseArgument(long leaseMillis) {
+            return this == DEFAULTS ? -1 : leaseMillis;
+        }
+
+        /** The lease in force for a library. */
+        long leaseOf(String library, long leaseMillis) {
+            if (this != DEFAULTS) {
+                return leaseMillis;
+            }
+            return library.startsWith("spring")
+                    ? SPRING_DEFAULT_EXPIRE_AFTER_MILLIS
+                    : LockOptions.DEFAULT_WATCHDOG_LEASE.toMillis();
+        }
+
+        /** The span after the election in which the round's kill or stop falls at random (after 0.3 s). */
+        long phaseSpan(long leaseMillis) {
+            return this == DEFAULTS ? LockOptions.DEFAULT_WATCHDOG_LEASE.toMillis() / 3 : leaseMillis;
+        }
+    }
 
     /** One candidate JVM and the latest election it reported. */
     private static final class Candidate {
         final Process process;
         final AtomicLong electedAt = new AtomicLong(Long.MIN_VALUE);
-        final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
+        final AtomicLong stoppingAt = new AtomicLong(Long.MIN_VALUE);
+        final Thread reader;
+        final CountDownLatch ready = new CountDownLatch(1);
 
         Candidate(Process process) {
             this.process = process;
-            Thread reader = new Thread(this::read, "candidate-" + process.pid());
+            reader = new Thread(this::read, "candidate-" + process.pid());
             reader.setDaemon(true);
             reader.start();
         }
@@ -68,6 +138,10 @@ public final class FailoverBenchmarkMain {
                         ready.countDown();
                     } else if (line.startsWith("ELECTED ")) {
                         electedAt.set(Long.parseLong(line.substring("ELECTED ".length())));
+                    } else if (line.startsWith("STOPPING ")) {
+                        stoppingAt.set(Long.parseLong(line.substring("STOPPING ".length())));
+                    } else if (line.startsWith("STOP FAILED")) {
+                        System.err.println("candidate " + process.pid() + ": " + line);
                     }
                 }
             } catch (IOException e) {
@@ -76,13 +150,33 @@ public final class FailoverBenchmarkMain {
         }
     }
 
+    /**
+     * One library's samples, in ns: from the kill or stop signal, and (graceful stops) from the
+     * moment the old leader's shutdown hook started, to the next election callback.
+     */
+    private static final class Measured {
+        final String library;
+        final long leaseMillis;
+        final long[] samples;
+        final long[] fromHook;
+
+        Measured(String library, long leaseMillis, long[] samples, long[] fromHook) {
+            this.library = library;
+            this.leaseMillis = leaseMillis;
+            this.samples = samples;
+            this.fromHook = fromHook;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "results/failover");
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-        long leaseMillis = args.length > 2 ? Long.parseLong(args[2]) : 2000;
+        Scenario scenario = Scenario.valueOf((args.length > 1 ? args[1] : "kill").toUpperCase(Locale.ROOT));
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        long leaseMillis = args.length > 3 ? Long.parseLong(args[3]) : 2000;
         String started = ZonedDateTime.now(ZoneOffset.UTC).toString();
+        long began = System.nanoTime();
         String loadBefore = loadAverage();
-        List<String[]> rows = new ArrayList<>();
+        List<Measured> measured = new ArrayList<>();
         String redisVersion;
         String pgVersion;
         try (RedisServer redis = RedisFixture.builder()
@@ -100,43 +194,103 @@ public final class FailoverBenchmarkMain {
                     .createSchema(true)
                     .build()
                     .close();
-            rows.add(row("lockkit-redis", measure("lockkit-redis", redis.uri(), rounds, leaseMillis), leaseMillis));
-            rows.add(row("spring-redis", measure("spring-redis", redis.uri(), rounds, leaseMillis), leaseMillis));
-            rows.add(row(
-                    "lockkit-postgres", measure("lockkit-postgres", pg.jdbcUrl(), rounds, leaseMillis), leaseMillis));
+            if (scenario == Scenario.DEFAULTS) {
+                ExecutorService pool = Executors.newFixedThreadPool(LIBRARIES.size());
+                try {
+                    List<Future<Measured>> running = new ArrayList<>();
+                    for (String library : LIBRARIES) {
+                        String backend = library.endsWith("postgres") ? pg.jdbcUrl() : redis.uri();
+                        running.add(pool.submit(() -> measure(scenario, library, backend, rounds, leaseMillis)));
+                    }
+                    for (Future<Measured> f : running) {
+                        measured.add(f.get());
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+            } else {
+                for (String library : LIBRARIES) {
+                    String backend = library.endsWith("postgres") ? pg.jdbcUrl() : redis.uri();
+                    measured.add(measure(scenario, library, backend, rounds, leaseMillis));
+                }
+            }
         }
-        String report = report(rows, rounds, leaseMillis, redisVersion, pgVersion, started, loadBefore, loadAverage());
-        System.out.println(report);
+        long minutes = TimeUnit.NANOSECONDS.toMinutes(System.nanoTime() - began);
+        String section = section(
+                scenario,
+                measured,
+                rounds,
+                leaseMillis,
+                redisVersion,
+                pgVersion,
+                started,
+                minutes,
+                loadBefore,
+                loadAverage());
+        System.out.println(section);
         Files.createDirectories(out);
-        Files.writeString(out.resolve("RESULTS.md"), report);
+        Path results = out.resolve("RESULTS.md");
+        String previous =
+                Files.exists(results) ? Files.readString(results) : "# Leader failover (lockkit, Spring Integration)\n";
+        Files.writeString(results, splice(previous, scenario, section));
     }
 
-    /** Rounds of kill -9 of the leader; returns each round's failover time in ns. */
-    private static long[] measure(String library, String backend, int rounds, long leaseMillis) throws Exception {
+    /** {@code document} with the scenario's generated section replaced by {@code section}, or appended. */
+    static String splice(String document, Scenario scenario, String section) {
+        String begin = "<!-- generated: " + scenario.key() + " -->\n";
+        String end = "<!-- end generated: " + scenario.key() + " -->\n";
+        int b = document.indexOf(begin);
+        int e = document.indexOf(end);
+        if (b >= 0 && e > b) {
+            return document.substring(0, b) + begin + section + end + document.substring(e + end.length());
+        }
+        return document + (document.endsWith("\n\n") ? "" : "\n") + begin + section + end;
+    }
+
+    /** Rounds of ending the leader's term; returns each round's failover time in ns. */
+    private static Measured measure(Scenario scenario, String library, String backend, int rounds, long leaseMillis)
+            throws Exception {
         String name = "failover-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        long lease = scenario.leaseOf(library, leaseMillis);
+        long leaseArgument = scenario.leaseArgument(leaseMillis);
         List<Candidate> candidates = new ArrayList<>();
         long[] samples = new long[rounds];
+        long[] fromHook = new long[rounds];
         long began = System.nanoTime();
         try {
             for (int i = 0; i < CANDIDATES; i++) {
-                candidates.add(start(library, backend, leaseMillis, name));
+                candidates.add(start(library, backend, leaseArgument, name));
             }
             for (Candidate c : candidates) {
                 await(c);
             }
-            long bound = TimeUnit.MILLISECONDS.toNanos(leaseMillis * 10 + 10_000);
+            long bound = TimeUnit.MILLISECONDS.toNanos(lease * 3 + 10_000);
             Candidate leader = awaitLeader(candidates, began, bound, null);
             for (int r = 0; r < rounds; r++) {
-                long phase = 300 + ThreadLocalRandom.current().nextLong(leaseMillis + 1);
+                long phase = 300 + ThreadLocalRandom.current().nextLong(scenario.phaseSpan(leaseMillis) + 1);
                 TimeUnit.MILLISECONDS.sleep(phase);
-                long killed = System.nanoTime();
-                leader.process.destroyForcibly(); // SIGKILL
-                Candidate next = awaitLeader(candidates, killed, bound, leader);
-                samples[r] = next.electedAt.get() - killed;
-                System.err.printf(Locale.ROOT, "%s round %d: %.0f ms%n", library, r + 1, samples[r] / 1e6);
-                leader.process.waitFor(10, TimeUnit.SECONDS);
+                long ended = System.nanoTime();
+                if (scenario == Scenario.GRACEFUL) {
+                    // SIGTERM through the handle: Process.destroy() would also close the pipes and lose the
+                    // old leader's last lines
+                    leader.process.toHandle().destroy();
+                } else {
+                    leader.process.destroyForcibly(); // SIGKILL
+                }
+                Candidate next = awaitLeader(candidates, ended, bound, leader);
+                samples[r] = next.electedAt.get() - ended;
+                System.err.printf(
+                        Locale.ROOT, "%s %s round %d: %.0f ms%n", scenario.key(), library, r + 1, samples[r] / 1e6);
+                if (!leader.process.waitFor(lease + 10_000, TimeUnit.MILLISECONDS)) {
+                    System.err.println(library + ": the old leader " + leader.process.pid() + " did not stop; killed");
+                    leader.process.destroyForcibly();
+                    leader.process.waitFor(10, TimeUnit.SECONDS);
+                }
+                leader.reader.join(TimeUnit.SECONDS.toMillis(10));
+                fromHook[r] =
+                        leader.stoppingAt.get() == Long.MIN_VALUE ? -1 : next.electedAt.get() - leader.stoppingAt.get();
                 candidates.remove(leader);
-                Candidate fresh = start(library, backend, leaseMillis, name);
+                Candidate fresh = start(library, backend, leaseArgument, name);
                 candidates.add(fresh);
                 await(fresh);
                 leader = next;
@@ -147,7 +301,7 @@ public final class FailoverBenchmarkMain {
                 c.process.waitFor(10, TimeUnit.SECONDS);
             }
         }
-        return samples;
+        return new Measured(library, lease, samples, fromHook);
     }
 
     private static Candidate start(String library, String backend, long leaseMillis, String name) throws IOException {
@@ -160,7 +314,7 @@ public final class FailoverBenchmarkMain {
                 FailoverCandidate.class.getName(),
                 library,
                 backend,
-                Long.toString(leaseMillis),
+                leaseMillis < 0 ? "default" : Long.toString(leaseMillis),
                 name));
         return new Candidate(
                 new ProcessBuilder(command).redirectErrorStream(true).start());
@@ -174,10 +328,7 @@ public final class FailoverBenchmarkMain {
 
     /** The first candidate other than {@code except} told it leads after {@code since}. */
     private static Candidate awaitLeader(
-            List<Candidate> candidates,
-            long since,
-            long boundNanos,
-            @org.jspecify.annotations.Nullable Candidate except)
+            List<Candidate> candidates, long since, long boundNanos, @Nullable Candidate except)
             throws InterruptedException {
         long deadline = System.nanoTime() + boundNanos;
         while (System.nanoTime() - deadline < 0) {
@@ -199,50 +350,69 @@ public final class FailoverBenchmarkMain {
         throw new IllegalStateException("no candidate was elected within " + boundNanos / 1_000_000 + " ms");
     }
 
-    private static String[] row(String library, long[] samples, long leaseMillis) {
-        long[] copy = samples.clone();
+    private static String[] row(Scenario scenario, Measured m) {
+        long[] copy = m.samples.clone();
         double p50 = Stats.percentile(copy, copy.length, 50) / 1e6;
         double p99 = Stats.percentile(copy, copy.length, 99) / 1e6;
         double min = copy[0] / 1e6;
         double max = copy[copy.length - 1] / 1e6;
-        double mean = java.util.Arrays.stream(samples).average().orElse(Double.NaN) / 1e6;
-        return new String[] {
-            library,
-            Integer.toString(samples.length),
-            fmt(p50),
-            fmt(p99),
-            fmt(min),
-            fmt(max),
-            fmt(mean),
-            String.format(Locale.ROOT, "%+,.0f", p50 - leaseMillis)
-        };
+        double mean = Arrays.stream(m.samples).average().orElse(Double.NaN) / 1e6;
+        List<String> cells = new ArrayList<>(List.of(
+                m.library,
+                fmt(m.leaseMillis),
+                Integer.toString(m.samples.length),
+                fmt(scenario, p50),
+                fmt(scenario, p99),
+                fmt(scenario, min),
+                fmt(scenario, max),
+                fmt(scenario, mean)));
+        if (scenario != Scenario.GRACEFUL) {
+            cells.add(String.format(Locale.ROOT, "%+,.0f", p50 - m.leaseMillis));
+        } else {
+            long[] hook = m.fromHook.clone();
+            cells.add(fmt(scenario, Stats.percentile(hook, hook.length, 50) / 1e6));
+            cells.add(fmt(scenario, Stats.percentile(hook, hook.length, 99) / 1e6));
+        }
+        return cells.toArray(String[]::new);
     }
 
     private static String fmt(double ms) {
         return String.format(Locale.ROOT, "%,.0f", ms);
     }
 
-    private static String report(
-            List<String[]> rows,
+    /** Milliseconds as the scenario's table shows them: one decimal where they are a few ms. */
+    private static String fmt(Scenario scenario, double ms) {
+        return scenario == Scenario.GRACEFUL ? String.format(Locale.ROOT, "%,.1f", ms) : fmt(ms);
+    }
+
+    private static String section(
+            Scenario scenario,
+            List<Measured> measured,
             int rounds,
             long leaseMillis,
             String redisVersion,
             String pgVersion,
             String started,
+            long minutes,
             String loadBefore,
             String loadAfter) {
         StringBuilder b = new StringBuilder();
-        b.append("# Leader failover after kill -9 (lockkit, Spring Integration)\n\n");
+        b.append("## ").append(scenario.title).append("\n\n");
         b.append("Generated ")
                 .append(started)
-                .append(" by\n\n```sh\n")
+                .append(" (")
+                .append(minutes)
+                .append(" min) by\n\n```sh\n")
                 .append("mvn -B -q -pl lock-benchmarks -am package -DskipTests && cd lock-benchmarks && \\\n")
-                .append(
-                        "  java -cp target/classes:'target/lib/*' io.lockkit.benchmarks.FailoverBenchmarkMain results/failover ")
-                .append(rounds)
+                .append("  java -cp target/classes:'target/lib/*' io.lockkit.benchmarks.FailoverBenchmarkMain")
+                .append(" results/failover ")
+                .append(scenario.key())
                 .append(' ')
-                .append(leaseMillis)
-                .append("\n```\n\n");
+                .append(rounds);
+        if (scenario != Scenario.DEFAULTS) {
+            b.append(' ').append(leaseMillis);
+        }
+        b.append("\n```\n\n");
         b.append("Redis ")
                 .append(redisVersion)
                 .append(" and PostgreSQL ")
@@ -256,22 +426,87 @@ public final class FailoverBenchmarkMain {
                 .append(" before, ")
                 .append(loadAfter)
                 .append(" after.\n\n");
-        b.append(CANDIDATES)
-                .append(" candidate JVMs per library, lease ")
-                .append(leaseMillis)
-                .append(" ms for all; each round kills the leader's JVM (SIGKILL) 0.3 s to 0.3 s + one lease")
-                .append(" after its election and times the kill to the next candidate's election callback")
-                .append(" (lockkit: `onElected`; Spring: `Candidate.onGranted`).\n")
-                .append("lockkit: `Leadership` with the lease, everything else default (renewal every lease/3).")
-                .append(" spring: `LockRegistryLeaderInitiator` 7.1.2 over `RedisLockRegistry` (expireAfter = the")
-                .append(" lease; spin lock retried every 100 ms, heartbeat 500 ms, busy wait 50 ms: its defaults),")
-                .append(" Lettuce connection factory, no Spring context.\n\n");
-        b.append("| library | rounds | p50 ms | p99 ms | min ms | max ms | mean ms | p50 − lease ms |\n");
-        b.append("|---|---|---|---|---|---|---|---|\n");
-        for (String[] r : rows) {
-            b.append("| ").append(String.join(" | ", r)).append(" |\n");
+        b.append(CANDIDATES).append(" candidate JVMs per library");
+        switch (scenario) {
+            case KILL ->
+                b.append(", lease ")
+                        .append(leaseMillis)
+                        .append(" ms for all; each round kills the leader's JVM (SIGKILL) 0.3 s to 0.3 s + one lease");
+            case DEFAULTS ->
+                b.append(", each library at its defaults, the libraries side by side (each on its own")
+                        .append(" name); each round kills the leader's JVM (SIGKILL) 0.3 s to 0.3 s + ")
+                        .append(fmt(scenario.phaseSpan(leaseMillis)))
+                        .append(" ms (lockkit's default renewal interval)");
+            case GRACEFUL ->
+                b.append(", lease ")
+                        .append(leaseMillis)
+                        .append(" ms for all; each round stops the leader's JVM normally (SIGTERM, its shutdown hook")
+                        .append(" closes the leadership or stops the initiator) 0.3 s to 0.3 s + one lease");
+        }
+        b.append(" after its election and times the ")
+                .append(scenario.event)
+                .append(" to the next candidate's election callback (lockkit: `onElected`; Spring:")
+                .append(" `Candidate.onGranted`).\n");
+        if (scenario == Scenario.DEFAULTS) {
+            b.append("lockkit: `Leadership` with `LeadershipOptions` untouched on a default factory (lease = the")
+                    .append(" factory's watchdog lease, ")
+                    .append(fmt(LockOptions.DEFAULT_WATCHDOG_LEASE.toMillis()))
+                    .append(" ms; renewal every lease/3). spring: `LockRegistryLeaderInitiator` 7.1.2 over")
+                    .append(" `new RedisLockRegistry(connectionFactory, registryKey)` (expireAfter ")
+                    .append(fmt(SPRING_DEFAULT_EXPIRE_AFTER_MILLIS))
+                    .append(" ms, spin lock retried every 100 ms, heartbeat 500 ms, busy wait 50 ms: all its")
+                    .append(" defaults), Lettuce connection factory, no Spring context.\n\n");
+        } else {
+            b.append("lockkit: `Leadership` with the lease, everything else default (renewal every lease/3)");
+            if (scenario == Scenario.GRACEFUL) {
+                b.append("; the hook calls `Leadership.close()`, then closes the factory");
+            }
+            b.append(". spring: `LockRegistryLeaderInitiator` 7.1.2 over `RedisLockRegistry` (expireAfter = the")
+                    .append(" lease; spin lock retried every 100 ms, heartbeat 500 ms, busy wait 50 ms: its defaults)");
+            if (scenario == Scenario.GRACEFUL) {
+                b.append("; the hook calls `stop()`, waits for `onRevoked` (the lock given back), then")
+                        .append(" destroys the initiator, the registry and the connection factory");
+            }
+            b.append(", Lettuce connection factory, no Spring context.\n\n");
+        }
+        b.append("| library | lease ms | rounds | p50 ms | p99 ms | min ms | max ms | mean ms |");
+        if (scenario == Scenario.GRACEFUL) {
+            b.append(" hook → elected p50 ms | hook → elected p99 ms |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        } else {
+            b.append(" p50 − lease ms |\n|---|---|---|---|---|---|---|---|---|\n");
+        }
+        for (Measured m : measured) {
+            b.append("| ").append(String.join(" | ", row(scenario, m))).append(" |\n");
+        }
+        b.append("\nEvery sample, in ms, in the order measured (")
+                .append(scenario.event)
+                .append(" to the next candidate's election callback):\n\n");
+        sampleLines(
+                b,
+                measured,
+                m -> m.samples,
+                ns -> scenario == Scenario.GRACEFUL
+                        ? String.format(Locale.ROOT, "%.1f", ns / 1e6)
+                        : Long.toString(Math.round(ns / 1e6)));
+        if (scenario == Scenario.GRACEFUL) {
+            b.append("\nThe same rounds from the moment the old leader's shutdown hook started (its JVM's")
+                    .append(" reaction to the signal left out; −1: the hook reported nothing):\n\n");
+            sampleLines(
+                    b, measured, m -> m.fromHook, ns -> ns < 0 ? "−1" : String.format(Locale.ROOT, "%.1f", ns / 1e6));
         }
         return b.toString();
+    }
+
+    /** One line per library: its samples in the order measured, each shown by {@code shown}. */
+    private static void sampleLines(
+            StringBuilder b, List<Measured> measured, Function<Measured, long[]> samples, LongFunction<String> shown) {
+        for (Measured m : measured) {
+            b.append("- ")
+                    .append(m.library)
+                    .append(": ")
+                    .append(Arrays.stream(samples.apply(m)).mapToObj(shown).collect(Collectors.joining(" ")))
+                    .append('\n');
+        }
     }
 
     private static String loadAverage() {

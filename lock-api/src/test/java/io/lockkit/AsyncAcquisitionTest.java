@@ -121,6 +121,74 @@ class AsyncAcquisitionTest {
                 .satisfies(LockHandle::release);
     }
 
+    /** Counts the provider calls of one client. */
+    private static final class Counting extends ForwardingLockProvider {
+        final AtomicInteger attempts = new AtomicInteger();
+        final AtomicInteger subscriptions = new AtomicInteger();
+        final AtomicInteger abandons = new AtomicInteger();
+
+        Counting(LockProvider delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Acquisition tryAcquire(LockRequest request) {
+            attempts.incrementAndGet();
+            return super.tryAcquire(request);
+        }
+
+        @Override
+        public Subscription subscribe(String name, WakeUpListener listener) {
+            subscriptions.incrementAndGet();
+            return super.subscribe(name, listener);
+        }
+
+        @Override
+        public void abandon(String name, String owner, long waitId) {
+            abandons.incrementAndGet();
+            super.abandon(name, owner, waitId);
+        }
+
+        String calls() {
+            return attempts + " attempts, " + subscriptions + " subscriptions, " + abandons + " abandons";
+        }
+    }
+
+    /** The provider calls of one acquisition of a free lock, and of one that waits for a release. */
+    private String callsOf(boolean async) throws Exception {
+        Counting counting = new Counting(backend.newClient());
+        Waiting waiting = new Waiting();
+        DistributedLockFactory locks = factory(counting, waiting);
+        String name = "async:calls:" + async;
+        (async ? join(locks.acquireAsync(name)) : locks.acquire(name)).release();
+        String free = counting.calls();
+        LockHandle held = factory().acquire(name, LockOptions.noWait());
+        CompletableFuture<LockHandle> next = async
+                ? locks.acquireAsync(name, LockOptions.waitAtMost(LONG)).toCompletableFuture()
+                : CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return locks.acquire(name, LockOptions.waitAtMost(LONG));
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiting.now.get() == 1);
+        held.release();
+        join(next).release();
+        return "free: " + free + "; after a wait: " + counting.calls();
+    }
+
+    @Test
+    void anAsyncAcquisitionMakesTheProviderCallsABlockingOneMakes() throws Exception {
+        String blocking = callsOf(false);
+        String async = callsOf(true);
+        // Both: "free: 1 attempts, 0 subscriptions, 0 abandons; after a wait: 4 attempts, 1 subscriptions,
+        // 0 abandons" (the wait: busy, subscribe, busy again, woken, granted).
+        assertThat(async)
+                .as("acquireAsync's provider calls, as the blocking acquire's")
+                .isEqualTo(blocking);
+    }
+
     @Test
     void theStageCompletesOnALockkitThreadNeverTheCallers() throws Exception {
         DistributedLockFactory locks = factory();

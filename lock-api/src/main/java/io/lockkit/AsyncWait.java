@@ -149,8 +149,8 @@ final class AsyncWait<T> {
             if (pause < 0) {
                 wait.timedOut();
                 finish(null);
-            } else if (pause == 0) {
-                kick(); // a direct grant is there
+            } else if (pause == 0 || w.signalled()) {
+                kick(); // a direct grant, or a wake-up that came during this step's attempts
             } else {
                 timer = factory.scheduler.schedule(this::timerFired, pause, TimeUnit.NANOSECONDS);
             }

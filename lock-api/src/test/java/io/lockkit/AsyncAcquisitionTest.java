@@ -121,47 +121,14 @@ class AsyncAcquisitionTest {
                 .satisfies(LockHandle::release);
     }
 
-    /** Counts the provider calls of one client. */
-    private static final class Counting extends ForwardingLockProvider {
-        final AtomicInteger attempts = new AtomicInteger();
-        final AtomicInteger subscriptions = new AtomicInteger();
-        final AtomicInteger abandons = new AtomicInteger();
-
-        Counting(LockProvider delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public Acquisition tryAcquire(LockRequest request) {
-            attempts.incrementAndGet();
-            return super.tryAcquire(request);
-        }
-
-        @Override
-        public Subscription subscribe(String name, WakeUpListener listener) {
-            subscriptions.incrementAndGet();
-            return super.subscribe(name, listener);
-        }
-
-        @Override
-        public void abandon(String name, String owner, long waitId) {
-            abandons.incrementAndGet();
-            super.abandon(name, owner, waitId);
-        }
-
-        String calls() {
-            return attempts + " attempts, " + subscriptions + " subscriptions, " + abandons + " abandons";
-        }
-    }
-
     /** The provider calls of one acquisition of a free lock, and of one that waits for a release. */
     private String callsOf(boolean async) throws Exception {
-        Counting counting = new Counting(backend.newClient());
+        WaitProtocolTest.Recording counting = new WaitProtocolTest.Recording(backend.newClient());
         Waiting waiting = new Waiting();
         DistributedLockFactory locks = factory(counting, waiting);
         String name = "async:calls:" + async;
         (async ? join(locks.acquireAsync(name)) : locks.acquire(name)).release();
-        String free = counting.calls();
+        String free = calls(counting);
         LockHandle held = factory().acquire(name, LockOptions.noWait());
         CompletableFuture<LockHandle> next = async
                 ? locks.acquireAsync(name, LockOptions.waitAtMost(LONG)).toCompletableFuture()
@@ -175,7 +142,12 @@ class AsyncAcquisitionTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> waiting.now.get() == 1);
         held.release();
         join(next).release();
-        return "free: " + free + "; after a wait: " + counting.calls();
+        return "free: " + free + "; after a wait: " + calls(counting);
+    }
+
+    private static String calls(WaitProtocolTest.Recording r) {
+        return r.requests.size() + " attempts, " + r.subscriptions + " subscriptions, " + r.abandoned.size()
+                + " abandons";
     }
 
     @Test
@@ -296,14 +268,7 @@ class AsyncAcquisitionTest {
     @Test
     void cancellingAPendingStageAbandonsTheWaitAndTakesNothing() throws Exception {
         Waiting waiting = new Waiting();
-        List<Long> abandoned = new CopyOnWriteArrayList<>();
-        LockProvider recording = new ForwardingLockProvider(backend.newClient()) {
-            @Override
-            public void abandon(String name, String owner, long waitId) {
-                abandoned.add(waitId);
-                super.abandon(name, owner, waitId);
-            }
-        };
+        WaitProtocolTest.Recording recording = new WaitProtocolTest.Recording(backend.newClient());
         DistributedLockFactory locks = factory(recording, waiting);
         DistributedLockFactory other = factory();
         LockHandle held = other.acquire("async:cancel", LockOptions.noWait());
@@ -314,7 +279,7 @@ class AsyncAcquisitionTest {
         assertThat(pending.cancel(false)).isTrue();
         await("the wait left the backend's queue")
                 .atMost(Duration.ofSeconds(10))
-                .until(() -> !abandoned.isEmpty());
+                .until(() -> !recording.abandoned.isEmpty());
         await().atMost(Duration.ofSeconds(10)).until(() -> waiting.now.get() == 0);
         held.release();
         assertThat(other.tryAcquire("async:cancel"))

@@ -125,7 +125,9 @@ final class Documentation {
 
     private static List<Path> projects(Path directory) {
         try (Stream<Path> children = Files.list(directory)) {
-            return children.filter(p -> Files.isRegularFile(p.resolve("pom.xml"))).sorted().toList();
+            return children.filter(p -> Files.isRegularFile(p.resolve("pom.xml")))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

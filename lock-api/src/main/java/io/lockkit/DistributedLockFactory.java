@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
@@ -83,6 +85,57 @@ public interface DistributedLockFactory extends AutoCloseable {
 
     /** Takes the lock for a new handle only if it is free now. */
     Optional<LockHandle> tryAcquire(String name);
+
+    /**
+     * Takes the lock for a new handle without blocking the calling thread, waiting as
+     * {@code options} say: the returned stage completes with the handle, or exceptionally with
+     * {@link LockNotAcquiredException} when the wait ran out, or with the {@link LockException}
+     * (such as {@link BackendUnavailableException}) that ended it. No thread waits meanwhile: the
+     * wait is woken by the backend's release notifications and the provider's retry hints, as a
+     * blocking wait is, and tries the lock on the factory's executor for asynchronous acquisitions
+     * ({@link Builder#asyncExecutor}), never on the calling thread. The stage completes on a thread
+     * of that executor, so dependent actions that block delay other acquisitions: give such actions
+     * an executor of your own ({@code thenAcceptAsync(action, executor)}).
+     *
+     * <p>Cancelling the stage ({@code toCompletableFuture().cancel(false)}) abandons the wait as an
+     * interrupt abandons a blocking one: the lock is not taken, or, when it was won meanwhile, it is
+     * released. The handle is the one {@link #acquire(String, LockOptions)} returns: owned by the
+     * handle, not a thread, so any thread may release it.
+     *
+     * <pre>{@code
+     * locks.acquireAsync("order:42", LockOptions.waitAtMost(Duration.ofSeconds(5)))
+     *         .thenAcceptAsync(hold -> {
+     *             try (hold) {
+     *                 ship(order, hold.fencingToken());
+     *             }
+     *         }, workers);
+     * }</pre>
+     *
+     * @throws IllegalArgumentException when {@code name} is not a valid lock name, or {@code options}
+     *         is null or does not fit the factory's defaults
+     * @throws UnsupportedOperationException when {@code options} set a lease and the provider has no
+     *         explicit leases, or this implementation cannot acquire asynchronously (the default; the
+     *         factories {@link #builder} builds can)
+     */
+    default CompletionStage<LockHandle> acquireAsync(String name, LockOptions options) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot acquire asynchronously");
+    }
+
+    /** {@link #acquireAsync(String, LockOptions)} with {@link #defaultOptions()}. */
+    default CompletionStage<LockHandle> acquireAsync(String name) {
+        return acquireAsync(name, defaultOptions());
+    }
+
+    /**
+     * Like {@link #acquireAsync(String, LockOptions)}, but a lock still busy after the wait completes
+     * the stage with an empty result rather than exceptionally.
+     *
+     * @throws IllegalArgumentException as {@link #acquireAsync(String, LockOptions)}
+     * @throws UnsupportedOperationException as {@link #acquireAsync(String, LockOptions)}
+     */
+    default CompletionStage<Optional<LockHandle>> tryAcquireAsync(String name, LockOptions options) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot acquire asynchronously");
+    }
 
     /**
      * Runs {@code action} while holding the lock and returns its result; the lock is released
@@ -254,6 +307,9 @@ public interface DistributedLockFactory extends AutoCloseable {
         @Nullable
         ThreadFactory threadFactory;
 
+        @Nullable
+        Executor asyncExecutor;
+
         LockOptions defaultOptions = LockOptions.DEFAULTS;
         Consumer<LockLostException> lossListener = e -> {};
         Duration subscriptionLinger = DEFAULT_SUBSCRIPTION_LINGER;
@@ -289,6 +345,20 @@ public interface DistributedLockFactory extends AutoCloseable {
         /** Where the factory's own scheduler threads come from (e.g. a container-managed factory). */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = require(threadFactory, "threadFactory");
+            return this;
+        }
+
+        /**
+         * Where asynchronous acquisitions ({@link DistributedLockFactory#acquireAsync}) call the
+         * provider and complete their stages, owned by the caller (not shut down on close). Its tasks
+         * block for a backend round trip each, so never give it an event loop, nor an executor that
+         * runs tasks on the submitting thread (a wake-up would then call the backend on the
+         * provider's notification thread). By default the factory runs two daemon threads of its
+         * own, made when an asynchronous acquisition needs them (from the {@link #threadFactory},
+         * when one is set, called on a scheduler thread) and gone after a minute without work.
+         */
+        public Builder asyncExecutor(Executor asyncExecutor) {
+            this.asyncExecutor = require(asyncExecutor, "asyncExecutor");
             return this;
         }
 

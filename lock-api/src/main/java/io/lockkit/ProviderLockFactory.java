@@ -9,10 +9,16 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,6 +47,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
     private final Set<Capability> capabilities;
     final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
+    /** Where asynchronous acquisitions call the provider and complete their stages. */
+    final Executor asyncExecutor;
+    /** The factory's own {@link #asyncExecutor}, shut down at close; null when the caller gave one. */
+    private final @Nullable ExecutorService ownAsyncExecutor;
     /** The open leaderships of this factory, one per name. */
     final Leaderships leaderships;
     /** This client's holds, the watchdog that keeps them, and their releases and losses. */
@@ -115,6 +125,29 @@ final class ProviderLockFactory implements DistributedLockFactory {
             this.scheduler = executor;
             this.ownsScheduler = true;
         }
+        if (b.asyncExecutor != null) {
+            this.asyncExecutor = b.asyncExecutor;
+            this.ownAsyncExecutor = null;
+        } else {
+            ThreadPoolExecutor async = asyncPool(b.threadFactory, clientId);
+            this.ownAsyncExecutor = async;
+            if (b.threadFactory == null) {
+                this.asyncExecutor = async;
+            } else {
+                // A container's managed thread factory gives a thread the context of the caller of
+                // newThread, and the pool makes a thread in the execute() that needs one: hand tasks
+                // over from a scheduler thread (made at build, with the application's context), never
+                // from the caller of acquireAsync, whose request identity the thread would keep.
+                ScheduledExecutorService handOver = this.scheduler;
+                this.asyncExecutor = task -> handOver.execute(() -> {
+                    try {
+                        async.execute(task);
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        task.run(); // closing: the step finds the factory closed and ends the wait
+                    }
+                });
+            }
+        }
         this.events = new Events(ticker, b.observers);
         this.waits = new WaitQueues(provider, scheduler, b.subscriptionLinger.toNanos(), clientId + ":h");
         this.holds = new Holds(this, b.lossListener, scheduler);
@@ -138,6 +171,27 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 clientId,
                 provider);
     }
+
+    /**
+     * The factory's own executor for asynchronous acquisitions: {@value #ASYNC_THREADS} threads,
+     * made when an acquisition needs one and gone after a minute without work.
+     */
+    private static ThreadPoolExecutor asyncPool(@Nullable ThreadFactory threadFactory, String clientId) {
+        ThreadFactory tf = threadFactory != null
+                ? threadFactory
+                : r -> {
+                    Thread t = new Thread(r, "lockkit-async-" + clientId);
+                    t.setDaemon(true);
+                    return t;
+                };
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                ASYNC_THREADS, ASYNC_THREADS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), tf);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** Threads of the factory's own executor for asynchronous acquisitions. */
+    static final int ASYNC_THREADS = 2;
 
     // ---- DistributedLockFactory ----
 
@@ -165,9 +219,49 @@ final class ProviderLockFactory implements DistributedLockFactory {
         if (g == null) {
             return Optional.empty();
         }
+        return Optional.of(handleFor(name, owner, g, o, start));
+    }
+
+    /** The handle of a hold won for a handle owner: registered, watched, reported. */
+    LockHandle handleFor(String name, String owner, Grant g, ResolvedOptions o, long start) {
         Hold h = holds.register(name, owner, g, o);
         events.acquired(name, start, g.token(), false);
-        return Optional.of(new OwnedLockHandle(this, h));
+        return new OwnedLockHandle(this, h);
+    }
+
+    @Override
+    public CompletionStage<LockHandle> acquireAsync(String name, LockOptions options) {
+        LockNames.check(name);
+        LockOptions o = requireOptions(options);
+        Duration waited = o.waitTime().orElse(Duration.ZERO);
+        return startAsync(name, o, handle -> handle.orElseThrow(() -> new LockNotAcquiredException(name, waited)));
+    }
+
+    @Override
+    public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String name, LockOptions options) {
+        LockNames.check(name);
+        return startAsync(name, requireOptions(options), handle -> handle);
+    }
+
+    /**
+     * Starts an {@link AsyncWait}: checks the options as {@link #take} does (synchronously: bad input
+     * throws), and a closed factory fails the stage rather than the call.
+     */
+    private <T> CompletionStage<T> startAsync(
+            String name, LockOptions options, java.util.function.Function<Optional<LockHandle>, T> result) {
+        ResolvedOptions o = ResolvedOptions.of(options, defaults);
+        if (!o.watchdog()) {
+            require(Capability.EXPLICIT_LEASE, "an explicit lease");
+        }
+        o.checkRenewalInterval();
+        String owner = clientId + ":h" + handleSequence.incrementAndGet();
+        long start = now();
+        try {
+            ensureOpen(name, owner);
+        } catch (LockException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return new AsyncWait<>(this, name, owner, o, start, asyncExecutor, result).start();
     }
 
     @Override
@@ -214,6 +308,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
         draining = false;
         holds.watchdog.stop();
         holds.releaseOnClose(drainTime);
+        if (ownAsyncExecutor != null) {
+            // Not shutdownNow: steps still queued run, find the factory closed and fail their stages.
+            ownAsyncExecutor.shutdown();
+        }
         if (ownsScheduler) {
             scheduler.shutdownNow();
         }

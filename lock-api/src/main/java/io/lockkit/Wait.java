@@ -64,9 +64,13 @@ final class Wait {
     /** When the latest attempt was sent: a hold it wins runs from here. */
     private long sent;
 
+    /** The latest busy answer (its retry hint); before the first attempt, none. */
+    private Acquisition busy = Acquisition.busy(Duration.ZERO);
+
     private boolean acquired;
     private boolean waiting;
     private boolean interrupted;
+    private boolean expired;
 
     Wait(
             ProviderLockFactory factory,
@@ -101,15 +105,7 @@ final class Wait {
         if (interruptible && Thread.interrupted()) {
             throw factory.events.interrupted(name, start);
         }
-        waitId = factory.nextWaitId();
-        factory.inFlight.began();
-        WaitQueues.Waiter w;
-        try {
-            w = factory.waits.join(name, owner, waitId);
-        } catch (RuntimeException | Error e) {
-            factory.inFlight.ended();
-            throw e;
-        }
+        WaitQueues.Waiter w = join(null);
         try {
             return waitFor(w);
         } finally {
@@ -117,7 +113,26 @@ final class Wait {
         }
     }
 
-    private @Nullable Grant tryOnce() {
+    /**
+     * Begins a wait that is more than one attempt: takes a wait id, counts the wait in flight and
+     * joins the name's room, where a wake-up signals the waiting thread, or runs {@code onSignal}
+     * (an {@link AsyncWait}'s, which must not block: it runs on the thread that delivers the wake-up).
+     * {@link #end} ends it.
+     */
+    WaitQueues.Waiter join(@Nullable Runnable onSignal) {
+        waitId = factory.nextWaitId();
+        factory.inFlight.began();
+        try {
+            return factory.waits.join(name, owner, waitId, onSignal);
+        } catch (RuntimeException | Error e) {
+            factory.inFlight.ended();
+            throw e;
+        }
+    }
+
+    /** A wait of zero: one attempt, no room, no wait id; the grant or null. */
+    @Nullable
+    Grant tryOnce() {
         sent = factory.now();
         Acquisition a = factory.attempt(name, owner, options.lease(), Duration.ZERO, 0);
         Grant g = won(a);
@@ -129,29 +144,104 @@ final class Wait {
     }
 
     private @Nullable Grant waitFor(WaitQueues.Waiter w) throws InterruptedException {
-        Acquisition a = subscribeAndRetry(w, attempt(factory.now()));
-        Grant won = won(a);
-        waiting = won == null && factory.events.waitStarted(name);
+        Grant won = begin(w);
         while (won == null) {
-            if (!park(w, a)) {
+            long pause = pause(w);
+            if (pause < 0) {
                 return timedOut(); // abandon (in end) gives back a grant that raced the deadline
             }
-            Grant direct = directGrant(w);
-            if (direct != null) {
-                return direct;
+            if (pause > 0) {
+                w.await(pause);
             }
-            w.consumeSignal();
-            long now = factory.now();
-            if (!options.waitsForever() && deadline - now <= 0) {
-                won = won(lastLook(now));
-                if (won == null) {
-                    return timedOut();
+            checkCancelled(w);
+            if (Thread.interrupted()) {
+                if (interruptible) {
+                    throw factory.events.interrupted(name, start);
                 }
-            } else {
-                a = attempt(now);
-                won = won(a);
+                interrupted = true;
+            }
+            won = retry(w);
+            if (won == null && expired) {
+                return timedOut();
             }
         }
+        return won;
+    }
+
+    // ---- the steps, shared by the blocking wait above and AsyncWait ----
+
+    /**
+     * The first attempt, and after a busy answer the subscription and one more attempt; the grant,
+     * or null when the lock is busy (the wait then {@linkplain #pause pauses}).
+     */
+    @Nullable
+    Grant begin(WaitQueues.Waiter w) {
+        busy = subscribeAndRetry(w, attempt(factory.now()));
+        Grant won = won(busy);
+        if (won != null) {
+            return took(won);
+        }
+        waiting = factory.events.waitStarted(name);
+        return null;
+    }
+
+    /**
+     * How long to wait for a wake-up before trying again: until the latest busy answer's retry hint
+     * (at least {@link #MIN_RETRY_NANOS}) or the deadline; 0 when a direct grant is there already,
+     * negative when the deadline has passed.
+     */
+    long pause(WaitQueues.Waiter w) {
+        if (w.grant() != null) {
+            return 0;
+        }
+        long left = options.waitsForever() ? Long.MAX_VALUE : deadline - factory.now();
+        if (left <= 0) {
+            return -1;
+        }
+        return Math.min(left, Math.max(MIN_RETRY_NANOS, busy.retryAfter().toNanos()));
+    }
+
+    /**
+     * @throws LockException when close cancelled the wait
+     */
+    void checkCancelled(WaitQueues.Waiter w) {
+        if (w.cancelled() || factory.isClosed()) {
+            throw new LockException(name, "the lock factory was closed while waiting");
+        }
+    }
+
+    /**
+     * After a wake-up or a pause: takes a direct grant, or attempts once more (at the deadline, a
+     * last look); the grant, or null when the lock is still busy ({@link #expired()} when the
+     * deadline has passed too).
+     */
+    @Nullable
+    Grant retry(WaitQueues.Waiter w) {
+        Grant direct = directGrant(w);
+        if (direct != null) {
+            return direct;
+        }
+        w.consumeSignal();
+        long now = factory.now();
+        if (!options.waitsForever() && deadline - now <= 0) {
+            Grant won = won(lastLook(now));
+            if (won == null) {
+                expired = true;
+                return null;
+            }
+            return took(won);
+        }
+        busy = attempt(now);
+        Grant won = won(busy);
+        return won == null ? null : took(won);
+    }
+
+    /** Whether the last look at the deadline found the lock busy. */
+    boolean expired() {
+        return expired;
+    }
+
+    private Grant took(Grant won) {
         acquired = true;
         return factory.granted(name, owner, won.token(), won.sentNanos());
     }
@@ -209,34 +299,6 @@ final class Wait {
         return first;
     }
 
-    /**
-     * Parks until woken, the retry hint of {@code busy} or the deadline; not at all when a direct
-     * grant is already there.
-     *
-     * @return false when the deadline had passed
-     * @throws LockException when close cancelled the wait
-     * @throws InterruptedException when interrupted, if interruptible
-     */
-    private boolean park(WaitQueues.Waiter w, Acquisition busy) throws InterruptedException {
-        if (w.grant() == null) {
-            long left = options.waitsForever() ? Long.MAX_VALUE : deadline - factory.now();
-            if (left <= 0) {
-                return false;
-            }
-            w.await(Math.min(left, Math.max(MIN_RETRY_NANOS, busy.retryAfter().toNanos())));
-        }
-        if (w.cancelled() || factory.isClosed()) {
-            throw new LockException(name, "the lock factory was closed while waiting");
-        }
-        if (Thread.interrupted()) {
-            if (interruptible) {
-                throw factory.events.interrupted(name, start);
-            }
-            interrupted = true;
-        }
-        return true;
-    }
-
     /** The lock a release of this client granted to this wait outright, taken; or null. */
     private @Nullable Grant directGrant(WaitQueues.Waiter w) {
         Grant direct = w.takeGrant();
@@ -244,11 +306,7 @@ final class Wait {
             return null;
         }
         Grant g = unlessLost(direct.token(), direct.sentNanos());
-        if (g == null) {
-            return null;
-        }
-        acquired = true;
-        return factory.granted(name, owner, g.token(), g.sentNanos());
+        return g == null ? null : took(g);
     }
 
     /** At the deadline: one attempt that does not wait, so a lock freed exactly then is not missed. */
@@ -257,13 +315,14 @@ final class Wait {
         return factory.attempt(name, owner, options.lease(), Duration.ZERO, waitId);
     }
 
-    private @Nullable Grant timedOut() {
+    @Nullable
+    Grant timedOut() {
         factory.events.notAcquired(name, start, Outcome.TIMED_OUT);
         return null;
     }
 
     /** Leaves the room, abandons the wait unless it took the lock, and restores a kept interrupt. */
-    private void end(WaitQueues.Waiter w) {
+    void end(WaitQueues.Waiter w) {
         factory.waits.leave(w, acquired);
         if (!acquired) {
             abandon();

@@ -61,9 +61,14 @@ final class WaitQueues {
         this.lingerNanos = lingerNanos;
     }
 
-    /** One waiting thread. */
+    /**
+     * One wait: a thread parked in {@link #await}, or an asynchronous wait that a signal kicks
+     * through its {@code onSignal} (called under the room's lock, on the thread that delivers the
+     * wake-up, so it only hands work to an executor).
+     */
     static final class Waiter {
-        final Thread thread = Thread.currentThread();
+        private final @Nullable Thread thread;
+        private final @Nullable Runnable onSignal;
         final String owner;
         final long waitId;
         final Room room;
@@ -71,10 +76,12 @@ final class WaitQueues {
         private volatile boolean cancelled;
         private volatile @Nullable Grant grant;
 
-        Waiter(String owner, long waitId, Room room) {
+        Waiter(String owner, long waitId, Room room, @Nullable Runnable onSignal) {
             this.owner = owner;
             this.waitId = waitId;
             this.room = room;
+            this.onSignal = onSignal;
+            this.thread = onSignal == null ? Thread.currentThread() : null;
         }
 
         /** Parks until signalled, cancelled, interrupted, or {@code nanos} pass. */
@@ -114,14 +121,27 @@ final class WaitQueues {
             return g;
         }
 
+        /** Whether a wake-up arrived that no attempt has followed yet. */
+        boolean signalled() {
+            return signalled;
+        }
+
         void signal() {
             signalled = true;
-            LockSupport.unpark(thread);
+            wake();
         }
 
         void cancel() {
             cancelled = true;
-            LockSupport.unpark(thread);
+            wake();
+        }
+
+        private void wake() {
+            if (onSignal != null) {
+                onSignal.run();
+            } else {
+                LockSupport.unpark(thread);
+            }
         }
     }
 
@@ -201,6 +221,14 @@ final class WaitQueues {
 
     /** Registers the calling thread as a waiter for {@code name}, in its wait {@code waitId}. */
     Waiter join(String name, String owner, long waitId) {
+        return join(name, owner, waitId, null);
+    }
+
+    /**
+     * Registers a waiter for {@code name}, in its wait {@code waitId}: the calling thread, or with
+     * an {@code onSignal}, an asynchronous wait that it kicks.
+     */
+    Waiter join(String name, String owner, long waitId, @Nullable Runnable onSignal) {
         while (true) {
             Room room = rooms.computeIfAbsent(name, Room::new);
             room.lock.lock();
@@ -212,7 +240,7 @@ final class WaitQueues {
                     room.linger.cancel(false);
                     room.linger = null;
                 }
-                Waiter w = new Waiter(owner, waitId, room);
+                Waiter w = new Waiter(owner, waitId, room, onSignal);
                 room.waiters.add(w);
                 if (closed) {
                     w.cancel();

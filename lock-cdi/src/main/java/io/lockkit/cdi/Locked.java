@@ -51,7 +51,14 @@ import java.time.temporal.ChronoUnit;
  * holds the lock through {@link io.lockkit.DistributedLock}. A method returning {@code CompletionStage} or
  * {@code CompletableFuture} keeps the lock until the returned stage completes, normally or
  * exceptionally; {@code Future} and reactive types are rejected, because the lock could not follow
- * them.
+ * them. Such a method never makes its caller wait: the call returns a stage at once, the lock is
+ * acquired without a waiting thread ({@link io.lockkit.DistributedLockFactory#acquireAsync}), and the
+ * method runs once it is granted, on the thread that completes the acquisition (one of the factory's
+ * threads for asynchronous acquisitions; not the caller's, so thread-bound context such as an active
+ * request scope is not there). A busy lock, a backend failure and {@link WhenBusy#SKIP} come back
+ * through the stage; cancelling the stage before the lock is granted abandons the wait, and the
+ * method does not run. Called within a {@code @Locked} method of the same lock name, it joins that
+ * hold on the calling thread instead.
  *
  * <p><b>Transactions.</b> The interceptor runs at {@link #PRIORITY}, before Jakarta Transactions'
  * {@code @Transactional} interceptor ({@code PLATFORM_BEFORE + 200}): on a {@code @Transactional}

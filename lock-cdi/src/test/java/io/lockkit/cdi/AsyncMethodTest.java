@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -51,7 +52,7 @@ class AsyncMethodTest {
     void heldUntilTheFutureCompletes() throws Exception {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = async.future("a", work);
-        assertThat(held("report:a")).isTrue();
+        awaitHeld("report:a");
         CompletableFuture.runAsync(() -> work.complete("done")).get(5, TimeUnit.SECONDS);
         assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
         await().atMost(Duration.ofSeconds(5)).until(() -> !held("report:a"));
@@ -62,7 +63,7 @@ class AsyncMethodTest {
     void releasedWhenTheFutureFails() {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = async.future("b", work);
-        assertThat(held("report:b")).isTrue();
+        awaitHeld("report:b");
         work.completeExceptionally(new IllegalStateException("report failed"));
         assertThatThrownBy(() -> result.get(5, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
@@ -75,7 +76,7 @@ class AsyncMethodTest {
     void completionStageIsHeldToo() throws Exception {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletionStage<String> result = async.stage("c", work);
-        assertThat(held("report:c")).isTrue();
+        awaitHeld("report:c");
         work.complete("done");
         CompletableFuture<String> seen = new CompletableFuture<>();
         result.whenComplete((v, e) -> seen.complete(v));
@@ -88,8 +89,8 @@ class AsyncMethodTest {
     void busyLockIsAFailedStage() throws Exception {
         try (LockHandle someoneElse = locks.acquire("report:d")) {
             CompletableFuture<String> result = async.tryOnce("d", new CompletableFuture<>());
-            assertThat(result).isCompletedExceptionally();
-            assertThatThrownBy(result::join).hasCauseInstanceOf(LockNotAcquiredException.class);
+            assertThatThrownBy(() -> result.get(5, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(LockNotAcquiredException.class);
         }
     }
 
@@ -98,10 +99,72 @@ class AsyncMethodTest {
     void cancellingReleasesTheLock() {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = async.future("e", work);
-        assertThat(held("report:e")).isTrue();
+        awaitHeld("report:e");
         result.cancel(true);
         assertThat(work).isCancelled();
         assertThat(held("report:e")).isFalse();
+    }
+
+    @Test
+    @DisplayName("the caller does not wait for a busy lock: the method runs on another thread once it is granted")
+    void theCallerDoesNotWait() throws Exception {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> result;
+        try (LockHandle someoneElse = locks.acquire("report:f")) {
+            long start = System.nanoTime();
+            result = async.noting("f", work, ranOn);
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("the call returned without waiting out the busy lock (60 s)")
+                    .isLessThan(Duration.ofSeconds(10));
+            assertThat(result).isNotDone();
+            assertThat(ranOn.get()).as("the method waits for the lock").isNull();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> ranOn.get() != null);
+        assertThat(ranOn.get()).isNotSameAs(Thread.currentThread());
+        assertThat(held("report:f")).isTrue();
+        work.complete("done");
+        assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
+        await().atMost(Duration.ofSeconds(5)).until(() -> !held("report:f"));
+    }
+
+    @Test
+    @DisplayName("cancelling the returned future while the lock is awaited abandons the wait: the method never runs")
+    void cancellingWhileWaitingTakesNothing() throws Exception {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        CompletableFuture<String> result;
+        try (LockHandle someoneElse = locks.acquire("report:g")) {
+            result = async.noting("g", new CompletableFuture<>(), ranOn);
+            assertThat(result.cancel(true)).isTrue();
+        }
+        await("the lock is free after its holder released it")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> locks.tryAcquire("report:g")
+                        .map(h -> {
+                            h.release();
+                            return true;
+                        })
+                        .orElse(false));
+        assertThat(ranOn.get()).isNull();
+    }
+
+    @Test
+    @DisplayName("holdAtLeast keeps the lock after the future completed early")
+    void holdAtLeastOutlivesTheFuture() throws Exception {
+        long start = System.nanoTime();
+        CompletableFuture<String> result = async.atLeast("h", CompletableFuture.completedFuture("done"));
+        assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
+        if (Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofMillis(400)) < 0) {
+            assertThat(held("report:h"))
+                    .as("still held after the future completed")
+                    .isTrue();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !held("report:h"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(450));
+    }
+
+    private void awaitHeld(String name) {
+        await("the method runs under the lock").atMost(Duration.ofSeconds(10)).until(() -> held(name));
     }
 
     private boolean held(String name) {

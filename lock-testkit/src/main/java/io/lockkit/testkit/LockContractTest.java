@@ -397,6 +397,14 @@ public abstract class LockContractTest {
     }
 
     @Nested
+    @DisplayName("Asynchronous acquisition")
+    class Async extends AsyncContract {
+        Async() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Wake-ups")
     class WakeUps extends WakeUpsContract {
         WakeUps() {

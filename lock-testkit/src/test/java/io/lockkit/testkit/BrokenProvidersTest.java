@@ -73,6 +73,21 @@ class BrokenProvidersTest {
     }
 
     @Test
+    @DisplayName("a provider that waits for a busy lock inside tryAcquire fails the asynchronous acquisition group")
+    void providerWaitingInsideTryAcquireIsRejected() {
+        assertRejectedBy(WaitsInsideTryAcquireKit.class, LockContractTest.Async.class, "asyncWaitsKeepNoThread");
+    }
+
+    @Test
+    @DisplayName("a queueing provider that ignores abandons fails the cancelled-async-wait test")
+    void providerIgnoringAbandonsFailsTheAsyncCancel() {
+        assertRejectedBy(
+                BrokenWakeUpKits.IgnoresAbandonKit.class,
+                LockContractTest.Async.class,
+                "aCancelledAsyncWaitLeavesNoHold");
+    }
+
+    @Test
     @DisplayName("a provider that ignores wait timeouts fails the waiting group")
     void providerIgnoringWaitTimeoutsIsRejected() {
         assertRejected(IgnoresWaitTimeoutsKit.class, LockContractTest.Waiting.class);
@@ -687,6 +702,35 @@ class BrokenProvidersTest {
                 public Acquisition tryAcquire(LockRequest request) {
                     Acquisition a = delegate().tryAcquire(request);
                     return a.isAcquired() ? Acquisition.acquired(1_000_000 - a.fencingToken()) : a;
+                }
+            };
+        }
+    }
+
+    /**
+     * Waits for a busy lock inside tryAcquire, polling until it is free, the caller's wait has
+     * passed or the thread is interrupted (a blocking row lock, a blocking pop): blocking callers
+     * see the same waits, but every asynchronous wait then occupies a thread of its factory.
+     */
+    static class WaitsInsideTryAcquireKit extends BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    long end = System.nanoTime()
+                            + Math.min(
+                                    request.maxWait().toNanos(),
+                                    Duration.ofMinutes(1).toNanos());
+                    while (true) {
+                        Acquisition a = delegate().tryAcquire(request);
+                        if (a.isAcquired()
+                                || System.nanoTime() - end >= 0
+                                || Thread.currentThread().isInterrupted()) {
+                            return a;
+                        }
+                        LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+                    }
                 }
             };
         }

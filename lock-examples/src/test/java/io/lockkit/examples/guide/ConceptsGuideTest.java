@@ -92,6 +92,37 @@ class ConceptsGuideTest {
     }
 
     @Test
+    @DisplayName("acquireAsync: no thread waits; the work runs on the caller's executor once the lock is granted")
+    void asynchronousAcquisition() throws Exception {
+        DistributedLockFactory locks = factory();
+        Stock stock = new Stock();
+        java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            LockHandle someoneElse = locks.acquire("stock:tea", LockOptions.noWait());
+            // guide:async-begin
+            CompletableFuture<Integer> reserved = locks.acquireAsync(
+                            "stock:tea", LockOptions.waitAtMost(Duration.ofSeconds(5)))
+                    .thenApplyAsync(
+                            hold -> {
+                                try (hold) {
+                                    return stock.reserve("tea", 2);
+                                }
+                            },
+                            workers) // blocking work: on your executor, not lockkit's
+                    .toCompletableFuture();
+            // guide:async-end
+            assertThat(reserved).isNotDone();
+            someoneElse.release();
+            assertThat(reserved.get(10, TimeUnit.SECONDS)).isEqualTo(8);
+            CompletableFuture<LockHandle> pending =
+                    locks.acquireAsync("stock:tea").toCompletableFuture();
+            pending.get(10, TimeUnit.SECONDS).release();
+        } finally {
+            workers.shutdownNow();
+        }
+    }
+
+    @Test
     @DisplayName("callWithLock returns the work's result, runWithLock runs it; both release whatever happens")
     void callAndRunWithLock() throws Exception {
         DistributedLockFactory locks = factory();

@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,8 +37,10 @@ import org.jspecify.annotations.Nullable;
 // - Inside a JTA transaction a synchronous method's release waits for the transaction's completion
 //   (TransactionCompletion): releasing at return would let another caller in before this one's
 //   writes are committed. Later calls in the same transaction join that hold.
-// - Acquisition failures of asynchronous methods come back as failed stages, where callers of such
-//   methods look for failures; the wait itself still happens on the calling thread.
+// - An asynchronous method that does not join an outer hold acquires with acquireAsync: the calling
+//   thread (maybe an event loop) never waits nor calls the backend; the method runs on the thread
+//   that completes the acquisition once the lock is granted. Acquisition failures come back as
+//   failed stages, where callers of such methods look for failures.
 public final class LockedMethod {
 
     /** A holdAtLeast remainder shorter than this is not worth a deferred release: released at once. */
@@ -172,7 +176,10 @@ public final class LockedMethod {
             throw e;
         }
         LockHandle handle = HeldLocks.find(factory, name);
-        if (handle == null && !kind.async()) {
+        if (handle == null && kind.async()) {
+            return invokeAsync(factory, name, proceed);
+        }
+        if (handle == null) {
             handle = transactions.heldUntilCompletion(factory, name);
         }
         long acquiredAt = 0; // when this call took the lock itself, for holdAtLeast
@@ -226,6 +233,108 @@ public final class LockedMethod {
         return result;
     }
 
+    /**
+     * An asynchronous method that does not join an outer hold: acquires without blocking the calling
+     * thread, runs the method when the lock is granted (on the thread that completes the
+     * acquisition), and releases when the method's stage completes. The caller cancelling the
+     * returned future abandons the wait, or cancels the method's future once it runs.
+     */
+    @SuppressWarnings("FutureReturnValueIgnored") // dependents that only react to completion
+    private Object invokeAsync(DistributedLockFactory factory, String name, Proceed proceed) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
+        CompletableFuture<?> acquisition;
+        try {
+            if (declaration.whenBusy() == WhenBusy.SKIP) {
+                CompletableFuture<Optional<LockHandle>> trying =
+                        factory.tryAcquireAsync(name, declaration.options()).toCompletableFuture();
+                trying.whenComplete((held, failure) ->
+                        run(factory, name, held == null ? null : held.orElse(null), failure, proceed, result, running));
+                acquisition = trying;
+            } else {
+                CompletableFuture<LockHandle> acquiring =
+                        factory.acquireAsync(name, declaration.options()).toCompletableFuture();
+                acquiring.whenComplete((held, failure) -> run(factory, name, held, failure, proceed, result, running));
+                acquisition = acquiring;
+            }
+        } catch (LockException | IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) {
+                acquisition.cancel(false); // still waiting: abandon the wait (a grant that races it is released)
+                CompletableFuture<?> method = running.get();
+                if (method != null) {
+                    method.cancel(false); // running: its completion releases the lock
+                }
+            }
+        });
+        return result;
+    }
+
+    /**
+     * The acquisition of an asynchronous method ended with {@code handle} (null: busy, skipped) or
+     * {@code failure}: runs the method under the hold, or completes {@code result}.
+     */
+    private void run(
+            DistributedLockFactory factory,
+            String name,
+            @Nullable LockHandle handle,
+            @Nullable Throwable failure,
+            Proceed proceed,
+            CompletableFuture<Object> result,
+            AtomicReference<@Nullable CompletableFuture<?>> running) {
+        if (failure != null) {
+            result.completeExceptionally(
+                    failure instanceof CompletionException && failure.getCause() != null
+                            ? failure.getCause()
+                            : failure);
+            return;
+        }
+        if (handle == null) {
+            result.complete(skippedValue(declaration.returnKind()));
+            return;
+        }
+        long acquiredAt = System.nanoTime();
+        Runnable release = () -> release(handle, acquiredAt);
+        if (result.isDone()) {
+            release.run(); // cancelled as the lock was granted: the method does not run
+            return;
+        }
+        Object value;
+        HeldLocks.push(factory, name, handle);
+        try {
+            value = proceed.proceed();
+        } catch (Throwable methodFailure) {
+            HeldLocks.pop();
+            try {
+                release.run();
+            } catch (RuntimeException releaseFailure) {
+                methodFailure.addSuppressed(releaseFailure);
+            }
+            result.completeExceptionally(methodFailure);
+            return;
+        }
+        HeldLocks.pop();
+        if (value == null) {
+            try {
+                release.run();
+                result.complete(null);
+            } catch (RuntimeException releaseFailure) {
+                result.completeExceptionally(releaseFailure);
+            }
+            return;
+        }
+        CompletionStage<?> stage = (CompletionStage<?>) value;
+        completeAfterRelease(stage, release, result);
+        if (stage instanceof CompletableFuture<?> method) {
+            running.set(method);
+            if (result.isCancelled()) {
+                method.cancel(false);
+            }
+        }
+    }
+
     /** Releases {@code hold}, or leaves it to lapse once {@code holdAtLeast} has passed since {@code acquiredAt}. */
     private void release(LockHandle hold, long acquiredAt) {
         Duration minimum = declaration.holdAtLeast();
@@ -276,6 +385,11 @@ public final class LockedMethod {
         }
     }
 
+    /** What the stage of an asynchronous method that was skipped completes with. */
+    private static @Nullable Object skippedValue(ReturnKind kind) {
+        return kind == ReturnKind.STAGE_OF_OPTIONAL || kind == ReturnKind.FUTURE_OF_OPTIONAL ? Optional.empty() : null;
+    }
+
     private static @Nullable Object skipped(ReturnKind kind) {
         return switch (kind) {
             case OPTIONAL -> Optional.empty();
@@ -288,6 +402,23 @@ public final class LockedMethod {
     @SuppressWarnings("FutureReturnValueIgnored") // the dependent that cancels the original needs no handle
     private static Object releaseOnCompletion(CompletionStage<?> stage, Runnable release) {
         CompletableFuture<Object> result = new CompletableFuture<>();
+        completeAfterRelease(stage, release, result);
+        if (stage instanceof CompletableFuture<?> original) {
+            // Cancelling what the caller got cancels the method's own future, whose completion then
+            // releases the lock; otherwise the lock would stay held by work nobody waits for.
+            result.whenComplete((value, failure) -> {
+                if (result.isCancelled()) {
+                    original.cancel(false);
+                }
+            });
+        }
+        return result;
+    }
+
+    /** Releases when {@code stage} completes, then completes {@code result} as {@code stage} did. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the dependent only releases and passes the outcome on
+    private static void completeAfterRelease(
+            CompletionStage<?> stage, Runnable release, CompletableFuture<Object> result) {
         // The release hangs on a dependent nobody else can see: a dependent the caller could cancel
         // or complete first would skip its action and leave the lock held.
         stage.whenComplete((value, failure) -> {
@@ -308,16 +439,6 @@ public final class LockedMethod {
                 result.complete(value);
             }
         });
-        if (stage instanceof CompletableFuture<?> original) {
-            // Cancelling what the caller got cancels the method's own future, whose completion then
-            // releases the lock; otherwise the lock would stay held by work nobody waits for.
-            result.whenComplete((value, failure) -> {
-                if (result.isCancelled()) {
-                    original.cancel(false);
-                }
-            });
-        }
-        return result;
     }
 
     @Override

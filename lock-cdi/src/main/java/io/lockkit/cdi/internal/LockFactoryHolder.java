@@ -44,7 +44,7 @@ public class LockFactoryHolder {
 
     private static final System.Logger LOG = System.getLogger(LockFactoryHolder.class.getName());
     /** Whether the container is Quarkus ArC, found by a class only Quarkus has. */
-    private static final boolean QUARKUS = present("io.quarkus.runtime.StartupEvent");
+    private static final boolean QUARKUS = LockkitConfig.present("io.quarkus.runtime.StartupEvent");
 
     @Inject
     Instance<DistributedLockFactory> factories;
@@ -177,15 +177,6 @@ public class LockFactoryHolder {
             built.check();
         }
         leaderships().start(LockkitConfig.load(), this::factory);
-    }
-
-    private static boolean present(String className) {
-        try {
-            Class.forName(className, false, LockFactoryHolder.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     private synchronized FactoryResolver resolver() {

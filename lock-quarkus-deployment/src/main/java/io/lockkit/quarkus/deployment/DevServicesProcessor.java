@@ -7,6 +7,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
 import io.quarkus.deployment.dev.devservices.DevServicesConfig;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
@@ -42,7 +43,7 @@ class DevServicesProcessor {
             return null;
         }
         Config applicationConfig = ConfigProvider.getConfig();
-        String provider = value(applicationConfig, "provider").orElse("redis");
+        String provider = value(applicationConfig, "provider").orElse("redis").toLowerCase(Locale.ROOT);
         if (!provider.equals("redis")) {
             LOG.debugf("lockkit Dev Services: no Redis for provider %s", provider);
             return null;

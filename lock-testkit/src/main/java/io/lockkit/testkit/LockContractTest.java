@@ -136,7 +136,7 @@ public abstract class LockContractTest {
             return;
         }
         java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(count - 1);
-        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
+        java.util.concurrent.atomic.AtomicReference<@Nullable RuntimeException> failure =
                 new java.util.concurrent.atomic.AtomicReference<>();
         List<Thread> acquiring = new java.util.ArrayList<>();
         for (int t = 0; t < 4; t++) {

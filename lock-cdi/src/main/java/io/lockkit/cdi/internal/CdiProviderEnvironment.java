@@ -32,6 +32,19 @@ final class CdiProviderEnvironment implements ProviderEnvironment {
                     false,
                     false);
         }
+
+        /**
+         * Whether {@code e} is this or was caused by it: a container may wrap what a bean's creation
+         * threw (ArC's {@code CreationException} around the synthetic factory bean's).
+         */
+        static boolean causes(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof NeedsStartedApplication) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     private final Instance<Object> beans;

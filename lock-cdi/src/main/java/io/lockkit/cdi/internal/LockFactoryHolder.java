@@ -122,7 +122,10 @@ public class LockFactoryHolder {
                 case "eager" -> {
                     try {
                         startEagerly(!atStartupEvent);
-                    } catch (CdiProviderEnvironment.NeedsStartedApplication e) {
+                    } catch (RuntimeException e) {
+                        if (!CdiProviderEnvironment.NeedsStartedApplication.causes(e)) {
+                            throw e;
+                        }
                         // Quarkus initializes its datasources after @Initialized(ApplicationScoped): a
                         // provider on one waits for the Startup event, which every CDI 4 container fires later.
                         LOG.log(System.Logger.Level.DEBUG, "lockkit: the start-up check waits for the Startup event");

@@ -103,11 +103,29 @@ final class Documentation {
         return files;
     }
 
-    /** The module directories: every {@code lock-*} directory with a POM. */
+    /**
+     * The module directories: every {@code lock-*} directory with a POM, and the projects nested one level
+     * inside them (such as the outside provider in {@code lock-examples/file-provider}, built by its own POM).
+     */
     static List<Path> modules(Path root) {
-        try (Stream<Path> top = Files.list(root)) {
-            return top.filter(p -> p.getFileName().toString().startsWith("lock-"))
-                    .filter(p -> Files.isRegularFile(p.resolve("pom.xml")))
+        List<Path> modules = new ArrayList<>();
+        for (Path module : projects(root)) {
+            if (!module.getFileName().toString().startsWith("lock-")) {
+                continue;
+            }
+            modules.add(module);
+            for (Path nested : projects(module)) {
+                if (!nested.getFileName().toString().equals("target")) {
+                    modules.add(nested);
+                }
+            }
+        }
+        return modules;
+    }
+
+    private static List<Path> projects(Path directory) {
+        try (Stream<Path> children = Files.list(directory)) {
+            return children.filter(p -> Files.isRegularFile(p.resolve("pom.xml")))
                     .sorted()
                     .toList();
         } catch (IOException e) {

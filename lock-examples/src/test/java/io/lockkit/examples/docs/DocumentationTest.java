@@ -32,7 +32,7 @@ class DocumentationTest {
 
     /** A test class named in backticks, possibly with a method: {@code `FooTest`}, {@code `FooIT.bar`}. */
     private static final Pattern TEST_NAME =
-            Pattern.compile("`([A-Z][a-z0-9][A-Za-z0-9]*(?:Test|IT))(?:[.#]([a-z][A-Za-z0-9]*))?`");
+            Pattern.compile("`([A-Z][a-z0-9][A-Za-z0-9]*(?:Test|IT))(?:\\.java|[.#]([a-z][A-Za-z0-9]*))?`");
 
     private static List<Region> allRegions() {
         List<Region> regions = new ArrayList<>();

@@ -121,7 +121,7 @@ public final class NamedSql {
         Map<String, Method> accessors = ACCESSORS.get(rows.get(0).getClass());
         for (int i = 0; i < parameters.size(); i++) {
             String p = parameters.get(i);
-            Object[] values = new Object[rows.size()];
+            @Nullable Object[] values = new Object[rows.size()];
             for (int r = 0; r < values.length; r++) {
                 values[r] = value(accessors, rows.get(r), p);
             }

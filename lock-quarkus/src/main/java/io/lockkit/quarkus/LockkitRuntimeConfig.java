@@ -177,7 +177,13 @@ public interface LockkitRuntimeConfig {
     /** The JDBC provider ({@code lockkit.jdbc.*}). */
     interface Jdbc {
 
-        /** A JDBC URL, when lockkit is to open its own connections instead of using the default datasource. */
+        /**
+         * The Agroal datasource holding the lock table, by its name ({@code quarkus.datasource."name".*});
+         * unset: the default datasource. An unknown name fails the start.
+         */
+        Optional<String> datasource();
+
+        /** A JDBC URL, when lockkit is to open its own connections instead of using a datasource. */
         Optional<String> url();
 
         /** The user, with {@code url}. */

@@ -1,5 +1,6 @@
 package io.lockkit.quarkus.deployment;
 
+import io.lockkit.quarkus.internal.DataSourceCheck;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
@@ -27,6 +28,14 @@ class LockkitProcessor {
     @BuildStep
     FeatureBuildItem feature() {
         return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem extensionBeans() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(DataSourceCheck.class)
+                .setUnremovable()
+                .build();
     }
 
     @BuildStep

@@ -19,21 +19,12 @@ import org.junit.jupiter.api.Test;
 @DisplayName("LockkitRuntimeConfig declares the quarkus.lockkit twin of every lockkit key")
 class MappingCoversLockkitKeysTest {
 
-    /**
-     * lockkit's keys the mapping leaves out, with the reason. lockkit.jdbc.datasource is a JNDI name;
-     * in Quarkus the provider uses the default datasource bean, and naming one of Quarkus' named
-     * datasources is still to come.
-     */
-    private static final List<String> LEFT_OUT = List.of("lockkit.jdbc.datasource");
-
     @Test
     @DisplayName("the mapping's keys are lockkit's keys (lock-cdi's, lock-jedis', lock-jdbc's) under quarkus.lockkit")
     void mappingMatchesLockkitKeys() {
         List<String> expected = new ArrayList<>();
         for (String key : LockkitConfig.knownKeys(getClass().getClassLoader())) {
-            if (!LEFT_OUT.contains(key)) {
-                expected.add("quarkus." + (key.equals("lockkit.redis.tls") ? "lockkit.redis.tls.enabled" : key));
-            }
+            expected.add("quarkus." + (key.equals("lockkit.redis.tls") ? "lockkit.redis.tls.enabled" : key));
         }
         assertThat(expected).as("lock-jdbc's keys are among them").contains("quarkus.lockkit.jdbc.table");
         assertThat(keys("quarkus.lockkit", LockkitRuntimeConfig.class)).containsExactlyInAnyOrderElementsOf(expected);

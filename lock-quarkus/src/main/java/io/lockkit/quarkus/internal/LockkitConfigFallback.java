@@ -9,14 +9,18 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers a lookup of a {@code lockkit.*} key that is not set with the {@code quarkus.lockkit.*} key
- * of the same name, and lists each {@code quarkus.lockkit.*} run-time key under its {@code lockkit.*}
- * name too, so that lock-cdi and the providers read the extension's configuration as their own.
+ * Answers a lookup of a {@code lockkit.*} key with the {@code quarkus.lockkit.*} key of the same
+ * name when that one is set in a source of higher ordinal (or the plain key is not set), and lists
+ * each {@code quarkus.lockkit.*} run-time key under its {@code lockkit.*} name too, so that lock-cdi and the providers read the extension's configuration as their own.
  * Registered with the ServiceLoader; Quarkus applies it to its configuration.
  */
 // Design notes.
-// - A fallback, not a relocation: where both keys are set, the plain one wins, so an operator's
-//   LOCKKIT_REDIS_URI overrides the application's quarkus.lockkit.redis.uri as it does outside Quarkus.
+// - A fallback, not a relocation: where both keys are set, the one from the source of higher
+//   ordinal wins, the plain one on a tie. So an operator's LOCKKIT_REDIS_URI (environment) overrides
+//   the application's quarkus.lockkit.redis.uri (application.properties), and QUARKUS_LOCKKIT_REDIS_URI
+//   overrides it too: a packaged application records each application.properties value of a run-time
+//   key, under every name the interceptors list (so lockkit.x as well), as a default of the lowest
+//   ordinal, which must not hide a quarkus.lockkit.x given at run time (LockkitConfigFallbackTest).
 // - Priority: the default (application), which runs before SmallRye's own interceptors, so the
 //   Quarkus key it asks for goes through profiles (%dev.quarkus.lockkit.*) and expressions.
 // - Names: lock-cdi finds declared leaderships and mistyped lockkit.* keys by listing names; the
@@ -34,15 +38,21 @@ public final class LockkitConfigFallback implements ConfigSourceInterceptor {
     @Override
     public @Nullable ConfigValue getValue(ConfigSourceInterceptorContext context, String name) {
         ConfigValue value = context.proceed(name);
-        if (value != null || !name.startsWith(PLAIN)) {
+        if (!name.startsWith(PLAIN)) {
             return value;
         }
         String quarkusName = quarkusName(name.substring(PLAIN.length()));
         if (quarkusName == null) {
-            return null;
+            return value;
         }
         ConfigValue fallback = context.proceed(quarkusName);
-        return fallback == null ? null : fallback.withName(name);
+        if (fallback == null) {
+            return value;
+        }
+        if (value != null && value.getConfigSourceOrdinal() >= fallback.getConfigSourceOrdinal()) {
+            return value;
+        }
+        return fallback.withName(name);
     }
 
     @Override

@@ -56,6 +56,8 @@ class ScheduledJobIT {
                 "-Xmx128m",
                 "-Dquarkus.lockkit.redis.uri=" + redis.uri(),
                 "-Dquarkus.http.port=0",
+                // application.properties sets quarkus.lockkit.redis.key-prefix=inventory: a run-time value overrides it
+                "-Dquarkus.lockkit.redis.key-prefix=scheduled-it",
                 "-Dexample.instance=" + instance,
                 "-Dexample.report.runs-file=" + dir.resolve("runs-" + instance + ".txt"),
                 "-jar",
@@ -162,6 +164,11 @@ class ScheduledJobIT {
             assertThat(runs.get(i).token())
                     .as("fencing token of run %d (%s) after %s", i, runs.get(i), runs.get(i - 1))
                     .isGreaterThan(runs.get(i - 1).token());
+        }
+        for (String instance : List.of("a", "b")) {
+            assertThat(Files.readString(dir.resolve(instance + ".log"), StandardCharsets.UTF_8))
+                    .as("instance %s's log: the key prefix given at run time, not application.properties'", instance)
+                    .contains("prefix scheduled-it]");
         }
         System.out.printf(
                 "ScheduledJobIT: %d seconds counted, runs by instance %s%n",

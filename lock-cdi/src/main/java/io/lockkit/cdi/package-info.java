@@ -46,7 +46,8 @@
  *     {@code @Default javax.sql.DataSource} bean</td></tr>
  * <tr><td>{@code lockkit.jdbc.user}, {@code lockkit.jdbc.password}</td><td>none</td><td>credentials for
  *     {@code lockkit.jdbc.url}</td></tr>
- * <tr><td>{@code lockkit.jdbc.datasource}</td><td>none</td><td>JNDI name of the DataSource to use
+ * <tr><td>{@code lockkit.jdbc.datasource}</td><td>none</td><td>the DataSource to use: the name of a
+ *     {@code @Named} DataSource bean (a Quarkus named datasource), else a JNDI name
  *     (e.g. {@code java:jboss/datasources/ExampleDS})</td></tr>
  * <tr><td>{@code lockkit.jdbc.schema}</td><td>the connection's</td><td>schema of the lock table</td></tr>
  * <tr><td>{@code lockkit.jdbc.table}</td><td>{@code lockkit_locks}</td><td>the lock table's name</td></tr>

@@ -10,12 +10,18 @@ import io.lockkit.LockNotAcquiredException;
 import io.lockkit.jdbc.JdbcLockProvider;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
+import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.se.SeContainer;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,6 +65,7 @@ class JdbcProviderTest {
         }
         Lockkit.clearConfig();
         JdbcLedger.dataSource = null;
+        NamedDataSources.locks = null;
     }
 
     private SeContainer startWithNarayana(String id) {
@@ -107,6 +114,43 @@ class JdbcProviderTest {
         assertThat(JdbcLedger.dataSource.plainConnections.get())
                 .as("connections the provider took from the bean")
                 .isGreaterThan(before);
+    }
+
+    @Test
+    @DisplayName("lockkit.jdbc.datasource naming a @Named DataSource bean: that one is used, not the @Default one")
+    void namedDataSourceBeanIsUsed() {
+        Lockkit.useConfig(Map.of("lockkit.provider", "jdbc", "lockkit.jdbc.datasource", "locks"));
+        JdbcLedger.dataSource = new EnlistedDataSource(pg.jdbcUrl());
+        NamedDataSources.locks = new EnlistedDataSource(pg.jdbcUrl());
+        app = Lockkit.deployment(
+                        JdbcLedger.class,
+                        JdbcLedger.Inner.class,
+                        JdbcLedger.DataSources.class,
+                        NamedDataSources.class,
+                        LockUser.class)
+                .extension(new TransactionExtension())
+                .start("jdbc-named");
+        assertThat(app.select(LockUser.class).get().locked("named").fencingToken())
+                .isPositive();
+        assertThat(NamedDataSources.locks.plainConnections.get())
+                .as("connections taken from @Named(\"locks\")")
+                .isPositive();
+        assertThat(JdbcLedger.dataSource.plainConnections.get())
+                .as("connections taken from the @Default DataSource")
+                .isZero();
+    }
+
+    /** A second DataSource, {@code @Named("locks")}, beside the application's {@code @Default} one. */
+    @Singleton
+    public static class NamedDataSources {
+        static @Nullable EnlistedDataSource locks;
+
+        @Produces
+        @Singleton
+        @Named("locks")
+        DataSource locks() {
+            return Objects.requireNonNull(locks);
+        }
     }
 
     @Test

@@ -3,15 +3,19 @@ package io.lockkit.cdi.internal;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.ProviderEnvironment;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.literal.NamedLiteral;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanContainer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What a CDI application offers the provider lock-cdi builds: the container's managed thread
- * factory, resources by JNDI name, the application's {@code @Default} beans, and JTA suspension
+ * factory, resources by name ({@code @Named} beans, else JNDI), the application's {@code @Default} beans, and JTA suspension
  * of the caller's transaction around every provider call.
  */
 // Design notes.
@@ -70,14 +74,30 @@ final class CdiProviderEnvironment implements ProviderEnvironment {
         return container == null ? Optional.empty() : Optional.of(ManagedThreads.named(container, threadPrefix));
     }
 
+    /**
+     * The application's bean of {@code type} qualified {@code @Named(name)} (Quarkus' named
+     * datasources are such beans), else what JNDI binds to {@code name}.
+     */
     @Override
     @SuppressWarnings("BanJNDI") // looks up a name the application configured, never request input
     public <T> Optional<T> resource(Class<T> type, String name) {
+        // The container's lookup by qualifiers: beans.select would also require @Default, which a bean
+        // with another qualifier beside @Named (Quarkus' @DataSource("name")) does not have.
+        BeanContainer container = beans.select(BeanContainer.class).get();
+        Set<Bean<?>> named = container.getBeans(type, NamedLiteral.of(name));
+        if (!named.isEmpty()) {
+            Bean<?> bean = container.resolve(named);
+            if (starting) {
+                throw new NeedsStartedApplication();
+            }
+            return Optional.of(type.cast(container.getReference(bean, type, container.createCreationalContext(bean))));
+        }
         Object found;
         try {
             found = new javax.naming.InitialContext().lookup(name);
         } catch (javax.naming.NamingException e) {
-            throw new IllegalStateException(e.toString(), e);
+            throw new IllegalStateException(
+                    "no @Named(\"" + name + "\") " + type.getName() + " bean, and JNDI: " + e, e);
         }
         if (!type.isInstance(found)) {
             throw new IllegalStateException("it names a "

@@ -43,6 +43,8 @@ import org.jspecify.annotations.Nullable;
 public class LockFactoryHolder {
 
     private static final System.Logger LOG = System.getLogger(LockFactoryHolder.class.getName());
+    /** Whether the container is Quarkus ArC, found by a class only Quarkus has. */
+    private static final boolean QUARKUS = LockkitConfig.present("io.quarkus.runtime.StartupEvent");
 
     @Inject
     Instance<DistributedLockFactory> factories;
@@ -68,6 +70,8 @@ public class LockFactoryHolder {
     private final ApplicationThreads threads = new ApplicationThreads(() -> threadFactories);
     private @Nullable ClassLoader registeredFor;
     private volatile boolean startAtStartup;
+    /** Set in Quarkus, where the whole start runs at the Startup event (see {@link #start}). */
+    private volatile boolean startOnStartupEvent;
     /** Set while the eager start builds the factory at {@code @Initialized}: a provider needing a bean waits. */
     private volatile boolean starting;
 
@@ -80,6 +84,22 @@ public class LockFactoryHolder {
      * @throws IllegalStateException (failing the deployment) naming the key to fix
      */
     void start(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
+        if (QUARKUS) {
+            // ArC fires @Initialized(ApplicationScoped) during Quarkus' static initialization (at image
+            // build time in a native executable), whose configuration lacks the run-time sources (Dev
+            // Services, config-source extensions): the start waits for the Startup event.
+            LOG.log(System.Logger.Level.DEBUG, "lockkit: Quarkus; the start waits for the Startup event");
+            startOnStartupEvent = true;
+            return;
+        }
+        begin(false);
+    }
+
+    /**
+     * The start proper: at {@code @Initialized(ApplicationScoped)}, or at the Startup event in
+     * Quarkus ({@code atStartupEvent}: the application's beans are ready, nothing waits).
+     */
+    private void begin(boolean atStartupEvent) {
         synchronized (this) {
             if (registeredFor == null) {
                 registeredFor = ApplicationRegistry.register(this);
@@ -101,7 +121,7 @@ public class LockFactoryHolder {
                 }
                 case "eager" -> {
                     try {
-                        startEagerly(true);
+                        startEagerly(!atStartupEvent);
                     } catch (RuntimeException e) {
                         if (!CdiProviderEnvironment.NeedsStartedApplication.causes(e)) {
                             throw e;
@@ -129,6 +149,10 @@ public class LockFactoryHolder {
 
     /** The eager start for the application's DataSource bean, once the container has started. */
     void started(@Observes jakarta.enterprise.event.Startup containerStarted) {
+        if (startOnStartupEvent) {
+            startOnStartupEvent = false;
+            begin(true);
+        }
         try {
             if (startAtStartup) {
                 startAtStartup = false;

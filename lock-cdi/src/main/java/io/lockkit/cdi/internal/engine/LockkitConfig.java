@@ -309,7 +309,8 @@ public final class LockkitConfig {
         return previous[b.length()];
     }
 
-    private static boolean present(String className) {
+    /** Whether lock-cdi's class loader sees {@code className}: an optional API, or the container's own class. */
+    public static boolean present(String className) {
         try {
             Class.forName(className, false, LockkitConfig.class.getClassLoader());
             return true;

@@ -1,0 +1,75 @@
+package io.lockkit.quarkus.deployment;
+
+import io.lockkit.quarkus.LockkitBuildTimeConfig;
+import io.lockkit.testkit.redis.Source;
+import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
+import io.quarkus.deployment.dev.devservices.DevServicesConfig;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
+import org.jspecify.annotations.Nullable;
+
+/** Dev Services: a Redis server in dev and test mode when the Redis provider has none configured. */
+// Design notes.
+// - "Configured" is any key that names a server, as lockkit reads it: the plain lockkit.* key or the
+//   quarkus.lockkit.* one (LockkitConfigFallback maps the second onto the first at run time).
+// - The server's URI is given to the application as quarkus.lockkit.redis.uri, which a plain
+//   lockkit.redis.uri would override; that one counts as configured, so the two never compete.
+// - Sharing across live reloads is Quarkus': an owned service whose serviceConfig is unchanged is
+//   kept; changing the sources restarts it.
+// - Quarkus' own Redis Dev Service (quarkus-redis-client) is not used: it needs a container runtime and
+//   configures its own client's keys. A container comes first here too (the "container" source) when
+//   Testcontainers is on the build's class path and a container runtime answers.
+class DevServicesProcessor {
+
+    private static final Logger LOG = Logger.getLogger(DevServicesProcessor.class);
+
+    /** The keys that name a Redis server, without their "lockkit." or "quarkus.lockkit." prefix. */
+    static final List<String> SERVER_KEYS = List.of("redis.uri", "redis.sentinel.nodes", "redis.cluster.nodes");
+
+    static final String URI_KEY = "quarkus.lockkit.redis.uri";
+
+    @BuildStep(onlyIf = {IsDevServicesSupportedByLaunchMode.class, DevServicesConfig.Enabled.class})
+    @Nullable
+    DevServicesResultBuildItem redis(LockkitBuildTimeConfig config) {
+        if (!config.devservices().enabled()) {
+            LOG.debug("lockkit Dev Services: disabled by quarkus.lockkit.devservices.enabled");
+            return null;
+        }
+        Config applicationConfig = ConfigProvider.getConfig();
+        String provider = value(applicationConfig, "provider").orElse("redis").toLowerCase(Locale.ROOT);
+        if (!provider.equals("redis")) {
+            LOG.debugf("lockkit Dev Services: no Redis for provider %s", provider);
+            return null;
+        }
+        for (String key : SERVER_KEYS) {
+            Optional<String> configured = value(applicationConfig, key);
+            if (configured.isPresent()) {
+                LOG.debugf("lockkit Dev Services: no Redis started, lockkit.%s is configured", key);
+                return null;
+            }
+        }
+        List<Source> sources = DevServicesRedis.sources(config.devservices().sources());
+        return DevServicesResultBuildItem.owned()
+                .feature(LockkitProcessor.FEATURE)
+                .serviceName("lockkit-redis")
+                .serviceConfig(sources)
+                .startable(() -> new DevServicesRedis(sources))
+                .configProvider(Map.of(URI_KEY, DevServicesRedis::getConnectionInfo))
+                .build();
+    }
+
+    /** The value of lockkit's key {@code rest}, as {@code lockkit.rest} or {@code quarkus.lockkit.rest}. */
+    private static Optional<String> value(Config config, String rest) {
+        return config.getOptionalValue("lockkit." + rest, String.class)
+                .or(() -> config.getOptionalValue("quarkus.lockkit." + rest, String.class))
+                .map(String::trim)
+                .filter(v -> !v.isEmpty());
+    }
+}

@@ -1,0 +1,48 @@
+package io.lockkit.quarkus.deployment;
+
+import io.lockkit.quarkus.internal.DataSourceCheck;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+
+/** The extension's feature and lock-cdi's beans. */
+// Design notes.
+// - lock-cdi's beans are registered here, at build time, rather than left to bean discovery of the
+//   lock-cdi jar (its beans.xml): the application's index may leave dependencies out
+//   (quarkus.arc.exclude-dependency, an uber-jar that lost the beans.xml), and the interceptor and the
+//   holder are reached only through the interceptor binding and the synthetic factory, so ArC must not
+//   remove them as unused. Registering a class discovery also finds is harmless: one bean per class.
+// - lock-cdi's build compatible extension keeps its work under ArC (it runs there as in any CDI Lite
+//   container): @Locked validation (the build fails naming the method), the library's factory bean
+//   unless the application has one, @LeaderOf beans, the readiness check where MicroProfile Health is.
+//   Porting it to Jandex build steps would duplicate DeploymentWalk's rules for no gain today.
+class LockkitProcessor {
+
+    static final String FEATURE = "lockkit";
+
+    /** The beans lock-cdi's interceptor and factory need, by name: they are lock-cdi internals. */
+    static final String[] LOCK_CDI_BEANS = {
+        "io.lockkit.cdi.internal.LockedInterceptor", "io.lockkit.cdi.internal.LockFactoryHolder",
+    };
+
+    @BuildStep
+    FeatureBuildItem feature() {
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem extensionBeans() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(DataSourceCheck.class)
+                .setUnremovable()
+                .build();
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem lockCdiBeans() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(LOCK_CDI_BEANS)
+                .setUnremovable()
+                .build();
+    }
+}

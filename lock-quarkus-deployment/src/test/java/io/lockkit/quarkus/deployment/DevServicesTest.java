@@ -1,0 +1,80 @@
+package io.lockkit.quarkus.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.QuarkusUnitTest;
+import jakarta.inject.Inject;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@DisplayName("Dev Services: with no Redis configured, a test-mode application gets one without a container runtime")
+class DevServicesTest {
+
+    /**
+     * The URI the application read, recorded by the test for the log assertion: a system property,
+     * since the test instance and the assertion live in different class loaders.
+     */
+    static final String APPLICATION_URI = "lockkit.test.dev-services-uri";
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(Counter.class))
+            .setLogRecordPredicate(record -> LogText.of(record).startsWith("lockkit Dev Services"))
+            // checked after the tests: the log says where the server came from and where it is
+            .assertLogRecords(records -> assertThat(records)
+                    .map(LogText::of)
+                    .singleElement()
+                    .satisfies(text -> assertThat(text)
+                            .contains("from " + expectedSource())
+                            .contains(" at " + System.clearProperty(APPLICATION_URI) + " ")));
+
+    @Inject
+    Counter counter;
+
+    /** With the default sources and no container runtime: the PATH's redis-server, else the bundled one. */
+    static String expectedSource() {
+        String path = System.getenv("PATH");
+        boolean onPath = path != null
+                && List.of(path.split(File.pathSeparator)).stream()
+                        .map(dir -> Path.of(dir, "redis-server"))
+                        .anyMatch(Files::isExecutable);
+        return onPath ? "the redis-server on the PATH" : "the redis-server binary bundled";
+    }
+
+    @Test
+    @DisplayName("the Dev Services Redis serves @Locked: concurrent callers never overlap")
+    void lockedMethodsRunOnTheDevServicesRedis() throws Exception {
+        String uri = ConfigProvider.getConfig().getValue("lockkit.redis.uri", String.class);
+        assertThat(uri).startsWith("redis://127.0.0.1:");
+        System.setProperty(APPLICATION_URI, uri);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                calls.add(pool.submit(() -> {
+                    for (int i = 0; i < 10; i++) {
+                        counter.increment("dev");
+                    }
+                }));
+            }
+            for (Future<?> call : calls) {
+                call.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(counter.mostInside()).as("callers inside at once").isEqualTo(1);
+        assertThat(counter.increment("dev")).isEqualTo(41);
+    }
+}

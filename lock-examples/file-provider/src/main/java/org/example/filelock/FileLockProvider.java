@@ -5,6 +5,7 @@ import io.lockkit.LockException;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.WakeUpListeners;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -29,8 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -77,7 +76,7 @@ public final class FileLockProvider implements LockProvider {
     private final WatchService watcher;
     private final Thread watcherThread;
     private final ExecutorService io;
-    private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+    private final WakeUpListeners listeners = new WakeUpListeners();
     private volatile boolean closed;
 
     private FileLockProvider(Path directory, Duration timeout, boolean sync) throws IOException {
@@ -215,11 +214,8 @@ public final class FileLockProvider implements LockProvider {
     public Subscription subscribe(String name, WakeUpListener listener) {
         checkOpen(name);
         String file = fileName(name);
-        listeners.computeIfAbsent(file, f -> new CopyOnWriteArrayList<>()).add(listener);
-        return () -> listeners.computeIfPresent(file, (f, list) -> {
-            list.remove(listener);
-            return list.isEmpty() ? null : list;
-        });
+        listeners.add(file, listener);
+        return () -> listeners.remove(file, listener);
     }
 
     @Override
@@ -251,12 +247,9 @@ public final class FileLockProvider implements LockProvider {
                 WatchKey key = watcher.take();
                 for (WatchEvent<?> event : key.pollEvents()) {
                     if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
-                        listeners.values().forEach(list -> list.forEach(WakeUpListener::missedNotifications));
+                        listeners.missedAll();
                     } else {
-                        List<WakeUpListener> list = listeners.get(event.context().toString());
-                        if (list != null) {
-                            list.forEach(l -> l.released(null));
-                        }
+                        listeners.released(event.context().toString(), null);
                     }
                 }
                 key.reset();

@@ -213,11 +213,19 @@ class AsyncAcquisitionTest {
         factories.add(locks);
         assertThat(made.get()).as("the scheduler's threads, made at build").isEqualTo(2);
         AtomicReference<@Nullable String> completing = new AtomicReference<>();
-        join(locks.acquireAsync("async:managed").thenApply(h -> {
+        // Busy first, so that the stage is still pending when the dependent action is attached (a
+        // stage already complete runs it on the attaching thread).
+        LockHandle busy = factory().acquire("async:managed", LockOptions.noWait());
+        java.util.concurrent.CompletableFuture<LockHandle> granted = locks.acquireAsync(
+                        "async:managed", LockOptions.waitAtMost(LONG))
+                .thenApply(h -> {
                     completing.set(Thread.currentThread().getName());
                     return h;
-                }))
-                .release();
+                })
+                .toCompletableFuture();
+        assertThat(granted).as("waiting for the busy lock").isNotDone();
+        busy.release();
+        join(granted).release();
         assertThat(makers.subList(2, makers.size()))
                 .as("async threads made by scheduler threads")
                 .isNotEmpty()

@@ -165,11 +165,18 @@ class AsyncAcquisitionTest {
     void theStageCompletesOnALockkitThreadNeverTheCallers() throws Exception {
         DistributedLockFactory locks = factory();
         AtomicReference<@Nullable Thread> completing = new AtomicReference<>();
-        LockHandle hold = join(locks.acquireAsync("async:thread").thenApply(h -> {
-            completing.set(Thread.currentThread());
-            return h;
-        }));
-        hold.release();
+        // Busy first, so that the stage is still pending when the dependent action is attached (a
+        // stage already complete runs it on the attaching thread).
+        LockHandle busy = factory().acquire("async:thread", LockOptions.noWait());
+        CompletableFuture<LockHandle> granted = locks.acquireAsync("async:thread", LockOptions.waitAtMost(LONG))
+                .thenApply(h -> {
+                    completing.set(Thread.currentThread());
+                    return h;
+                })
+                .toCompletableFuture();
+        assertThat(granted).as("waiting for the busy lock").isNotDone();
+        busy.release();
+        join(granted).release();
         assertThat(completing.get()).isNotSameAs(Thread.currentThread());
         assertThat(completing.get().getName()).startsWith("lockkit-async-");
     }
@@ -216,8 +223,7 @@ class AsyncAcquisitionTest {
         // Busy first, so that the stage is still pending when the dependent action is attached (a
         // stage already complete runs it on the attaching thread).
         LockHandle busy = factory().acquire("async:managed", LockOptions.noWait());
-        java.util.concurrent.CompletableFuture<LockHandle> granted = locks.acquireAsync(
-                        "async:managed", LockOptions.waitAtMost(LONG))
+        CompletableFuture<LockHandle> granted = locks.acquireAsync("async:managed", LockOptions.waitAtMost(LONG))
                 .thenApply(h -> {
                     completing.set(Thread.currentThread().getName());
                     return h;

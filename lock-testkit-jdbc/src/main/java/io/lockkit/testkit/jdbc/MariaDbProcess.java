@@ -3,6 +3,7 @@ package io.lockkit.testkit.jdbc;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -90,10 +91,18 @@ final class MariaDbProcess {
     }
 
     private void install() {
+        try {
+            Files.createDirectories(temporaryFiles());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary folder for MariaDB", e);
+        }
         List<String> command = new ArrayList<>(List.of(
                 installer.toString(),
                 "--no-defaults",
                 "--datadir=" + dataDirectory.resolve("data"),
+                // Its own temporary folder: bootstrap's temporary tables in a shared /tmp collide
+                // between installers running at once ("Unknown table 'mysql.tmp_user_sys'").
+                "--tmpdir=" + temporaryFiles(),
                 "--auth-root-authentication-method=normal",
                 "--skip-test-db",
                 "--skip-name-resolve"));
@@ -101,6 +110,10 @@ final class MariaDbProcess {
             command.add("--user=root");
         }
         run(command, "installing a MariaDB data directory");
+    }
+
+    private Path temporaryFiles() {
+        return dataDirectory.resolve("tmp");
     }
 
     String jdbcUrl() {
@@ -128,6 +141,7 @@ final class MariaDbProcess {
                 server.toString(),
                 "--no-defaults",
                 "--datadir=" + dataDirectory.resolve("data"),
+                "--tmpdir=" + temporaryFiles(),
                 "--port=" + port,
                 "--socket=" + dataDirectory.resolve("mariadb.sock"),
                 "--pid-file=" + dataDirectory.resolve("mariadb.pid"),
@@ -162,7 +176,7 @@ final class MariaDbProcess {
             Process p = process;
             if (p == null || !p.isAlive()) {
                 throw new IllegalStateException(
-                        "mariadbd exited while starting; see " + dataDirectory.resolve("mariadb.log"));
+                        "mariadbd exited while starting:" + tail(dataDirectory.resolve("mariadb.log")));
             }
             try (Connection c = DriverManager.getConnection(jdbcUrl())) {
                 c.createStatement().execute("SELECT 1");
@@ -224,13 +238,23 @@ final class MariaDbProcess {
             }
             if (p.exitValue() != 0) {
                 throw new IllegalStateException(
-                        what + " failed (exit " + p.exitValue() + "); see " + dataDirectory.resolve("install.log"));
+                        what + " failed (exit " + p.exitValue() + "):" + tail(dataDirectory.resolve("install.log")));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(what + " failed: " + command, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(what + " was interrupted", e);
+        }
+    }
+
+    /** The last lines of a log, for an exception's message: the data directory is deleted on failure. */
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+            return "\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return " (its log " + log + " could not be read: " + e.getMessage() + ")";
         }
     }
 }

@@ -20,7 +20,7 @@ public class StockCounterResource {
     private final AtomicInteger overlaps = new AtomicInteger();
     private volatile int reserved;
 
-    // tag::reactive[]
+    // guide:quarkus-reactive-begin
     @POST
     @Path("/{sku}/reserve")
     @Locked("stock:{sku}")
@@ -40,7 +40,7 @@ public class StockCounterResource {
                     return reserved;
                 });
     }
-    // end::reactive[]
+    // guide:quarkus-reactive-end
 
     /** Reservations made so far. */
     public int reserved() {

@@ -81,6 +81,12 @@ class ReactiveLockedTest {
             return items;
         }
 
+        /** Whether the body runs on an event loop. */
+        @Locked("where:{sku}")
+        public Uni<Boolean> onEventLoop(String sku) {
+            return Uni.createFrom().item(Context.isOnEventLoopThread());
+        }
+
         @Locked("stock:{sku}")
         public int blocking(String sku) {
             return 1;
@@ -158,6 +164,20 @@ class ReactiveLockedTest {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> !locks.getLock("stream:cocoa").isLocked());
         assertThat(items).containsExactly(1, 2);
+    }
+
+    @Test
+    @DisplayName("called on a worker thread of a request's context, the body does not move to the event loop")
+    void workerCallerStaysOffTheLoop() throws Exception {
+        CompletableFuture<Boolean> onLoop = new CompletableFuture<>();
+        Context context = VertxContext.getOrCreateDuplicatedContext(vertx);
+        context.runOnContext(ignored -> {
+            var unused = context.executeBlocking(() -> {
+                stock.onEventLoop("worker").subscribe().with(onLoop::complete, onLoop::completeExceptionally);
+                return null;
+            });
+        });
+        assertThat(onLoop.get(10, TimeUnit.SECONDS)).isFalse();
     }
 
     @Test

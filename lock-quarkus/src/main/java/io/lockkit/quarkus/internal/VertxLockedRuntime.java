@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code @Locked} on Quarkus' event loops: a blocking method called on an event-loop thread fails at
- * once; an asynchronous method's body resumes on the caller's Vert.x (duplicated) context, so it
- * runs on the event loop with the request's context, as the caller expects; {@code Uni} and
+ * once; an asynchronous method called on an event loop resumes on the caller's Vert.x (duplicated)
+ * context, so its body runs on the event loop with the request's context, as the caller expects; {@code Uni} and
  * {@code Multi} are followed lazily.
  */
 // Design notes.
@@ -39,10 +39,15 @@ public final class VertxLockedRuntime implements LockedRuntime {
         return Context.isOnEventLoopThread();
     }
 
+    /**
+     * The caller's context when the caller is on an event loop; otherwise (a worker thread, even one
+     * running a request's context) null, so the body runs on lockkit's thread as anywhere else: a
+     * request context dispatches to its event loop, where a body written for a worker could block it.
+     */
     @Override
     public @Nullable Executor resumeExecutor() {
         Context context = Vertx.currentContext();
-        return context == null ? null : on(context);
+        return context == null || !Context.isOnEventLoopThread() ? null : on(context);
     }
 
     @Override

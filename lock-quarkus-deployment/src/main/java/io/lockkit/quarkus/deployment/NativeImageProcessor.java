@@ -18,7 +18,8 @@ import java.util.List;
 //   jars matches one.
 // - Service providers: lock-cdi picks the provider by lockkit.provider among the LockProviderFactory
 //   services on the class path (lock-jedis' redis, lock-jdbc's jdbc, any other); all of them are
-//   registered, with their constructors.
+//   registered, with their constructors. So are the LockedRuntime services lock-cdi loads
+//   (lock-quarkus' VertxLockedRuntime: the event-loop guard and Uni/Multi).
 // - Building a native executable needs GraalVM or Mandrel; the hints are checked as build items on the
 //   JVM, not by a native build.
 class NativeImageProcessor {
@@ -42,8 +43,12 @@ class NativeImageProcessor {
         resources.produce(new NativeImageResourceBuildItem(JEDIS_VERSION_RESOURCE));
     }
 
+    /** The service lock-cdi finds runtimes' say in @Locked by. */
+    static final String RUNTIME_SERVICE = "io.lockkit.cdi.spi.LockedRuntime";
+
     @BuildStep
-    ServiceProviderBuildItem providers() {
-        return ServiceProviderBuildItem.allProvidersFromClassPath(PROVIDER_SERVICE);
+    void providers(BuildProducer<ServiceProviderBuildItem> services) {
+        services.produce(ServiceProviderBuildItem.allProvidersFromClassPath(PROVIDER_SERVICE));
+        services.produce(ServiceProviderBuildItem.allProvidersFromClassPath(RUNTIME_SERVICE));
     }
 }

@@ -62,7 +62,8 @@ class NativeImageHintsTest {
         }
         List<String> providers = new ArrayList<>();
         for (ServiceProviderBuildItem item : context.consumeMulti(ServiceProviderBuildItem.class)) {
-            if (item.serviceDescriptorFile().endsWith(NativeImageProcessor.PROVIDER_SERVICE)) {
+            if (item.serviceDescriptorFile().endsWith(NativeImageProcessor.PROVIDER_SERVICE)
+                    || item.serviceDescriptorFile().endsWith(NativeImageProcessor.RUNTIME_SERVICE)) {
                 providers.addAll(item.providers());
             }
         }
@@ -113,6 +114,12 @@ class NativeImageHintsTest {
     void providersRegistered() {
         assertThat(produced(PROVIDERS))
                 .contains(JedisLockProviderFactory.class.getName(), JdbcLockProviderFactory.class.getName());
+    }
+
+    @Test
+    @DisplayName("lock-quarkus' LockedRuntime (event-loop guard, Uni and Multi) is registered as a service")
+    void lockedRuntimeRegistered() {
+        assertThat(produced(PROVIDERS)).contains("io.lockkit.quarkus.internal.VertxLockedRuntime");
     }
 
     /** The resources ending with {@code suffix} in the jar (or directory) holding {@code type}. */

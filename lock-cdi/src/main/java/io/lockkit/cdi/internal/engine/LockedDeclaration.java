@@ -20,6 +20,7 @@ public record LockedDeclaration(
         LockOptions options,
         WhenBusy whenBusy,
         ReturnKind returnKind,
+        String returnType,
         Duration holdAtLeast) {
 
     /** Return types the lock cannot follow: their work starts after the method has returned. */
@@ -45,7 +46,9 @@ public record LockedDeclaration(
         FUTURE,
         /** As {@link #STAGE}/{@link #FUTURE} with an {@code Optional} result, for {@link WhenBusy#SKIP}. */
         STAGE_OF_OPTIONAL,
-        FUTURE_OF_OPTIONAL;
+        FUTURE_OF_OPTIONAL,
+        /** A type an installed {@link io.lockkit.cdi.spi.LockedRuntime} follows ({@code Uni}, {@code Multi}). */
+        ADAPTED;
 
         boolean async() {
             return this == STAGE || this == FUTURE || this == STAGE_OF_OPTIONAL || this == FUTURE_OF_OPTIONAL;
@@ -76,7 +79,13 @@ public record LockedDeclaration(
         String template = values.template();
         if (template.isEmpty()) {
             return new LockedDeclaration(
-                    model.describe(), List.of(defaultName), options, values.whenBusy(), kind, holdAtLeast);
+                    model.describe(),
+                    List.of(defaultName),
+                    options,
+                    values.whenBusy(),
+                    kind,
+                    model.returnTypeName(),
+                    holdAtLeast);
         }
         NameTemplate parsed;
         try {
@@ -95,7 +104,13 @@ public record LockedDeclaration(
             }
         }
         return new LockedDeclaration(
-                model.describe(), List.copyOf(parts), options, values.whenBusy(), kind, holdAtLeast);
+                model.describe(),
+                List.copyOf(parts),
+                options,
+                values.whenBusy(),
+                kind,
+                model.returnTypeName(),
+                holdAtLeast);
     }
 
     private static <T> Bound<T> bind(SignatureModel<T> model, NameTemplate.Placeholder p, String template) {
@@ -197,6 +212,9 @@ public record LockedDeclaration(
 
     private static ReturnKind returnKind(SignatureModel<?> model) {
         String type = model.returnTypeName();
+        if (LockedRuntimes.installed().asyncType(type) != null) {
+            return ReturnKind.ADAPTED;
+        }
         if (REACTIVE_TYPES.contains(type)) {
             throw new DeclarationException("returns " + type + ", whose work runs after the method has returned and the"
                     + " lock is released; return CompletionStage or CompletableFuture, or lock inside the pipeline");

@@ -8,6 +8,8 @@ import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.LockedDeclaration.ReturnKind;
+import io.lockkit.cdi.spi.AsyncType;
+import io.lockkit.cdi.spi.LockedCall;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -17,7 +19,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,7 +45,12 @@ import org.jspecify.annotations.Nullable;
 // - An asynchronous method that does not join an outer hold acquires with acquireAsync: the calling
 //   thread (maybe an event loop) never waits nor calls the backend; the method runs on the thread
 //   that completes the acquisition once the lock is granted. Acquisition failures come back as
-//   failed stages, where callers of such methods look for failures.
+//   failed stages, where callers of such methods look for failures. The body runs on the installed
+//   runtime's resume executor (the caller's event-loop context in Quarkus) when it names one.
+// - Return types a LockedRuntime adapts (Uni, Multi) are lazy: the adapter's value acquires on each
+//   subscription through a LockedCall, so lock-cdi itself knows nothing of their library.
+// - On a thread the runtime says must not block (an event loop), a method that would wait for its
+//   lock fails before acquiring: blocking there stalls every request the loop serves.
 public final class LockedMethod {
 
     /** A holdAtLeast remainder shorter than this is not worth a deferred release: released at once. */
@@ -49,9 +59,11 @@ public final class LockedMethod {
     private final LockedDeclaration declaration;
     private final @Nullable String constantName;
     private final boolean declaresInterruption;
+    private final LockedRuntimes runtimes;
 
     private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption) {
         this.declaration = declaration;
+        this.runtimes = LockedRuntimes.installed();
         this.declaresInterruption = declaresInterruption;
         List<Object> parts = declaration.nameParts();
         this.constantName = parts.stream().allMatch(String.class::isInstance)
@@ -166,6 +178,10 @@ public final class LockedMethod {
             DistributedLockFactory factory, Object[] args, Proceed proceed, TransactionCompletion transactions)
             throws Exception {
         ReturnKind kind = declaration.returnKind();
+        if (kind == ReturnKind.ADAPTED) {
+            AsyncType type = Objects.requireNonNull(runtimes.asyncType(declaration.returnType()), "adapter");
+            return type.defer(() -> new Call(factory, args, proceed, runtimes.resumeExecutor()));
+        }
         String name;
         try {
             name = lockName(args);
@@ -189,6 +205,13 @@ public final class LockedMethod {
             DistributedLock threadLock = kind.async() ? null : factory.getLock(name);
             if (threadLock != null && threadLock.isHeldByCurrentThread()) {
                 return joinThreadHold(threadLock, proceed);
+            }
+            if (!kind.async() && runtimes.mustNotBlock()) {
+                throw new IllegalStateException("@Locked on " + declaration.describe()
+                        + " would block thread " + Thread.currentThread().getName()
+                        + " while it waits for lock " + name + ", and this thread must not block (an event loop):"
+                        + " return Uni or CompletionStage from the method, or run it on a worker thread"
+                        + " (@Blocking, @RunOnVirtualThread)");
             }
             Optional<LockHandle> acquired;
             try {
@@ -243,22 +266,19 @@ public final class LockedMethod {
     private Object invokeAsync(DistributedLockFactory factory, String name, Proceed proceed) {
         CompletableFuture<Object> result = new CompletableFuture<>();
         AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
-        CompletableFuture<?> acquisition;
+        CompletableFuture<Optional<LockHandle>> acquisition;
         try {
-            if (declaration.whenBusy() == WhenBusy.SKIP) {
-                CompletableFuture<Optional<LockHandle>> trying =
-                        factory.tryAcquireAsync(name, declaration.options()).toCompletableFuture();
-                trying.whenComplete((held, failure) ->
-                        run(factory, name, held == null ? null : held.orElse(null), failure, proceed, result, running));
-                acquisition = trying;
-            } else {
-                CompletableFuture<LockHandle> acquiring =
-                        factory.acquireAsync(name, declaration.options()).toCompletableFuture();
-                acquiring.whenComplete((held, failure) -> run(factory, name, held, failure, proceed, result, running));
-                acquisition = acquiring;
-            }
+            acquisition = startAcquisition(factory, name);
         } catch (LockException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
+        }
+        Executor resume = runtimes.resumeExecutor();
+        BiConsumer<@Nullable Optional<LockHandle>, @Nullable Throwable> granted = (held, failure) ->
+                run(factory, name, held == null ? null : held.orElse(null), failure, proceed, result, running);
+        if (resume == null) {
+            acquisition.whenComplete(granted);
+        } else {
+            acquisition.whenCompleteAsync(granted, resume);
         }
         result.whenComplete((value, failure) -> {
             if (result.isCancelled()) {
@@ -270,6 +290,126 @@ public final class LockedMethod {
             }
         });
         return result;
+    }
+
+    /** Starts waiting for the lock: busy yields an empty result when the method skips, else waits. */
+    @SuppressWarnings("FutureReturnValueIgnored") // dependents that only pass a cancellation on
+    private CompletableFuture<Optional<LockHandle>> startAcquisition(DistributedLockFactory factory, String name) {
+        if (declaration.whenBusy() == WhenBusy.SKIP) {
+            return factory.tryAcquireAsync(name, declaration.options()).toCompletableFuture();
+        }
+        CompletableFuture<LockHandle> acquiring =
+                factory.acquireAsync(name, declaration.options()).toCompletableFuture();
+        CompletableFuture<Optional<LockHandle>> acquired = acquiring.thenApply(Optional::of);
+        // Cancelling the dependent does not reach the acquisition: pass it on, so the wait is abandoned,
+        // and release a grant that came before the cancellation reached it.
+        acquired.whenComplete((held, failure) -> {
+            if (acquired.isCancelled() && !acquiring.cancel(false)) {
+                acquiring.thenAccept(LockHandle::release);
+            }
+        });
+        return acquired;
+    }
+
+    /**
+     * One acquisition of a method whose return type a runtime adapts: the adapter calls acquire,
+     * proceed and release, perhaps on different threads.
+     */
+    private final class Call implements LockedCall {
+        private final DistributedLockFactory factory;
+        private final Object[] args;
+        private final Proceed proceed;
+        private final @Nullable Executor resume;
+        private final AtomicBoolean ended = new AtomicBoolean();
+        private final AtomicReference<@Nullable LockHandle> held = new AtomicReference<>();
+        private volatile @Nullable CompletableFuture<Optional<LockHandle>> acquisition;
+        private volatile @Nullable String name;
+        private volatile long acquiredAt;
+
+        Call(DistributedLockFactory factory, Object[] args, Proceed proceed, @Nullable Executor resume) {
+            this.factory = factory;
+            this.args = args;
+            this.proceed = proceed;
+            this.resume = resume;
+        }
+
+        @Override
+        @SuppressWarnings("FutureReturnValueIgnored") // the dependent completes the stage returned
+        public CompletionStage<Boolean> acquire() {
+            String lockName;
+            CompletableFuture<Optional<LockHandle>> waiting;
+            try {
+                lockName = lockName(args);
+                name = lockName;
+                LockHandle outer = HeldLocks.find(factory, lockName);
+                if (outer != null) {
+                    outer.acquireAgain(); // joins the hold of an enclosing call on this thread
+                    waiting = CompletableFuture.completedFuture(Optional.of(outer));
+                } else {
+                    waiting = startAcquisition(factory, lockName);
+                }
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+            acquisition = waiting;
+            CompletableFuture<Boolean> granted = new CompletableFuture<>();
+            BiConsumer<@Nullable Optional<LockHandle>, @Nullable Throwable> done = (result, failure) -> {
+                if (failure != null) {
+                    granted.completeExceptionally(
+                            failure instanceof CompletionException && failure.getCause() != null
+                                    ? failure.getCause()
+                                    : failure);
+                    return;
+                }
+                LockHandle handle = result == null ? null : result.orElse(null);
+                if (handle == null) {
+                    granted.complete(false);
+                    return;
+                }
+                acquiredAt = System.nanoTime();
+                held.set(handle);
+                if (ended.get() && held.compareAndSet(handle, null)) {
+                    LockedMethod.this.release(handle, acquiredAt); // released while it was being granted
+                }
+                granted.complete(true);
+            };
+            if (resume == null) {
+                waiting.whenComplete(done);
+            } else {
+                waiting.whenCompleteAsync(done, resume);
+            }
+            return granted;
+        }
+
+        @Override
+        public @Nullable Object proceed() throws Exception {
+            LockHandle handle = held.get();
+            String lockName = name;
+            if (handle == null || lockName == null) {
+                throw new IllegalStateException("@Locked on " + declaration.describe() + ": proceed before the grant");
+            }
+            HeldLocks.push(factory, lockName, handle);
+            try {
+                return proceed.proceed();
+            } finally {
+                HeldLocks.pop();
+            }
+        }
+
+        @Override
+        public void release() {
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
+            CompletableFuture<Optional<LockHandle>> waiting = acquisition;
+            if (waiting != null) {
+                waiting.cancel(false); // still waiting: abandon the wait (a grant racing it is released)
+            }
+            LockHandle handle = held.getAndSet(null);
+            if (handle != null) {
+                LockedMethod.this.release(handle, acquiredAt);
+            }
+        }
     }
 
     /**

@@ -47,7 +47,10 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
             new ProviderSetting(USER, null, "The user for lockkit.jdbc.url."),
             new ProviderSetting(PASSWORD, null, "The password for lockkit.jdbc.url."),
             new ProviderSetting(
-                    DATASOURCE, null, "The name of the DataSource to use (JNDI), e.g. java:comp/DefaultDataSource."),
+                    DATASOURCE,
+                    null,
+                    "The DataSource to use: a @Named DataSource bean's name (a Quarkus named datasource), else a"
+                            + " JNDI name, e.g. java:comp/DefaultDataSource."),
             new ProviderSetting(SCHEMA, "the connection's", "The schema of the lock table."),
             new ProviderSetting(TABLE, JdbcLockProvider.DEFAULT_TABLE, "The lock table's name."),
             new ProviderSetting(
@@ -180,11 +183,11 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
         } catch (IllegalStateException e) {
             throw new IllegalStateException(
                     "lockkit: lockkit.provider=jdbc finds several @Default javax.sql.DataSource beans; name one with "
-                            + DATASOURCE + " (JNDI) or set " + URL + " (" + e.getMessage() + ")",
+                            + DATASOURCE + " or set " + URL + " (" + e.getMessage() + ")",
                     e);
         }
         return found.orElseThrow(() -> new IllegalStateException("lockkit: lockkit.provider=jdbc needs a database: a"
-                + " @Default javax.sql.DataSource bean, a JNDI name in " + DATASOURCE + ", or " + URL));
+                + " @Default javax.sql.DataSource bean, a DataSource named in " + DATASOURCE + ", or " + URL));
     }
 
     @Override

@@ -202,26 +202,19 @@ public final class LockedMethod {
         if (handle != null) {
             handle.acquireAgain();
         } else {
-            DistributedLock threadLock = kind.async() ? null : factory.getLock(name);
-            if (threadLock != null && threadLock.isHeldByCurrentThread()) {
+            // A synchronous method here: an asynchronous one not joining a hold went to invokeAsync.
+            DistributedLock threadLock = factory.getLock(name);
+            if (threadLock.isHeldByCurrentThread()) {
                 return joinThreadHold(threadLock, proceed);
             }
-            if (!kind.async() && runtimes.mustNotBlock()) {
+            if (runtimes.mustNotBlock()) {
                 throw new IllegalStateException("@Locked on " + declaration.describe()
                         + " would block thread " + Thread.currentThread().getName()
                         + " while it waits for lock " + name + ", and this thread must not block (an event loop):"
                         + " return Uni or CompletionStage from the method, or run it on a worker thread"
                         + " (@Blocking, @RunOnVirtualThread)");
             }
-            Optional<LockHandle> acquired;
-            try {
-                acquired = acquire(factory, name);
-            } catch (LockException | IllegalArgumentException e) {
-                if (kind.async()) {
-                    return CompletableFuture.failedFuture(e);
-                }
-                throw e;
-            }
+            Optional<LockHandle> acquired = acquire(factory, name);
             if (acquired.isEmpty()) {
                 return skipped(kind);
             }
@@ -530,13 +523,9 @@ public final class LockedMethod {
         return kind == ReturnKind.STAGE_OF_OPTIONAL || kind == ReturnKind.FUTURE_OF_OPTIONAL ? Optional.empty() : null;
     }
 
+    /** What a skipped synchronous call returns (an asynchronous one completes its stage with {@link #skippedValue}). */
     private static @Nullable Object skipped(ReturnKind kind) {
-        return switch (kind) {
-            case OPTIONAL -> Optional.empty();
-            case STAGE, FUTURE -> CompletableFuture.completedFuture(null);
-            case STAGE_OF_OPTIONAL, FUTURE_OF_OPTIONAL -> CompletableFuture.completedFuture(Optional.empty());
-            default -> null;
-        };
+        return kind == ReturnKind.OPTIONAL ? Optional.empty() : null;
     }
 
     @SuppressWarnings("FutureReturnValueIgnored") // the dependent that cancels the original needs no handle

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarkus.test.QuarkusDevModeTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.DisplayName;
@@ -99,18 +95,10 @@ class DevModeLiveReloadTest {
     }
 
     private String get(String path) throws Exception {
-        return send(HttpRequest.newBuilder(app.resolve(path)).GET());
+        return DevModeHttp.get(app, path);
     }
 
     private String post(String path) throws Exception {
-        return send(HttpRequest.newBuilder(app.resolve(path)).POST(HttpRequest.BodyPublishers.noBody()));
-    }
-
-    private static String send(HttpRequest.Builder request) throws Exception {
-        // a live reload happens on the first request after a change, within that request
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(request.timeout(Duration.ofSeconds(120)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s", response.body()).isEqualTo(200);
-        return response.body();
+        return DevModeHttp.post(app, path);
     }
 }

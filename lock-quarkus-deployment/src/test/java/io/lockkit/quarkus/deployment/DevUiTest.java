@@ -10,10 +10,6 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -89,17 +85,10 @@ class DevUiTest {
     }
 
     private String get(String path) throws Exception {
-        return send(HttpRequest.newBuilder(app.resolve(path)).GET());
+        return DevModeHttp.get(app, path);
     }
 
     private String post(String path) throws Exception {
-        return send(HttpRequest.newBuilder(app.resolve(path)).POST(HttpRequest.BodyPublishers.noBody()));
-    }
-
-    private static String send(HttpRequest.Builder request) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s", response.body()).isEqualTo(200);
-        return response.body();
+        return DevModeHttp.post(app, path);
     }
 }

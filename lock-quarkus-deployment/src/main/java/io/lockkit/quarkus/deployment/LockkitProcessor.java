@@ -2,8 +2,10 @@ package io.lockkit.quarkus.deployment;
 
 import io.lockkit.quarkus.internal.DataSourceCheck;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 
 /** The extension's feature and lock-cdi's beans. */
 // Design notes.
@@ -16,9 +18,18 @@ import io.quarkus.deployment.builditem.FeatureBuildItem;
 //   container): @Locked validation (the build fails naming the method), the library's factory bean
 //   unless the application has one, @LeaderOf beans, the readiness check where MicroProfile Health is.
 //   Porting it to Jandex build steps would duplicate DeploymentWalk's rules for no gain today.
+// - Dev mode drains for DEV_DRAIN_TIMEOUT, not lock-cdi's 30 s: a live reload stops the application,
+//   and a hold it never releases (a leader's, a handle kept in a bean) made every reload wait the whole
+//   drain. Requests in flight at a reload are the developer's own, and short. A configured
+//   drain-timeout (plain or quarkus.lockkit key, %dev profile included) still wins.
 class LockkitProcessor {
 
     static final String FEATURE = "lockkit";
+
+    static final String DRAIN_TIMEOUT_KEY = "quarkus.lockkit.drain-timeout";
+
+    /** How long a dev-mode application's shutdown (a live reload, the end of dev mode) lets holders keep their locks. */
+    static final String DEV_DRAIN_TIMEOUT = "2s";
 
     /** The beans lock-cdi's interceptor and factory need, by name: they are lock-cdi internals. */
     static final String[] LOCK_CDI_BEANS = {
@@ -28,6 +39,11 @@ class LockkitProcessor {
     @BuildStep
     FeatureBuildItem feature() {
         return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep(onlyIf = IsDevelopment.class)
+    RunTimeConfigurationDefaultBuildItem devModeDrainTimeout() {
+        return new RunTimeConfigurationDefaultBuildItem(DRAIN_TIMEOUT_KEY, DEV_DRAIN_TIMEOUT);
     }
 
     @BuildStep

@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  *       was paused then is told once it runs again; only a killed one is never told;
  *   <li><b>prompt elections</b>: after each fault some term worked within lease + wake-up time of
  *       the fault's anchor (its start for a fault of the leader's process, whose own later stamps
- *       do not count; its end for a backend fault).
+ *       do not count; its end for a backend fault);
+ *   <li><b>lost() first</b>: no term's {@code onRevoked} started before its {@code lost()} completed
+ *       (both stamped in the leader's own process, so this holds through pauses too).
  * </ol>
  */
 public final class TermHistory {
@@ -108,11 +110,16 @@ public final class TermHistory {
             List<String> overlaps,
             List<String> tokenOrder,
             List<String> toldLate,
+            List<String> revokedBeforeLost,
             List<String> slowElections,
             Map<String, List<Long>> electionMillis) {
 
         public boolean passes() {
-            return overlaps.isEmpty() && tokenOrder.isEmpty() && toldLate.isEmpty() && slowElections.isEmpty();
+            return overlaps.isEmpty()
+                    && tokenOrder.isEmpty()
+                    && toldLate.isEmpty()
+                    && revokedBeforeLost.isEmpty()
+                    && slowElections.isEmpty();
         }
 
         /** Every violation, one per line, for an assertion message. */
@@ -121,6 +128,7 @@ public final class TermHistory {
             overlaps.forEach(v -> all.add("overlap: " + v));
             tokenOrder.forEach(v -> all.add("token order: " + v));
             toldLate.forEach(v -> all.add("told late: " + v));
+            revokedBeforeLost.forEach(v -> all.add("onRevoked before lost(): " + v));
             slowElections.forEach(v -> all.add("slow election: " + v));
             return String.join("\n", all);
         }
@@ -200,6 +208,15 @@ public final class TermHistory {
             }
         }
 
+        // 5. (checked before 4, in report order) onRevoked starts once lost() has completed.
+        List<String> revokedBeforeLost = new ArrayList<>();
+        for (Term t : byElection) {
+            if (t.revokedStart() != NONE && t.lostAt() != NONE && t.revokedStart() - t.lostAt() < 0) {
+                revokedBeforeLost.add(t + ": onRevoked started " + micros(t.lostAt() - t.revokedStart())
+                        + " us before its lost() completed");
+            }
+        }
+
         // 4. After each fault a term works within lease + wake-up of the anchor.
         List<String> slow = new ArrayList<>();
         Map<String, List<Long>> electionMillis = new LinkedHashMap<>();
@@ -228,7 +245,16 @@ public final class TermHistory {
             }
         }
         long stamps = terms.stream().mapToLong(t -> t.work().size()).sum();
-        return new Report(terms.size(), stamps, lostHoldOverlaps, overlaps, tokenOrder, toldLate, slow, electionMillis);
+        return new Report(
+                terms.size(),
+                stamps,
+                lostHoldOverlaps,
+                overlaps,
+                tokenOrder,
+                toldLate,
+                revokedBeforeLost,
+                slow,
+                electionMillis);
     }
 
     private static List<Outage> outagesOf(List<Outage> outages, int process, long from, long to) {

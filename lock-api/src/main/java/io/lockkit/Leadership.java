@@ -26,21 +26,21 @@ import java.util.Optional;
  *
  * <p><b>The ordering guarantee.</b> A leader's term is revoked ({@link #isLeader()} false,
  * {@link Term#lost()} completed and the actions attached to it returned, then {@code onRevoked}
- * called, whatever ended the term) when its lease runs out on this
- * instance's own monotonic clock, {@linkplain LeadershipOptions#revocationMargin() a margin}
- * before that lease ends, so that {@code onRevoked} and {@code lost()} have completed by the time
- * the lease ends. The lease runs from the moment the request that set it was sent, so it never
- * ends here later than on the backend, which only then lets another instance be elected. A step
- * down or a close calls {@code onRevoked} before the lock is released. Assumptions, the same as
- * for every lease of a hold: the callbacks return well within the margin (hand long work to
- * another thread and stop it from {@code onRevoked}); this machine's clock does not run slower than
- * the backend's by more than what the margin leaves after them, as a share of the lease (the
- * default margin, a tenth of the lease, leaves several percent; monotonic clocks drift by parts per
- * million); and the process is not paused past the margin (a process stopped by the OS or by a long
- * GC pause resumes with {@link #isLeader()} already false, but is told late). A backend that loses the hold itself (a restart without persistence, a deleted
- * key or row, a force release) frees the lock at once, and the leader is told at its next renewal
- * ({@link RevocationReason#NOT_HELD}): such terms may overlap, and the fencing token is what keeps
- * the old leader's writes out.
+ * called, whatever ended the term) when its lease runs out on this instance's own monotonic clock,
+ * {@linkplain LeadershipOptions#revocationMargin() a margin} before that lease ends, so that
+ * {@code onRevoked} and {@code lost()} have completed by the time the lease ends. The lease runs
+ * from the moment the request that set it was sent, so it never ends here later than on the
+ * backend, which only then lets another instance be elected. A step down or a close calls
+ * {@code onRevoked} before the lock is released. Assumptions, the same as for every lease of a
+ * hold: the callbacks return well within the margin (hand long work to another thread and stop it
+ * from {@code onRevoked}); this machine's clock does not run slower than the backend's by more than
+ * what the margin leaves after them, as a share of the lease (the default margin, a tenth of the
+ * lease, leaves several percent; monotonic clocks drift by parts per million); and the process is
+ * not paused past the margin (a process stopped by the OS or by a long GC pause resumes with
+ * {@link #isLeader()} already false, but is told late). A backend that loses the hold itself (a
+ * restart without persistence, a deleted key or row, a force release) frees the lock at once, and
+ * the leader is told at its next renewal ({@link RevocationReason#NOT_HELD}): such terms may
+ * overlap, and the fencing token is what keeps the old leader's writes out.
  *
  * <p><b>Callbacks</b> ({@link LeadershipOptions.Builder#onElected onElected},
  * {@link LeadershipOptions.Builder#onRevoked onRevoked}) run on this leadership's own thread,
@@ -122,8 +122,8 @@ public interface Leadership extends AutoCloseable {
     /**
      * Steps down ({@link RevocationReason#CLOSED}) and stops campaigning for good; returns once the
      * lock is released and the thread has ended (when called from a callback or from an action
-     * attached to {@link Term#lost()}: at once, and both follow it). Waits at most the lease for a callback that does not return, then
-     * releases the lock anyway and logs it. Idempotent.
+     * attached to {@link Term#lost()}: at once, and both follow it). Waits at most the lease for a
+     * callback that does not return, then releases the lock anyway and logs it. Idempotent.
      */
     @Override
     void close();

@@ -291,6 +291,14 @@ abstract class LeadershipContract extends ContractGroup {
         a.leadership.close(); // revoked on this thread; returns once onRevoked has run
         assertThat(last.revocation()).isPresent();
 
+        assertLostBeforeOnRevoked(a, bound);
+    }
+
+    /**
+     * Every term {@code a} was elected for had its onRevoked start only after its slow lost()
+     * dependent returned; and the terms ended for a step down and for a lease that ran out, at least.
+     */
+    private static void assertLostBeforeOnRevoked(LeadershipCandidate a, Duration bound) {
         List<Long> terms = a.electedTokens();
         await("every term's lost() dependent and onRevoked recorded")
                 .atMost(bound)

@@ -300,6 +300,7 @@ public interface DistributedLockFactory extends AutoCloseable {
 
         final LockProvider provider;
         Ticker ticker = Ticker.system();
+        java.time.Clock clock = java.time.Clock.systemUTC();
 
         @Nullable
         ScheduledExecutorService scheduler;
@@ -328,6 +329,15 @@ public interface DistributedLockFactory extends AutoCloseable {
         /** The monotonic clock for lease deadlines (default {@link Ticker#system()}). */
         public Builder ticker(Ticker ticker) {
             this.ticker = require(ticker, "ticker");
+            return this;
+        }
+
+        /**
+         * The wall clock for the times this factory reports to people, such as
+         * {@link Term#electedAt()} (default {@link java.time.Clock#systemUTC()}); leases never read it.
+         */
+        public Builder clock(java.time.Clock clock) {
+            this.clock = require(clock, "clock");
             return this;
         }
 

@@ -25,28 +25,33 @@ import java.util.Optional;
  * token.
  *
  * <p><b>The ordering guarantee.</b> A leader's term is revoked ({@link #isLeader()} false,
- * {@link Term#lost()} completed, then {@code onRevoked} called) when its lease runs out on this
- * instance's own monotonic clock, {@linkplain LeadershipOptions#revocationMargin() a margin}
- * before that lease ends, so that {@code onRevoked} and {@code lost()} have completed by the time
- * the lease ends. The lease runs from the moment the request that set it was sent, so it never
- * ends here later than on the backend, which only then lets another instance be elected. A step
- * down or a close calls {@code onRevoked} before the lock is released. Assumptions, the same as
- * for every lease of a hold: the callbacks return well within the margin (hand long work to
- * another thread and stop it from {@code onRevoked}); this machine's clock does not run slower than
- * the backend's by more than what the margin leaves after them, as a share of the lease (the
- * default margin, a tenth of the lease, leaves several percent; monotonic clocks drift by parts per
- * million); and the process is not paused past the margin (a process stopped by the OS or by a long
- * GC pause resumes with {@link #isLeader()} already false, but is told late). A backend that loses the hold itself (a restart without persistence, a deleted
- * key or row, a force release) frees the lock at once, and the leader is told at its next renewal
- * ({@link RevocationReason#NOT_HELD}): such terms may overlap, and the fencing token is what keeps
- * the old leader's writes out.
+ * {@link Term#lost()} completed and the actions attached to it returned, then {@code onRevoked}
+ * called, whatever ended the term) when its lease runs out on this instance's own monotonic clock,
+ * {@linkplain LeadershipOptions#revocationMargin() a margin} before that lease ends, so that
+ * {@code onRevoked} and {@code lost()} have completed by the time the lease ends. The lease runs
+ * from the moment the request that set it was sent, so it never ends here later than on the
+ * backend, which only then lets another instance be elected. A step down or a close calls
+ * {@code onRevoked} before the lock is released. Assumptions, the same as for every lease of a
+ * hold: the callbacks return well within the margin (hand long work to another thread and stop it
+ * from {@code onRevoked}); this machine's clock does not run slower than the backend's by more than
+ * what the margin leaves after them, as a share of the lease (the default margin, a tenth of the
+ * lease, leaves several percent; monotonic clocks drift by parts per million); and the process is
+ * not paused past the margin (a process stopped by the OS or by a long GC pause resumes with
+ * {@link #isLeader()} already false, but is told late). A backend that loses the hold itself (a
+ * restart without persistence, a deleted key or row, a force release) frees the lock at once, and
+ * the leader is told at its next renewal ({@link RevocationReason#NOT_HELD}): such terms may
+ * overlap, and the fencing token is what keeps the old leader's writes out.
  *
  * <p><b>Callbacks</b> ({@link LeadershipOptions.Builder#onElected onElected},
  * {@link LeadershipOptions.Builder#onRevoked onRevoked}) run on this leadership's own thread,
  * named {@code lockkit-leadership-<name>} unless the factory was given a thread factory, one at a
  * time and in term order: a term's {@code onRevoked} always follows its {@code onElected}. An
  * exception from {@code onElected} is logged and makes the instance step down (it cannot lead if
- * it could not start leading); one from {@code onRevoked} is logged.
+ * it could not start leading); one from {@code onRevoked} is logged. A term is announced only with
+ * lease left: one won by an answer that came back after its lease (less the margin) ran out is
+ * first confirmed by a renewal, as a lock acquisition confirms a hold won after its whole lease,
+ * and is given back unannounced (neither callback runs for it) if the backend no longer has it or
+ * the renewal too came back too late.
  *
  * <p><b>Outages.</b> While the backend is unreachable nobody new is elected, the leader's term ends
  * with its lease ({@link RevocationReason#LEASE_EXPIRED}), and the campaign retries with a capped
@@ -70,6 +75,14 @@ public interface Leadership extends AutoCloseable {
 
     /** The name this leadership campaigns for (a lock name). */
     String name();
+
+    /**
+     * The lease in force for this leadership's terms: {@link LeadershipOptions#lease()} when it was
+     * set, else the factory's default watchdog lease when the leadership was made (the options'
+     * {@code lease()} is empty then). The revocation margin, renewal interval and rejoin delay left
+     * to their defaults are shares of it.
+     */
+    Duration lease();
 
     /**
      * Starts campaigning in the background and returns this leadership; does nothing when it
@@ -101,16 +114,16 @@ public interface Leadership extends AutoCloseable {
      * returned; a campaign in progress is given up, a lock it won meanwhile given back unannounced.
      * This instance then sits out for {@link LeadershipOptions#rejoinDelay()} before it campaigns
      * again ({@link #start()} ends the wait early). Returns once the lock is released, unless
-     * called from a callback (then the release follows the callback). Does nothing when not
-     * started or closed.
+     * called from a callback or from an action attached to {@link Term#lost()} (then the release
+     * follows it). Does nothing when not started or closed.
      */
     void stepDown();
 
     /**
      * Steps down ({@link RevocationReason#CLOSED}) and stops campaigning for good; returns once the
-     * lock is released and the thread has ended (when called from a callback: at once, and both
-     * follow the callback). Waits at most the lease for a callback that does not return, then
-     * releases the lock anyway and logs it. Idempotent.
+     * lock is released and the thread has ended (when called from a callback or from an action
+     * attached to {@link Term#lost()}: at once, and both follow it). Waits at most the lease for a
+     * callback that does not return, then releases the lock anyway and logs it. Idempotent.
      */
     @Override
     void close();

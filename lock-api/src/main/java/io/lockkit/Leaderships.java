@@ -1,5 +1,6 @@
 package io.lockkit;
 
+import java.time.Clock;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,9 +16,12 @@ final class Leaderships {
     private final ConcurrentHashMap<String, LockLeadership> open = new ConcurrentHashMap<>();
     /** The caller's thread factory, for the leaderships' threads; null: daemon threads of our own. */
     private final @Nullable ThreadFactory threadFactory;
+    /** The factory's wall clock, for {@link Term#electedAt()}. */
+    final Clock clock;
 
-    Leaderships(@Nullable ThreadFactory threadFactory) {
+    Leaderships(@Nullable ThreadFactory threadFactory, Clock clock) {
         this.threadFactory = threadFactory;
+        this.clock = clock;
     }
 
     /**

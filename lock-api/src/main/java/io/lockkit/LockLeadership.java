@@ -3,8 +3,6 @@ package io.lockkit;
 import io.lockkit.Leadership.RevocationReason;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -19,11 +17,12 @@ import org.jspecify.annotations.Nullable;
  * is revoked, calls {@code onRevoked}, releases, and campaigns again (after a step down, once the
  * rejoin delay has passed). A term is revoked by whichever comes first: the hold's loss as the core
  * reports it, a timer at the lease's end less the margin on the factory's scheduler (re-armed after
- * each renewal, as the deadline moves), {@link #stepDown()} or {@link #close()}. Revoking marks the
- * term (so {@link Term#isValid()} and {@link #isLeader()} turn false at once) and completes
- * {@link Term#lost()} on the revoking thread; the leadership thread then calls {@code onRevoked}
- * and only afterwards releases the lock, so a step down or a close lets nobody else in before the
- * leader's callback has returned. Pauses (sitting out, back-off after a failure) are timers on the
+ * each renewal, as the deadline moves), {@link #stepDown()} or {@link #close()}. {@link Terms}
+ * makes the terms (none whose lease is over) and revokes them: marks the term (so
+ * {@link Term#isValid()} and {@link #isLeader()} turn false at once), completes {@link Term#lost()}
+ * on the revoking thread, and only then lets this leadership's thread call {@code onRevoked}; that
+ * thread releases the lock only afterwards, so a step down or a close lets nobody else in before
+ * the leader's callback has returned. Pauses (sitting out, back-off after a failure) are timers on the
  * factory's scheduler too, so a test's clock and scheduler drive every transition. The thread is
  * interrupted only while it is inside the campaign's wait, never in a callback.
  */
@@ -42,26 +41,19 @@ final class LockLeadership implements Leadership {
     private final String name;
     private final LeadershipOptions.Resolved options;
     private final LockOptions lockOptions;
-    private final Ticker ticker;
-    private final ScheduledExecutorService scheduler;
     private final LeaderCallbacks callbacks;
+    private final Terms terms;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled on every change of the fields below. */
     private final Condition changed = lock.newCondition();
 
-    // Guarded by lock (term also read without it, for isLeader).
+    // Guarded by lock.
     private State state = State.NEW;
     private @Nullable Thread thread;
     private boolean threadEnded;
     /** The thread is inside the campaign's wait, where an interrupt ends it. */
     private boolean inCampaign;
-    /** The term being led, from its election until its lock was released. */
-    private volatile @Nullable Term term;
-
-    private @Nullable LockHandle handle;
-    /** Why the current term ended, once it has; for the thread. */
-    private @Nullable RevocationReason pending;
     /** A step down the thread has not yet turned into sitting out. */
     private boolean stepDownAsked;
     /** Sitting out or backing off. */
@@ -76,10 +68,9 @@ final class LockLeadership implements Leadership {
                 .watchdogLease(options.lease())
                 .renewalInterval(options.renewalInterval())
                 .build();
-        this.ticker = factory.ticker;
-        this.scheduler = factory.scheduler;
         this.callbacks = new LeaderCallbacks(name, options);
-        this.pause = new CampaignPause(lock, changed, scheduler, ticker);
+        this.terms = new Terms(factory, name, options, lock, changed);
+        this.pause = new CampaignPause(lock, changed, factory.scheduler, factory.ticker);
     }
 
     @Override
@@ -110,14 +101,19 @@ final class LockLeadership implements Leadership {
     }
 
     @Override
+    public Duration lease() {
+        return options.lease();
+    }
+
+    @Override
     public boolean isLeader() {
-        Term t = term;
+        Term t = terms.current();
         return t != null && t.isValid();
     }
 
     @Override
     public Optional<Term> currentTerm() {
-        Term t = term;
+        Term t = terms.current();
         return t != null && t.isValid() ? Optional.of(t) : Optional.empty();
     }
 
@@ -134,7 +130,7 @@ final class LockLeadership implements Leadership {
                         "leadership '" + LockException.abbreviate(name) + "' was not started: call start() first");
             }
             while (true) {
-                Term t = term;
+                Term t = terms.current();
                 if (t != null && t.isValid()) {
                     return Optional.of(t);
                 }
@@ -160,15 +156,15 @@ final class LockLeadership implements Leadership {
             }
             stepDownAsked = true;
             pause.begin(options.rejoinDelay().toNanos()); // the sit-out runs from now
-            t = term;
+            t = terms.current();
             interruptCampaign();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
         if (t != null) {
-            revoke(t, RevocationReason.STEPPED_DOWN);
-            if (!onOwnThread()) {
+            terms.revoke(t, RevocationReason.STEPPED_DOWN);
+            if (!onOwnThread() && !terms.completingLost()) {
                 awaitReleased(t, closeWaitNanos());
             }
         }
@@ -183,7 +179,7 @@ final class LockLeadership implements Leadership {
         try {
             first = state != State.CLOSED;
             state = State.CLOSED;
-            t = term;
+            t = terms.current();
             th = thread;
             interruptCampaign();
             pause.cancelTimer();
@@ -195,16 +191,16 @@ final class LockLeadership implements Leadership {
             factory.leaderships.closed(this);
         }
         if (t != null) {
-            revoke(t, RevocationReason.CLOSED);
+            terms.revoke(t, RevocationReason.CLOSED);
         }
-        if (th == null || onOwnThread()) {
-            return;
+        if (th == null || onOwnThread() || terms.completingLost()) {
+            return; // the thread ends after the callback or lost() dependent that called this
         }
         if (!awaitThreadEnd(closeWaitNanos())) {
             LockHandle h;
             lock.lock();
             try {
-                h = handle;
+                h = terms.handle();
             } finally {
                 lock.unlock();
             }
@@ -222,7 +218,7 @@ final class LockLeadership implements Leadership {
 
     @Override
     public String toString() {
-        Term t = term;
+        Term t = terms.current();
         return "Leadership[" + LockException.abbreviate(name) + ", " + (t != null && t.isValid() ? t : "not leading")
                 + "]";
     }
@@ -258,7 +254,7 @@ final class LockLeadership implements Leadership {
             lock.lock();
             try {
                 threadEnded = true;
-                left = handle;
+                left = terms.handle();
                 changed.signalAll();
             } finally {
                 lock.unlock();
@@ -334,99 +330,59 @@ final class LockLeadership implements Leadership {
         return won;
     }
 
-    /** Leads one term: announces it, waits for its revocation, tells the listeners, releases the lock. */
+    /**
+     * Leads one term: announces it (unless its lease is over, see {@link Terms}), waits for its
+     * revocation, tells the listeners, releases the lock.
+     */
     private void lead(LockHandle h) {
         Hold hold = ((OwnedLockHandle) h).hold();
-        Term t = new Term(name, hold.token, hold, ticker, options.margin().toNanos());
-        lock.lock();
-        try {
-            if (state != State.CLOSED && !stepDownAsked) {
-                term = t;
-                handle = h;
-                pending = null;
-                changed.signalAll();
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (term != t) {
+        Term t = terms.elect(hold);
+        if (t == null || !begin(t, h)) {
             callbacks.release(h);
             return;
         }
         // revoke() throws nothing, so the stage this returns completes normally: nothing to check.
-        var unused = hold.lost.whenComplete((loss, e) -> revoke(t, LeaderCallbacks.reasonOf(hold.lossCause)));
-        watchExpiry(t);
-        factory.events.elected(name, t.fencingToken());
-        if (!callbacks.elected(t)) {
-            lock.lock();
-            try {
-                if (state == State.RUNNING) {
-                    stepDownAsked = true;
-                    pause.begin(options.rejoinDelay().toNanos());
-                }
-            } finally {
-                lock.unlock();
+        var unused = hold.lost.whenComplete((loss, e) -> terms.revoke(t, LeaderCallbacks.reasonOf(hold.lossCause)));
+        terms.watchExpiry(t);
+        boolean announced = terms.announceable(t);
+        if (announced) {
+            factory.events.elected(name, t.fencingToken());
+            if (!callbacks.elected(t)) {
+                stepDownAfterFailedElection();
+                terms.revoke(t, RevocationReason.STEPPED_DOWN);
             }
-            revoke(t, RevocationReason.STEPPED_DOWN);
         }
-        RevocationReason reason = awaitRevocation();
-        factory.events.revoked(name, t.fencingToken(), reason, t.revokedAtNanos() - hold.acquiredNanos);
-        callbacks.revoked(t, reason);
+        RevocationReason reason = terms.awaitRevocation();
+        if (announced) {
+            factory.events.revoked(name, t.fencingToken(), reason, t.revokedAtNanos() - hold.acquiredNanos);
+            callbacks.revoked(t, reason);
+        }
         callbacks.release(h);
+        terms.ended();
+    }
+
+    /** Makes {@code t} the term being led, unless a close or a step down came first. */
+    private boolean begin(Term t, LockHandle h) {
         lock.lock();
         try {
-            term = null;
-            handle = null;
-            pending = null;
-            changed.signalAll();
+            if (state == State.CLOSED || stepDownAsked) {
+                return false;
+            }
+            terms.begin(t, h);
+            return true;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Revokes {@code t} when its lease has run out on this clock (less the margin), else looks again then. */
-    private void watchExpiry(Term t) {
-        if (t.revocation().isPresent()) {
-            return;
-        }
-        long now = ticker.nanoTime();
-        if (t.hasExpired(now)) {
-            revoke(t, RevocationReason.LEASE_EXPIRED);
-            return;
-        }
-        long left = t.endNanos() - now;
-        try {
-            // Not cancelled when the term ends early: it then finds the term revoked and stops.
-            var unused = scheduler.schedule(() -> watchExpiry(t), left, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            // The factory's scheduler is gone: the factory is closing, and closes this leadership.
-        }
-    }
-
-    /** Ends {@code t} for {@code reason}, once; called on any thread. */
-    private void revoke(Term t, RevocationReason reason) {
-        if (!t.markRevoked(reason, ticker.nanoTime())) {
-            return;
-        }
+    /** onElected threw: the instance steps down, and sits out as after {@link #stepDown()}. */
+    private void stepDownAfterFailedElection() {
         lock.lock();
         try {
-            if (term == t) {
-                pending = reason;
-                changed.signalAll();
+            if (state == State.RUNNING) {
+                stepDownAsked = true;
+                pause.begin(options.rejoinDelay().toNanos());
             }
-        } finally {
-            lock.unlock();
-        }
-        t.completeLost(reason);
-    }
-
-    private RevocationReason awaitRevocation() {
-        lock.lock();
-        try {
-            while (pending == null) {
-                changed.awaitUninterruptibly();
-            }
-            return pending;
         } finally {
             lock.unlock();
         }
@@ -452,7 +408,7 @@ final class LockLeadership implements Leadership {
 
     /** Waits until {@code t} is no longer the term being led (its lock released). */
     private void awaitReleased(Term t, long nanos) {
-        awaitCondition(() -> term != t || threadEnded, nanos);
+        awaitCondition(() -> terms.current() != t || threadEnded, nanos);
     }
 
     private boolean awaitThreadEnd(long nanos) {

@@ -100,7 +100,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
         this.clientId = b.clientId != null ? b.clientId : ClientIds.next();
         this.threadOwnerPrefix = clientId + ":t";
-        this.leaderships = new Leaderships(b.threadFactory);
+        this.leaderships = new Leaderships(b.threadFactory, b.clock);
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;
             this.ownsScheduler = false;

@@ -2,6 +2,7 @@ package io.lockkit;
 
 import io.lockkit.Leadership.RevocationReason;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -20,6 +21,7 @@ public final class Term {
     private final Hold hold;
     private final Ticker ticker;
     private final long marginNanos;
+    private final Instant electedAt;
     private final CompletableFuture<RevocationReason> lost = new CompletableFuture<>();
     private volatile @Nullable RevocationReason revocation;
     private volatile long revokedAt;
@@ -29,12 +31,13 @@ public final class Term {
      */
     private volatile boolean expired;
 
-    Term(String name, long token, Hold hold, Ticker ticker, long marginNanos) {
+    Term(String name, long token, Hold hold, Ticker ticker, long marginNanos, Instant electedAt) {
         this.name = name;
         this.token = token;
         this.hold = hold;
         this.ticker = ticker;
         this.marginNanos = marginNanos;
+        this.electedAt = electedAt;
     }
 
     /** The leadership's name. */
@@ -56,6 +59,16 @@ public final class Term {
         return revocation == null && hold.state() == Hold.State.HELD && !hasExpired(ticker.nanoTime());
     }
 
+    /**
+     * When this instance learned that it won this term, on the factory's wall clock
+     * ({@link DistributedLockFactory.Builder#clock}, the system's UTC clock by default): for logs
+     * and people. How long the term lasts is measured on the monotonic clock instead
+     * ({@link #remainingLease()}), which a wall clock set back or forward does not move.
+     */
+    public Instant electedAt() {
+        return electedAt;
+    }
+
     /** How long this term lasts if its lease is not renewed again; zero once it is not {@linkplain #isValid valid}. */
     public Duration remainingLease() {
         long left = endNanos() - ticker.nanoTime();
@@ -64,10 +77,14 @@ public final class Term {
 
     /**
      * Completes with the reason when this term ends, whatever the reason (also a step down or a
-     * close): the signal for leader-only work to stop. It completes before the term's
-     * {@code onRevoked} is called, on the thread that revoked the term (the factory's scheduler
-     * thread for a lease that ran out or a loss, the caller's for {@link Leadership#stepDown()}
-     * and {@link Leadership#close()}), so its callbacks must be short.
+     * close): the signal for leader-only work to stop. It completes on the thread that revoked the
+     * term (the factory's scheduler thread for a lease that ran out or a loss, the caller's for
+     * {@link Leadership#stepDown()}, {@link Leadership#close()} and a force release through this
+     * factory), and the term's {@code onRevoked} is called only after that: the actions attached
+     * to this stage without an executor ({@code thenRun}, {@code whenComplete}…) have returned
+     * before {@code onRevoked} starts. They hold up {@code onRevoked} and the thread that revoked
+     * the term, so they must be short; one may call {@code stepDown()} or {@code close()}, which
+     * then return at once, as from a callback.
      */
     public CompletionStage<RevocationReason> lost() {
         return lost.minimalCompletionStage();
@@ -118,7 +135,7 @@ public final class Term {
     @Override
     public String toString() {
         RevocationReason r = revocation;
-        return "Term[" + LockException.abbreviate(name) + ", token " + token + (r == null ? "" : ", revoked " + r)
-                + "]";
+        return "Term[" + LockException.abbreviate(name) + ", token " + token + ", elected " + electedAt
+                + (r == null ? "" : ", revoked " + r) + "]";
     }
 }

@@ -62,6 +62,7 @@ class InjectedLeadershipTest {
             assertThat(nightly.leadership().awaitTerm(SOON)).isPresent();
             assertThat(nightly.runIfLeader()).isTrue();
             assertThat(nightly.leadership().name()).isEqualTo("reports");
+            assertThat(nightly.leadership().lease()).as("the configured lease").isEqualTo(Duration.ofMillis(500));
             // isLeader() turns true before the observers are called
             await().atMost(SOON).until(() -> Leaders.granted(witness).size() == 1);
             assertThat(nightly.leadership().currentTerm())

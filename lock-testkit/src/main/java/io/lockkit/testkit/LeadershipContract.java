@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.Leadership;
 import io.lockkit.Leadership.RevocationReason;
 import io.lockkit.LeadershipOptions;
 import io.lockkit.Term;
-import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
-import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
-import io.lockkit.spi.Release;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
@@ -37,7 +31,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * test. Several clients campaign for one name
  * as separate processes would; exactly one leads; a step down or a close hands over at once, after
  * the old leader's {@code onRevoked}; a leader that cannot renew is told before anyone else is
- * elected; a leader whose hold the backend lost is told at its next renewal; terms strictly
+ * elected; a leader whose hold the backend lost is told at its next renewal; a term's
+ * {@code lost()} completes before its {@code onRevoked} starts, whatever ended it; terms strictly
  * increase; and an outage ends the term by its lease, elects nobody, and is over when the backend
  * returns. Times are {@link System#nanoTime()}, comparable across the clients of this JVM.
  */
@@ -61,52 +56,17 @@ abstract class LeadershipContract extends ContractGroup {
         return LeadershipOptions.builder().lease(lease()).rejoinDelay(Duration.ZERO);
     }
 
-    /** One campaigning instance and what its callbacks saw, in {@link System#nanoTime()}. */
-    static final class Candidate {
-        final String id;
-        final Leadership leadership;
-        final List<Callback> records = new CopyOnWriteArrayList<>();
-
-        /** One callback: elected (reason null) or revoked, its term's token, when it started and ended. */
-        record Callback(String kind, long token, @Nullable RevocationReason reason, long start, long end) {}
-
-        Candidate(String id, DistributedLockFactory client, String name, LeadershipOptions.Builder options) {
-            this.id = id;
-            this.leadership = client.leadership(
-                    name,
-                    options.onElected(t -> record("elected", t, null))
-                            .onRevoked((t, r) -> record("revoked", t, r))
-                            .build());
-        }
-
-        private void record(String kind, Term t, @Nullable RevocationReason reason) {
-            long start = System.nanoTime();
-            records.add(new Callback(kind, t.fencingToken(), reason, start, System.nanoTime()));
-        }
-
-        Optional<Callback> find(String kind, long token) {
-            return records.stream()
-                    .filter(r -> r.kind().equals(kind) && r.token() == token)
-                    .findFirst();
-        }
-
-        @Override
-        public String toString() {
-            return id + records;
-        }
+    private LeadershipCandidate candidate(String id, DistributedLockFactory client, String name) {
+        return new LeadershipCandidate(id, client, name, options());
     }
 
-    private Candidate candidate(String id, DistributedLockFactory client, String name) {
-        return new Candidate(id, client, name, options());
-    }
-
-    private Candidate candidate(
+    private LeadershipCandidate candidate(
             String id, DistributedLockFactory client, String name, UnaryOperator<LeadershipOptions.Builder> change) {
-        return new Candidate(id, client, name, change.apply(options()));
+        return new LeadershipCandidate(id, client, name, change.apply(options()));
     }
 
     /** Waits until exactly one of {@code all} leads, and returns it. */
-    private Candidate awaitOneLeader(List<Candidate> all, Duration bound, String what) {
+    private LeadershipCandidate awaitOneLeader(List<LeadershipCandidate> all, Duration bound, String what) {
         await(what)
                 .atMost(bound)
                 .pollInterval(Duration.ofMillis(10))
@@ -114,7 +74,7 @@ abstract class LeadershipContract extends ContractGroup {
         return leaders(all).get(0);
     }
 
-    private static List<Candidate> leaders(List<Candidate> all) {
+    private static List<LeadershipCandidate> leaders(List<LeadershipCandidate> all) {
         return all.stream().filter(c -> c.leadership.isLeader()).collect(Collectors.toList());
     }
 
@@ -124,10 +84,10 @@ abstract class LeadershipContract extends ContractGroup {
         final AtomicBoolean stop = new AtomicBoolean();
         final List<String> seen = new CopyOnWriteArrayList<>();
 
-        LeaderSampler(List<Candidate> all) {
+        LeaderSampler(List<LeadershipCandidate> all) {
             start("leader-sampler", () -> {
                 while (!stop.get()) {
-                    List<Candidate> now = leaders(all);
+                    List<LeadershipCandidate> now = leaders(all);
                     if (now.size() > most.get()) {
                         most.set(now.size());
                         seen.add(now.stream().map(c -> c.id).collect(Collectors.joining(", ")));
@@ -150,11 +110,11 @@ abstract class LeadershipContract extends ContractGroup {
             "of three instances campaigning for one name exactly one leads, through its renewals, never two at once")
     void exactlyOneLeads() {
         String name = name();
-        List<Candidate> all =
+        List<LeadershipCandidate> all =
                 List.of(candidate("A", client(), name), candidate("B", client(), name), candidate("C", client(), name));
         LeaderSampler sampler = new LeaderSampler(all);
         all.forEach(c -> c.leadership.start());
-        Candidate leader = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "one leader");
+        LeadershipCandidate leader = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "one leader");
         Term term = leader.leadership.currentTerm().orElseThrow();
         await("the same leader and term through a lease of renewals")
                 .during(lease())
@@ -171,26 +131,26 @@ abstract class LeadershipContract extends ContractGroup {
     void stepDownAndCloseHandOverAtOnce() {
         String name = name();
         Duration longLease = scaled(Duration.ofSeconds(20));
-        List<Candidate> all = List.of(
+        List<LeadershipCandidate> all = List.of(
                 candidate("A", client(), name, o -> o.lease(longLease).rejoinDelay(longLease)),
                 candidate("B", client(), name, o -> o.lease(longLease).rejoinDelay(longLease)),
                 candidate("C", client(), name, o -> o.lease(longLease).rejoinDelay(longLease)));
         LeaderSampler sampler = new LeaderSampler(all);
         all.forEach(c -> c.leadership.start());
-        Candidate first = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "the first leader");
+        LeadershipCandidate first = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "the first leader");
         long firstToken = first.leadership.currentTerm().orElseThrow().fencingToken();
 
         first.leadership.stepDown();
-        Candidate second = awaitOneLeader(all, wakeUpAllowance(), "a leader after the step down");
+        LeadershipCandidate second = awaitOneLeader(all, wakeUpAllowance(), "a leader after the step down");
         long secondToken = second.leadership.currentTerm().orElseThrow().fencingToken();
         assertThat(second).as("the next leader").isNotSameAs(first);
         assertThat(secondToken).isGreaterThan(firstToken);
         assertToldBeforeElected(first, firstToken, second, secondToken, RevocationReason.STEPPED_DOWN);
 
         second.leadership.close();
-        List<Candidate> others = List.of(
+        List<LeadershipCandidate> others = List.of(
                 all.stream().filter(c -> c != first && c != second).findFirst().orElseThrow());
-        Candidate third = awaitOneLeader(others, wakeUpAllowance(), "a leader after the close");
+        LeadershipCandidate third = awaitOneLeader(others, wakeUpAllowance(), "a leader after the close");
         long thirdToken = third.leadership.currentTerm().orElseThrow().fencingToken();
         assertThat(thirdToken).isGreaterThan(secondToken);
         assertToldBeforeElected(second, secondToken, third, thirdToken, RevocationReason.CLOSED);
@@ -199,56 +159,17 @@ abstract class LeadershipContract extends ContractGroup {
 
     /** {@code old}'s onRevoked for {@code oldToken} ended before {@code next}'s onElected for {@code nextToken} began. */
     private static void assertToldBeforeElected(
-            Candidate old, long oldToken, Candidate next, long nextToken, RevocationReason reason) {
+            LeadershipCandidate old, long oldToken, LeadershipCandidate next, long nextToken, RevocationReason reason) {
         await("the callbacks recorded")
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> old.find("revoked", oldToken).isPresent()
                         && next.find("elected", nextToken).isPresent());
-        Candidate.Callback revoked = old.find("revoked", oldToken).orElseThrow();
-        Candidate.Callback elected = next.find("elected", nextToken).orElseThrow();
+        LeadershipCandidate.Callback revoked = old.find("revoked", oldToken).orElseThrow();
+        LeadershipCandidate.Callback elected = next.find("elected", nextToken).orElseThrow();
         assertThat(revoked.reason()).isEqualTo(reason);
         assertThat(elected.start() - revoked.end())
                 .as("from the end of %s's onRevoked to the start of %s's onElected, ns", old.id, next.id)
                 .isPositive();
-    }
-
-    /** A client of the backend that can be cut off from it: every call but the wake-ups then fails. */
-    private static final class Partitionable extends ForwardingLockProvider {
-        final AtomicBoolean cut = new AtomicBoolean();
-
-        Partitionable(LockProvider delegate) {
-            super(delegate);
-        }
-
-        private void check(String name) {
-            if (cut.get()) {
-                throw new BackendUnavailableException(name, "cut off from the backend by the kit", null);
-            }
-        }
-
-        @Override
-        public Acquisition tryAcquire(LockRequest request) {
-            check(request.name());
-            return super.tryAcquire(request);
-        }
-
-        @Override
-        public Release release(String name, String owner) {
-            check(name);
-            return super.release(name, owner);
-        }
-
-        @Override
-        public List<Renewal> renew(List<Renewal> renewals) {
-            check(renewals.isEmpty() ? "" : renewals.get(0).name());
-            return super.renew(renewals);
-        }
-
-        @Override
-        public void abandon(String name, String owner, long waitId) {
-            check(name);
-            super.abandon(name, owner, waitId);
-        }
     }
 
     @Test
@@ -256,9 +177,9 @@ abstract class LeadershipContract extends ContractGroup {
             "a leader cut off from the backend is told (onRevoked and lost() done) before another instance is elected, within lease + wake-up")
     void cutOffLeaderIsToldBeforeAnotherIsElected() throws Exception {
         String name = name();
-        Partitionable partitionable = new Partitionable(provider());
-        Candidate a = candidate("A", clientOver(partitionable), name);
-        Candidate b = candidate("B", client(), name);
+        PartitionableProvider partitionable = new PartitionableProvider(provider());
+        LeadershipCandidate a = candidate("A", clientOver(partitionable), name);
+        LeadershipCandidate b = candidate("B", client(), name);
         a.leadership.start();
         Term term = a.leadership.awaitTerm(scaled(Duration.ofSeconds(10))).orElseThrow();
         CompletableFuture<Long> lostAt = term.lost().toCompletableFuture().thenApply(r -> System.nanoTime());
@@ -283,7 +204,7 @@ abstract class LeadershipContract extends ContractGroup {
             assertThat(atElection)
                     .as("A's term when B was elected (A must have been told first, not lead beside B)")
                     .isEqualTo(RevocationReason.LEASE_EXPIRED);
-            Candidate.Callback revoked = a.find("revoked", term.fencingToken())
+            LeadershipCandidate.Callback revoked = a.find("revoked", term.fencingToken())
                     .orElseThrow(() -> new AssertionError("A's onRevoked had not run when B was elected: " + a));
             assertThat(electedAt - revoked.end())
                     .as("from the end of A's onRevoked to B's election, ns")
@@ -306,10 +227,10 @@ abstract class LeadershipContract extends ContractGroup {
     void leaderOfALostHoldIsToldAtItsNextRenewal() throws Exception {
         assumeTrue(has(Capability.FORCE_RELEASE), "the provider cannot force-release");
         String name = name();
-        Candidate a = candidate("A", client(), name);
+        LeadershipCandidate a = candidate("A", client(), name);
         a.leadership.start();
         Term term = a.leadership.awaitTerm(scaled(Duration.ofSeconds(10))).orElseThrow();
-        Candidate b = candidate("B", client(), name);
+        LeadershipCandidate b = candidate("B", client(), name);
         b.leadership.start();
         long released = System.nanoTime();
         assertThat(client().forceRelease(name))
@@ -324,22 +245,104 @@ abstract class LeadershipContract extends ContractGroup {
                 .isLessThanOrEqualTo(lease().dividedBy(3)
                         .plus(scaled(Duration.ofMillis(700)))
                         .toMillis());
-        List<Candidate> both = List.of(a, b);
-        Candidate next = awaitOneLeader(both, lease().plus(wakeUpAllowance()), "a leader after the loss");
+        List<LeadershipCandidate> both = List.of(a, b);
+        LeadershipCandidate next = awaitOneLeader(both, lease().plus(wakeUpAllowance()), "a leader after the loss");
         assertThat(next.leadership.currentTerm().orElseThrow().fencingToken()).isGreaterThan(term.fencingToken());
+    }
+
+    @Test
+    @DisplayName(
+            "a term's lost() completes, its dependents returned, before its onRevoked starts: on step downs, a lease run out, force releases and close")
+    void lostCompletesBeforeOnRevoked() throws Exception {
+        String name = name();
+        // Each term's lost() dependent takes this long unless onRevoked starts meanwhile, which
+        // gives an onRevoked that does not wait for lost() the time to show itself.
+        Duration slowLost = scaled(Duration.ofMillis(500));
+        Duration bound = scaled(Duration.ofSeconds(10)).plus(slowLost);
+        PartitionableProvider partitionable = new PartitionableProvider(provider());
+        DistributedLockFactory own = clientOver(partitionable);
+        LeadershipCandidate a = new LeadershipCandidate(
+                "A", own, name, options().maxRetryDelay(scaled(Duration.ofMillis(200))), slowLost);
+        a.leadership.start();
+        for (int i = 0; i < 4; i++) {
+            Term led = announced(a, bound);
+            a.leadership.stepDown(); // revoked on this thread (unless its lease ran out first, on a loaded machine)
+            assertThat(led.revocation()).isPresent();
+        }
+        Term cut = announced(a, bound);
+        partitionable.cut.set(true); // revoked on the factory's scheduler, when the lease runs out
+        try {
+            assertThat(cut.lost().toCompletableFuture().get(bound.toMillis(), TimeUnit.MILLISECONDS))
+                    .isEqualTo(RevocationReason.LEASE_EXPIRED);
+        } finally {
+            partitionable.cut.set(false);
+        }
+        if (has(Capability.FORCE_RELEASE)) {
+            Term forced = announced(a, bound);
+            assertThat(own.forceRelease(name)).isTrue(); // revoked on this thread
+            assertThat(forced.revocation()).isPresent();
+            Term gone = announced(a, bound);
+            assertThat(client().forceRelease(name)).isTrue(); // revoked at the leader's next renewal
+            assertThat(gone.lost().toCompletableFuture().get(bound.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("a loss found by a renewal; its lease may run out first on a loaded machine")
+                    .isIn(RevocationReason.NOT_HELD, RevocationReason.LEASE_EXPIRED);
+        }
+        Term last = announced(a, bound);
+        a.leadership.close(); // revoked on this thread; returns once onRevoked has run
+        assertThat(last.revocation()).isPresent();
+
+        assertLostBeforeOnRevoked(a, bound);
+    }
+
+    /**
+     * Every term {@code a} was elected for had its onRevoked start only after its slow lost()
+     * dependent returned; and the terms ended for a step down and for a lease that ran out, at least.
+     */
+    private static void assertLostBeforeOnRevoked(LeadershipCandidate a, Duration bound) {
+        List<Long> terms = a.electedTokens();
+        await("every term's lost() dependent and onRevoked recorded")
+                .atMost(bound)
+                .until(() -> terms.stream()
+                        .allMatch(t -> a.find("lost", t).isPresent()
+                                && a.find("revoked", t).isPresent()));
+        List<String> broken = new ArrayList<>();
+        for (long t : terms) {
+            LeadershipCandidate.Callback lost = a.find("lost", t).orElseThrow();
+            LeadershipCandidate.Callback revoked = a.find("revoked", t).orElseThrow();
+            if (revoked.start() - lost.end() <= 0) {
+                broken.add("term " + t + " (" + revoked.reason() + "): onRevoked started "
+                        + TimeUnit.NANOSECONDS.toMicros(lost.end() - revoked.start())
+                        + " us before its lost() dependent returned");
+            }
+        }
+        assertThat(broken)
+                .as("terms whose onRevoked did not wait for lost(), of %s", terms)
+                .isEmpty();
+        assertThat(terms.stream().map(t -> a.find("revoked", t).orElseThrow().reason()))
+                .as("the reasons the terms ended for")
+                .contains(RevocationReason.STEPPED_DOWN, RevocationReason.LEASE_EXPIRED);
+    }
+
+    /** The term {@code c} leads in once its onElected has run (so that its lost() has its dependents), within {@code bound}. */
+    private static Term announced(LeadershipCandidate c, Duration bound) throws InterruptedException {
+        Term t = c.leadership.awaitTerm(bound).orElseThrow(() -> new AssertionError(c.id + " not elected"));
+        await(c.id + "'s onElected for term " + t.fencingToken())
+                .atMost(bound)
+                .until(() -> c.find("elected", t.fencingToken()).isPresent());
+        return t;
     }
 
     @Test
     @DisplayName("terms strictly increase across 12 hand-overs among 3 instances, and never two lead at once")
     void termsStrictlyIncrease() {
         String name = name();
-        List<Candidate> all =
+        List<LeadershipCandidate> all =
                 List.of(candidate("A", client(), name), candidate("B", client(), name), candidate("C", client(), name));
         LeaderSampler sampler = new LeaderSampler(all);
         all.forEach(c -> c.leadership.start());
         List<Long> tokens = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            Candidate leader = awaitOneLeader(all, lease().plus(wakeUpAllowance()), "leader " + (i + 1));
+            LeadershipCandidate leader = awaitOneLeader(all, lease().plus(wakeUpAllowance()), "leader " + (i + 1));
             Optional<Term> t = leader.leadership.currentTerm();
             if (t.isEmpty()) {
                 i--; // its term ended between the two looks: look again
@@ -352,8 +355,8 @@ abstract class LeadershipContract extends ContractGroup {
         List<Long> elected = all.stream()
                 .flatMap(c -> c.records.stream())
                 .filter(r -> r.kind().equals("elected"))
-                .sorted(java.util.Comparator.comparingLong(Candidate.Callback::start))
-                .map(Candidate.Callback::token)
+                .sorted(java.util.Comparator.comparingLong(LeadershipCandidate.Callback::start))
+                .map(LeadershipCandidate.Callback::token)
                 .collect(Collectors.toList());
         assertThat(elected)
                 .as("every term in the order its onElected ran")
@@ -371,11 +374,11 @@ abstract class LeadershipContract extends ContractGroup {
         assumeTrue(control.isPresent(), "the test class cannot stop its backend (its backendControl() is empty)");
         BackendControl backend = control.get();
         String name = name();
-        List<Candidate> all = List.of(
+        List<LeadershipCandidate> all = List.of(
                 candidate("A", client(), name, o -> o.maxRetryDelay(scaled(Duration.ofMillis(500)))),
                 candidate("B", client(), name, o -> o.maxRetryDelay(scaled(Duration.ofMillis(500)))));
         all.forEach(c -> c.leadership.start());
-        Candidate leader = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "a leader");
+        LeadershipCandidate leader = awaitOneLeader(all, scaled(Duration.ofSeconds(10)), "a leader");
         Term term = leader.leadership.currentTerm().orElseThrow();
         long stopped = System.nanoTime();
         backend.stop();
@@ -398,7 +401,8 @@ abstract class LeadershipContract extends ContractGroup {
             // Timed from the backend's answering again: how long its own restart takes (seconds, for a
             // database under load) is not the campaign's to answer for.
             long back = System.nanoTime();
-            Candidate next = awaitOneLeader(all, lease().plus(wakeUpAllowance()), "a leader once the backend is back");
+            LeadershipCandidate next =
+                    awaitOneLeader(all, lease().plus(wakeUpAllowance()), "a leader once the backend is back");
             assertThat(next.leadership.currentTerm().orElseThrow().fencingToken())
                     .isGreaterThan(term.fencingToken());
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - back))

@@ -44,16 +44,29 @@ final class DeclaredLeadership implements Leadership {
     }
 
     /**
+     * The lease in force for the declared leadership: {@code lockkit.leadership.<name>.lease}, or the
+     * factory's watchdog lease when that is not set.
+     *
+     * @throws IllegalStateException when the application has not started it yet, or it was closed
+     */
+    @Override
+    public Duration lease() {
+        return current().orElseThrow(this::notRunning).lease();
+    }
+
+    private IllegalStateException notRunning() {
+        return new IllegalStateException(
+                "lockkit: the leadership '" + name + "' is not running (the application is starting or stopping)");
+    }
+
+    /**
      * Campaigns again at once after a {@link #stepDown()}.
      *
      * @throws IllegalStateException when the application has not started it yet, or it was closed
      */
     @Override
     public Leadership start() {
-        current()
-                .orElseThrow(() -> new IllegalStateException("lockkit: the leadership '" + name
-                        + "' is not running (the application is starting or stopping)"))
-                .start();
+        current().orElseThrow(this::notRunning).start();
         return this;
     }
 

@@ -27,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  * leader's JVM killed ({@code kill -9}, and a new worker started in its place), and the backend
  * faults the caller names (a restart, a stall past the lease). Every worker reports its terms, its
  * work stamps and its callbacks; {@link TermHistory} then checks that no two terms worked at once,
- * that terms strictly increase, that every deposed leader was told before the next term began, and
- * that a leader worked again within lease + wake-up time after each fault.
+ * that terms strictly increase, that every deposed leader was told before the next term began (its
+ * {@code onRevoked} only after its term's {@code lost()}), and that a leader worked again within
+ * lease + wake-up time after each fault.
  *
  * <pre>{@code
  * LeadershipHistory.Result r = LeadershipHistory.builder()
@@ -125,7 +126,8 @@ public final class LeadershipHistory {
                     + " working leader); overlaps " + report.overlaps().size() + " (with a hold the backend lost "
                     + report.lostHoldOverlaps() + "), token-order violations "
                     + report.tokenOrder().size()
-                    + ", told late " + report.toldLate().size() + ", slow elections "
+                    + ", told late " + report.toldLate().size() + ", onRevoked before lost() "
+                    + report.revokedBeforeLost().size() + ", slow elections "
                     + report.slowElections().size();
         }
     }

@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  *       was paused then is told once it runs again; only a killed one is never told;
  *   <li><b>prompt elections</b>: after each fault some term worked within lease + wake-up time of
  *       the fault's anchor (its start for a fault of the leader's process, whose own later stamps
- *       do not count; its end for a backend fault).
+ *       do not count; its end for a backend fault);
+ *   <li><b>lost() first</b>: no term's {@code onRevoked} started before its {@code lost()} completed
+ *       (both stamped in the leader's own process, so this holds through pauses too).
  * </ol>
  */
 public final class TermHistory {
@@ -108,11 +110,16 @@ public final class TermHistory {
             List<String> overlaps,
             List<String> tokenOrder,
             List<String> toldLate,
+            List<String> revokedBeforeLost,
             List<String> slowElections,
             Map<String, List<Long>> electionMillis) {
 
         public boolean passes() {
-            return overlaps.isEmpty() && tokenOrder.isEmpty() && toldLate.isEmpty() && slowElections.isEmpty();
+            return overlaps.isEmpty()
+                    && tokenOrder.isEmpty()
+                    && toldLate.isEmpty()
+                    && revokedBeforeLost.isEmpty()
+                    && slowElections.isEmpty();
         }
 
         /** Every violation, one per line, for an assertion message. */
@@ -121,6 +128,7 @@ public final class TermHistory {
             overlaps.forEach(v -> all.add("overlap: " + v));
             tokenOrder.forEach(v -> all.add("token order: " + v));
             toldLate.forEach(v -> all.add("told late: " + v));
+            revokedBeforeLost.forEach(v -> all.add("onRevoked before lost(): " + v));
             slowElections.forEach(v -> all.add("slow election: " + v));
             return String.join("\n", all);
         }
@@ -136,9 +144,28 @@ public final class TermHistory {
             List<Term> terms, List<Outage> outages, List<Fault> faults, Duration lease, Duration wakeUp) {
         List<Term> byElection = new ArrayList<>(terms);
         byElection.sort(Comparator.comparingLong(Term::electedAt));
-
-        // 1. Working intervals never overlap (sweep, keeping the term that works the longest so far).
         List<String> overlaps = new ArrayList<>();
+        int lostHoldOverlaps = overlaps(byElection, overlaps);
+        Map<String, List<Long>> electionMillis = new LinkedHashMap<>();
+        List<String> slow = slowElections(byElection, faults, lease.plus(wakeUp).toNanos(), electionMillis);
+        long stamps = terms.stream().mapToLong(t -> t.work().size()).sum();
+        return new Report(
+                terms.size(),
+                stamps,
+                lostHoldOverlaps,
+                overlaps,
+                tokenOrder(byElection),
+                toldLate(byElection, outages),
+                revokedBeforeLost(byElection),
+                slow,
+                electionMillis);
+    }
+
+    /**
+     * 1. Working intervals never overlap (a sweep, keeping the term that works the longest so far):
+     * adds each overlap to {@code overlaps}, but counts those of a term whose hold the backend lost.
+     */
+    private static int overlaps(List<Term> byElection, List<String> overlaps) {
         int lostHoldOverlaps = 0;
         Term reaching = null;
         for (Term t : byElection) {
@@ -155,8 +182,11 @@ public final class TermHistory {
                 reaching = t;
             }
         }
+        return lostHoldOverlaps;
+    }
 
-        // 2. Terms increase in election order; no token twice.
+    /** 2. Terms increase in election order; no token twice. */
+    private static List<String> tokenOrder(List<Term> byElection) {
         List<String> tokenOrder = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         Term previous = null;
@@ -169,8 +199,11 @@ public final class TermHistory {
             }
             previous = t;
         }
+        return tokenOrder;
+    }
 
-        // 3. A deposed leader is told before the next term is elected, unless its process did not run.
+    /** 3. A deposed leader is told before the next term is elected, unless its process did not run. */
+    private static List<String> toldLate(List<Term> byElection, List<Outage> outages) {
         List<String> toldLate = new ArrayList<>();
         for (int i = 0; i + 1 < byElection.size(); i++) {
             Term old = byElection.get(i);
@@ -199,11 +232,28 @@ public final class TermHistory {
                         + " " + next + " was elected");
             }
         }
+        return toldLate;
+    }
 
-        // 4. After each fault a term works within lease + wake-up of the anchor.
+    /** 5. A term's onRevoked starts once its lost() has completed (both stamped by its own process). */
+    private static List<String> revokedBeforeLost(List<Term> byElection) {
+        List<String> revokedBeforeLost = new ArrayList<>();
+        for (Term t : byElection) {
+            if (t.revokedStart() != NONE && t.lostAt() != NONE && t.revokedStart() - t.lostAt() < 0) {
+                revokedBeforeLost.add(t + ": onRevoked started " + micros(t.lostAt() - t.revokedStart())
+                        + " us before its lost() completed");
+            }
+        }
+        return revokedBeforeLost;
+    }
+
+    /**
+     * 4. After each fault a term works within {@code boundNanos} (lease + wake-up) of the anchor;
+     * puts each fault's delay in ms (-1: none worked) into {@code electionMillis}.
+     */
+    private static List<String> slowElections(
+            List<Term> byElection, List<Fault> faults, long boundNanos, Map<String, List<Long>> electionMillis) {
         List<String> slow = new ArrayList<>();
-        Map<String, List<Long>> electionMillis = new LinkedHashMap<>();
-        long bound = lease.plus(wakeUp).toNanos();
         for (Fault f : faults) {
             long first = Long.MAX_VALUE;
             for (Term t : byElection) {
@@ -219,16 +269,15 @@ public final class TermHistory {
             electionMillis
                     .computeIfAbsent(f.name(), k -> new ArrayList<>())
                     .add(delay == Long.MAX_VALUE ? -1 : TimeUnit.NANOSECONDS.toMillis(delay));
-            if (delay > bound) {
+            if (delay > boundNanos) {
                 slow.add(f.name() + ": "
                         + (delay == Long.MAX_VALUE
                                 ? "no term worked afterwards"
                                 : "the first term worked " + TimeUnit.NANOSECONDS.toMillis(delay) + " ms after")
-                        + " the anchor (bound " + TimeUnit.NANOSECONDS.toMillis(bound) + " ms)");
+                        + " the anchor (bound " + TimeUnit.NANOSECONDS.toMillis(boundNanos) + " ms)");
             }
         }
-        long stamps = terms.stream().mapToLong(t -> t.work().size()).sum();
-        return new Report(terms.size(), stamps, lostHoldOverlaps, overlaps, tokenOrder, toldLate, slow, electionMillis);
+        return slow;
     }
 
     private static List<Outage> outagesOf(List<Outage> outages, int process, long from, long to) {

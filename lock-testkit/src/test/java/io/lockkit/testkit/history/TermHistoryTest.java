@@ -109,6 +109,27 @@ class TermHistoryTest {
     }
 
     @Test
+    @DisplayName("an onRevoked that started before its term's lost() completed is reported, though both came in time")
+    void onRevokedBeforeLostIsReported() {
+        // Told at 100 ms (onRevoked) and 104 ms (lost()), the successor elected at 200 ms: in time, out of order.
+        Term outOfOrder = new Term(0, 10, 0, List.of(50 * MS), "LEASE_EXPIRED", 100 * MS, 101 * MS, 104 * MS);
+        Report r = check(List.of(outOfOrder, term(1, 11, 200, 300, "CLOSED", 301)), List.of(), List.of());
+        assertThat(r.toldLate()).isEmpty();
+        assertThat(r.revokedBeforeLost())
+                .singleElement()
+                .asString()
+                .contains("term 10")
+                .contains("4,000 us before its lost() completed");
+        assertThat(r.passes()).isFalse();
+        assertThat(r.violations()).startsWith("onRevoked before lost(): ");
+
+        Term inOrder = new Term(0, 10, 0, List.of(50 * MS), "LEASE_EXPIRED", 104 * MS, 105 * MS, 100 * MS);
+        assertThat(check(List.of(inOrder, term(1, 11, 200, 300, "CLOSED", 301)), List.of(), List.of())
+                        .passes())
+                .isTrue();
+    }
+
+    @Test
     @DisplayName("a paused leader is told after it runs again; one never told is late; a killed one is exempt")
     void pausedAndKilledLeaders() {
         List<Term> paused =

@@ -20,6 +20,7 @@ import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.jedis.internal.Topology;
 import io.lockkit.jedis.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.Causes;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import java.net.URI;
@@ -532,7 +533,8 @@ public final class JedisLockProvider implements LockProvider {
                             ? RedisClients.sentinel(sentinelMaster, nodes, sentinelCredentials, options)
                             : RedisClients.cluster(nodes, options);
                 } catch (redis.clients.jedis.exceptions.JedisException e) {
-                    throw new BackendUnavailableException(null, target + " could not be reached: " + e.getMessage(), e);
+                    throw new BackendUnavailableException(
+                            null, target + " could not be reached: " + Causes.describe(e), e);
                 }
             } else {
                 owned = RedisClients.standalone(uri != null ? uri : URI.create(target), options);

@@ -3,6 +3,7 @@ package io.lockkit.jdbc.internal;
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jdbc.LockSchemaException;
+import io.lockkit.spi.Causes;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -250,7 +251,7 @@ public abstract class Dialect {
      */
     public final LockException failure(@Nullable String name, String what, SQLException e) {
         String state = e.getSQLState();
-        String detail = what + " failed: " + e.getMessage() + (state == null ? "" : " [SQLState " + state + "]");
+        String detail = what + " failed: " + Causes.describe(e) + (state == null ? "" : " [SQLState " + state + "]");
         if (connectionLost(e) || e instanceof SQLTimeoutException || matches(e, unavailableStates())) {
             return new BackendUnavailableException(name, detail, e);
         }

@@ -75,6 +75,7 @@ public abstract class ConnectionSource implements AutoCloseable {
      */
     public static ConnectionSource of(
             String url, @Nullable String user, @Nullable String password, Dialect dialect, int max) {
+        dialect.requireDriver(url);
         Properties props = new Properties();
         if (user != null) {
             props.setProperty("user", user);

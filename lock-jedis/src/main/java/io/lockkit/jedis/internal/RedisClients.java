@@ -193,7 +193,9 @@ public final class RedisClients {
         return RedisSentinelClient.builder()
                 .masterName(master)
                 .sentinels(sentinels)
-                .sentinelClientConfig(named(config(options, sentinelCredentials, options.tls()), options))
+                // Jedis talks to Sentinels over RESP2 and warns at every connection unless told not to negotiate.
+                .sentinelClientConfig(named(
+                        config(options, sentinelCredentials, options.tls()).autoNegotiateProtocol(false), options))
                 .clientConfig(named(config(options, options.credentials(), options.tls()), options))
                 .poolConfig(pool(options))
                 .build();

@@ -67,9 +67,8 @@ public final class Causes {
     }
 
     private static void consider(Throwable cause, StringBuilder said, List<String> added) {
-        String message = cause.getMessage() == null
-                ? ""
-                : withoutFullStop(cause.getMessage().strip());
+        String raw = cause.getMessage();
+        String message = raw == null ? "" : withoutFullStop(raw.strip());
         String name = cause.getClass().getSimpleName();
         String shown = message.isEmpty() ? name : name + ": " + message;
         String text = said.toString();

@@ -67,7 +67,8 @@ public final class RedisErrors {
                 return new LockException(name, message + ": " + refused.getMessage(), cause);
             }
         }
-        Throwable failure = cause instanceof ExecutionException && cause.getCause() != null ? cause.getCause() : cause;
+        Throwable inner = cause instanceof ExecutionException ? cause.getCause() : null;
+        Throwable failure = inner != null ? inner : cause;
         return new BackendUnavailableException(name, message + ": " + Causes.describe(failure), cause);
     }
 

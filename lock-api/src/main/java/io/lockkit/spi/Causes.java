@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 // Design notes.
 // - What a cause adds is shown as "SimpleName: message": the class is often the diagnosis
 //   (UnknownHostException's message is only the name that did not resolve).
+// - A cause's message is shown on one line, cut at 200 characters (a server's error page may follow).
 // - A cause is left out when the text already says it: its "SimpleName: message", or its message
 //   when that is more than one word (a one-word message, a host name, says nothing without its
 //   class). Suppressed exceptions count as causes: Jedis keeps each address's connect failure
@@ -26,6 +27,8 @@ public final class Causes {
     static final int MOST_SHOWN = 3;
 
     private static final int DEEPEST = 16;
+    /** The most characters of one cause's message shown. */
+    private static final int LONGEST = 200;
 
     private Causes() {}
 
@@ -68,7 +71,8 @@ public final class Causes {
 
     private static void consider(Throwable cause, StringBuilder said, List<String> added) {
         String raw = cause.getMessage();
-        String message = raw == null ? "" : withoutFullStop(raw.strip());
+        // One line, and not a page: the cause is shown within the first line of a log entry.
+        String message = raw == null ? "" : withoutFullStop(oneLine(raw));
         String name = cause.getClass().getSimpleName();
         String shown = message.isEmpty() ? name : name + ": " + message;
         String text = said.toString();
@@ -81,6 +85,11 @@ public final class Causes {
         }
         added.add(shown);
         said.append(' ').append(shown);
+    }
+
+    private static String oneLine(String s) {
+        String line = s.strip().replaceAll("\\s*\\R\\s*", " ");
+        return line.length() <= LONGEST ? line : line.substring(0, LONGEST) + "…";
     }
 
     private static String text(Throwable e) {

@@ -88,6 +88,20 @@ class CausesTest {
     }
 
     @Test
+    @DisplayName("a cause's message is shown on one line and cut at 200 characters")
+    void causesStayOnOneLine() {
+        RuntimeException e = new IllegalStateException(
+                "failed", new IllegalStateException("first line\n  second line\r\nthird " + "x".repeat(300)));
+        String described = Causes.describe(e);
+        assertThat(described)
+                .startsWith("failed (IllegalStateException: first line second line third xxx")
+                .doesNotContain("\n")
+                .doesNotContain("\r")
+                .endsWith("…)");
+        assertThat(described.length()).isLessThan(260);
+    }
+
+    @Test
     @DisplayName("a cause chain with a cycle ends")
     void cycle() {
         IllegalStateException a = new IllegalStateException("a");

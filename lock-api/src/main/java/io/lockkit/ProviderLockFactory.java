@@ -100,6 +100,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         this.capabilities = caps.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(caps);
         this.clientId = b.clientId != null ? b.clientId : ClientIds.next();
         this.threadOwnerPrefix = clientId + ":t";
+        provider.useClientId(clientId); // before any other call: the backend may show it to operators
         this.leaderships = new Leaderships(b.threadFactory, b.clock);
         if (b.scheduler != null) {
             this.scheduler = b.scheduler;

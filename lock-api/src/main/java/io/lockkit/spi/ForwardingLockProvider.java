@@ -44,6 +44,11 @@ public abstract class ForwardingLockProvider implements LockProvider {
     }
 
     @Override
+    public void useClientId(String clientId) {
+        delegate.useClientId(clientId);
+    }
+
+    @Override
     public boolean forceRelease(String name) {
         return delegate.forceRelease(name);
     }

@@ -142,6 +142,15 @@ public interface LockProvider extends AutoCloseable {
     Set<Capability> capabilities();
 
     /**
+     * Optional; the default does nothing. Tells the provider the client id of a
+     * {@code DistributedLockFactory} built over it ({@code DistributedLockFactory.clientId()}),
+     * before that factory's first call, so the backend can show operators which instance it
+     * serves (the Redis provider names its connections after it in {@code CLIENT LIST}). Called
+     * once per factory; a provider under several factories hears each. Must not block or fail.
+     */
+    default void useClientId(String clientId) {}
+
+    /**
      * Frees the backend's connections and threads; holds are not released here. Idempotent; every
      * later call but {@link #capabilities()} throws {@link io.lockkit.LockException}.
      */

@@ -20,7 +20,7 @@
  * <tr><td>{@code lockkit.redis.timeout}</td><td>{@code 2s}</td><td>command timeout</td></tr>
  * <tr><td>{@code lockkit.redis.connect-timeout}</td><td>the command timeout</td><td>connect timeout</td></tr>
  * <tr><td>{@code lockkit.redis.max-connections}</td><td>{@code 16}</td><td>pooled command connections</td></tr>
- * <tr><td>{@code lockkit.redis.client-name}</td><td>{@code lockkit}</td><td>name in {@code CLIENT LIST}</td></tr>
+ * <tr><td>{@code lockkit.redis.client-name}</td><td>the client id</td><td>name in {@code CLIENT LIST}</td></tr>
  * <tr><td>{@code lockkit.redis.user}, {@code lockkit.redis.password}</td><td>none</td><td>credentials of the
  *     Redis nodes (instead of the URI's user info)</td></tr>
  * <tr><td>{@code lockkit.redis.sentinel.master}, {@code lockkit.redis.sentinel.nodes}</td><td>none</td>

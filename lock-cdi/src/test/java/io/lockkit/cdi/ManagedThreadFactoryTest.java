@@ -108,6 +108,35 @@ class ManagedThreadFactoryTest {
     }
 
     @Test
+    @DisplayName(
+            "threads of a container that runs them only once the start is over (Open Liberty) carry lockkit's names"
+                    + " and are daemon threads from the moment they are made, not from their first run")
+    void containerThreadsAreNamedAndDaemonBeforeTheyRun() throws Exception {
+        GatedContainerThreads.reset();
+        SeContainer app = Lockkit.start("gated-names", GatedContainerThreads.class);
+        try {
+            assertThat(GatedContainerThreads.MADE)
+                    .as("made during the start, none of them run yet (the gate is closed)")
+                    .isNotEmpty()
+                    .allSatisfy(t -> {
+                        assertThat(t.getName()).matches("lockkit-(scheduler|redis)-\\d+|lockkit-thread-maker");
+                        assertThat(t.isDaemon())
+                                .as(t.getName() + " is a daemon thread")
+                                .isTrue();
+                    })
+                    .anySatisfy(t -> assertThat(t.getName()).startsWith("lockkit-scheduler-"));
+        } finally {
+            GatedContainerThreads.started.countDown();
+            app.close();
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> GatedContainerThreads.MADE.stream().noneMatch(Thread::isAlive));
+        assertThat(GatedContainerThreads.MADE)
+                .as("each thread got the container's name back when lockkit's work ended")
+                .allSatisfy(t -> assertThat(t.getName()).startsWith("gated-"));
+    }
+
+    @Test
     @DisplayName("with managed threads held back until the start is over, a wrong URI still fails the start at once")
     void wrongUriFailsTheStartWhileManagedThreadsAreHeldBack() throws Exception {
         GatedContainerThreads.reset();

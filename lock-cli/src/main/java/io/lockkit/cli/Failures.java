@@ -2,6 +2,7 @@ package io.lockkit.cli;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
+import io.lockkit.spi.Causes;
 import java.io.PrintWriter;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -102,21 +103,8 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
         return at + " failed: " + all;
     }
 
-    /** The messages of the exception and its causes, distinct ones joined by ": ". */
+    /** The exception's message and what its causes add (the root cause of an unreachable backend). */
     private static String messages(Throwable t) {
-        StringBuilder sb = new StringBuilder();
-        @Nullable Throwable current = t;
-        int depth = 0;
-        while (current != null && depth++ < 8) {
-            String m = current.getMessage();
-            if (m != null && !m.isBlank() && sb.indexOf(m) < 0) {
-                if (sb.length() > 0) {
-                    sb.append(": ");
-                }
-                sb.append(m);
-            }
-            current = current.getCause() == current ? null : current.getCause();
-        }
-        return sb.length() == 0 ? t.getClass().getSimpleName() : sb.toString();
+        return Causes.describe(t);
     }
 }

@@ -39,6 +39,14 @@ final class Target implements AutoCloseable {
     /** Where the settings come from, in messages. */
     static final String ORIGIN = "the command line";
 
+    /** How a provider says that a jar it needs is missing (a JDBC driver: "… on the class path; add <coordinates>"). */
+    private static final String MISSING_JAR = "on the class path; add ";
+
+    /** What the CLI adds to that: how its class path takes a jar ({@code java -jar} ignores {@code -cp}). */
+    static final String CLASS_PATH_HINT = ". The runnable jar carries the PostgreSQL driver only; run it with that jar"
+            + " beside it: java -cp lockkit-cli.jar:<driver>.jar io.lockkit.cli.LockkitCli (on Windows ';' instead"
+            + " of ':')";
+
     private final DistributedLockFactory factory;
     private final String description;
     private final String at;
@@ -70,7 +78,8 @@ final class Target implements AutoCloseable {
             provider = resolved.factory()
                     .create(ProviderSettings.of(resolved.settings(), ORIGIN), ProviderEnvironment.none());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new UsageException(resolved.inOptionTerms(String.valueOf(e.getMessage())));
+            String message = resolved.inOptionTerms(String.valueOf(e.getMessage()));
+            throw new UsageException(message.contains(MISSING_JAR) ? message + CLASS_PATH_HINT : message);
         }
         DistributedLockFactory factory = DistributedLockFactory.builder(provider)
                 .subscriptionLinger(java.time.Duration.ZERO)

@@ -38,7 +38,8 @@ class CliArchitectureTest {
                                 .or(simpleName("ProviderSettings"))
                                 .or(simpleName("ProviderSetting"))
                                 .or(simpleName("ProviderEnvironment"))
-                                .or(simpleName("LockProvider"))))) // handed to DistributedLockFactory.builder
+                                .or(simpleName("LockProvider")) // handed to DistributedLockFactory.builder
+                                .or(simpleName("Causes"))))) // failure messages with their root cause
                 .because("the factory's inspection API is what operators' tools are meant to use")
                 .check(MAIN);
     }

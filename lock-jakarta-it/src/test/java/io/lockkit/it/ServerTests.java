@@ -361,6 +361,11 @@ abstract class ServerTests {
         List<String> dump = Inspect.lockkitThreads(a.javaPid());
         report("threads running lockkit code or named lockkit in a (jcmd Thread.print): " + dump);
         assertThat(names.lines()).as("threads whose name starts with lockkit").isNotEmpty();
+        // jcmd's first line of a thread: "name" #id [tid] daemon prio=… (no "daemon" for a user thread).
+        assertThat(dump.stream().filter(line -> line.startsWith("\"lockkit")))
+                .as("threads named lockkit, also those a container's ManagedThreadFactory made, are daemon threads")
+                .isNotEmpty()
+                .allSatisfy(line -> assertThat(line).contains(" daemon "));
     }
 
     @Test
@@ -622,6 +627,9 @@ abstract class ServerTests {
                 .as("the misconfigured deployment deployed; log:\n%s", tail(outcome.log()))
                 .isFalse();
         assertThat(outcome.log()).contains("lockkit.redis.uri");
+        assertThat(outcome.log().lines().filter(line -> line.contains("lockkit.redis.uri")))
+                .as("a line naming the key also names the root cause, not only a 'Caused by' further down")
+                .anySatisfy(line -> assertThat(line).contains("Connection refused"));
     }
 
     @Test

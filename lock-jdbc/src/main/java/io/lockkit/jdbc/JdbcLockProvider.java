@@ -389,6 +389,7 @@ public final class JdbcLockProvider implements LockProvider {
          *
          * @throws IllegalArgumentException when neither or both of dataSource and jdbcUrl are set, or
          *     the dialect cannot be told
+         * @throws IllegalStateException when no JDBC driver on the class path takes jdbcUrl, naming the driver
          * @throws io.lockkit.BackendUnavailableException when the database is needed and cannot be reached
          */
         public JdbcLockProvider build() {

@@ -93,7 +93,8 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
      * @throws IllegalArgumentException naming the key and its source, for a wrong value or keys
      *     that contradict each other
      * @throws IllegalStateException when no database is configured, or the environment's lookup
-     *     finds none, naming the keys
+     *     finds none, naming the keys; or when no JDBC driver on the class path takes
+     *     {@code lockkit.jdbc.url}, naming the driver to add
      * @throws BackendUnavailableException when the database is needed at once (dialect detection,
      *     {@code lockkit.jdbc.create-schema=true}) and does not answer; another {@link LockException}
      *     when it refuses (credentials, rights)
@@ -139,6 +140,9 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
                     "lockkit: the lock backend did not answer at application start: " + describeTarget(settings) + ": "
                             + e.getMessage() + ". Fix the setting or start the database",
                     e);
+        } catch (IllegalStateException e) {
+            // No driver on the class path takes the URL.
+            throw new IllegalStateException("lockkit: " + describeTarget(settings) + ": " + e.getMessage(), e);
         } catch (LockException e) {
             // It answered with a refusal: credentials, rights, a schema it cannot create.
             throw new LockException(

@@ -47,4 +47,26 @@ class JdbcLockProviderBuilderTest {
                         .credentials("", "x"))
                 .hasMessageStartingWith("user ");
     }
+
+    @Test
+    void aUrlNoDriverTakesFailsAtBuildNamingTheDriverToAdd() {
+        // H2, PostgreSQL and MariaDB drivers are all on this class path: a scheme none takes, spoken
+        // as PostgreSQL, stands for a missing driver (lock-cli's FailureMessagesTest has jdbc:mariadb:).
+        assertThatThrownBy(() -> JdbcLockProvider.builder()
+                        .jdbcUrl("jdbc:nosuchdb://127.0.0.1:1/app")
+                        .dialect(JdbcDialect.POSTGRESQL)
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("no JDBC driver for jdbc:nosuchdb: on the class path; add the database's JDBC driver");
+    }
+
+    @Test
+    void jdbcMysqlIsTakenByTheMariaDbDriverAsBefore() {
+        // The MariaDB driver takes jdbc:mysql: only with permitMysqlScheme, which the provider sets:
+        // the driver check must not refuse it. Building a provider on a URL opens no connection.
+        JdbcLockProvider.builder()
+                .jdbcUrl("jdbc:mysql://127.0.0.1:1/app")
+                .build()
+                .close();
+    }
 }

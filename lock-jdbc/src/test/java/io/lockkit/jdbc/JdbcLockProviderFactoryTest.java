@@ -303,4 +303,25 @@ class JdbcLockProviderFactoryTest {
                         + "/postgres?user=postgres&password=***' (from " + ORIGIN + ")")
                 .hasMessageNotContaining("hush");
     }
+
+    @Test
+    @DisplayName("a database host that does not resolve: the first line names UnknownHostException, which PostgreSQL's"
+            + " 'The connection attempt failed' keeps in its cause")
+    void unresolvableHostIsNamed() {
+        String url = "jdbc:postgresql://lockkit-test.invalid:5432/app"; // RFC 2606: never resolves
+        assertThatThrownBy(() -> FACTORY.create(
+                        settings(
+                                "lockkit.jdbc.url",
+                                url,
+                                "lockkit.jdbc.create-schema",
+                                "true",
+                                "lockkit.jdbc.timeout",
+                                "1s"),
+                        ProviderEnvironment.none()))
+                .isInstanceOf(BackendUnavailableException.class)
+                .hasMessageStartingWith("lockkit: the lock backend did not answer at application start: "
+                        + "lockkit.jdbc.url = '" + url + "'")
+                .hasMessageContaining("UnknownHostException: lockkit-test.invalid")
+                .hasMessageNotContaining("\n");
+    }
 }

@@ -7,6 +7,7 @@ import static io.lockkit.spi.Arguments.positive;
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
+import io.lockkit.jedis.internal.ClientName;
 import io.lockkit.jedis.internal.InspectScript;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.jedis.internal.Listing;
@@ -20,6 +21,7 @@ import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.jedis.internal.Topology;
 import io.lockkit.jedis.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.Causes;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import java.net.URI;
@@ -88,6 +90,9 @@ public final class JedisLockProvider implements LockProvider {
     private final UnifiedJedis jedis;
     private final RedisCalls calls;
     private final boolean ownsClient;
+    /** The name of the connections of a client the provider made; null for the application's client. */
+    private final @Nullable ClientName clientName;
+
     private final Keys keys;
     private final Duration claimTimeout;
     private final Duration fenceRetention;
@@ -103,10 +108,12 @@ public final class JedisLockProvider implements LockProvider {
     private final QueuedWaits.Abandon leaveQueue = this::abandon;
     private final String description;
 
-    private JedisLockProvider(Builder b, UnifiedJedis jedis, boolean ownsClient) {
+    // clientName: the name of the connections of a client the provider made; null for the application's client.
+    private JedisLockProvider(Builder b, UnifiedJedis jedis, @Nullable ClientName clientName) {
         this.jedis = jedis;
         this.calls = new RedisCalls(jedis, b.maxConnections, b.timeout);
-        this.ownsClient = ownsClient;
+        this.ownsClient = clientName != null;
+        this.clientName = clientName;
         this.keys = new Keys(b.keyPrefix);
         this.claimTimeout = b.claimTimeout;
         this.fenceRetention = b.fenceRetention;
@@ -262,6 +269,18 @@ public final class JedisLockProvider implements LockProvider {
         return calls.run(name, () -> topology.wakeUps(name).subscribe(Keys.channel(keys.base(name)), name, listener));
     }
 
+    /**
+     * Names the connections opened from now on after {@code clientId} ({@code CLIENT LIST} shows it
+     * as {@code name=}), unless {@link Builder#clientName} set a name or the application gave its
+     * own client; only the first factory's id counts.
+     */
+    @Override
+    public void useClientId(String clientId) {
+        if (clientName != null) {
+            RedisClients.adoptClientId(jedis, clientName, clientId);
+        }
+    }
+
     /** All of them: fencing tokens, force release, explicit leases, inspection, listing. Answers after {@link #close()} too. */
     @Override
     public Set<Capability> capabilities() {
@@ -310,7 +329,7 @@ public final class JedisLockProvider implements LockProvider {
         private @Nullable UnifiedJedis client;
         private String target = "redis://localhost:6379";
         private String keyPrefix = DEFAULT_KEY_PREFIX;
-        private String clientName = "lockkit";
+        private @Nullable String clientName;
         private Duration timeout = DEFAULT_TIMEOUT;
         private Duration connectTimeout = DEFAULT_TIMEOUT;
         private Duration claimTimeout = DEFAULT_CLAIM_TIMEOUT;
@@ -417,7 +436,11 @@ public final class JedisLockProvider implements LockProvider {
             return this;
         }
 
-        /** The name the provider's connections carry in {@code CLIENT LIST}. */
+        /**
+         * The name the provider's connections carry in {@code CLIENT LIST}, instead of the client
+         * id of the factory built over the provider ({@code <host>/<pid>/<suffix>}, which tells the
+         * instances apart); a name given here is the same in every JVM that gives it.
+         */
         public Builder clientName(String clientName) {
             if (clientName == null || clientName.isEmpty() || !clientName.matches("[\\x21-\\x7e]+")) {
                 throw new IllegalArgumentException(
@@ -518,13 +541,19 @@ public final class JedisLockProvider implements LockProvider {
          */
         public JedisLockProvider build() {
             if (client != null) {
-                return new JedisLockProvider(this, client, false);
+                return new JedisLockProvider(this, client, null);
             }
             if (sentinelCredentials != null && sentinelMaster == null) {
                 throw new IllegalArgumentException("sentinelCredentials were given without sentinel(...)");
             }
             RedisClients.Options options = new RedisClients.Options(
-                    clientName, timeout, connectTimeout, maxConnections, sslOptions, credentials, tls);
+                    clientName != null ? ClientName.given(clientName) : ClientName.fromClientId(),
+                    timeout,
+                    connectTimeout,
+                    maxConnections,
+                    sslOptions,
+                    credentials,
+                    tls);
             UnifiedJedis owned;
             if (sentinelMaster != null || !nodes.isEmpty()) {
                 try { // these clients ask the Sentinels or the Cluster at once
@@ -532,12 +561,13 @@ public final class JedisLockProvider implements LockProvider {
                             ? RedisClients.sentinel(sentinelMaster, nodes, sentinelCredentials, options)
                             : RedisClients.cluster(nodes, options);
                 } catch (redis.clients.jedis.exceptions.JedisException e) {
-                    throw new BackendUnavailableException(null, target + " could not be reached: " + e.getMessage(), e);
+                    throw new BackendUnavailableException(
+                            null, target + " could not be reached: " + Causes.describe(e), e);
                 }
             } else {
                 owned = RedisClients.standalone(uri != null ? uri : URI.create(target), options);
             }
-            return new JedisLockProvider(this, owned, true);
+            return new JedisLockProvider(this, owned, options.clientName());
         }
     }
 }

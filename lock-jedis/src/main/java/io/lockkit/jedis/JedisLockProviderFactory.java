@@ -86,7 +86,10 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
             new ProviderSetting(CONNECT_TIMEOUT, "the command timeout", "How long connecting may take."),
             new ProviderSetting(
                     MAX_CONNECTIONS, "16", "The most pooled command connections, each borrowed for one call."),
-            new ProviderSetting(CLIENT_NAME, "lockkit", "The connections' name in CLIENT LIST."),
+            new ProviderSetting(
+                    CLIENT_NAME,
+                    "the factory's client id (<host>/<pid>/<suffix>)",
+                    "The connections' name in CLIENT LIST; a fixed name is the same in every instance."),
             new ProviderSetting(
                     USER, null, "The user of the Redis nodes, instead of the URI's (also Sentinel's and Cluster's)."),
             new ProviderSetting(PASSWORD, null, "The password of the Redis nodes."),

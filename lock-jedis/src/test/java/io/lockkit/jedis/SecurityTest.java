@@ -714,7 +714,9 @@ class SecurityTest {
             } finally {
                 pool.shutdownNow();
             }
-            assertThat(admin.clientList()).contains("name=lockkit");
+            assertThat(admin.clientList())
+                    .as("the connections authenticated and took their factory's client id as their name")
+                    .contains("name=" + a.clientId() + " ", "name=" + b.clientId() + " ");
         }
 
         @Test

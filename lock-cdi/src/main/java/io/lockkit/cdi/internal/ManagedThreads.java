@@ -54,29 +54,70 @@ final class ManagedThreads {
     }
 
     /**
-     * Threads of {@code container} that carry a {@code prefix-N} name while they run lockkit's work
-     * and get their own name back afterwards (a managed thread factory names its threads itself).
+     * Threads of {@code container} named {@code prefix-N} and made daemon threads as soon as they
+     * are made, like lockkit's own threads elsewhere, and given their container name back when
+     * lockkit's work ends (a managed thread factory names its threads itself).
      */
+    // Named at once, not when the thread first runs: Open Liberty runs no managed thread of an
+    // application before its start is over, and until then its threads were named
+    // "managedThreadFactory[DefaultManagedThreadFactory]-thread-N", which leak checks by name miss.
+    // Named again when the work starts, in case the container names a thread as it runs it.
     static ThreadFactory named(ThreadFactory container, String prefix) {
         AtomicInteger sequence = new AtomicInteger();
         return work -> {
-            String name = prefix + "-" + sequence.incrementAndGet();
-            Thread thread = container.newThread(() -> {
-                Thread self = Thread.currentThread();
-                String own = self.getName();
-                self.setName(name);
-                try {
-                    work.run();
-                } finally {
-                    self.setName(own);
-                }
-            });
+            NamedWork named = new NamedWork(work, prefix + "-" + sequence.incrementAndGet());
+            Thread thread = container.newThread(named);
             if (thread == null) {
                 throw new IllegalStateException(
                         "the container's ManagedThreadFactory made no thread (is the application stopping?)");
             }
+            named.containerName = adopt(thread, named.name);
             return thread;
         };
+    }
+
+    /**
+     * Names a thread the container just made (not started) {@code name} and makes it a daemon
+     * thread where the container lets it (Jakarta Concurrency leaves both to the thread's maker;
+     * Open Liberty's are not daemon threads by default); returns the container's name for it.
+     */
+    static String adopt(Thread thread, String name) {
+        String containerName = thread.getName();
+        try {
+            thread.setName(name);
+            if (!thread.isDaemon()) {
+                thread.setDaemon(true);
+            }
+        } catch (IllegalThreadStateException | SecurityException e) {
+            // started already, or refused: it keeps what the container gave it
+            LOG.log(System.Logger.Level.DEBUG, "lockkit: cannot rename or make a daemon of " + thread, e);
+        }
+        return containerName;
+    }
+
+    /** lockkit's work on a container thread: under lockkit's name while it runs, the container's after. */
+    private static final class NamedWork implements Runnable {
+        private final Runnable work;
+        final String name;
+        /** Set before the thread starts (Thread.start happens-before run). */
+        volatile String containerName;
+
+        NamedWork(Runnable work, String name) {
+            this.work = work;
+            this.name = name;
+            this.containerName = name;
+        }
+
+        @Override
+        public void run() {
+            Thread self = Thread.currentThread();
+            self.setName(name);
+            try {
+                work.run();
+            } finally {
+                self.setName(containerName);
+            }
+        }
     }
 
     /**
@@ -107,9 +148,12 @@ final class ManagedThreads {
         /** How long a thread asked for after the start waits for the maker to make it. */
         static final long MAKER_TIMEOUT_SECONDS = 10;
 
+        private static final String MAKER_NAME = "lockkit-thread-maker";
+
         private final ThreadFactory container;
         private final SynchronousQueue<FutureTask<Thread>> requests = new SynchronousQueue<>();
         private final Thread maker;
+        private final String makerContainerName;
         private volatile @Nullable Thread starter;
         private volatile boolean closed;
         /** Whether the maker runs: a container may hold it back until the application has started. */
@@ -123,7 +167,7 @@ final class ManagedThreads {
                 throw new IllegalStateException(
                         "the container's ManagedThreadFactory made no thread (is the application stopping?)");
             }
-            maker.setDaemon(true);
+            this.makerContainerName = adopt(maker, MAKER_NAME);
             maker.start();
         }
 
@@ -134,8 +178,7 @@ final class ManagedThreads {
 
         private void serve() {
             Thread self = Thread.currentThread();
-            String own = self.getName();
-            self.setName("lockkit-thread-maker");
+            self.setName(MAKER_NAME); // again, in case the container named it as it ran it
             serving = true;
             try {
                 while (!closed) {
@@ -147,7 +190,7 @@ final class ManagedThreads {
             } catch (InterruptedException e) {
                 // closed
             } finally {
-                self.setName(own);
+                self.setName(makerContainerName);
             }
         }
 

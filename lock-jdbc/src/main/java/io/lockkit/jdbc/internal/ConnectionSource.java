@@ -1,6 +1,7 @@
 package io.lockkit.jdbc.internal;
 
 import io.lockkit.BackendUnavailableException;
+import io.lockkit.spi.Causes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -47,12 +48,12 @@ public abstract class ConnectionSource implements AutoCloseable {
         try {
             c = borrow();
         } catch (SQLException e) {
-            throw new BackendUnavailableException(null, what + e.getMessage(), e);
+            throw new BackendUnavailableException(null, what + Causes.describe(e), e);
         }
         try {
             return c.getMetaData().getDatabaseProductName();
         } catch (SQLException e) {
-            throw new BackendUnavailableException(null, what + e.getMessage(), e);
+            throw new BackendUnavailableException(null, what + Causes.describe(e), e);
         } finally {
             giveBack(c, false);
         }
@@ -74,6 +75,7 @@ public abstract class ConnectionSource implements AutoCloseable {
      */
     public static ConnectionSource of(
             String url, @Nullable String user, @Nullable String password, Dialect dialect, int max) {
+        dialect.requireDriver(url);
         Properties props = new Properties();
         if (user != null) {
             props.setProperty("user", user);

@@ -3,8 +3,10 @@ package io.lockkit.jdbc.internal;
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jdbc.LockSchemaException;
+import io.lockkit.spi.Causes;
 import java.security.SecureRandom;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -223,6 +225,39 @@ public abstract class Dialect {
     /** The driver settings for the provider's own connections (a JDBC URL), from the timeout in whole seconds. */
     public abstract void driverProperties(String url, int timeoutSeconds, Properties properties);
 
+    /**
+     * Checks that a JDBC driver on the class path takes {@code url}, so that a missing driver is
+     * told as such when the provider is built, not as an unreachable database ("No suitable driver
+     * found") at its first call.
+     *
+     * @throws IllegalStateException naming the URL's {@code jdbc:<subprotocol>:} and the driver to add
+     */
+    public final void requireDriver(String url) {
+        if (driverTakes(url)) {
+            return;
+        }
+        int colon = url.indexOf(':', "jdbc:".length());
+        String scheme = colon < 0 ? url : url.substring(0, colon + 1);
+        String artifact = driverArtifact(url);
+        throw new IllegalStateException("no JDBC driver for " + scheme + " on the class path; add "
+                + (artifact != null ? artifact : "the database's JDBC driver"));
+    }
+
+    /** Whether a registered JDBC driver takes {@code url} (a dialect may know one that needs a driver property for it). */
+    protected boolean driverTakes(String url) {
+        try {
+            DriverManager.getDriver(url);
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** The Maven coordinates of the JDBC driver for {@code url}, for messages; null when not known. */
+    protected @Nullable String driverArtifact(String url) {
+        return null;
+    }
+
     /** SQLStates (or vendor codes as "#<code>") of a missing table, sequence, function or procedure. */
     protected abstract Set<String> schemaStates();
 
@@ -250,7 +285,7 @@ public abstract class Dialect {
      */
     public final LockException failure(@Nullable String name, String what, SQLException e) {
         String state = e.getSQLState();
-        String detail = what + " failed: " + e.getMessage() + (state == null ? "" : " [SQLState " + state + "]");
+        String detail = what + " failed: " + Causes.describe(e) + (state == null ? "" : " [SQLState " + state + "]");
         if (connectionLost(e) || e instanceof SQLTimeoutException || matches(e, unavailableStates())) {
             return new BackendUnavailableException(name, detail, e);
         }

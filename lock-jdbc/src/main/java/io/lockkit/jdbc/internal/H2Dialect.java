@@ -160,6 +160,11 @@ public final class H2Dialect extends Dialect {
     }
 
     @Override
+    protected @Nullable String driverArtifact(String url) {
+        return url.startsWith("jdbc:h2:") ? "com.h2database:h2" : null;
+    }
+
+    @Override
     public void driverProperties(String url, int timeoutSeconds, Properties properties) {
         // H2's defaults serve: a TCP connection fails fast when the server is gone.
     }

@@ -129,6 +129,21 @@ public final class MariaDbDialect extends Dialect {
     }
 
     @Override
+    protected boolean driverTakes(String url) {
+        // The MariaDB driver takes jdbc:mysql: only with permitMysqlScheme, which driverProperties sets.
+        return super.driverTakes(url)
+                || (url.startsWith("jdbc:mysql:")
+                        && super.driverTakes(url + (url.indexOf('?') < 0 ? "?" : "&") + "permitMysqlScheme"));
+    }
+
+    @Override
+    protected @Nullable String driverArtifact(String url) {
+        return url.startsWith("jdbc:mysql:")
+                ? "org.mariadb.jdbc:mariadb-java-client or com.mysql:mysql-connector-j"
+                : "org.mariadb.jdbc:mariadb-java-client";
+    }
+
+    @Override
     public boolean connectionLost(SQLException e) {
         int code = e.getErrorCode();
         // Connection killed (KILL CONNECTION), server shutdown, gone away, lost during a query.

@@ -99,6 +99,11 @@ public final class PostgresDialect extends Dialect {
     }
 
     @Override
+    protected @Nullable String driverArtifact(String url) {
+        return url.startsWith("jdbc:postgresql:") ? "org.postgresql:postgresql" : null;
+    }
+
+    @Override
     public void driverProperties(String url, int timeoutSeconds, Properties p) {
         if (url.startsWith("jdbc:postgresql:")) {
             String seconds = Integer.toString(timeoutSeconds);

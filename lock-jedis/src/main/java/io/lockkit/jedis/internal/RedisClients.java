@@ -12,10 +12,12 @@ import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
@@ -41,7 +43,7 @@ public final class RedisClients {
 
     /** What a client is made from; {@code credentials} are the data nodes' (null: the URI's, or none). */
     public record Options(
-            String clientName,
+            ClientName clientName,
             Duration timeout,
             Duration connectTimeout,
             int maxConnections,
@@ -175,7 +177,7 @@ public final class RedisClients {
         }
         return RedisClient.builder()
                 .hostAndPort(JedisURIHelper.getHostAndPort(u))
-                .clientConfig(config.build())
+                .clientConfig(named(config, options))
                 .poolConfig(pool(options))
                 .build();
     }
@@ -191,10 +193,10 @@ public final class RedisClients {
         return RedisSentinelClient.builder()
                 .masterName(master)
                 .sentinels(sentinels)
-                .sentinelClientConfig(
-                        config(options, sentinelCredentials, options.tls()).build())
-                .clientConfig(
-                        config(options, options.credentials(), options.tls()).build())
+                // Jedis talks to Sentinels over RESP2 and warns at every connection unless told not to negotiate.
+                .sentinelClientConfig(named(
+                        config(options, sentinelCredentials, options.tls()).autoNegotiateProtocol(false), options))
+                .clientConfig(named(config(options, options.credentials(), options.tls()), options))
                 .poolConfig(pool(options))
                 .build();
     }
@@ -208,10 +210,20 @@ public final class RedisClients {
         requireTlsForSslOptions(options);
         return RedisClusterClient.builder()
                 .nodes(nodes)
-                .clientConfig(
-                        config(options, options.credentials(), options.tls()).build())
+                .clientConfig(named(config(options, options.credentials(), options.tls()), options))
                 .poolConfig(pool(options))
                 .build();
+    }
+
+    /**
+     * Names the connections of {@code jedis}, a client made here with {@code name}, after {@code
+     * clientId} from now on (see {@link ClientName#adopt}), and drops its idle pooled connections:
+     * Jedis opened one while it built the client, under the provisional name.
+     */
+    public static void adoptClientId(UnifiedJedis jedis, ClientName name, String clientId) {
+        if (name.adopt(clientId)) {
+            Pools.discardIdle(jedis);
+        }
     }
 
     /**
@@ -261,8 +273,7 @@ public final class RedisClients {
             Options options, @Nullable Credentials credentials, boolean tls) {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(millis(options.connectTimeout()))
-                .socketTimeoutMillis(millis(options.timeout()))
-                .clientName(options.clientName());
+                .socketTimeoutMillis(millis(options.timeout()));
         if (tls) {
             config.sslOptions(options.sslOptions() != null ? options.sslOptions() : SslOptions.defaults());
         }
@@ -270,6 +281,11 @@ public final class RedisClients {
             config.user(credentials.user()).password(credentials.password());
         }
         return config;
+    }
+
+    /** The configuration {@code config} builds, with the connections' name read from the options' {@link ClientName}. */
+    private static JedisClientConfig named(DefaultJedisClientConfig.Builder config, Options options) {
+        return new NamedClientConfig(config.build(), options.clientName());
     }
 
     private static GenericObjectPoolConfig<Connection> pool(Options options) {

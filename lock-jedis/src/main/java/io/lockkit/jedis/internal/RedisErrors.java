@@ -2,6 +2,8 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
+import io.lockkit.spi.Causes;
+import java.util.concurrent.ExecutionException;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.exceptions.JedisBusyException;
@@ -18,7 +20,9 @@ import redis.clients.jedis.exceptions.JedisRedirectionException;
  * (loading, a busy script, a failover or cluster reconfiguration in progress). A command Redis
  * refused for any other reason ({@code NOPERM}, {@code WRONGTYPE}, {@code NOAUTH},
  * {@code WRONGPASS}, an unknown command) is a plain {@link LockException}: trying again will not
- * help, the configuration or the data must change. Stateless and thread-safe.
+ * help, the configuration or the data must change. Every message ends with Jedis' own and what
+ * its causes add ({@link Causes#describe}): "Failed to create socket" says little without the
+ * {@code UnknownHostException} under it. Stateless and thread-safe.
  */
 public final class RedisErrors {
 
@@ -35,20 +39,20 @@ public final class RedisErrors {
     /** The exception a caller of lock {@code name} sees for {@code e}, a failure of a Jedis call. */
     public static LockException translate(@Nullable String name, RuntimeException e) {
         if (e instanceof JedisConnectionException) {
-            return new BackendUnavailableException(name, "Redis could not be reached: " + e.getMessage(), e);
+            return new BackendUnavailableException(name, "Redis could not be reached: " + Causes.describe(e), e);
         }
         if (e instanceof JedisDataException refused) {
             return passing(refused)
                     ? new BackendUnavailableException(
-                            name, "Redis cannot serve the lock command now: " + e.getMessage(), e)
-                    : new LockException(name, "Redis refused the lock command: " + e.getMessage(), e);
+                            name, "Redis cannot serve the lock command now: " + Causes.describe(e), e)
+                    : new LockException(name, "Redis refused the lock command: " + Causes.describe(e), e);
         }
         if (e instanceof JedisException) {
-            return new BackendUnavailableException(name, "Redis failed: " + e.getMessage(), e);
+            return new BackendUnavailableException(name, "Redis failed: " + Causes.describe(e), e);
         }
         if (e instanceof IllegalStateException) {
             // Jedis reports an exhausted or closed pool this way.
-            return new BackendUnavailableException(name, "no Redis connection: " + e.getMessage(), e);
+            return new BackendUnavailableException(name, "no Redis connection: " + Causes.describe(e), e);
         }
         throw e;
     }
@@ -63,7 +67,9 @@ public final class RedisErrors {
                 return new LockException(name, message + ": " + refused.getMessage(), cause);
             }
         }
-        return new BackendUnavailableException(name, message, cause);
+        Throwable inner = cause instanceof ExecutionException ? cause.getCause() : null;
+        Throwable failure = inner != null ? inner : cause;
+        return new BackendUnavailableException(name, message + ": " + Causes.describe(failure), cause);
     }
 
     /** Whether Redis answered with a state that passes, or routed the call elsewhere (a cluster's MOVED/ASK). */

@@ -14,6 +14,8 @@ import io.lockkit.cdi.spi.AsyncType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.TemporalAccessor;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -120,6 +122,8 @@ public final class LockedMethod {
                 name.append(literal);
             } else if (part instanceof NameTemplate.Period period) {
                 name.append(period.name(System.currentTimeMillis()));
+            } else if (part instanceof LockedDeclaration.BoundPeriod<?> timed) {
+                name.append(timed.period().name(epochMillis(value(args, timed.source()))));
             } else {
                 name.append(value(args, (LockedDeclaration.Bound<?>) part));
             }
@@ -143,6 +147,11 @@ public final class LockedMethod {
                     + " of lock name template is null (a null would lock every such call under one name)");
         }
         return value;
+    }
+
+    /** A time of one of {@link LockedDeclaration#TIME_TYPES} (the declaration checked it), in epoch milliseconds. */
+    private static long epochMillis(Object time) {
+        return Instant.from((TemporalAccessor) time).toEpochMilli();
     }
 
     private static Object read(Method accessor, Object target) {

@@ -80,11 +80,16 @@ public final class BackendOutage {
     /** A call took its lock: ends the outage in progress, if there is one, with its summary line. */
     public void succeeded() {
         Episode episode = current.get();
-        if (episode == null || !current.compareAndSet(episode, null)) {
+        if (episode == null) {
             return;
         }
         long now = System.nanoTime();
+        // Before the outage ends: a failure of a call begun before now, seen in between, is then
+        // counted in this outage rather than starting a new one.
         recoveredAt = now;
+        if (!current.compareAndSet(episode, null)) {
+            return;
+        }
         LOG.log(
                 System.Logger.Level.INFO,
                 "lockkit: @Locked calls take locks again, the lock backend is back after "

@@ -179,14 +179,6 @@ public final class LockedMethod {
     }
 
     /**
-     * Like {@link #invoke(DistributedLockFactory, Object[], Proceed, TransactionCompletion, BackendOutage)}
-     * without transactions, with an outage record of its own.
-     */
-    public @Nullable Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
-        return invoke(factory, args, proceed, TransactionCompletion.NONE, new BackendOutage());
-    }
-
-    /**
      * Takes the lock (or joins this thread's outer hold of it, or the current transaction's), runs
      * {@code proceed}, and releases the lock when the call returns, or when the transaction active
      * at that moment completes, or, for asynchronous methods, when its stage completes. An

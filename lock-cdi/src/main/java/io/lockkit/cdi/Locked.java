@@ -28,7 +28,11 @@ import java.time.temporal.ChronoUnit;
  * ({@code id()}) of the step's declared type. {@code {period:PT1M}} (any ISO-8601 duration of whole
  * milliseconds) names the period the call belongs to: the boundary nearest to the call's wall-clock
  * time, a multiple of the period since the epoch, as an ISO-8601 instant ({@code 2026-11-26T07:31:00Z});
- * instances whose schedulers fire less than half a period early or late name a period alike. <code>{{</code> and <code>}}</code> stand for literal braces.
+ * instances whose schedulers fire less than half a period early or late name a period alike.
+ * {@code {period:PT1S:execution.scheduledFireTime}} names the period of the time an argument (or a
+ * property path from one) holds, an {@code Instant}, {@code ZonedDateTime} or {@code OffsetDateTime}:
+ * given the time a scheduler meant the call for (Quarkus' {@code ScheduledExecution}), a call that
+ * runs late still names its own period. <code>{{</code> and <code>}}</code> stand for literal braces.
  * Values are rendered with {@code String.valueOf}; a {@code null} value fails the call with an
  * {@link IllegalArgumentException} rather than locking on {@code "null"}. The empty default names the
  * lock after the declaring class and method, {@code com.acme.OrderService.ship}: overloads share it.
@@ -126,7 +130,10 @@ public @interface Locked {
     @Nonbinding
     ChronoUnit holdAtLeastUnit() default ChronoUnit.SECONDS;
 
-    /** What happens when the lock is still busy after the wait: throw (the default) or skip the call. */
+    /**
+     * What happens when the lock is still busy after the wait: throw (the default) or skip the call.
+     * {@link WhenBusy#SKIP} also skips a call whose backend is unavailable, logging the outage once.
+     */
     @Nonbinding
     WhenBusy whenBusy() default WhenBusy.THROW;
 }

@@ -51,6 +51,20 @@ class CdiArchitectureTest {
     }
 
     @Test
+    @DisplayName("only io.lockkit.cdi.rest uses Jakarta REST, and nothing else in lock-cdi uses that package")
+    void jakartaRestStaysInItsPackage() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.lockkit.cdi.rest..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("jakarta.ws.rs..", "io.lockkit.cdi.rest..")
+                .because("Jakarta REST is optional: its mappers are loaded by a server's provider scanning only, so"
+                        + " an application without Jakarta REST never loads a class that needs it")
+                .check(MAIN);
+    }
+
+    @Test
     @DisplayName("lock-cdi does not use redis.clients")
     void usesNoRedisClient() {
         noClasses()

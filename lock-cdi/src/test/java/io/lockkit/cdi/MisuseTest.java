@@ -77,6 +77,16 @@ class MisuseTest {
     }
 
     @Test
+    @DisplayName("a period's time read from an argument that is not a time")
+    void periodOfAnArgumentThatIsNoTimeFailsDeployment() {
+        assertDeploymentFails(
+                Misuses.PeriodOfAString.class,
+                "PeriodOfAString.run(String)",
+                "{period:PT1S:note}",
+                "read from an Instant, ZonedDateTime or OffsetDateTime; note is a java.lang.String");
+    }
+
+    @Test
     @DisplayName("a private method, which no interceptor sees")
     void privateMethodFailsDeployment() {
         assertDeploymentFails(

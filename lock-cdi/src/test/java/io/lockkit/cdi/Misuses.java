@@ -45,6 +45,12 @@ final class Misuses {
     }
 
     @ApplicationScoped
+    public static class PeriodOfAString {
+        @Locked("report:{period:PT1S:note}")
+        public void run(String note) {}
+    }
+
+    @ApplicationScoped
     public static class PrivateMethod {
         public void call() {
             secret();

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -75,6 +78,30 @@ class NameTemplateTest {
 
     private static String nearestMinute(long epochMillis) {
         return "tick:" + java.time.Instant.ofEpochMilli(Math.floorDiv(epochMillis + 30_000, 60_000) * 60_000);
+    }
+
+    @Test
+    @DisplayName(
+            "{period:PT1S:firing.scheduledFireTime} names the period of the time the call was meant for, however late it runs")
+    void periodOfAnArgumentNamesThePeriodOfThatTime() {
+        Instant boundary = Instant.parse("2026-11-26T07:30:02Z");
+        assertThat(templates.perScheduledSecond(new Templates.Firing(boundary)))
+                .as("a call meant for a boundary, run now, years later")
+                .isEqualTo("report:2026-11-26T07:30:02Z");
+        assertThat(templates.perScheduledSecond(new Templates.Firing(boundary.plusMillis(3))))
+                .as("a first firing a little after the boundary")
+                .isEqualTo("report:2026-11-26T07:30:02Z");
+        assertThat(templates.perScheduledSecond(new Templates.Firing(boundary.plusSeconds(1))))
+                .isEqualTo("report:2026-11-26T07:30:03Z");
+        assertThat(templates.perOffsetAndZonedTime(
+                        boundary.plusMillis(999).atOffset(ZoneOffset.ofHours(-5)),
+                        boundary.atZone(ZoneId.of("Europe/Paris")).plusMinutes(10)))
+                .as("an OffsetDateTime and a ZonedDateTime, by position: the instant counts, not the zone")
+                .isEqualTo("report:2026-11-26T07:30:02Z/2026-11-26T08:00:00Z");
+        assertThatThrownBy(() -> templates.perScheduledSecond(new Templates.Firing(null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("{period:PT1S:firing.scheduledFireTime}")
+                .hasMessageContaining("is null");
     }
 
     @Test

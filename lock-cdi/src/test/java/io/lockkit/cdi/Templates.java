@@ -1,6 +1,9 @@
 package io.lockkit.cdi;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
 
 /** Methods that report the name of the lock they run under. */
 @ApplicationScoped
@@ -32,6 +35,19 @@ public class Templates {
     }
 
     public record Customer(String id) {}
+
+    /** What a scheduler tells a job of its call, as Quarkus' {@code ScheduledExecution} does: a getter. */
+    public static class Firing {
+        private final Instant scheduledFireTime;
+
+        public Firing(Instant scheduledFireTime) {
+            this.scheduledFireTime = scheduledFireTime;
+        }
+
+        public Instant getScheduledFireTime() {
+            return scheduledFireTime;
+        }
+    }
 
     @Locked("order:{orderId}")
     public String byName(long orderId, String note) {
@@ -65,6 +81,16 @@ public class Templates {
 
     @Locked("tick:{period:PT1M}")
     public String perMinute() {
+        return current();
+    }
+
+    @Locked("report:{period:PT1S:firing.scheduledFireTime}")
+    public String perScheduledSecond(Firing firing) {
+        return current();
+    }
+
+    @Locked("report:{period:PT2S:0}/{period:PT1H:1}")
+    public String perOffsetAndZonedTime(OffsetDateTime offset, ZonedDateTime zoned) {
         return current();
     }
 

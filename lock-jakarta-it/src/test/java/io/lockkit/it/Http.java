@@ -37,8 +37,11 @@ final class Http {
         return baseUrl != null ? baseUrl : server.baseUrl();
     }
 
-    /** A status and body; for a 500, {@code cause} is the last exception line of the server's log. */
-    record Response(int status, String body, String cause) {
+    /**
+     * A status, body and {@code Retry-After} header (empty when absent); for a 500, {@code cause}
+     * is the last exception line of the server's log.
+     */
+    record Response(int status, String body, String cause, Optional<String> retryAfter) {
         String ok() {
             if (status != 200) {
                 throw new AssertionError("HTTP " + status + ": " + readable());
@@ -120,7 +123,10 @@ final class Http {
 
     private Response response(HttpResponse<String> response) {
         return new Response(
-                response.statusCode(), response.body(), response.statusCode() >= 500 ? server.lastException() : "");
+                response.statusCode(),
+                response.body(),
+                response.statusCode() >= 500 ? server.lastException() : "",
+                response.headers().firstValue("Retry-After"));
     }
 
     private Response send(String method, String path) {

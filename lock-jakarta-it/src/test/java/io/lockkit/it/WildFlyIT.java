@@ -3,6 +3,7 @@ package io.lockkit.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -62,5 +63,51 @@ class WildFlyIT extends ServerTests {
         }
     }
 
+    /**
+     * A copy of the application whose Redis is a port nobody listens on ({@code lockkit.startup=lazy},
+     * so it deploys): its {@code @Locked} endpoint answers {@code 503} with {@code Retry-After}
+     * (lock-cdi's exception mapper, which RESTEasy finds in {@code WEB-INF/lib} by itself), and the
+     * server's log has one outage warning however many calls (and {@code @Locked} timer ticks, which
+     * are skipped) failed meanwhile. Only here, on one server: a copy deploys in seconds on WildFly.
+     */
+    @Test
+    @Order(15)
+    void unavailableRedisAnswers503WithRetryAfterAndIsLoggedOnce() {
+        String name = CONTEXT_OUTAGE;
+        int closedPort = io.lockkit.testkit.redis.RedisFixture.freePort();
+        String config = "lockkit.redis.uri=redis://127.0.0.1:" + closedPort + "\nlockkit.startup=lazy\n";
+        Path war = a.variantWar(name, config);
+        long logBefore = a.logSize();
+        a.deployOther(war, name);
+        try {
+            Http outage = new Http(a, name);
+            List<Http.Response> answers = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                answers.add(outage.post("counter/outage-c/locked"));
+            }
+            String log = a.logSince(logBefore);
+            long warnings = log.lines()
+                    .filter(line -> line.contains("the lock backend is unavailable to @Locked calls"))
+                    .count();
+            report("Redis at a closed port " + closedPort + ": answers "
+                    + answers.stream()
+                            .map(r -> r.status() + " Retry-After "
+                                    + r.retryAfter().orElse("-"))
+                            .distinct()
+                            .toList()
+                    + "; outage warnings in the server log: " + warnings);
+            assertThat(answers).allSatisfy(r -> {
+                assertThat(r.status()).as(r.readable()).isEqualTo(503);
+                assertThat(r.retryAfter()).hasValue("5");
+                assertThat(r.body()).isEqualTo("The lock service is unavailable; retry later.\n");
+            });
+            assertThat(warnings).as("outage warnings in the server log").isEqualTo(1);
+            assertThat(log).as("the warning's line names the root cause").contains("Connection refused");
+        } finally {
+            a.undeployOther(name);
+        }
+    }
+
     private static final String CONTEXT_JDBC = ServerInstance.CONTEXT + "-jdbc";
+    private static final String CONTEXT_OUTAGE = ServerInstance.CONTEXT + "-outage";
 }

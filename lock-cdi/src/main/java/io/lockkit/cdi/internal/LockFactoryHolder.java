@@ -2,6 +2,7 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.cdi.Locked;
+import io.lockkit.cdi.internal.engine.BackendOutage;
 import io.lockkit.cdi.internal.engine.LockedMethod;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.cdi.internal.engine.TransactionCompletion;
@@ -62,6 +63,7 @@ public class LockFactoryHolder {
     Event<Object> events;
 
     private final LockedMethods methods = new LockedMethods();
+    private final BackendOutage outage = new BackendOutage();
     private volatile @Nullable DistributedLockFactory resolved;
     private volatile @Nullable OwnedFactory own;
     private volatile @Nullable TransactionCompletion transactions;
@@ -231,6 +233,11 @@ public class LockFactoryHolder {
             LOG.log(System.Logger.Level.DEBUG, "lockkit: @Locked releases wait for {0}", t);
         }
         return t;
+    }
+
+    /** The outages of the backend as this application's {@code @Locked} calls meet them, each logged once. */
+    public BackendOutage outage() {
+        return outage;
     }
 
     /** The checked {@code @Locked} method; a declaration error is thrown again on every call. */

@@ -38,7 +38,8 @@ public class LockedInterceptor implements Serializable {
     public @Nullable Object lock(InvocationContext context) throws Exception {
         Method method = context.getMethod();
         LockedMethod locked = holder.method(method, binding(context, method));
-        return locked.invoke(holder.factory(), context.getParameters(), context::proceed, holder.transactions());
+        return locked.invoke(
+                holder.factory(), context.getParameters(), context::proceed, holder.transactions(), holder.outage());
     }
 
     /**

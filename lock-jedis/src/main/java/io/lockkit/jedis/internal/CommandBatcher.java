@@ -230,7 +230,10 @@ public final class CommandBatcher {
         try {
             connection.close();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "returning a Redis connection to its pool failed", e);
+            // DEBUG: it fails when the pool, replacing a broken connection, cannot connect either (Redis
+            // is down), which the calls that failed already report; a warning with a stack trace here
+            // was one more of them in every outage, saying nothing an operator can act on.
+            LOG.log(System.Logger.Level.DEBUG, "returning a Redis connection to its pool failed", e);
         }
         release();
     }

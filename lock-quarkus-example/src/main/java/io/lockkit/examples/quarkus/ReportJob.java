@@ -5,6 +5,7 @@ import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.ScheduledExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
@@ -13,19 +14,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * A job every instance schedules each second and one instance runs per second: {@code @Locked} with
- * {@code holdAtLeast} keeps the lock for half a period after the run started, so the other
- * instances' calls of the same period find it held and are skipped.
+ * A job every instance schedules each second and one instance runs per second: each period has a
+ * lock of its own, named by the time the scheduler meant the call for, and {@code holdAtLeast}
+ * keeps it for ten periods after the run started, so the other instances' calls of the same period
+ * find it held and are skipped, however late they come within those ten seconds, while the next
+ * period's lock is another one.
  */
 @ApplicationScoped
 public class ReportJob {
 
-    /** Where each run is recorded (a line: instance, start in epoch milliseconds, fencing token); unset: nowhere. */
+    /**
+     * Where each run is recorded (a line: instance, start and period in epoch milliseconds, fencing
+     * token); unset: nowhere.
+     */
     @ConfigProperty(name = "example.report.runs-file")
     Optional<String> runsFile;
 
@@ -34,34 +41,47 @@ public class ReportJob {
     String instance;
 
     void started(@Observes StartupEvent started) {
-        record("ready", System.currentTimeMillis(), 0);
+        record("ready", System.currentTimeMillis(), 0, 0);
     }
 
     /** The report: runs once per second across all instances. */
     // guide:quarkus-scheduled-begin
     @Scheduled(every = "1s")
     @Locked(
-            value = "report",
+            value = "report:{period:PT1S:execution.scheduledFireTime}",
             waitTime = 0,
             whenBusy = WhenBusy.SKIP,
-            holdAtLeast = 500,
-            holdAtLeastUnit = ChronoUnit.MILLIS)
-    void report() {
+            holdAtLeast = 10,
+            holdAtLeastUnit = ChronoUnit.SECONDS)
+    void report(ScheduledExecution execution) {
         long token = CurrentLock.handle().orElseThrow().fencingToken();
-        publish(token);
+        publish(execution.getScheduledFireTime(), token);
     }
     // guide:quarkus-scheduled-end
 
-    /** The report's work: here, a record of the run. */
-    private void publish(long token) {
-        record("run", System.currentTimeMillis(), token);
+    /**
+     * The negative control of ScheduledJobIT: the same schedule without the lock, recorded as a call
+     * of every instance in every period, with how late it came.
+     */
+    @Scheduled(every = "1s")
+    void call(ScheduledExecution execution) {
+        record(
+                "call",
+                System.currentTimeMillis(),
+                execution.getScheduledFireTime().toEpochMilli(),
+                0);
     }
 
-    private void record(String what, long millis, long token) {
+    /** The report's work: here, a record of the run, with the time it was meant for. */
+    private void publish(Instant scheduled, long token) {
+        record("run", System.currentTimeMillis(), scheduled.toEpochMilli(), token);
+    }
+
+    private void record(String what, long millis, long scheduled, long token) {
         if (runsFile.isEmpty()) {
             return;
         }
-        String line = what + " " + instance + " " + millis + " " + token + "\n";
+        String line = what + " " + instance + " " + millis + " " + scheduled + " " + token + "\n";
         try {
             Files.writeString(
                     Path.of(runsFile.get()),

@@ -58,6 +58,13 @@ public record LockedDeclaration(
     /** A placeholder resolved against the method: argument position, then the properties to read. */
     record Bound<T>(String text, int index, List<SignatureModel.Property<T>> path) {}
 
+    /** {@code {period:PT1S:execution.scheduledFireTime}}: the period of the time {@code source} reads. */
+    record BoundPeriod<T>(NameTemplate.Period period, Bound<T> source) {}
+
+    /** The types a period's time may be read from (the value's own type, by name). */
+    static final Set<String> TIME_TYPES =
+            Set.of("java.time.Instant", "java.time.ZonedDateTime", "java.time.OffsetDateTime");
+
     /**
      * Applies every rule to the declaration {@code model} describes with the members {@code values}.
      *
@@ -98,7 +105,8 @@ public record LockedDeclaration(
             if (part instanceof NameTemplate.Literal literal) {
                 parts.add(literal.text());
             } else if (part instanceof NameTemplate.Period period) {
-                parts.add(period);
+                NameTemplate.Placeholder source = period.source();
+                parts.add(source == null ? period : boundPeriod(model, period, source, template));
             } else {
                 parts.add(bind(model, (NameTemplate.Placeholder) part, template));
             }
@@ -111,6 +119,23 @@ public record LockedDeclaration(
                 kind,
                 model.returnTypeName(),
                 holdAtLeast);
+    }
+
+    private static <T> BoundPeriod<T> boundPeriod(
+            SignatureModel<T> model, NameTemplate.Period period, NameTemplate.Placeholder source, String template) {
+        Bound<T> bound = bind(model, source, template);
+        T type = bound.path().isEmpty()
+                ? model.parameterType(bound.index())
+                : bound.path().get(bound.path().size() - 1).type();
+        String typeName = model.typeName(type);
+        if (!TIME_TYPES.contains(typeName)) {
+            String read = (source.positional() ? Integer.toString(source.index()) : source.parameterName())
+                    + source.path().stream().map(step -> "." + step).reduce("", String::concat);
+            throw new DeclarationException("lock name template '" + template + "', placeholder " + period.text()
+                    + ": the time of a period is read from an Instant, ZonedDateTime or OffsetDateTime; "
+                    + read + " is a " + typeName);
+        }
+        return new BoundPeriod<>(period, bound);
     }
 
     private static <T> Bound<T> bind(SignatureModel<T> model, NameTemplate.Placeholder p, String template) {

@@ -1,18 +1,21 @@
 package io.lockkit.cdi.internal.engine;
 
+import io.lockkit.BackendUnavailableException;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockHandle;
+import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.LockedDeclaration.ReturnKind;
 import io.lockkit.cdi.spi.AsyncType;
-import io.lockkit.cdi.spi.LockedCall;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.TemporalAccessor;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,9 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,11 +46,17 @@ import org.jspecify.annotations.Nullable;
 //   thread (maybe an event loop) never waits nor calls the backend; the method runs on the thread
 //   that completes the acquisition once the lock is granted. Acquisition failures come back as
 //   failed stages, where callers of such methods look for failures. The body runs on the installed
-//   runtime's resume executor (the caller's event-loop context in Quarkus) when it names one.
+//   runtime's resume executor (the caller's event-loop context in Quarkus) when it names one. That
+//   path is AsyncInvocation; AdaptedCall is the one of adapted types.
 // - Return types a LockedRuntime adapts (Uni, Multi) are lazy: the adapter's value acquires on each
 //   subscription through a LockedCall, so lock-cdi itself knows nothing of their library.
 // - On a thread the runtime says must not block (an event loop), a method that would wait for its
 //   lock fails before acquiring: blocking there stalls every request the loop serves.
+// - An unavailable backend (BackendUnavailableException) skips a whenBusy = SKIP method as a busy
+//   lock does: it never runs without its lock either way, and a scheduled job that threw on every
+//   tick of an outage filled the log with the scheduler's stack traces. Every acquisition's outcome
+//   goes to the application's BackendOutage, which logs an outage once, and once more when a call
+//   takes (or finds busy) a lock again.
 public final class LockedMethod {
 
     /** A holdAtLeast remainder shorter than this is not worth a deferred release: released at once. */
@@ -114,29 +120,38 @@ public final class LockedMethod {
         for (Object part : declaration.nameParts()) {
             if (part instanceof String literal) {
                 name.append(literal);
-                continue;
-            }
-            if (part instanceof NameTemplate.Period period) {
+            } else if (part instanceof NameTemplate.Period period) {
                 name.append(period.name(System.currentTimeMillis()));
-                continue;
+            } else if (part instanceof LockedDeclaration.BoundPeriod<?> timed) {
+                name.append(timed.period().name(epochMillis(value(args, timed.source()))));
+            } else {
+                name.append(value(args, (LockedDeclaration.Bound<?>) part));
             }
-            LockedDeclaration.Bound<?> bound = (LockedDeclaration.Bound<?>) part;
-            Object value = args[bound.index()];
-            for (SignatureModel.Property<?> property : bound.path()) {
-                if (value == null) {
-                    break;
-                }
-                value = read(
-                        (Method) Objects.requireNonNull(property.accessor(), "accessor"),
-                        value); // reflection models carry one
-            }
-            if (value == null) {
-                throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
-                        + " of lock name template is null (a null would lock every such call under one name)");
-            }
-            name.append(value);
         }
         return name.toString();
+    }
+
+    /** The argument or property {@code bound} names; never null. */
+    private Object value(Object[] args, LockedDeclaration.Bound<?> bound) {
+        Object value = args[bound.index()];
+        for (SignatureModel.Property<?> property : bound.path()) {
+            if (value == null) {
+                break;
+            }
+            value = read(
+                    (Method) Objects.requireNonNull(property.accessor(), "accessor"),
+                    value); // reflection models carry one
+        }
+        if (value == null) {
+            throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
+                    + " of lock name template is null (a null would lock every such call under one name)");
+        }
+        return value;
+    }
+
+    /** A time of one of {@link LockedDeclaration#TIME_TYPES} (the declaration checked it), in epoch milliseconds. */
+    private static long epochMillis(Object time) {
+        return Instant.from((TemporalAccessor) time).toEpochMilli();
     }
 
     private static Object read(Method accessor, Object target) {
@@ -163,24 +178,26 @@ public final class LockedMethod {
         Object proceed() throws Exception;
     }
 
-    /** Like {@link #invoke(DistributedLockFactory, Object[], Proceed, TransactionCompletion)} without transactions. */
-    public @Nullable Object invoke(DistributedLockFactory factory, Object[] args, Proceed proceed) throws Exception {
-        return invoke(factory, args, proceed, TransactionCompletion.NONE);
-    }
-
     /**
      * Takes the lock (or joins this thread's outer hold of it, or the current transaction's), runs
      * {@code proceed}, and releases the lock when the call returns, or when the transaction active
-     * at that moment completes, or, for asynchronous methods, when its stage completes.
+     * at that moment completes, or, for asynchronous methods, when its stage completes. An
+     * unavailable backend is recorded in {@code outage}; a {@link WhenBusy#SKIP} method is then
+     * skipped as if the lock were busy, any other fails with {@link BackendUnavailableException}.
      */
     @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
     public @Nullable Object invoke(
-            DistributedLockFactory factory, Object[] args, Proceed proceed, TransactionCompletion transactions)
+            DistributedLockFactory factory,
+            Object[] args,
+            Proceed proceed,
+            TransactionCompletion transactions,
+            BackendOutage outage)
             throws Exception {
         ReturnKind kind = declaration.returnKind();
         if (kind == ReturnKind.ADAPTED) {
             AsyncType type = Objects.requireNonNull(runtimes.asyncType(declaration.returnType()), "adapter");
-            return type.defer(() -> new Call(factory, args, proceed, runtimes.resumeExecutor()));
+            Executor resume = runtimes.resumeExecutor();
+            return type.defer(() -> new AdaptedCall(this, factory, args, proceed, outage, resume));
         }
         String name;
         try {
@@ -193,7 +210,7 @@ public final class LockedMethod {
         }
         LockHandle handle = HeldLocks.find(factory, name);
         if (handle == null && kind.async()) {
-            return invokeAsync(factory, name, proceed);
+            return new AsyncInvocation(this, factory, name, proceed, outage).start(runtimes.resumeExecutor());
         }
         if (handle == null) {
             handle = transactions.heldUntilCompletion(factory, name);
@@ -202,7 +219,7 @@ public final class LockedMethod {
         if (handle != null) {
             handle.acquireAgain();
         } else {
-            // A synchronous method here: an asynchronous one not joining a hold went to invokeAsync.
+            // A synchronous method here: an asynchronous one not joining a hold went to AsyncInvocation.
             DistributedLock threadLock = factory.getLock(name);
             if (threadLock.isHeldByCurrentThread()) {
                 return joinThreadHold(threadLock, proceed);
@@ -214,16 +231,28 @@ public final class LockedMethod {
                         + " return Uni or CompletionStage from the method, or run it on a worker thread"
                         + " (@Blocking, @RunOnVirtualThread)");
             }
-            Optional<LockHandle> acquired = acquire(factory, name);
+            Optional<LockHandle> acquired = acquire(factory, name, outage);
             if (acquired.isEmpty()) {
                 return skipped(kind);
             }
             handle = acquired.get();
             acquiredAt = System.nanoTime();
         }
-        LockHandle hold = handle;
-        long taken = acquiredAt;
-        Runnable release = () -> release(hold, taken);
+        return runHeld(factory, name, handle, acquiredAt, proceed, transactions);
+    }
+
+    /** Runs a synchronous method (or the call of an asynchronous one that joined a hold) under {@code handle}. */
+    @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
+    private @Nullable Object runHeld(
+            DistributedLockFactory factory,
+            String name,
+            LockHandle handle,
+            long acquiredAt,
+            Proceed proceed,
+            TransactionCompletion transactions)
+            throws Exception {
+        ReturnKind kind = declaration.returnKind();
+        Runnable release = () -> release(handle, acquiredAt);
         Object result;
         HeldLocks.push(factory, name, handle);
         try {
@@ -241,7 +270,7 @@ public final class LockedMethod {
         }
         HeldLocks.pop();
         if (kind.async() && result != null) {
-            return releaseOnCompletion((CompletionStage<?>) result, release);
+            return AsyncInvocation.releaseOnCompletion((CompletionStage<?>) result, release);
         }
         if (kind.async() || !transactions.releaseAtCompletion(factory, name, handle, release)) {
             release.run();
@@ -249,45 +278,9 @@ public final class LockedMethod {
         return result;
     }
 
-    /**
-     * An asynchronous method that does not join an outer hold: acquires without blocking the calling
-     * thread, runs the method when the lock is granted (on the thread that completes the
-     * acquisition), and releases when the method's stage completes. The caller cancelling the
-     * returned future abandons the wait, or cancels the method's future once it runs.
-     */
-    @SuppressWarnings("FutureReturnValueIgnored") // dependents that only react to completion
-    private Object invokeAsync(DistributedLockFactory factory, String name, Proceed proceed) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
-        CompletableFuture<Optional<LockHandle>> acquisition;
-        try {
-            acquisition = startAcquisition(factory, name);
-        } catch (LockException | IllegalArgumentException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        Executor resume = runtimes.resumeExecutor();
-        BiConsumer<@Nullable Optional<LockHandle>, @Nullable Throwable> granted = (held, failure) ->
-                run(factory, name, held == null ? null : held.orElse(null), failure, proceed, result, running);
-        if (resume == null) {
-            acquisition.whenComplete(granted);
-        } else {
-            acquisition.whenCompleteAsync(granted, resume);
-        }
-        result.whenComplete((value, failure) -> {
-            if (result.isCancelled()) {
-                acquisition.cancel(false); // still waiting: abandon the wait (a grant that races it is released)
-                CompletableFuture<?> method = running.get();
-                if (method != null) {
-                    method.cancel(false); // running: its completion releases the lock
-                }
-            }
-        });
-        return result;
-    }
-
     /** Starts waiting for the lock: busy yields an empty result when the method skips, else waits. */
     @SuppressWarnings("FutureReturnValueIgnored") // dependents that only pass a cancellation on
-    private CompletableFuture<Optional<LockHandle>> startAcquisition(DistributedLockFactory factory, String name) {
+    CompletableFuture<Optional<LockHandle>> startAcquisition(DistributedLockFactory factory, String name) {
         if (declaration.whenBusy() == WhenBusy.SKIP) {
             return factory.tryAcquireAsync(name, declaration.options()).toCompletableFuture();
         }
@@ -305,171 +298,38 @@ public final class LockedMethod {
     }
 
     /**
-     * One acquisition of a method whose return type a runtime adapts: the adapter calls acquire,
-     * proceed and release, perhaps on different threads.
+     * Tells {@code outage} how an acquisition of {@code name} that began at {@code began} ended:
+     * {@code failure} null when the backend answered (granted or busy). Returns true when the call
+     * is to be skipped instead of failing: {@link WhenBusy#SKIP} and the backend unavailable.
      */
-    private final class Call implements LockedCall {
-        private final DistributedLockFactory factory;
-        private final Object[] args;
-        private final Proceed proceed;
-        private final @Nullable Executor resume;
-        private final AtomicBoolean ended = new AtomicBoolean();
-        private final AtomicReference<@Nullable LockHandle> held = new AtomicReference<>();
-        private volatile @Nullable CompletableFuture<Optional<LockHandle>> acquisition;
-        private volatile @Nullable String name;
-        private volatile long acquiredAt;
-
-        Call(DistributedLockFactory factory, Object[] args, Proceed proceed, @Nullable Executor resume) {
-            this.factory = factory;
-            this.args = args;
-            this.proceed = proceed;
-            this.resume = resume;
+    boolean skipsAfter(BackendOutage outage, long began, String name, @Nullable Throwable failure) {
+        if (failure instanceof BackendUnavailableException unavailable) {
+            boolean skip = declaration.whenBusy() == WhenBusy.SKIP;
+            outage.failed(began, declaration.describe(), name, unavailable, skip);
+            return skip;
         }
-
-        @Override
-        @SuppressWarnings("FutureReturnValueIgnored") // the dependent completes the stage returned
-        public CompletionStage<Boolean> acquire() {
-            String lockName;
-            CompletableFuture<Optional<LockHandle>> waiting;
-            try {
-                lockName = lockName(args);
-                name = lockName;
-                LockHandle outer = HeldLocks.find(factory, lockName);
-                if (outer != null) {
-                    outer.acquireAgain(); // joins the hold of an enclosing call on this thread
-                    waiting = CompletableFuture.completedFuture(Optional.of(outer));
-                } else {
-                    waiting = startAcquisition(factory, lockName);
-                }
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
-            acquisition = waiting;
-            CompletableFuture<Boolean> granted = new CompletableFuture<>();
-            BiConsumer<@Nullable Optional<LockHandle>, @Nullable Throwable> done = (result, failure) -> {
-                if (failure != null) {
-                    granted.completeExceptionally(
-                            failure instanceof CompletionException && failure.getCause() != null
-                                    ? failure.getCause()
-                                    : failure);
-                    return;
-                }
-                LockHandle handle = result == null ? null : result.orElse(null);
-                if (handle == null) {
-                    granted.complete(false);
-                    return;
-                }
-                acquiredAt = System.nanoTime();
-                held.set(handle);
-                if (ended.get() && held.compareAndSet(handle, null)) {
-                    LockedMethod.this.release(handle, acquiredAt); // released while it was being granted
-                }
-                granted.complete(true);
-            };
-            if (resume == null) {
-                waiting.whenComplete(done);
-            } else {
-                waiting.whenCompleteAsync(done, resume);
-            }
-            return granted;
+        if (failure == null || failure instanceof LockNotAcquiredException) {
+            outage.succeeded(); // the backend answered
         }
-
-        @Override
-        public @Nullable Object proceed() throws Exception {
-            LockHandle handle = held.get();
-            String lockName = name;
-            if (handle == null || lockName == null) {
-                throw new IllegalStateException("@Locked on " + declaration.describe() + ": proceed before the grant");
-            }
-            HeldLocks.push(factory, lockName, handle);
-            try {
-                return proceed.proceed();
-            } finally {
-                HeldLocks.pop();
-            }
-        }
-
-        @Override
-        public void release() {
-            if (!ended.compareAndSet(false, true)) {
-                return;
-            }
-            CompletableFuture<Optional<LockHandle>> waiting = acquisition;
-            if (waiting != null) {
-                waiting.cancel(false); // still waiting: abandon the wait (a grant racing it is released)
-            }
-            LockHandle handle = held.getAndSet(null);
-            if (handle != null) {
-                LockedMethod.this.release(handle, acquiredAt);
-            }
-        }
+        return false;
     }
 
-    /**
-     * The acquisition of an asynchronous method ended with {@code handle} (null: busy, skipped) or
-     * {@code failure}: runs the method under the hold, or completes {@code result}.
-     */
-    private void run(
-            DistributedLockFactory factory,
-            String name,
-            @Nullable LockHandle handle,
-            @Nullable Throwable failure,
-            Proceed proceed,
-            CompletableFuture<Object> result,
-            AtomicReference<@Nullable CompletableFuture<?>> running) {
-        if (failure != null) {
-            result.completeExceptionally(
-                    failure instanceof CompletionException && failure.getCause() != null
-                            ? failure.getCause()
-                            : failure);
-            return;
-        }
-        if (handle == null) {
-            result.complete(skippedValue(declaration.returnKind()));
-            return;
-        }
-        long acquiredAt = System.nanoTime();
-        Runnable release = () -> release(handle, acquiredAt);
-        if (result.isDone()) {
-            release.run(); // cancelled as the lock was granted: the method does not run
-            return;
-        }
-        Object value;
-        HeldLocks.push(factory, name, handle);
-        try {
-            value = proceed.proceed();
-        } catch (Throwable methodFailure) {
-            HeldLocks.pop();
-            try {
-                release.run();
-            } catch (RuntimeException releaseFailure) {
-                methodFailure.addSuppressed(releaseFailure);
-            }
-            result.completeExceptionally(methodFailure);
-            return;
-        }
-        HeldLocks.pop();
-        if (value == null) {
-            try {
-                release.run();
-                result.complete(null);
-            } catch (RuntimeException releaseFailure) {
-                result.completeExceptionally(releaseFailure);
-            }
-            return;
-        }
-        CompletionStage<?> stage = (CompletionStage<?>) value;
-        completeAfterRelease(stage, release, result);
-        if (stage instanceof CompletableFuture<?> method) {
-            running.set(method);
-            if (result.isCancelled()) {
-                method.cancel(false);
-            }
-        }
+    /** The failure a stage completed with, without the CompletionException around it. */
+    static @Nullable Throwable unwrap(@Nullable Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    ReturnKind returnKind() {
+        return declaration.returnKind();
+    }
+
+    /** The method, for messages. */
+    String describe() {
+        return declaration.describe();
     }
 
     /** Releases {@code hold}, or leaves it to lapse once {@code holdAtLeast} has passed since {@code acquiredAt}. */
-    private void release(LockHandle hold, long acquiredAt) {
+    void release(LockHandle hold, long acquiredAt) {
         Duration minimum = declaration.holdAtLeast();
         if (acquiredAt != 0 && !minimum.isZero()) {
             Duration rest = minimum.minusNanos(System.nanoTime() - acquiredAt);
@@ -502,12 +362,16 @@ public final class LockedMethod {
         return result;
     }
 
-    private Optional<LockHandle> acquire(DistributedLockFactory factory, String name) throws InterruptedException {
+    private Optional<LockHandle> acquire(DistributedLockFactory factory, String name, BackendOutage outage)
+            throws InterruptedException {
+        long began = BackendOutage.attemptBegins();
+        Optional<LockHandle> acquired;
         try {
             if (declaration.whenBusy() == WhenBusy.SKIP) {
-                return factory.tryAcquire(name, declaration.options());
+                acquired = factory.tryAcquire(name, declaration.options());
+            } else {
+                acquired = Optional.of(factory.acquire(name, declaration.options()));
             }
-            return Optional.of(factory.acquire(name, declaration.options()));
         } catch (InterruptedException e) {
             if (declaresInterruption && !declaration.returnKind().async()) {
                 throw e;
@@ -515,59 +379,24 @@ public final class LockedMethod {
             Thread.currentThread().interrupt();
             throw new LockException(
                     name, "interrupted while waiting for the lock of @Locked " + declaration.describe(), e);
+        } catch (RuntimeException e) {
+            if (skipsAfter(outage, began, name, e)) {
+                return Optional.empty();
+            }
+            throw e;
         }
+        skipsAfter(outage, began, name, null);
+        return acquired;
     }
 
     /** What the stage of an asynchronous method that was skipped completes with. */
-    private static @Nullable Object skippedValue(ReturnKind kind) {
+    static @Nullable Object skippedValue(ReturnKind kind) {
         return kind == ReturnKind.STAGE_OF_OPTIONAL || kind == ReturnKind.FUTURE_OF_OPTIONAL ? Optional.empty() : null;
     }
 
     /** What a skipped synchronous call returns (an asynchronous one completes its stage with {@link #skippedValue}). */
     private static @Nullable Object skipped(ReturnKind kind) {
         return kind == ReturnKind.OPTIONAL ? Optional.empty() : null;
-    }
-
-    @SuppressWarnings("FutureReturnValueIgnored") // the dependent that cancels the original needs no handle
-    private static Object releaseOnCompletion(CompletionStage<?> stage, Runnable release) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        completeAfterRelease(stage, release, result);
-        if (stage instanceof CompletableFuture<?> original) {
-            // Cancelling what the caller got cancels the method's own future, whose completion then
-            // releases the lock; otherwise the lock would stay held by work nobody waits for.
-            result.whenComplete((value, failure) -> {
-                if (result.isCancelled()) {
-                    original.cancel(false);
-                }
-            });
-        }
-        return result;
-    }
-
-    /** Releases when {@code stage} completes, then completes {@code result} as {@code stage} did. */
-    @SuppressWarnings("FutureReturnValueIgnored") // the dependent only releases and passes the outcome on
-    private static void completeAfterRelease(
-            CompletionStage<?> stage, Runnable release, CompletableFuture<Object> result) {
-        // The release hangs on a dependent nobody else can see: a dependent the caller could cancel
-        // or complete first would skip its action and leave the lock held.
-        stage.whenComplete((value, failure) -> {
-            RuntimeException releaseFailure = null;
-            try {
-                release.run();
-            } catch (RuntimeException e) {
-                releaseFailure = e;
-            }
-            if (failure != null) {
-                if (releaseFailure != null) {
-                    failure.addSuppressed(releaseFailure);
-                }
-                result.completeExceptionally(failure);
-            } else if (releaseFailure != null) {
-                result.completeExceptionally(releaseFailure);
-            } else {
-                result.complete(value);
-            }
-        });
     }
 
     @Override

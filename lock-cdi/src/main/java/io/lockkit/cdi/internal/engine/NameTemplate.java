@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed {@code @Locked} name template: literal text and placeholders ({@code {name}},
- * {@code {0}}, {@code {order.id}}, {@code {period:PT2S}}), with <code>{{</code> and <code>}}</code> as
+ * {@code {0}}, {@code {order.id}}, {@code {period:PT2S}}, {@code {period:PT2S:execution.scheduledFireTime}}),
+ * with <code>{{</code> and <code>}}</code> as
  * escaped braces. Parsing knows nothing of the method; {@link LockedDeclaration} resolves the
  * argument placeholders against it.
  */
@@ -22,6 +23,12 @@ import org.jspecify.annotations.Nullable;
 //   timer's own next timeout depends on each container's timer bookkeeping (it once named the first
 //   period after deployment differently on two WildFly Preview instances, and both ran).
 //   Boundaries are multiples of the period since the epoch, rendered as an ISO-8601 instant (UTC).
+// - {period:PT1S:execution.scheduledFireTime} takes the time from an argument instead of the clock:
+//   the time the scheduler meant the call for (Quarkus' ScheduledExecution), so a call that runs
+//   late, by more than half a period too, still names its own period, not the next one, whose own
+//   call it would then block. The same rounding applies, so a first firing a few milliseconds
+//   after a boundary (Quarkus gives the first call of an `every` job the time of the check) names
+//   that boundary.
 record NameTemplate(String source, List<Part> parts) {
 
     /** A piece of the template. */
@@ -42,9 +49,11 @@ record NameTemplate(String source, List<Part> parts) {
 
     /**
      * {@code {period:PT2S}}: the boundary of {@code length} (a multiple of it since the epoch) nearest
-     * to the call's wall-clock time, as an ISO-8601 instant.
+     * to the call's wall-clock time, as an ISO-8601 instant; with a {@code source}
+     * ({@code {period:PT2S:execution.scheduledFireTime}}), nearest to the time that argument or
+     * property holds.
      */
-    record Period(String text, Duration length) implements Part {
+    record Period(String text, Duration length, @Nullable Placeholder source) implements Part {
 
         /** The name of the period {@code epochMillis} falls in, rounded to the nearest boundary. */
         String name(long epochMillis) {
@@ -104,6 +113,11 @@ record NameTemplate(String source, List<Part> parts) {
         if (body.startsWith(PERIOD)) {
             return period(text, body.substring(PERIOD.length()), at);
         }
+        return argument(text, body, at);
+    }
+
+    /** A placeholder naming an argument, or a property path from one: {@code body} is what the braces hold. */
+    private static Placeholder argument(String text, String body, int at) {
         if (body.isEmpty()) {
             throw new DeclarationException("empty placeholder '{}' at index " + at
                     + " (use a parameter name such as {orderId} or a position such as {0})");
@@ -133,8 +147,10 @@ record NameTemplate(String source, List<Part> parts) {
 
     private static final String PERIOD = "period:";
 
-    private static Period period(String text, String length, int at) {
+    private static Period period(String text, String spec, int at) {
         String where = "malformed placeholder '" + text + "' at index " + at + ": ";
+        int colon = spec.indexOf(':');
+        String length = colon < 0 ? spec : spec.substring(0, colon);
         Duration parsed;
         try {
             parsed = Duration.parse(length);
@@ -148,7 +164,15 @@ record NameTemplate(String source, List<Part> parts) {
         if (parsed.toNanosPart() % 1_000_000 != 0) {
             throw new DeclarationException(where + "the period must be whole milliseconds");
         }
-        return new Period(text, parsed);
+        if (colon < 0) {
+            return new Period(text, parsed, null);
+        }
+        String source = spec.substring(colon + 1);
+        if (source.isEmpty()) {
+            throw new DeclarationException(where + "nothing after the period's ':'; name the argument that holds the"
+                    + " time, such as {period:PT1S:execution.scheduledFireTime}, or leave out the ':'");
+        }
+        return new Period(text, parsed, argument(text, source, at));
     }
 
     private static boolean isIdentifier(String s) {

@@ -101,6 +101,28 @@ class PeriodPlaceholderTest {
                 .hasMessageContaining("whole milliseconds");
     }
 
+    @Test
+    @DisplayName("{period:PT1S:execution.scheduledFireTime} reads the time from an argument's property path")
+    void periodOfAnArgumentParsesItsSource() {
+        NameTemplate.Period period = parsePeriod("report:{period:PT1S:execution.scheduledFireTime}");
+        assertThat(period.length()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(period.source())
+                .isEqualTo(new NameTemplate.Placeholder(
+                        "{period:PT1S:execution.scheduledFireTime}", -1, "execution", List.of("scheduledFireTime")));
+        assertThat(parsePeriod("{period:PT2S:0}").source())
+                .isEqualTo(new NameTemplate.Placeholder("{period:PT2S:0}", 0, null, List.of()));
+        assertThat(parsePeriod("{period:PT2S}").source()).isNull();
+        assertThatThrownBy(() -> NameTemplate.parse("{period:PT1S:}"))
+                .isInstanceOf(DeclarationException.class)
+                .hasMessageContaining("nothing after the period's ':'");
+        assertThatThrownBy(() -> NameTemplate.parse("{period:PT1S:execution.}"))
+                .isInstanceOf(DeclarationException.class)
+                .hasMessageContaining("'' is not a property name");
+        assertThatThrownBy(() -> NameTemplate.parse("{period:1s:execution}"))
+                .isInstanceOf(DeclarationException.class)
+                .hasMessageContaining("'1s' is not an ISO-8601 duration");
+    }
+
     private static NameTemplate.Period parsePeriod(String template) {
         return NameTemplate.parse(template).parts().stream()
                 .filter(NameTemplate.Period.class::isInstance)

@@ -124,9 +124,26 @@ abstract class ContractGroup {
     /** Whether the backend has {@code capability}, as {@link LockContractTest#capabilities()} says. */
     final boolean has(Capability capability) {
         if (capabilities == null) {
-            capabilities = kit.capabilities();
+            capabilities = readCapabilities();
         }
         return capabilities.contains(capability);
+    }
+
+    /**
+     * The kit's capabilities, as a bounded call: a group's {@code @BeforeEach} asks, where no test
+     * timeout reaches, and the answer may take a new provider (a connection to the backend).
+     */
+    private Set<Capability> readCapabilities() {
+        try {
+            return BoundedCalls.within(
+                    scaled(BoundedCalls.BOUND),
+                    "reading the backend's capabilities (LockContractTest.capabilities(), which may make a provider)",
+                    kit::capabilities);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Skips the test (visibly, as an assumption) when the backend lacks {@code capability}. */
@@ -167,7 +184,11 @@ abstract class ContractGroup {
 
     /** Runs every task on a thread of its own, all started at once, and rethrows the first failure; fails after {@code bound}. */
     final void runAll(List<Runnable> tasks, Duration bound) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+        ExecutorService pool = Executors.newFixedThreadPool(tasks.size(), task -> {
+            Thread t = new Thread(task, "kit-task");
+            t.setDaemon(true); // one stuck in a provider call must not keep the JVM from ending
+            return t;
+        });
         try {
             CountDownLatch go = new CountDownLatch(1);
             List<Future<?>> futures = new ArrayList<>();

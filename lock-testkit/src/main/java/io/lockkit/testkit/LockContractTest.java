@@ -4,7 +4,10 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -50,7 +53,10 @@ import org.junit.jupiter.api.Timeout;
  * </ul>
  *
  * <p>Every client and provider the kit makes is closed after the test, never during it (a test
- * that closes one says so), and every thread it starts is interrupted and joined. The groups are
+ * that closes one says so), and every thread it starts is interrupted and joined. Every call the
+ * kit makes ends in bounded time: a test by its timeout, and the kit's own calls outside a test
+ * (the closing after it, the capabilities read before it) by a bound of their own; a call that
+ * does not return fails the test, naming it. The groups are
  * the {@code @Nested} classes below; each one's tests are in a file of its own,
  * {@code <Group>Contract}.
  */
@@ -135,34 +141,7 @@ public abstract class LockContractTest {
         if (backend != null && backend.writeHoldCount(name, owner, count)) {
             return;
         }
-        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(count - 1);
-        java.util.concurrent.atomic.AtomicReference<@Nullable RuntimeException> failure =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        List<Thread> acquiring = new java.util.ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-            Thread thread = new Thread(() -> {
-                try {
-                    while (left.getAndDecrement() > 0 && failure.get() == null) {
-                        if (!provider.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO))
-                                .isAcquired()) {
-                            throw new IllegalStateException("a reentrant acquisition of " + name + " was refused");
-                        }
-                    }
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                }
-            });
-            thread.setDaemon(true);
-            threads.add(thread);
-            acquiring.add(thread);
-            thread.start();
-        }
-        for (Thread thread : acquiring) {
-            thread.join();
-        }
-        if (failure.get() != null) {
-            throw failure.get();
-        }
+        ReentrantAcquisitions.raise(provider, name, owner, lease, count, threads, scaled(BoundedCalls.BOUND));
     }
 
     // ---- what the running test made, closed after it ----
@@ -182,31 +161,39 @@ public abstract class LockContractTest {
         testName = info.getTestMethod().map(m -> m.getName()).orElse("test");
     }
 
+    /**
+     * Interrupts the test's threads, closes its clients (all at once), then its providers, and waits
+     * for its threads. Bounded: a close that has not returned within {@link BoundedCalls#BOUND}, or a
+     * thread of the test still inside a provider call 10 s after the closes, fails the test naming
+     * the call (a provider that leaves a call blocked would otherwise hang the whole run here, where
+     * the test's timeout does not reach).
+     */
     @AfterEach
     void closeClients() throws InterruptedException {
         for (Thread t : threads) {
             t.interrupt();
         }
+        Duration bound = scaled(BoundedCalls.BOUND);
+        List<AssertionError> stuck = new ArrayList<>();
+        Map<String, Runnable> closes = new LinkedHashMap<>();
         for (DistributedLockFactory c : clients) {
-            try {
-                c.close();
-            } catch (RuntimeException e) {
-                // a client closed by the test itself, or a backend stopped by it
-            }
+            closes.put("closing the client " + c + " after the test", c::close);
         }
+        stuck.addAll(BoundedCalls.allWithin(bound, closes));
+        closes.clear();
         for (LockProvider p : providers) {
-            try {
-                p.close();
-            } catch (RuntimeException e) {
-                // a backend stopped by the test
-            }
+            closes.put("closing the provider " + p + " after the test", p::close);
         }
-        for (Thread t : threads) {
-            t.join(scaled(Duration.ofSeconds(10)).toMillis());
-        }
+        stuck.addAll(BoundedCalls.allWithin(bound, closes));
+        stuck.addAll(BoundedCalls.unfinished(threads, scaled(Duration.ofSeconds(10))));
         clients.clear();
         providers.clear();
         threads.clear();
+        if (!stuck.isEmpty()) {
+            AssertionError first = stuck.get(0);
+            stuck.subList(1, stuck.size()).forEach(first::addSuppressed);
+            throw first;
+        }
     }
 
     /**

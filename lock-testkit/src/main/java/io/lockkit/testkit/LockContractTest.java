@@ -49,7 +49,9 @@ import org.junit.jupiter.api.Timeout;
  *   <li>{@link #backendControl()}: stops and starts the backend for the outage tests, which are
  *       skipped without it;
  *   <li>{@link #raiseHoldCount}: how the test of hold counts past 16 bits reaches 32,767 holds, by
- *       default one acquisition at a time.
+ *       default one acquisition at a time;
+ *   <li>{@link #startTokensAt}: how the tests of fencing tokens past 2^31 and 2^53 get there; they
+ *       are skipped without it.
  * </ul>
  *
  * <p>Every client and provider the kit makes is closed after the test, never during it (a test
@@ -73,8 +75,8 @@ public abstract class LockContractTest {
     }
 
     /**
-     * A kit over {@code backend}: the hooks {@link #newProvider()}, {@link #backendControl()} and
-     * {@link #raiseHoldCount} ask it (unless the subclass overrides them).
+     * A kit over {@code backend}: the hooks {@link #newProvider()}, {@link #backendControl()},
+     * {@link #raiseHoldCount} and {@link #startTokensAt} ask it (unless the subclass overrides them).
      *
      * @throws IllegalArgumentException when {@code backend} is null
      */
@@ -142,6 +144,19 @@ public abstract class LockContractTest {
             return;
         }
         ReentrantAcquisitions.raise(provider, name, owner, lease, count, threads, scaled(BoundedCalls.BOUND));
+    }
+
+    /**
+     * Makes the next fencing token the backend hands out for {@code name}, which nobody holds, at
+     * least {@code next} (raising its counter, never lowering it), for the tests of tokens past 2^31
+     * and 2^53, and returns true; false skips those tests, visibly. No backend reaches such tokens in
+     * a test by acquiring: this is the kit's way to the token counts production reaches after
+     * billions of acquisitions (or with tokens from a clock). A backend with one counter for every
+     * name may raise that one. By default the constructor's backend's
+     * ({@link ContractBackend#writeTokenCounter}), else false.
+     */
+    protected boolean startTokensAt(String name, long next) {
+        return backend != null && backend.writeTokenCounter(name, next);
     }
 
     // ---- what the running test made, closed after it ----

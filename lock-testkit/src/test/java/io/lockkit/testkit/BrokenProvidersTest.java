@@ -355,6 +355,39 @@ class BrokenProvidersTest {
                 ".newProvider()");
     }
 
+    // ---- tokens past 2^31 and 2^53 (BrokenTokenKits): each passed the whole kit before startTokensAt ----
+
+    @Test
+    @DisplayName("a provider that keeps tokens in a 32-bit int fails the fencing tests past 2^31")
+    void providerWithThirtyTwoBitTokensIsRejected() {
+        for (String test : List.of(
+                "tokensIncreaseAcrossTheIntAndDoubleBoundaries",
+                "tokensIncreaseAcrossForceReleasesPastTheBoundaries",
+                "tokensIncreaseAcrossExpiryPastTwoToThe31")) {
+            assertRejectedBy(BrokenTokenKits.IntTokensKit.class, LockContractTest.Fencing.class, test);
+        }
+    }
+
+    @Test
+    @DisplayName("a provider that passes tokens through a double fails the fencing tests past 2^53")
+    void providerWithDoubleTokensIsRejected() {
+        for (String test : List.of(
+                "tokensIncreaseAcrossTheIntAndDoubleBoundaries",
+                "tokenPastTwoToThe53IsExactEverywhere",
+                "tokensIncreaseAcrossForceReleasesPastTheBoundaries")) {
+            assertRejectedBy(BrokenTokenKits.DoubleTokensKit.class, LockContractTest.Fencing.class, test);
+        }
+    }
+
+    @Test
+    @DisplayName("a provider whose inspect and listing read tokens through a double fails the exact-token test")
+    void providerInspectingTokensThroughADoubleIsRejected() {
+        assertRejectedBy(
+                BrokenTokenKits.InspectsTokensThroughADoubleKit.class,
+                LockContractTest.Fencing.class,
+                "tokenPastTwoToThe53IsExactEverywhere");
+    }
+
     // ---- faults the kit once let through (BrokenHoldKits, BrokenNameKits, BrokenWakeUpKits) ----
 
     @Test
@@ -701,6 +734,13 @@ class BrokenProvidersTest {
         @Override
         protected LockProvider newProvider() {
             return wrap(backend.newClient());
+        }
+
+        /** The table's one counter, for every name. */
+        @Override
+        protected boolean startTokensAt(String name, long next) {
+            backend.startTokensAt(next);
+            return true;
         }
 
         abstract LockProvider wrap(LockProvider honest);

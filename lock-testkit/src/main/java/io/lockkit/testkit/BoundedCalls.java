@@ -3,9 +3,7 @@ package io.lockkit.testkit;
 import io.lockkit.spi.LockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -91,27 +89,32 @@ final class BoundedCalls {
      *
      * @return one failure per call that had not returned, in the order given
      */
-    static List<AssertionError> allWithin(Duration bound, Map<String, Runnable> calls) throws InterruptedException {
-        Map<String, Thread> running = new LinkedHashMap<>();
-        calls.forEach((what, call) -> running.put(what, start(() -> {
-            try {
-                call.run();
-            } catch (RuntimeException e) {
-                // what the test left behind failing to close is not what this bounds
-            }
-        })));
+    static List<AssertionError> allWithin(Duration bound, List<Call> calls) throws InterruptedException {
+        List<Thread> running = new ArrayList<>();
+        for (Call call : calls) {
+            running.add(start(() -> {
+                try {
+                    call.body().run();
+                } catch (RuntimeException e) {
+                    // what the test left behind failing to close is not what this bounds
+                }
+            }));
+        }
         long end = System.nanoTime() + bound.toNanos();
         List<AssertionError> stuck = new ArrayList<>();
-        for (Map.Entry<String, Thread> e : running.entrySet()) {
-            Thread t = e.getValue();
+        for (int i = 0; i < running.size(); i++) {
+            Thread t = running.get(i);
             TimeUnit.NANOSECONDS.timedJoin(t, Math.max(1, end - System.nanoTime()));
             if (t.isAlive()) {
                 t.interrupt();
-                stuck.add(stuck(e.getKey(), bound, t));
+                stuck.add(stuck(calls.get(i).what(), bound, t));
             }
         }
         return stuck;
     }
+
+    /** A call of {@link #allWithin}: what it is, for a failure, and its body. */
+    record Call(String what, Runnable body) {}
 
     /** The failure for the call {@code what}, which had not returned on {@code thread} after {@code bound}. */
     static AssertionError stuck(String what, Duration bound, Thread thread) {

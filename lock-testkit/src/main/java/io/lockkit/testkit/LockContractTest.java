@@ -5,9 +5,7 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -190,14 +188,14 @@ public abstract class LockContractTest {
         }
         Duration bound = scaled(BoundedCalls.BOUND);
         List<AssertionError> stuck = new ArrayList<>();
-        Map<String, Runnable> closes = new LinkedHashMap<>();
+        List<BoundedCalls.Call> closes = new ArrayList<>();
         for (DistributedLockFactory c : clients) {
-            closes.put("closing the client " + c + " after the test", c::close);
+            closes.add(new BoundedCalls.Call("closing the client " + c + " after the test", c::close));
         }
         stuck.addAll(BoundedCalls.allWithin(bound, closes));
         closes.clear();
         for (LockProvider p : providers) {
-            closes.put("closing the provider " + p + " after the test", p::close);
+            closes.add(new BoundedCalls.Call("closing the provider " + p + " after the test", p::close));
         }
         stuck.addAll(BoundedCalls.allWithin(bound, closes));
         stuck.addAll(BoundedCalls.unfinished(threads, scaled(Duration.ofSeconds(10))));

@@ -50,8 +50,9 @@ final class BoundedCalls {
         try {
             return awaitKeepingInterrupts(result, bound);
         } catch (TimeoutException e) {
+            AssertionError failure = stuck(what, bound, t); // before the interrupt moves the thread on
             t.interrupt();
-            throw stuck(what, bound, t);
+            throw failure;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof Exception ex) {
@@ -106,8 +107,8 @@ final class BoundedCalls {
             Thread t = running.get(i);
             TimeUnit.NANOSECONDS.timedJoin(t, Math.max(1, end - System.nanoTime()));
             if (t.isAlive()) {
-                t.interrupt();
                 stuck.add(stuck(calls.get(i).what(), bound, t));
+                t.interrupt();
             }
         }
         return stuck;
@@ -140,8 +141,8 @@ final class BoundedCalls {
         for (Thread t : threads) {
             TimeUnit.NANOSECONDS.timedJoin(t, Math.max(1, end - System.nanoTime()));
             if (t.isAlive() && providerFrame(t.getStackTrace()) != null) {
-                t.interrupt();
                 stuck.add(stuck("a provider call on the test's thread " + t.getName(), bound, t));
+                t.interrupt();
             }
         }
         return stuck;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The contract every lock backend keeps, as JUnit 5 tests. A backend's test class extends this
@@ -60,8 +61,10 @@ import org.junit.jupiter.api.Timeout;
  * the {@code @Nested} classes below; each one's tests are in a file of its own,
  * {@code <Group>Contract}.
  */
-// A separate thread, so a test stuck in an uninterruptible lock() still ends.
+// A separate thread, so a test stuck in an uninterruptible lock() still ends; the failure then names
+// the provider call it was stuck in.
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(StuckTestCalls.class)
 public abstract class LockContractTest {
 
     /** The backend given to the constructor, which the hooks ask; null when the subclass overrides them. */

@@ -263,7 +263,7 @@ abstract class FencingContract extends ContractGroup {
     /*
      * Across a lapse past 2^31 only: a backend may take a name's next token from a clock once the
      * state of a lapsed lock is gone with its lease (lock-jedis: the server's microseconds, about
-     * 2^50.6 now, 2^53 in the year 2255), and a counter started above that clock is a state such a
+     * 2^50.7 now, 2^53 in the year 2255), and a counter started above that clock is a state such a
      * backend never reaches by itself.
      */
     @Test

@@ -76,6 +76,25 @@ public final class LocalLockProvider implements LockProvider {
         }
     }
 
+    /**
+     * Makes the next fencing token of this lock table at least {@code next}, for tests of tokens past
+     * 2^31 or 2^53, which no test reaches by acquiring; the table has one counter for every name and
+     * client, and a counter already past {@code next - 1} stays where it is. Thread-safe.
+     *
+     * @throws IllegalArgumentException when {@code next} is less than 1
+     */
+    public void startTokensAt(long next) {
+        if (next < 1) {
+            throw new IllegalArgumentException("next must be at least 1, was " + next);
+        }
+        table.lock.lock();
+        try {
+            table.lastToken = Math.max(table.lastToken, next - 1);
+        } finally {
+            table.lock.unlock();
+        }
+    }
+
     /** Ends an outage as a restart without persistence would: every hold is forgotten. */
     public void startBackend() {
         table.lock.lock();
@@ -95,6 +114,10 @@ public final class LocalLockProvider implements LockProvider {
             Entry e = table.live(name, this);
             long now = table.ticker.nanoTime();
             if (e == null) {
+                if (table.lastToken == Long.MAX_VALUE) {
+                    // Never wrap to a negative token; only startTokensAt comes this close.
+                    throw new LockException(name, "the fencing tokens are used up");
+                }
                 e = new Entry(
                         request.owner(),
                         ++table.lastToken,

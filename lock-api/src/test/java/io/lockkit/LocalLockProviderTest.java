@@ -77,6 +77,33 @@ class LocalLockProviderTest {
     }
 
     @Test
+    void tokensStartWhereTheTestSetsThemAndNeverGoBack() {
+        a.startTokensAt((1L << 53) + 1);
+        long past53 = b.tryAcquire(request("l:high", "o", LEASE)).fencingToken();
+        assertThat(past53).isEqualTo((1L << 53) + 1);
+        a.startTokensAt(5);
+        assertThat(a.tryAcquire(request("l:high2", "p", LEASE)).fencingToken())
+                .as("a lower start leaves the counter alone")
+                .isEqualTo(past53 + 1);
+        assertThat(a.inspect("l:high")).map(LockState::fencingToken).contains(past53);
+        assertThatThrownBy(() -> a.startTokensAt(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("next");
+    }
+
+    @Test
+    void theLastTokenIsLongMaxValueAndTheNextAcquisitionFailsInsteadOfWrapping() {
+        a.startTokensAt(Long.MAX_VALUE);
+        assertThat(a.tryAcquire(request("l:max", "o", LEASE)).fencingToken()).isEqualTo(Long.MAX_VALUE);
+        assertThat(a.tryAcquire(request("l:max", "o", LEASE)).fencingToken())
+                .as("reentry keeps the last token")
+                .isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> b.tryAcquire(request("l:after-max", "p", LEASE)))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("used up");
+    }
+
+    @Test
     void reentryWithAShorterLeaseKeepsTheLongerOneAndALongerOneExtendsIt() {
         a.tryAcquire(request("l:reentry", "o", LEASE));
         ticker.advance(Duration.ofSeconds(1));

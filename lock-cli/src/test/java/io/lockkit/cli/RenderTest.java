@@ -50,6 +50,19 @@ class RenderTest {
     }
 
     @Test
+    @DisplayName("tokens past 2^53 and up to 2^63 - 1 read exactly in JSON and in a table (never through a double)")
+    void largeTokensStayExact() {
+        for (long token : new long[] {(1L << 53) + 1, Long.MAX_VALUE}) {
+            LockInfo lock = new LockInfo("n", "c:t1", "c", 1, token, Duration.ofSeconds(1), -1);
+            String doc = Render.json(new StringBuilder(), lock, false).toString();
+            assertThat(doc).contains("\"fencingToken\":" + token + ",");
+            assertThat(json(doc).getAsJsonObject().get("fencingToken").getAsBigInteger())
+                    .isEqualTo(java.math.BigInteger.valueOf(token));
+            assertThat(Render.cells(lock)[4]).isEqualTo(Long.toString(token));
+        }
+    }
+
+    @Test
     @DisplayName("names in tables cannot drive the terminal: control characters are shown escaped")
     void tableCellsAreTerminalSafe() {
         assertThat(Render.printable("plain:name")).isEqualTo("plain:name");

@@ -6,7 +6,9 @@ import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.ContractBackend;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Optional;
 
 /**
@@ -55,6 +57,52 @@ final class JdbcContractBackend implements ContractBackend {
     @Override
     public Optional<BackendControl> backendControl() {
         return control;
+    }
+
+    /**
+     * Raises the token counter, never lowering it: PostgreSQL's and H2's sequence, MariaDB's one-row
+     * counter (each one for every name). PostgreSQL's setval makes the next nextval {@code next}; H2's
+     * sequence restarts at it; MariaDB draws the greater of the counter plus one and its clock.
+     */
+    @Override
+    public boolean writeTokenCounter(String name, long next) {
+        String table = JdbcLockProvider.DEFAULT_TABLE;
+        try (Connection c = connections.connect()) {
+            if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT setval('" + table
+                                + "_token_seq', GREATEST(?, s.last_value))" + " FROM " + table + "_token_seq s");
+                        ResultSet rs = query(ps, next - 1)) {
+                    rs.next();
+                }
+            } else if (jdbcUrl.startsWith("jdbc:h2:")) {
+                long base;
+                try (PreparedStatement ps = c.prepareStatement(
+                                "SELECT BASE_VALUE FROM INFORMATION_SCHEMA.SEQUENCES WHERE SEQUENCE_NAME = UPPER(?)");
+                        ResultSet rs = query(ps, table + "_token_seq")) {
+                    rs.next();
+                    base = rs.getLong(1);
+                }
+                if (base < next) {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("ALTER SEQUENCE " + table + "_token_seq RESTART WITH " + next);
+                    }
+                }
+            } else {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "UPDATE " + table + "_tokens SET last_token = GREATEST(last_token, ?) WHERE id = 1")) {
+                    ps.setLong(1, next - 1);
+                    ps.executeUpdate();
+                }
+            }
+            return true;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ResultSet query(PreparedStatement ps, Object parameter) throws SQLException {
+        ps.setObject(1, parameter);
+        return ps.executeQuery();
     }
 
     @Override

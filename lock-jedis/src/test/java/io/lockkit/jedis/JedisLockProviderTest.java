@@ -11,6 +11,7 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
+import io.lockkit.jedis.internal.ReleaseScript;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
@@ -337,6 +338,79 @@ class JedisLockProviderTest {
 
     @Test
     @DisplayName(
+            "tokens past 2^53 stay exact on every path: a new hold, reentry, inspect, a grant and its retry, a hand-over's claim")
+    void tokensPastTwoToThe53StayExact() throws Exception {
+        JedisLockProvider p = provider();
+        String name = name();
+        String base = "lockkit:{" + name + "}";
+        long start = (1L << 53) + 1; // the first integer a Lua number (a double) cannot hold
+        redis.command("HSET", base, "~t", Long.toString(start - 1)); // a free lock whose last token was 2^53
+        assertThat(p.tryAcquire(request(name, "c1:holder", Duration.ZERO)).fencingToken())
+                .as("a new hold")
+                .isEqualTo(start);
+        assertThat(p.tryAcquire(request(name, "c1:holder", Duration.ZERO)).fencingToken())
+                .as("reentry")
+                .isEqualTo(start);
+        assertThat(p.inspect(name).map(LockState::fencingToken)).as("inspect").contains(start);
+        assertThat(p.release(name, "c1:holder")).isEqualTo(Release.STILL_HELD);
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20)))
+                        .isAcquired())
+                .isFalse();
+
+        String[] release = releaseCall(base, "c1:holder", "nonce-big");
+        Object granted = redis.command(release);
+        assertThat(ReleaseScript.decode(granted))
+                .as("a grant")
+                .isEqualTo(new ReleaseScript.Granted("c1:waiter", start + 1, 7));
+        assertThat(ReleaseScript.decode(redis.command(release)))
+                .as("the retried release answering the same grant")
+                .isEqualTo(new ReleaseScript.Granted("c1:waiter", start + 1, 7));
+        assertThat(p.tryAcquire(inWait(name, "c1:waiter", 7, Duration.ofSeconds(20)))
+                        .fencingToken())
+                .as("the granted wait taking its grant")
+                .isEqualTo(start + 1);
+
+        assertThat(p.tryAcquire(inWait(name, "c2:remote", 3, Duration.ofSeconds(20)))
+                        .isAcquired())
+                .isFalse();
+        assertThat(p.release(name, "c1:waiter")).isEqualTo(new Release(Release.Outcome.RELEASED, "c2:remote"));
+        assertThat(p.tryAcquire(inWait(name, "c2:remote", 3, Duration.ofSeconds(20)))
+                        .fencingToken())
+                .as("the claim of a hand-over")
+                .isEqualTo(start + 2);
+        assertThat(p.inspect(name).map(LockState::fencingToken))
+                .as("inspect of the claimed hold")
+                .contains(start + 2);
+    }
+
+    /** release.lua's EVAL for a release of {@code owner} by client {@code c1:} with {@code nonce}, as the provider sends it. */
+    private static String[] releaseCall(String base, String owner, String nonce) throws java.io.IOException {
+        String script;
+        try (var in = JedisLockProvider.class.getResourceAsStream("internal/release.lua")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        return new String[] {
+            "EVAL",
+            script,
+            "3",
+            base,
+            base + ":q",
+            base + ":qd",
+            owner,
+            "release",
+            "2000",
+            "60000",
+            base + ":c",
+            "PUBLISH",
+            "c1:",
+            "8",
+            nonce,
+            "0"
+        };
+    }
+
+    @Test
+    @DisplayName(
             "a release grants the lock outright to a waiter of its own client: held once, with that waiter's lease")
     void localWaiterIsGrantedTheLockOutright() {
         JedisLockProvider p = provider();
@@ -519,7 +593,9 @@ class JedisLockProviderTest {
                 .first()
                 .asString()
                 .isEqualTo("c1:waiter");
-        assertThat(retried).as("the same call again").isEqualTo(first);
+        assertThat(ReleaseScript.decode(retried))
+                .as("the same call again (its token may come back as digits: a string)")
+                .isEqualTo(ReleaseScript.decode(first));
         assertThat(holdCount(p, name, "c1:waiter")).isEqualTo(1);
         assertThat(p.release(name, "c1:waiter")).isEqualTo(Release.RELEASED);
         assertThat(redis.command(call))

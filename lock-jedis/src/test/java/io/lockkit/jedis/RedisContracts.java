@@ -2,6 +2,7 @@ package io.lockkit.jedis;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lockkit.jedis.internal.Keys;
 import io.lockkit.jedis.topology.RedisCluster;
 import io.lockkit.jedis.topology.RedisSentinelSetup;
 import io.lockkit.spi.ForwardingLockProvider;
@@ -13,6 +14,7 @@ import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
 import java.util.Optional;
+import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -21,6 +23,9 @@ import redis.clients.jedis.UnifiedJedis;
  * {@code @ExtendWith(RedisContracts.Embedded.class)} and a constructor).
  */
 final class RedisContracts {
+
+    /** The lock hash's field that keeps the current (or last) fencing token: F_TOKEN of acquire.lua. */
+    private static final String TOKEN_FIELD = "~t";
 
     private RedisContracts() {}
 
@@ -69,7 +74,7 @@ final class RedisContracts {
      */
     static final class Cluster extends ServerExtension<RedisCluster> {
         Cluster() {
-            super(RedisCluster.class, RedisCluster::start, cluster -> () -> closingClientToo(cluster.newClient()));
+            super(RedisCluster.class, RedisCluster::start, cluster -> overClients(cluster::newClient));
         }
     }
 
@@ -80,10 +85,7 @@ final class RedisContracts {
      */
     static final class Sentinel extends ServerExtension<RedisSentinelSetup> {
         Sentinel() {
-            super(
-                    RedisSentinelSetup.class,
-                    RedisSentinelSetup::start,
-                    sentinel -> () -> closingClientToo(sentinel.newClient()));
+            super(RedisSentinelSetup.class, RedisSentinelSetup::start, sentinel -> overClients(sentinel::newClient));
         }
     }
 
@@ -98,7 +100,53 @@ final class RedisContracts {
             public Optional<BackendControl> backendControl() {
                 return redis.backendControl();
             }
+
+            @Override
+            public boolean writeTokenCounter(String name, long next) {
+                String key = lockKey(name);
+                Object last = redis.command("HGET", key, TOKEN_FIELD);
+                if (last == null || Long.parseLong(String.valueOf(last)) < next - 1) {
+                    redis.command("HSET", key, TOKEN_FIELD, Long.toString(next - 1));
+                }
+                return true;
+            }
         };
+    }
+
+    /** A backend whose every provider has a client of its own from {@code clients} (a cluster's, a Sentinel setup's). */
+    private static ContractBackend overClients(Supplier<? extends UnifiedJedis> clients) {
+        return new ContractBackend() {
+            @Override
+            public LockProvider newProvider() {
+                return closingClientToo(clients.get());
+            }
+
+            @Override
+            public boolean writeTokenCounter(String name, long next) {
+                try (UnifiedJedis jedis = clients.get()) {
+                    return RedisContracts.writeTokenCounter(jedis, name, next);
+                }
+            }
+        };
+    }
+
+    /**
+     * Raises a free lock's fencing counter: the token field of its hash, from which acquire.lua takes
+     * the next token (the greater of it plus one and the server's clock in microseconds). A hash with
+     * only that field is a free lock that keeps its last token.
+     */
+    static boolean writeTokenCounter(UnifiedJedis jedis, String name, long next) {
+        String key = lockKey(name);
+        String last = jedis.hget(key, TOKEN_FIELD);
+        if (last == null || Long.parseLong(last) < next - 1) {
+            jedis.hset(key, TOKEN_FIELD, Long.toString(next - 1));
+        }
+        return true;
+    }
+
+    /** The key of a lock's hash, with the provider's default key prefix. */
+    private static String lockKey(String name) {
+        return Keys.lock(new Keys(JedisLockProvider.DEFAULT_KEY_PREFIX).base(name));
     }
 
     /**

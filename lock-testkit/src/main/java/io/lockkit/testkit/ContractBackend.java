@@ -37,6 +37,17 @@ public interface ContractBackend {
     }
 
     /**
+     * Raises the backend's fencing-token counter so that the next token it hands out for {@code name},
+     * which nobody holds, is at least {@code next} (see {@link LockContractTest#startTokensAt}), and
+     * returns true; a backend with one counter for every name raises that one, and a counter already
+     * past {@code next} stays where it is. By default returns false, and the kit skips its tests of
+     * tokens past 2^31 and 2^53.
+     */
+    default boolean writeTokenCounter(String name, long next) {
+        return false;
+    }
+
+    /**
      * A backend whose clients come from {@code newProvider} and whose outages {@code control} plays.
      *
      * @throws IllegalArgumentException when an argument is null

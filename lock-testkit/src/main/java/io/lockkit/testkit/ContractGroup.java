@@ -124,9 +124,26 @@ abstract class ContractGroup {
     /** Whether the backend has {@code capability}, as {@link LockContractTest#capabilities()} says. */
     final boolean has(Capability capability) {
         if (capabilities == null) {
-            capabilities = kit.capabilities();
+            capabilities = readCapabilities();
         }
         return capabilities.contains(capability);
+    }
+
+    /**
+     * The kit's capabilities, as a bounded call: a group's {@code @BeforeEach} asks, where no test
+     * timeout reaches, and the answer may take a new provider (a connection to the backend).
+     */
+    private Set<Capability> readCapabilities() {
+        try {
+            return BoundedCalls.within(
+                    scaled(BoundedCalls.BOUND),
+                    "reading the backend's capabilities (LockContractTest.capabilities(), which may make a provider)",
+                    kit::capabilities);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Skips the test (visibly, as an assumption) when the backend lacks {@code capability}. */
@@ -149,7 +166,7 @@ abstract class ContractGroup {
      */
     final <T> T returnsWithin(Duration bound, Callable<T> call) throws Exception {
         CompletableFuture<T> result = new CompletableFuture<>();
-        start("bounded-call", () -> {
+        Thread caller = start("bounded-call", () -> {
             try {
                 result.complete(call.call());
             } catch (Throwable e) {
@@ -159,7 +176,7 @@ abstract class ContractGroup {
         try {
             return result.get(scaled(bound).toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new AssertionError("the call had not returned after " + scaled(bound), e);
+            throw BoundedCalls.stuck("the call", scaled(bound), caller);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception ex ? ex : e;
         }
@@ -167,7 +184,13 @@ abstract class ContractGroup {
 
     /** Runs every task on a thread of its own, all started at once, and rethrows the first failure; fails after {@code bound}. */
     final void runAll(List<Runnable> tasks, Duration bound) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+        List<Thread> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(tasks.size(), task -> {
+            Thread t = new Thread(task, "kit-task-" + workers.size());
+            t.setDaemon(true); // one stuck in a provider call must not keep the JVM from ending
+            workers.add(t);
+            return t;
+        });
         try {
             CountDownLatch go = new CountDownLatch(1);
             List<Future<?>> futures = new ArrayList<>();
@@ -180,16 +203,29 @@ abstract class ContractGroup {
             }
             go.countDown();
             long end = System.nanoTime() + scaled(bound).toNanos();
-            for (Future<?> f : futures) {
+            for (int i = 0; i < futures.size(); i++) {
                 try {
-                    f.get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    futures.get(i).get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (ExecutionException e) {
                     throw e.getCause() instanceof Exception ex ? ex : e;
+                } catch (TimeoutException e) {
+                    throw stuckTask(i, tasks.size(), scaled(bound), workers);
                 }
             }
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The failure of {@link #runAll} when task {@code i} had not ended: named by a worker still inside a provider call, if any. */
+    private static AssertionError stuckTask(int i, int tasks, Duration bound, List<Thread> workers) {
+        String what = "task " + (i + 1) + " of " + tasks;
+        for (Thread w : workers) {
+            if (w.isAlive() && BoundedCalls.providerFrame(w.getStackTrace()) != null) {
+                return BoundedCalls.stuck(what + " (a provider call on " + w.getName() + ")", bound, w);
+            }
+        }
+        return new AssertionError(what + " did not return within " + bound);
     }
 
     static LockOptions leaseOf(Duration lease) {

@@ -4,6 +4,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The contract every lock backend keeps, as JUnit 5 tests. A backend's test class extends this
@@ -46,16 +48,23 @@ import org.junit.jupiter.api.Timeout;
  *   <li>{@link #backendControl()}: stops and starts the backend for the outage tests, which are
  *       skipped without it;
  *   <li>{@link #raiseHoldCount}: how the test of hold counts past 16 bits reaches 32,767 holds, by
- *       default one acquisition at a time.
+ *       default one acquisition at a time;
+ *   <li>{@link #startTokensAt}: how the tests of fencing tokens past 2^31 and 2^53 get there; they
+ *       are skipped without it.
  * </ul>
  *
  * <p>Every client and provider the kit makes is closed after the test, never during it (a test
- * that closes one says so), and every thread it starts is interrupted and joined. The groups are
+ * that closes one says so), and every thread it starts is interrupted and joined. Every call the
+ * kit makes ends in bounded time: a test by its timeout, and the kit's own calls outside a test
+ * (the closing after it, the capabilities read before it) by a bound of their own; a call that
+ * does not return fails the test, naming it. The groups are
  * the {@code @Nested} classes below; each one's tests are in a file of its own,
  * {@code <Group>Contract}.
  */
-// A separate thread, so a test stuck in an uninterruptible lock() still ends.
+// A separate thread, so a test stuck in an uninterruptible lock() still ends; the failure then names
+// the provider call it was stuck in.
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(StuckTestCalls.class)
 public abstract class LockContractTest {
 
     /** The backend given to the constructor, which the hooks ask; null when the subclass overrides them. */
@@ -67,8 +76,8 @@ public abstract class LockContractTest {
     }
 
     /**
-     * A kit over {@code backend}: the hooks {@link #newProvider()}, {@link #backendControl()} and
-     * {@link #raiseHoldCount} ask it (unless the subclass overrides them).
+     * A kit over {@code backend}: the hooks {@link #newProvider()}, {@link #backendControl()},
+     * {@link #raiseHoldCount} and {@link #startTokensAt} ask it (unless the subclass overrides them).
      *
      * @throws IllegalArgumentException when {@code backend} is null
      */
@@ -135,34 +144,20 @@ public abstract class LockContractTest {
         if (backend != null && backend.writeHoldCount(name, owner, count)) {
             return;
         }
-        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(count - 1);
-        java.util.concurrent.atomic.AtomicReference<@Nullable RuntimeException> failure =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        List<Thread> acquiring = new java.util.ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-            Thread thread = new Thread(() -> {
-                try {
-                    while (left.getAndDecrement() > 0 && failure.get() == null) {
-                        if (!provider.tryAcquire(new LockProvider.LockRequest(name, owner, lease, Duration.ZERO))
-                                .isAcquired()) {
-                            throw new IllegalStateException("a reentrant acquisition of " + name + " was refused");
-                        }
-                    }
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                }
-            });
-            thread.setDaemon(true);
-            threads.add(thread);
-            acquiring.add(thread);
-            thread.start();
-        }
-        for (Thread thread : acquiring) {
-            thread.join();
-        }
-        if (failure.get() != null) {
-            throw failure.get();
-        }
+        ReentrantAcquisitions.raise(provider, name, owner, lease, count, threads, scaled(BoundedCalls.BOUND));
+    }
+
+    /**
+     * Makes the next fencing token the backend hands out for {@code name}, which nobody holds, at
+     * least {@code next} (raising its counter, never lowering it), for the tests of tokens past 2^31
+     * and 2^53, and returns true; false skips those tests, visibly. No backend reaches such tokens in
+     * a test by acquiring: this is the kit's way to the token counts production reaches after
+     * billions of acquisitions (or with tokens from a clock). A backend with one counter for every
+     * name may raise that one. By default the constructor's backend's
+     * ({@link ContractBackend#writeTokenCounter}), else false.
+     */
+    protected boolean startTokensAt(String name, long next) {
+        return backend != null && backend.writeTokenCounter(name, next);
     }
 
     // ---- what the running test made, closed after it ----
@@ -182,31 +177,39 @@ public abstract class LockContractTest {
         testName = info.getTestMethod().map(m -> m.getName()).orElse("test");
     }
 
+    /**
+     * Interrupts the test's threads, closes its clients (all at once), then its providers, and waits
+     * for its threads. Bounded: a close that has not returned within {@link BoundedCalls#BOUND}, or a
+     * thread of the test still inside a provider call 10 s after the closes, fails the test naming
+     * the call (a provider that leaves a call blocked would otherwise hang the whole run here, where
+     * the test's timeout does not reach).
+     */
     @AfterEach
     void closeClients() throws InterruptedException {
         for (Thread t : threads) {
             t.interrupt();
         }
+        Duration bound = scaled(BoundedCalls.BOUND);
+        List<AssertionError> stuck = new ArrayList<>();
+        List<BoundedCalls.Call> closes = new ArrayList<>();
         for (DistributedLockFactory c : clients) {
-            try {
-                c.close();
-            } catch (RuntimeException e) {
-                // a client closed by the test itself, or a backend stopped by it
-            }
+            closes.add(new BoundedCalls.Call("closing the client " + c + " after the test", c::close));
         }
+        stuck.addAll(BoundedCalls.allWithin(bound, closes));
+        closes.clear();
         for (LockProvider p : providers) {
-            try {
-                p.close();
-            } catch (RuntimeException e) {
-                // a backend stopped by the test
-            }
+            closes.add(new BoundedCalls.Call("closing the provider " + p + " after the test", p::close));
         }
-        for (Thread t : threads) {
-            t.join(scaled(Duration.ofSeconds(10)).toMillis());
-        }
+        stuck.addAll(BoundedCalls.allWithin(bound, closes));
+        stuck.addAll(BoundedCalls.unfinished(threads, scaled(Duration.ofSeconds(10))));
         clients.clear();
         providers.clear();
         threads.clear();
+        if (!stuck.isEmpty()) {
+            AssertionError first = stuck.get(0);
+            stuck.subList(1, stuck.size()).forEach(first::addSuppressed);
+            throw first;
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.lockkit.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
@@ -300,6 +302,90 @@ class BrokenProvidersTest {
                     .isZero();
             assertThat(tests.succeeded().count()).isPositive();
         }
+    }
+
+    // ---- calls that never return (BrokenCallKits): each hung the whole run before; now a named failure ----
+
+    @Test
+    @DisplayName(
+            "a provider whose inspect keeps the name locked fails the inspection test in bounded time, naming the release it holds up")
+    void providerKeepingTheNameLockedAfterInspectIsRejected() {
+        assertRejectedWithin(
+                BrokenCallKits.InspectKeepsTheNameLockedKit.class,
+                LockContractTest.Inspection.class,
+                "inspectionDoesNotBlockTheClient",
+                "the release of a lock inspected on another thread did not return within 10 s",
+                "LockProvider.release");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider whose inspect keeps the name locked ends the whole inspection group's run, with named failures")
+    void providerKeepingTheNameLockedEndsTheInspectionGroup() {
+        Events tests = endsWithin(
+                RUN_BOUND,
+                () -> run(BrokenCallKits.InspectKeepsTheNameLockedKit.class, LockContractTest.Inspection.class));
+        assertThat(tests.failed().count()).as("failed inspection tests").isPositive();
+        assertThat(failureTexts(tests))
+                .as("the failures, suppressed ones included")
+                .anySatisfy(text -> assertThat(text).contains("did not return within", "LockProvider.release"));
+    }
+
+    @Test
+    @DisplayName("a provider whose close never returns fails the test at the clean-up after it, naming the close")
+    void providerWhoseCloseNeverReturnsIsRejected() {
+        assertRejectedWithin(
+                BrokenCallKits.CloseNeverReturnsKit.class,
+                LockContractTest.Fencing.class,
+                "tokensIncreaseAcrossHolders",
+                "closing the client",
+                "did not return within 30 s; it waits in LockProvider.close");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider whose creation never returns fails a group's capability check before the test, naming newProvider()")
+    void providerWhoseCreationNeverReturnsIsRejected() {
+        assertRejectedWithin(
+                BrokenCallKits.NewProviderNeverReturnsKit.class,
+                LockContractTest.Inspection.class,
+                "inspectionFollowsReentryAndRelease",
+                "reading the backend's capabilities",
+                "did not return within 30 s; it waits in",
+                ".newProvider()");
+    }
+
+    // ---- tokens past 2^31 and 2^53 (BrokenTokenKits): each passed the whole kit before startTokensAt ----
+
+    @Test
+    @DisplayName("a provider that keeps tokens in a 32-bit int fails the fencing tests past 2^31")
+    void providerWithThirtyTwoBitTokensIsRejected() {
+        for (String test : List.of(
+                "tokensIncreaseAcrossTheIntAndDoubleBoundaries",
+                "tokensIncreaseAcrossForceReleasesPastTheBoundaries",
+                "tokensIncreaseAcrossExpiryPastTwoToThe31")) {
+            assertRejectedBy(BrokenTokenKits.IntTokensKit.class, LockContractTest.Fencing.class, test);
+        }
+    }
+
+    @Test
+    @DisplayName("a provider that passes tokens through a double fails the fencing tests past 2^53")
+    void providerWithDoubleTokensIsRejected() {
+        for (String test : List.of(
+                "tokensIncreaseAcrossTheIntAndDoubleBoundaries",
+                "tokenPastTwoToThe53IsExactEverywhere",
+                "tokensIncreaseAcrossForceReleasesPastTheBoundaries")) {
+            assertRejectedBy(BrokenTokenKits.DoubleTokensKit.class, LockContractTest.Fencing.class, test);
+        }
+    }
+
+    @Test
+    @DisplayName("a provider whose inspect and listing read tokens through a double fails the exact-token test")
+    void providerInspectingTokensThroughADoubleIsRejected() {
+        assertRejectedBy(
+                BrokenTokenKits.InspectsTokensThroughADoubleKit.class,
+                LockContractTest.Fencing.class,
+                "tokenPastTwoToThe53IsExactEverywhere");
     }
 
     // ---- faults the kit once let through (BrokenHoldKits, BrokenNameKits, BrokenWakeUpKits) ----
@@ -587,6 +673,53 @@ class BrokenProvidersTest {
                 .isEqualTo(1);
     }
 
+    /** How long a launch of a kit test whose provider leaves calls blocked may take: it must end, not hang. */
+    private static final Duration RUN_BOUND = Duration.ofMinutes(4);
+
+    /**
+     * Like {@link #assertRejectedBy}, for a provider that leaves a call blocked: the launch must end
+     * within {@link #RUN_BOUND}, and the failure (or one suppressed by it) must say each of {@code words}.
+     */
+    private static void assertRejectedWithin(
+            Class<? extends LockContractTest> kit, Class<?> group, String method, String... words) {
+        Events tests = endsWithin(
+                RUN_BOUND,
+                () -> EngineTestKit.engine("junit-jupiter")
+                        .selectors(selectNestedMethod(List.of(kit), group, method))
+                        .execute()
+                        .testEvents());
+        assertThat(tests.started().count()).as("%s started", method).isEqualTo(1);
+        assertThat(tests.failed().count())
+                .as("%s failed for %s", method, kit.getSimpleName())
+                .isEqualTo(1);
+        assertThat(failureTexts(tests))
+                .as("the failure of %s, suppressed ones included", method)
+                .anySatisfy(text -> assertThat(text).contains(words));
+        Events honest = EngineTestKit.engine("junit-jupiter")
+                .selectors(selectNestedMethod(List.of(HonestKit.class), group, method))
+                .execute()
+                .testEvents();
+        assertThat(honest.succeeded().count())
+                .as("%s passed for the honest provider", method)
+                .isEqualTo(1);
+    }
+
+    /** Runs {@code launch}, failing when it has not ended within {@code bound}: the run hangs. */
+    private static Events endsWithin(Duration bound, java.util.function.Supplier<Events> launch) {
+        return assertTimeoutPreemptively(bound, launch::get, () -> "the kit's run had not ended after " + bound);
+    }
+
+    /** The messages of every failure of {@code tests} and of the failures each one suppressed. */
+    private static List<String> failureTexts(Events tests) {
+        return tests.failed().stream()
+                .flatMap(e ->
+                        e.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).stream())
+                .flatMap(t -> java.util.stream.Stream.concat(
+                        java.util.stream.Stream.of(t), java.util.Arrays.stream(t.getSuppressed())))
+                .map(String::valueOf)
+                .collect(Collectors.toList());
+    }
+
     private static Events run(Class<? extends LockContractTest> kit, Class<?> group) {
         return EngineTestKit.engine("junit-jupiter")
                 .selectors(selectNestedClass(List.of(kit), group))
@@ -601,6 +734,13 @@ class BrokenProvidersTest {
         @Override
         protected LockProvider newProvider() {
             return wrap(backend.newClient());
+        }
+
+        /** The table's one counter, for every name. */
+        @Override
+        protected boolean startTokensAt(String name, long next) {
+            backend.startTokensAt(next);
+            return true;
         }
 
         abstract LockProvider wrap(LockProvider honest);

@@ -33,6 +33,12 @@ class HandingOverProviderContractTest extends LockContractTest {
         return Optional.of(BackendControl.of(backend::stopBackend, backend::startBackend));
     }
 
+    @Override
+    protected boolean startTokensAt(String name, long next) {
+        backend.startTokensAt(next);
+        return true;
+    }
+
     /**
      * One client: remembers its latest waiting request per name, and on a release that frees the
      * lock takes it for that waiter at once, with the waiter's lease counted from the release.

@@ -10,5 +10,11 @@ class LocalLockProviderContractTest extends LockContractTest {
     LocalLockProviderContractTest() {
         super(ContractBackend.of(BACKEND::newClient, BackendControl.of(BACKEND::stopBackend, BACKEND::startBackend)));
     }
+
+    @Override
+    protected boolean startTokensAt(String name, long next) {
+        BACKEND.startTokensAt(next); // one counter for every name
+        return true;
+    }
 }
 // kit-example:end

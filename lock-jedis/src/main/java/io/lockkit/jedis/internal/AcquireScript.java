@@ -1,5 +1,6 @@
 package io.lockkit.jedis.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -68,7 +69,24 @@ public final class AcquireScript {
 
     /** Reads the script's reply: a token (> 0), or -1 minus the ms left on the holder's lease. */
     public static Reply decode(Object reply) {
-        long value = (Long) reply;
+        if (!(reply instanceof Long value)) {
+            return new Acquired(token(reply));
+        }
         return value > 0 ? new Acquired(value) : new Busy(Duration.ofMillis(-1 - value));
+    }
+
+    /**
+     * A fencing token as the scripts answer it: an integer reply below 2^53, else a bulk string of
+     * its decimal digits (Lua's numbers are doubles: past 2^53 the scripts count in digits, and a
+     * number would reach the client rounded).
+     *
+     * @throws NumberFormatException when the reply is no token of at most 2^63 - 1
+     */
+    public static long token(Object reply) {
+        if (reply instanceof Long value) {
+            return value;
+        }
+        return Long.parseLong(
+                reply instanceof byte[] digits ? new String(digits, StandardCharsets.US_ASCII) : String.valueOf(reply));
     }
 }

@@ -53,7 +53,7 @@ public final class InspectScript {
                 String.valueOf(fields.get(1)),
                 Integer.parseInt(String.valueOf(fields.get(2))),
                 Duration.ofMillis(Math.max(0, (Long) fields.get(0))),
-                (Long) fields.get(3),
+                AcquireScript.token(fields.get(3)),
                 Math.toIntExact((Long) fields.get(4)));
     }
 }

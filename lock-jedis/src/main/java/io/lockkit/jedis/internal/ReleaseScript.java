@@ -123,7 +123,7 @@ public final class ReleaseScript {
      */
     public static Reply decode(Object reply) {
         if (reply instanceof List<?> grant) {
-            return new Granted(text(grant.get(0)), (Long) grant.get(1), (Long) grant.get(2));
+            return new Granted(text(grant.get(0)), AcquireScript.token(grant.get(1)), (Long) grant.get(2));
         }
         if (!(reply instanceof Long outcome)) {
             return new HandedTo(text(reply));

@@ -25,14 +25,15 @@
 --         client
 -- (The names after KEYS[n] and ARGV[n] are the locals below and the names in AcquireScript; a
 -- unit test holds them together.)
--- Returns the fencing token (> 0) when the owner now holds the lock; when it is busy, -1 minus
--- the ms left on the lease (a single integer: cheaper for Redis and the client than a table).
+-- Returns the fencing token (> 0: an integer below 2^53, else a string of its decimal digits) when
+-- the owner now holds the lock; when it is busy, -1 minus the ms left on the lease (a single
+-- integer: cheaper for Redis and the client than a table).
 --
 -- Tokens: max(last token + 1, server time in microseconds). The last token is F_TOKEN while the
 -- hash lives (held, or released within the retention); once it is gone the server clock alone
 -- keeps tokens increasing (a hold's token is at most its acquisition time plus the few tokens
 -- issued within the same microseconds, and its key lives at least a millisecond after that).
--- Tokens stay below 2^53, so Lua's numbers hold them exactly, and Redis writes them as integers.
+-- Exact up to 2^63 - 1: see nextToken below.
 --
 -- Cost, uncontended: HMGET, TIME, HSET, PEXPIRE (and EXISTS of the queue when the hash is new).
 local lockKey, queueKey, deadlinesKey = KEYS[1], KEYS[2], KEYS[3]
@@ -43,18 +44,58 @@ local F_HOLDER, F_TOKEN, F_WAITERS, F_GRANT_WAIT = '~o', '~t', '~w', '~g'
 -- Suffix of an owner's field in the queue deadlines that holds its latest request.
 local REQUEST = '\0g'
 
+-- Fencing tokens: the next one is the greater of the last one plus one and the server's clock in
+-- microseconds. Lua's numbers are doubles, exact only below 2^53: while both are below it (the
+-- clock gets there in the year 2255) the token is a number, else a string of its decimal digits,
+-- counted digit by digit (a counter may be past 2^53: raised there, or counted up there). Redis
+-- writes either into the hash as the same digits; a number a script returns reaches the client cut
+-- to an integer, a string as it is. (acquire.lua and release.lua hold the same functions, which a
+-- unit test keeps equal.)
+local function greaterDigits(a, b)
+  if #a ~= #b then
+    return #a > #b
+  end
+  for i = 1, #a do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      return x > y
+    end
+  end
+  return false
+end
+
+local function nextToken(last, time)
+  local clock = time[1] * 1000000 + time[2]
+  local previous = tonumber(last or '0')
+  if previous < 9007199254740991 and clock < 9007199254740992 then
+    return math.max(previous + 1, clock)
+  end
+  local digits = last or '0'
+  if not string.find(digits, '^[1-9]%d*$') then
+    digits = string.format('%.0f', previous)
+  end
+  local i = #digits
+  while string.byte(digits, i) == 57 do
+    i = i - 1
+  end
+  local afterLast
+  if i == 0 then
+    afterLast = '1' .. string.rep('0', #digits)
+  else
+    afterLast = string.sub(digits, 1, i - 1) .. string.char(string.byte(digits, i) + 1) .. string.rep('0', #digits - i)
+  end
+  local now = time[1] .. string.sub('00000' .. time[2], -6)
+  if greaterDigits(now, afterLast) then
+    return now
+  end
+  return afterLast
+end
+
 local holder, count, last, waiters, grantWait =
   unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_TOKEN, F_WAITERS, F_GRANT_WAIT))
 if not holder then
   -- Free: the common, uncontended case first.
-  local time = redis.call('TIME')
-  local token = time[1] * 1000000 + time[2]
-  if last then
-    local afterLast = tonumber(last) + 1
-    if afterLast > token then
-      token = afterLast
-    end
-  end
+  local token = nextToken(last, redis.call('TIME'))
   if mayBeQueued == '1' and redis.call('ZREM', queueKey, owner) > 0 then
     redis.call('HDEL', deadlinesKey, owner, owner .. REQUEST)
   end
@@ -98,7 +139,7 @@ if holder == owner and count then
       redis.call('PEXPIRE', lockKey, leaseMillis)
     end
   end
-  return tonumber(last)
+  return last
 end
 local ttl = math.max(redis.call('PTTL', lockKey), 0)
 local wait = tonumber(maxWait)

@@ -7,7 +7,8 @@
 -- (No ARGV. The names after KEYS[n] are the locals below and the names in InspectScript; a unit
 -- test holds them together.)
 -- Returns {} when the lock is free (also a hash kept only for its last token), else
--- {ms left on the lease, owner, hold count, fencing token, waiters}: hold count "0" when handed
+-- {ms left on the lease, owner, hold count, fencing token, waiters}: the token as the hash keeps it
+-- (a string of digits: a Lua number would round it past 2^53), hold count "0" when handed
 -- over and not yet claimed; waiters counts the queue entries whose deadline has not passed (a
 -- waiter that died stays counted until its entry is stale, at most its retry time plus the claim
 -- timeout). Cost: HMGET and PTTL; with a queue, TIME, ZRANGE and one HGET per queued owner.
@@ -30,4 +31,4 @@ if mayWait then
     end
   end
 end
-return {redis.call('PTTL', lockKey), holder, redis.call('HGET', lockKey, holder) or '0', tonumber(token or '0'), waiters}
+return {redis.call('PTTL', lockKey), holder, redis.call('HGET', lockKey, holder) or '0', token or '0', waiters}

@@ -21,7 +21,8 @@
 -- unit test holds them together.)
 -- Returns -1 when the owner held nothing (force: the lock was free), 0 when a reentrant hold
 -- remains, 1 when the lock is now free, the grantee's owner id when it was handed to a waiter
--- that must claim it, {grantee, token, wait id} when it was granted to a waiter outright.
+-- that must claim it, {grantee, token, wait id} when it was granted to a waiter outright (the
+-- token as acquire.lua answers it: an integer below 2^53, else a string of its digits).
 --
 -- Retries: a call whose reply was lost is sent again. Lowering a count is not idempotent, so a
 -- call that lowers one records its nonce in F_RETRY_NONCE, and a retry that finds it there
@@ -60,12 +61,59 @@ local LOCAL_SCAN = 63
 -- How many stale queue entries one call drops before it gives up looking for a live one.
 local STALE_SCAN = 1000
 
+-- Fencing tokens: the next one is the greater of the last one plus one and the server's clock in
+-- microseconds. Lua's numbers are doubles, exact only below 2^53: while both are below it (the
+-- clock gets there in the year 2255) the token is a number, else a string of its decimal digits,
+-- counted digit by digit (a counter may be past 2^53: raised there, or counted up there). Redis
+-- writes either into the hash as the same digits; a number a script returns reaches the client cut
+-- to an integer, a string as it is. (acquire.lua and release.lua hold the same functions, which a
+-- unit test keeps equal.)
+local function greaterDigits(a, b)
+  if #a ~= #b then
+    return #a > #b
+  end
+  for i = 1, #a do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      return x > y
+    end
+  end
+  return false
+end
+
+local function nextToken(last, time)
+  local clock = time[1] * 1000000 + time[2]
+  local previous = tonumber(last or '0')
+  if previous < 9007199254740991 and clock < 9007199254740992 then
+    return math.max(previous + 1, clock)
+  end
+  local digits = last or '0'
+  if not string.find(digits, '^[1-9]%d*$') then
+    digits = string.format('%.0f', previous)
+  end
+  local i = #digits
+  while string.byte(digits, i) == 57 do
+    i = i - 1
+  end
+  local afterLast
+  if i == 0 then
+    afterLast = '1' .. string.rep('0', #digits)
+  else
+    afterLast = string.sub(digits, 1, i - 1) .. string.char(string.byte(digits, i) + 1) .. string.rep('0', #digits - i)
+  end
+  local now = time[1] .. string.sub('00000' .. time[2], -6)
+  if greaterDigits(now, afterLast) then
+    return now
+  end
+  return afterLast
+end
+
 local holder, count, waiters, retryNonce, grantWait, grantNonce, token =
   unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_WAITERS, F_RETRY_NONCE, F_GRANT_WAIT, F_GRANT_NONCE, F_TOKEN))
 if mode == 'release' and nonce ~= '' and grantNonce == nonce and holder and grantWait then
   -- A retry of a release that ran and granted the lock outright: answer the grant again, so that
   -- the releasing client still passes it on to its waiter.
-  return {holder, tonumber(token), tonumber(grantWait)}
+  return {holder, token, tonumber(grantWait)}
 end
 if mode == 'force' then
   if not holder then
@@ -106,7 +154,6 @@ if redis.call('EXISTS', queueKey) == 0 then
 end
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
-last = tonumber(last or '0')
 streak = tonumber(streak or '0')
 
 -- The waiter's lease and wait id ("<lease>:<wait id>") when its entry is live, else nil; false
@@ -121,7 +168,7 @@ local function live(head)
 end
 
 local function grant(head, request, nextStreak)
-  local granted = math.max(last + 1, time[1] * 1000000 + time[2])
+  local granted = nextToken(last, time)
   redis.call('ZREM', queueKey, head)
   redis.call('HDEL', deadlinesKey, head, head .. REQUEST)
   local local_ = localPrefix ~= '' and string.sub(head, 1, #localPrefix) == localPrefix

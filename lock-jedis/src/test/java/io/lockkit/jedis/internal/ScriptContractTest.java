@@ -113,6 +113,24 @@ class ScriptContractTest {
     }
 
     @Test
+    @DisplayName(
+            "acquire.lua and release.lua draw fencing tokens with the same functions (Redis scripts cannot share code)")
+    void acquireAndReleaseDrawTokensAlike() throws IOException {
+        String acquire = tokenFunctions(Script.read("acquire.lua"));
+        assertThat(acquire).contains("local function nextToken(last, time)");
+        assertThat(tokenFunctions(Script.read("release.lua"))).isEqualTo(acquire);
+    }
+
+    /** The code from {@code greaterDigits} to the end of {@code nextToken}, comments removed. */
+    private static String tokenFunctions(Script lua) {
+        int start = lua.code.indexOf("local function greaterDigits(");
+        int next = lua.code.indexOf("local function nextToken(", start);
+        assertThat(start).as("%s: greaterDigits", lua.name).isNotNegative();
+        assertThat(next).as("%s: nextToken after greaterDigits", lua.name).isPositive();
+        return lua.code.substring(start, lua.code.indexOf("\nend\n", next) + 5);
+    }
+
+    @Test
     @DisplayName("every script has its class: the contract above covers all of Scripts")
     void everyScriptIsCovered() {
         assertThat(Scripts.values())

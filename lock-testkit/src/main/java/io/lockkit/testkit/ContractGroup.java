@@ -55,6 +55,9 @@ abstract class ContractGroup {
      */
     static final String BACKEND = "io.lockkit.testkit.backend";
 
+    /** The watchdog lease of {@link #steadyClient()}, before {@link LockContractTest#timeScale()}. */
+    static final Duration STEADY_LEASE = Duration.ofSeconds(60);
+
     /** The kit of the running test: its hooks and what it closes after the test. */
     final LockContractTest kit;
 
@@ -96,6 +99,40 @@ abstract class ContractGroup {
                 .onLockLost(onLost)
                 .subscriptionLinger(Duration.ZERO)
                 .build());
+    }
+
+    /**
+     * A client with a watchdog lease long enough that no renewal can fall behind on a loaded machine:
+     * for tests whose subject is not the lease but what happens while a hold lasts. Closed after the
+     * test.
+     */
+    final DistributedLockFactory steadyClient() {
+        return client(scaled(STEADY_LEASE), e -> {});
+    }
+
+    /**
+     * Whether {@code other} is refused {@code name} while {@code holder} holds it, as the contract
+     * promises: exclusion while the holder's lease is valid. Should that lease have run out (a loaded
+     * machine or backend can make renewals late), another client may take the name, but only after the
+     * holder's hold stopped being valid, and the holder must be told: anything else fails. Returns true
+     * when refused, false when the name was taken (and released again) after a reported loss.
+     */
+    final boolean busyForOther(DistributedLockFactory other, String name, LockHandle holder) {
+        Optional<LockHandle> taken = other.tryAcquire(name);
+        if (taken.isEmpty()) {
+            return true;
+        }
+        boolean holderValid = holder.isValid();
+        Duration leaseLeft = holder.remainingLease();
+        taken.get().release();
+        if (holderValid) {
+            throw new AssertionError("another client took " + name + " while its holder's hold was valid (lease left "
+                    + leaseLeft + "): mutual exclusion is broken");
+        }
+        await("the loss of " + name + " reported to its holder, whose hold another client took")
+                .atMost(scaled(Duration.ofSeconds(10)))
+                .until(() -> holder.lost().toCompletableFuture().isDone());
+        return false;
     }
 
     /** A new provider of the backend under test; the caller closes it (or hands it to a client, or to {@link #closeAfterTest}). */

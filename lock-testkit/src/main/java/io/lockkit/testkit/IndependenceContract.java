@@ -26,7 +26,9 @@ abstract class IndependenceContract extends ContractGroup {
     @Test
     @DisplayName("300 names are held at once by one client and each is busy for another")
     void hundredsOfNamesAreHeldAtOnce() throws Exception {
-        DistributedLockFactory a = client();
+        // The lease is not the subject: a long one, so that no renewal of 300 holds falls behind on a
+        // loaded machine (and should one, busyForOther asks only what the contract promises).
+        DistributedLockFactory a = steadyClient();
         DistributedLockFactory b = client();
         List<String> names = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -35,11 +37,11 @@ abstract class IndependenceContract extends ContractGroup {
             names.add(n);
             handles.add(a.tryAcquire(n).orElseThrow(() -> new AssertionError("free name " + n + " was busy")));
         }
-        for (String n : names) {
-            assertThat(b.tryAcquire(n)).as(n).isEmpty();
+        for (int i = 0; i < names.size(); i++) {
+            busyForOther(b, names.get(i), handles.get(i));
         }
         assertThat(b.tryAcquire(name() + ":other")).isPresent();
-        handles.forEach(LockHandle::release);
+        handles.forEach(LockHandle::close);
         for (String n : names) {
             assertThat(b.tryAcquire(n)).as(n).isPresent();
         }

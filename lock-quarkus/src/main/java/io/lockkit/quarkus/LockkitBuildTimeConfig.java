@@ -5,6 +5,7 @@ import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.util.List;
+import java.util.OptionalInt;
 
 /** lockkit's build-time configuration, {@code quarkus.lockkit.*}: Dev Services. */
 @ConfigMapping(prefix = "quarkus.lockkit")
@@ -33,5 +34,19 @@ public interface LockkitBuildTimeConfig {
          */
         @WithDefault("container,path,embedded")
         List<String> sources();
+
+        /**
+         * A fixed loopback port for the server (a container's published port); by default a free
+         * one. A port in use fails the start, unless {@code shared} finds a Redis there.
+         */
+        OptionalInt port();
+
+        /**
+         * With {@code port}: when a Redis already answers on that port (another application's Dev
+         * Services started with the same port, say), use it instead of starting one; it is left
+         * running when this application exits. Without {@code port} there is nothing to share.
+         */
+        @WithDefault("true")
+        boolean shared();
     }
 }

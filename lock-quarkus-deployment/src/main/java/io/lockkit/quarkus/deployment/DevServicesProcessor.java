@@ -1,7 +1,6 @@
 package io.lockkit.quarkus.deployment;
 
 import io.lockkit.quarkus.LockkitBuildTimeConfig;
-import io.lockkit.testkit.redis.Source;
 import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
@@ -55,12 +54,16 @@ class DevServicesProcessor {
                 return null;
             }
         }
-        List<Source> sources = DevServicesRedis.sources(config.devservices().sources());
+        LockkitBuildTimeConfig.DevServices devServices = config.devservices();
+        DevServicesRedis.Settings settings = new DevServicesRedis.Settings(
+                DevServicesRedis.sources(devServices.sources()),
+                devServices.port().orElse(0),
+                devServices.shared());
         return DevServicesResultBuildItem.owned()
                 .feature(LockkitProcessor.FEATURE)
                 .serviceName("lockkit-redis")
-                .serviceConfig(sources)
-                .startable(() -> new DevServicesRedis(sources))
+                .serviceConfig(settings)
+                .startable(() -> new DevServicesRedis(settings))
                 .configProvider(Map.of(URI_KEY, DevServicesRedis::getConnectionInfo))
                 .build();
     }

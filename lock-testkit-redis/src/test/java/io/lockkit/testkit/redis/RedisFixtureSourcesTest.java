@@ -115,7 +115,7 @@ class RedisFixtureSourcesTest {
 
     @Test
     void testcontainersIsUsedWhenADockerEngineAnswers() {
-        assumeTrue(TestcontainersSupport.dockerAvailable(), "no Docker engine answers");
+        assumeTrue(ContainerRuntimeProbe.whyNoContainer() == null, "no Docker engine answers");
         try (RedisServer server =
                 RedisFixture.builder().sources(Source.TESTCONTAINERS).build().start()) {
             assertThat(server.source()).isEqualTo(Source.TESTCONTAINERS);

@@ -7,13 +7,45 @@ import io.smallrye.config.WithDefault;
 import java.util.List;
 import java.util.OptionalInt;
 
-/** lockkit's build-time configuration, {@code quarkus.lockkit.*}: Dev Services. */
+/**
+ * lockkit's build-time configuration, {@code quarkus.lockkit.*}: Dev Services, and whether the
+ * readiness check and the meters are part of the application.
+ */
 @ConfigMapping(prefix = "quarkus.lockkit")
 @ConfigRoot(phase = ConfigPhase.BUILD_TIME)
 public interface LockkitBuildTimeConfig {
 
     /** Dev Services: a Redis for dev and test mode. */
     DevServices devservices();
+
+    /** The {@code lockkit} readiness check. */
+    Health health();
+
+    /** lockkit's meters. */
+    Metrics metrics();
+
+    /** The readiness check, where {@code quarkus-smallrye-health} is present. */
+    interface Health {
+
+        /**
+         * Whether the {@code lockkit} check is part of {@code /q/health/ready}; {@code false} leaves it
+         * out of the application (the plain {@code lockkit.health.enabled=false}, read at run time,
+         * keeps it UP without asking the backend instead).
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
+    /** The meters, where Micrometer ({@code quarkus-micrometer}) is present. */
+    interface Metrics {
+
+        /**
+         * Whether lockkit's meters are bound to the application's {@code MeterRegistry}; {@code false}
+         * makes {@code lockkit.metrics.enabled} default to {@code false}.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
 
     /**
      * In dev and test mode, with the Redis provider and no Redis configured, lockkit starts a Redis

@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
 //   kept; changing the sources restarts it.
 // - Quarkus' own Redis Dev Service (quarkus-redis-client) is not used: it needs a container runtime and
 //   configures its own client's keys. A container comes first here too (the "container" source) when
-//   Testcontainers is on the build's class path and a container runtime answers.
+//   Testcontainers is on the build's class path and a container runtime answers. An application that
+//   configures the client's server (quarkus.redis.hosts) gets none: lockkit uses that server.
 class DevServicesProcessor {
 
     private static final Logger LOG = Logger.getLogger(DevServicesProcessor.class);
@@ -33,6 +34,9 @@ class DevServicesProcessor {
     static final List<String> SERVER_KEYS = List.of("redis.uri", "redis.sentinel.nodes", "redis.cluster.nodes");
 
     static final String URI_KEY = "quarkus.lockkit.redis.uri";
+
+    /** The server of quarkus-redis-client's default client, which lockkit uses when it names none. */
+    static final String REDIS_CLIENT_HOSTS = "quarkus.redis.hosts";
 
     @BuildStep(onlyIf = {IsDevServicesSupportedByLaunchMode.class, DevServicesConfig.Enabled.class})
     @Nullable
@@ -53,6 +57,14 @@ class DevServicesProcessor {
                 LOG.debugf("lockkit Dev Services: no Redis started, lockkit.%s is configured", key);
                 return null;
             }
+        }
+        if (applicationConfig
+                .getOptionalValue(REDIS_CLIENT_HOSTS, String.class)
+                .filter(v -> !v.isBlank())
+                .isPresent()) {
+            // lockkit uses the Redis client's server (lock-quarkus' RedisClientFallback)
+            LOG.debugf("lockkit Dev Services: no Redis started, %s is configured", REDIS_CLIENT_HOSTS);
+            return null;
         }
         LockkitBuildTimeConfig.DevServices devServices = config.devservices();
         DevServicesRedis.Settings settings = new DevServicesRedis.Settings(

@@ -20,14 +20,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 @DisplayName("Dev Services: with no Redis configured, a test-mode application gets one without a container runtime,"
-        + " and the log says so in one line, without errors")
+        + " and the log says so in one line, without errors; the factory's start is one line too")
 class DevServicesTest {
 
     /**
      * The URI the application read, recorded by the test for the log assertion: a system property,
      * since the test instance and the assertion live in different class loaders.
      */
-    static final String APPLICATION_URI = "lockkit.test.dev-services-uri";
+    static final String APPLICATION_URI = "test.lockkit.dev-services-uri";
 
     /** The loggers of what runs while Dev Services start the Redis. */
     static final List<String> DEV_SERVICES_LOGGERS =
@@ -38,10 +38,11 @@ class DevServicesTest {
             .withApplicationRoot(jar -> jar.addClasses(Counter.class))
             // what Dev Services log while they choose and start the server: lockkit's lines and Testcontainers'
             .setLogRecordPredicate(record -> record.getLevel().intValue() >= Level.INFO.intValue()
-                    && DEV_SERVICES_LOGGERS.stream().anyMatch(String.valueOf(record.getLoggerName())::startsWith))
+                    && (DEV_SERVICES_LOGGERS.stream().anyMatch(String.valueOf(record.getLoggerName())::startsWith)
+                            || LogText.of(record).contains("DistributedLockFactory")))
             // checked after the tests: no warning or error (Testcontainers' "Could not find a valid Docker
             // environment" among them), and one line saying where the server came from, why not from a
-            // container, and where it is
+            // container, and where it is; and the factory's start in one INFO line, not two
             .assertLogRecords(records -> {
                 assertThat(records)
                         .filteredOn(record -> record.getLevel().intValue() >= Level.WARNING.intValue())
@@ -49,6 +50,15 @@ class DevServicesTest {
                         .as("warnings and errors while Dev Services chose the Redis")
                         .isEmpty();
                 assertThat(records)
+                        .map(LogText::of)
+                        .filteredOn(text -> text.contains("DistributedLockFactory"))
+                        .as("the factory's start, said once")
+                        .singleElement()
+                        .asString()
+                        .contains("DistributedLockFactory started as client");
+                assertThat(records)
+                        .filteredOn(
+                                record -> DEV_SERVICES_LOGGERS.stream().anyMatch(record.getLoggerName()::startsWith))
                         .filteredOn(record -> record.getLoggerName().startsWith("io.lockkit"))
                         .map(LogText::of)
                         .singleElement()

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The configuration a {@link LockProviderFactory} reads: values by full key ({@code
@@ -20,10 +21,12 @@ public final class ProviderSettings {
 
     private final Function<String, Optional<String>> source;
     private final String origin;
+    private final UnaryOperator<String> names;
 
-    private ProviderSettings(Function<String, Optional<String>> source, String origin) {
+    private ProviderSettings(Function<String, Optional<String>> source, String origin, UnaryOperator<String> names) {
         this.source = source;
         this.origin = origin;
+        this.names = names;
     }
 
     /**
@@ -31,13 +34,26 @@ public final class ProviderSettings {
      * {@code origin} names it in messages ("MicroProfile Config", "the command line").
      */
     public static ProviderSettings of(Function<String, Optional<String>> source, String origin) {
+        return of(source, origin, UnaryOperator.identity());
+    }
+
+    /**
+     * Settings read from {@code source}, as {@link #of(Function, String)}, whose keys an application
+     * sets under other names: {@code names} gives the name of a full key ({@code lockkit.redis.uri})
+     * as the application spells it (Quarkus' {@code quarkus.lockkit.redis.uri}), and messages use it.
+     */
+    public static ProviderSettings of(
+            Function<String, Optional<String>> source, String origin, UnaryOperator<String> names) {
         if (source == null) {
             throw new IllegalArgumentException("source must not be null");
         }
         if (origin == null || origin.isBlank()) {
             throw new IllegalArgumentException("origin must not be null or blank");
         }
-        return new ProviderSettings(source, origin);
+        if (names == null) {
+            throw new IllegalArgumentException("names must not be null");
+        }
+        return new ProviderSettings(source, origin, names);
     }
 
     /** Settings from a map of full keys to values. */
@@ -52,6 +68,16 @@ public final class ProviderSettings {
     /** Where the values come from, for messages. */
     public String origin() {
         return origin;
+    }
+
+    /**
+     * The name {@code key} is set under where these settings come from, for messages: the key itself,
+     * or the application's spelling of it (see {@link #of(Function, String, UnaryOperator)}). A factory
+     * names keys in its own messages through this.
+     */
+    public String name(String key) {
+        String name = names.apply(key);
+        return name == null || name.isBlank() ? key : name;
     }
 
     /** The value of {@code key}, trimmed; empty when it is not set or blank. */
@@ -112,7 +138,7 @@ public final class ProviderSettings {
         try {
             setter.run();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " (from " + origin + "): " + e.getMessage(), e);
+            throw new IllegalArgumentException(name(key) + " (from " + origin + "): " + e.getMessage(), e);
         }
     }
 
@@ -121,7 +147,7 @@ public final class ProviderSettings {
      * {@linkplain #redact redacted}.
      */
     public IllegalArgumentException invalid(String key, String value, String why) {
-        return new IllegalArgumentException(key + " = '" + redact(value) + "' (from " + origin + "): " + why);
+        return new IllegalArgumentException(name(key) + " = '" + redact(value) + "' (from " + origin + "): " + why);
     }
 
     /**
@@ -129,9 +155,10 @@ public final class ProviderSettings {
      * 'defaultValue')}, for messages; the value {@linkplain #redact redacted}.
      */
     public String describe(String key, String defaultValue) {
+        String name = name(key);
         return string(key)
-                .map(v -> key + " = '" + redact(v) + "' (from " + origin + ")")
-                .orElse(key + " (not set in " + origin + "; default '" + defaultValue + "')");
+                .map(v -> name + " = '" + redact(v) + "' (from " + origin + ")")
+                .orElse(name + " (not set in " + origin + "; default '" + defaultValue + "')");
     }
 
     /** {@code value} without a password it may carry as a URI's user info or a {@code password=} parameter. */

@@ -150,6 +150,31 @@ class LockProviderFactoryTest {
     }
 
     @Test
+    @DisplayName("settings whose keys the application spells otherwise name them so in every message")
+    void settingsNameKeysAsTheApplicationSpellsThem() {
+        Map<String, String> values = Map.of("lockkit.x.n", "twelve", "lockkit.x.uri", "redis://h");
+        ProviderSettings settings = ProviderSettings.of(
+                key -> java.util.Optional.ofNullable(values.get(key)), "a framework", key -> "framework." + key);
+        assertThat(settings.name("lockkit.x.n")).isEqualTo("framework.lockkit.x.n");
+        assertThat(settings.string("lockkit.x.uri"))
+                .as("values are still read by key")
+                .contains("redis://h");
+        assertThatThrownBy(() -> settings.integer("lockkit.x.n"))
+                .hasMessage("framework.lockkit.x.n = 'twelve' (from a framework): expected a whole number");
+        assertThat(settings.describe("lockkit.x.uri", "")).startsWith("framework.lockkit.x.uri = 'redis://h'");
+        assertThat(settings.describe("lockkit.x.port", "6379"))
+                .isEqualTo("framework.lockkit.x.port (not set in a framework; default '6379')");
+        assertThatThrownBy(() -> settings.apply("lockkit.x.n", () -> {
+                    throw new IllegalArgumentException("too big");
+                }))
+                .hasMessage("framework.lockkit.x.n (from a framework): too big");
+        assertThat(ProviderSettings.of(values, "a map").name("lockkit.x.n")).isEqualTo("lockkit.x.n");
+        assertThatThrownBy(() -> ProviderSettings.of(key -> java.util.Optional.empty(), "x", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("names");
+    }
+
+    @Test
     @DisplayName("a setting's key must be a lockkit key with a description")
     void settingChecksItsKey() {
         assertThatThrownBy(() -> new ProviderSetting("redis.uri", null, "The URI."))

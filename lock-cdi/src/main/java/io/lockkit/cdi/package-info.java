@@ -73,6 +73,9 @@
  *     the backend's answer before it reports DOWN</td></tr>
  * <tr><td>{@code lockkit.health.max-losses-per-minute}</td><td>none</td><td>readiness is DOWN when more
  *     holds than this were lost in the last minute; unset, losses are reported but do not make it DOWN</td></tr>
+ * <tr><td>{@code lockkit.metrics.enabled}</td><td>{@code true}</td><td>with Micrometer and lock-micrometer present:
+ *     whether the library's factory binds lockkit's meters to the application's {@code MeterRegistry}
+ *     bean</td></tr>
  * <tr><td>{@code lockkit.leadership.<name>.lease}</td><td>the watchdog lease</td><td>declares the leadership
  *     {@code <name>} (any of its keys does), which campaigns from application start and fires
  *     {@link io.lockkit.cdi.LeadershipGranted} and {@link io.lockkit.cdi.LeadershipRevoked}; its lease is the

@@ -54,6 +54,20 @@ class MetricsTest {
         assertThat(lockkitMeters(shared)).as("after shutdown").isEmpty();
     }
 
+    @Test
+    @DisplayName("lockkit.metrics.enabled=false leaves lockkit's meters out of the application's MeterRegistry")
+    void metricsSwitchedOff() {
+        Lockkit.useConfig(Map.of("lockkit.provider", "local", "lockkit.metrics.enabled", "false"));
+        SeContainer app = Lockkit.start("metrics-off", LockUser.class, MeterRegistryProducer.class);
+        try {
+            MeterRegistry registry = app.select(MeterRegistry.class).get();
+            assertThat(app.select(LockUser.class).get().locked("u1").name()).isEqualTo("user:u1");
+            assertThat(lockkitMeters(registry)).isEmpty();
+        } finally {
+            app.close();
+        }
+    }
+
     private static java.util.List<String> lockkitMeters(MeterRegistry registry) {
         return registry.getMeters().stream()
                 .map(m -> m.getId().getName())

@@ -105,8 +105,8 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
         Optional<String> url = settings.string(URL);
         Optional<String> name = settings.string(DATASOURCE);
         if (url.isPresent() && name.isPresent()) {
-            throw new IllegalArgumentException(
-                    URL + " and " + DATASOURCE + " (from " + settings.origin() + ") are both set; keep one");
+            throw new IllegalArgumentException(settings.name(URL) + " and " + settings.name(DATASOURCE) + " (from "
+                    + settings.origin() + ") are both set; keep one");
         }
         boolean containerDataSource = url.isEmpty();
         if (url.isPresent()) {
@@ -118,11 +118,14 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
         } else {
             for (String key : List.of(USER, PASSWORD)) {
                 if (settings.string(key).isPresent()) {
-                    throw new IllegalArgumentException(key + " (from " + settings.origin() + ") applies to " + URL
-                            + " only; a DataSource has its own credentials");
+                    throw new IllegalArgumentException(settings.name(key) + " (from " + settings.origin()
+                            + ") applies to " + settings.name(URL) + " only; a DataSource has its own credentials");
                 }
             }
-            b.dataSource(name.isPresent() ? lookup(settings, environment, name.get()) : defaultDataSource(environment));
+            b.dataSource(
+                    name.isPresent()
+                            ? lookup(settings, environment, name.get())
+                            : defaultDataSource(settings, environment));
         }
         settings.string(SCHEMA).ifPresent(v -> settings.apply(SCHEMA, () -> b.schema(v)));
         settings.string(TABLE).ifPresent(v -> settings.apply(TABLE, () -> b.table(v)));
@@ -163,7 +166,8 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
         if (settings.string(DATASOURCE).isPresent()) {
             return settings.describe(DATASOURCE, "");
         }
-        return "the application's javax.sql.DataSource bean (or set " + DATASOURCE + " or " + URL + ")";
+        return "the application's javax.sql.DataSource bean (or set " + settings.name(DATASOURCE) + " or "
+                + settings.name(URL) + ")";
     }
 
     private static DataSource lookup(ProviderSettings settings, ProviderEnvironment environment, String name) {
@@ -177,21 +181,23 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
                     e);
         }
         return found.orElseThrow(() -> new IllegalStateException("lockkit: " + settings.describe(DATASOURCE, "")
-                + " names a DataSource, but nothing here looks names up; set " + URL + " instead"));
+                + " names a DataSource, but nothing here looks names up; set " + settings.name(URL) + " instead"));
     }
 
-    private static DataSource defaultDataSource(ProviderEnvironment environment) {
+    private static DataSource defaultDataSource(ProviderSettings settings, ProviderEnvironment environment) {
         Optional<DataSource> found;
         try {
             found = environment.defaultInstance(DataSource.class);
         } catch (IllegalStateException e) {
             throw new IllegalStateException(
-                    "lockkit: lockkit.provider=jdbc finds several @Default javax.sql.DataSource beans; name one with "
-                            + DATASOURCE + " or set " + URL + " (" + e.getMessage() + ")",
+                    "lockkit: " + settings.name("lockkit.provider") + "=jdbc finds several @Default"
+                            + " javax.sql.DataSource beans; name one with " + settings.name(DATASOURCE) + " or set "
+                            + settings.name(URL) + " (" + e.getMessage() + ")",
                     e);
         }
-        return found.orElseThrow(() -> new IllegalStateException("lockkit: lockkit.provider=jdbc needs a database: a"
-                + " @Default javax.sql.DataSource bean, a DataSource named in " + DATASOURCE + ", or " + URL));
+        return found.orElseThrow(() -> new IllegalStateException("lockkit: " + settings.name("lockkit.provider")
+                + "=jdbc needs a database: a @Default javax.sql.DataSource bean, a DataSource named in "
+                + settings.name(DATASOURCE) + ", or " + settings.name(URL)));
     }
 
     @Override

@@ -177,7 +177,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
             int n = replicas.orElseThrow(() -> settings.invalid(
                     REPLICA_TIMEOUT,
                     settings.string(REPLICA_TIMEOUT).orElse(""),
-                    "set " + REPLICAS + " too (how many replicas must acknowledge)"));
+                    "set " + settings.name(REPLICAS) + " too (how many replicas must acknowledge)"));
             settings.apply(REPLICAS, () -> b.replicaAcknowledgement(n, replicaTimeout.orElse(DEFAULT_REPLICA_TIMEOUT)));
         }
         tls(settings, b);
@@ -187,7 +187,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
         } catch (IllegalArgumentException e) {
             // Checks across keys (credentials twice, TLS options for a plaintext target).
             throw new IllegalArgumentException(
-                    "lockkit.redis.* (from " + settings.origin() + "): " + e.getMessage(), e);
+                    settings.name("lockkit.redis") + ".* (from " + settings.origin() + "): " + e.getMessage(), e);
         } catch (BackendUnavailableException e) {
             // Sentinel and Cluster clients ask their nodes while they are built.
             throw new BackendUnavailableException(
@@ -217,19 +217,19 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
         Optional<List<String>> sentinels = settings.list(SENTINEL_NODES);
         Optional<List<String>> cluster = settings.list(CLUSTER_NODES);
         List<String> set = new ArrayList<>();
-        uri.ifPresent(v -> set.add(URI));
+        uri.ifPresent(v -> set.add(settings.name(URI)));
         if (master.isPresent() || sentinels.isPresent()) {
-            set.add(SENTINEL_NODES);
+            set.add(settings.name(SENTINEL_NODES));
         }
-        cluster.ifPresent(v -> set.add(CLUSTER_NODES));
+        cluster.ifPresent(v -> set.add(settings.name(CLUSTER_NODES)));
         if (set.size() > 1) {
             throw new IllegalArgumentException(String.join(" and ", set) + " (from " + settings.origin()
                     + ") name two Redis topologies; keep one: a URI (standalone), Sentinel or Cluster");
         }
         if (master.isPresent() != sentinels.isPresent()) {
             String missing = master.isPresent() ? SENTINEL_NODES : SENTINEL_MASTER;
-            throw new IllegalArgumentException(missing + " is not set in " + settings.origin() + "; Sentinel needs "
-                    + SENTINEL_MASTER + " and " + SENTINEL_NODES);
+            throw new IllegalArgumentException(settings.name(missing) + " is not set in " + settings.origin()
+                    + "; Sentinel needs " + settings.name(SENTINEL_MASTER) + " and " + settings.name(SENTINEL_NODES));
         }
         if (master.isPresent() && sentinels.isPresent()) {
             settings.apply(SENTINEL_NODES, () -> b.sentinel(master.get(), sentinels.get()));
@@ -242,8 +242,8 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
                 .ifPresent(c -> settings.apply(PASSWORD, () -> b.credentials(c.user(), c.password())));
         Optional<Credentials> sentinel = credentials(settings, SENTINEL_USER, SENTINEL_PASSWORD);
         if (sentinel.isPresent() && master.isEmpty()) {
-            throw new IllegalArgumentException(SENTINEL_PASSWORD + " (from " + settings.origin()
-                    + ") applies to Sentinel only; " + SENTINEL_MASTER + " is not set");
+            throw new IllegalArgumentException(settings.name(SENTINEL_PASSWORD) + " (from " + settings.origin()
+                    + ") applies to Sentinel only; " + settings.name(SENTINEL_MASTER) + " is not set");
         }
         sentinel.ifPresent(c -> settings.apply(SENTINEL_PASSWORD, () -> b.sentinelCredentials(c.user(), c.password())));
     }
@@ -256,8 +256,8 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
         Optional<String> password = settings.string(passwordKey);
         if (password.isEmpty()) {
             if (user.isPresent()) {
-                throw new IllegalArgumentException(
-                        userKey + " (from " + settings.origin() + ") is set but " + passwordKey + " is not");
+                throw new IllegalArgumentException(settings.name(userKey) + " (from " + settings.origin()
+                        + ") is set but " + settings.name(passwordKey) + " is not");
             }
             return Optional.empty();
         }
@@ -288,8 +288,8 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
     private static void requireStoreFor(
             ProviderSettings settings, Optional<String> store, String storeKey, String key) {
         if (store.isEmpty() && settings.string(key).isPresent()) {
-            throw new IllegalArgumentException(
-                    key + " (from " + settings.origin() + ") is set but " + storeKey + " is not; set both or neither");
+            throw new IllegalArgumentException(settings.name(key) + " (from " + settings.origin() + ") is set but "
+                    + settings.name(storeKey) + " is not; set both or neither");
         }
     }
 
@@ -322,7 +322,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
                     settings.describe(key, "")
                             + (type.equals("PEM")
                                     ? ": not a PEM file of X.509 certificates: "
-                                    : ": not a " + type + " store that opens with " + passwordKey + ": ")
+                                    : ": not a " + type + " store that opens with " + settings.name(passwordKey) + ": ")
                             + e.getMessage(),
                     e);
         }

@@ -56,11 +56,11 @@ public interface LockkitRuntimeConfig {
     @ConfigDocMapKey("leadership-name")
     Map<String, Leadership> leadership();
 
-    /** The {@code lockkit} readiness check ({@code lockkit.health.*}). */
+    /**
+     * The {@code lockkit} readiness check ({@code lockkit.health.*}); whether it is part of the
+     * application is the build-time {@code quarkus.lockkit.health.enabled}.
+     */
     interface Health {
-
-        /** Whether the readiness check is registered where MicroProfile Health is present. */
-        Optional<String> enabled();
 
         /** How long the check may wait for the backend, e.g. {@code 2s}. */
         Optional<String> timeout();

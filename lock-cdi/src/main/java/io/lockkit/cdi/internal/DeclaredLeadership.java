@@ -2,6 +2,7 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.Leadership;
 import io.lockkit.Term;
+import io.lockkit.cdi.internal.engine.LockkitConfig;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -27,8 +28,7 @@ final class DeclaredLeadership implements Leadership {
         if (!holder.leaderships().declares(name)) {
             throw new IllegalStateException("lockkit: @LeaderOf(\"" + name + "\") Leadership is injected, but the"
                     + " configuration declares no leadership '" + name + "': set "
-                    + io.lockkit.cdi.internal.engine.LockkitConfig.leadershipKey(
-                            io.lockkit.cdi.internal.engine.LockkitConfig.LEADERSHIP_LEASE, name));
+                    + LockkitConfig.load().name(LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name)));
         }
         this.name = name;
         this.holder = holder;

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
 //   (ProviderSettings over this configuration) and gets what the container has through
 //   CdiProviderEnvironment; its messages name its keys and their source.
 // - Metrics: with lock-micrometer on the class path and a MeterRegistry bean, the built factory
-//   reports to it (MicrometerMetrics, loaded only then).
+//   reports to it (MicrometerMetrics, loaded only then), unless lockkit.metrics.enabled=false.
 final class FactoryResolver {
 
     /** How long undeploy waits for running {@code @Locked} methods unless {@code lockkit.drain-timeout} says otherwise. */
@@ -69,14 +69,21 @@ final class FactoryResolver {
         return factories.isResolvable() ? factories.get() : null;
     }
 
-    /** Logs a warning for each {@code lockkit.*} key nobody reads, with the key probably meant. */
+    /**
+     * Logs a warning for each {@code lockkit.*} key nobody reads, with the key probably meant, both
+     * named as the application spells them; not for a key the runtime warns about itself (Quarkus,
+     * for a mistyped {@code quarkus.lockkit.*} key), so that each is reported once.
+     */
     void reportUnknownKeys(LockkitConfig config) {
-        config.unknownKeys()
-                .forEach((key, meant) -> LOG.log(
+        config.unknownKeys().forEach((key, meant) -> {
+            if (!config.warnedByRuntime(key)) {
+                LOG.log(
                         System.Logger.Level.WARNING,
                         "lockkit: unknown configuration key {0} is ignored; did you mean {1}?",
-                        key,
-                        meant));
+                        config.name(key),
+                        config.name(meant));
+            }
+        });
     }
 
     /**
@@ -86,45 +93,32 @@ final class FactoryResolver {
      *
      * @param starting whether the application is still starting: a provider that needs one of its
      *     beans then throws {@link CdiProviderEnvironment.NeedsStartedApplication}
+     * @param check whether to ask the backend its start-up question ({@link OwnedFactory#check})
+     *     before the factory is built: a backend that does not answer then fails the start before the
+     *     factory logs that it started
      */
-    OwnedFactory build(LockkitConfig config, @Nullable ThreadFactory container, boolean starting) {
+    OwnedFactory build(LockkitConfig config, @Nullable ThreadFactory container, boolean starting, boolean check) {
         try {
-            return buildUnhinted(config, container, starting);
+            return buildUnhinted(config, container, starting, check);
         } catch (IllegalArgumentException e) {
             String hints = config.typoHints();
-            throw hints.isEmpty() ? e : new IllegalArgumentException(e.getMessage() + hints, e);
+            throw hinted(e, hints) ? e : new IllegalArgumentException(e.getMessage() + hints, e);
         } catch (IllegalStateException e) {
             String hints = config.typoHints();
-            throw hints.isEmpty() ? e : new IllegalStateException(e.getMessage() + hints, e);
+            throw hinted(e, hints) ? e : new IllegalStateException(e.getMessage() + hints, e);
         }
     }
 
-    private OwnedFactory buildUnhinted(LockkitConfig config, @Nullable ThreadFactory container, boolean starting) {
-        if (providers.isAmbiguous()) {
-            throw new IllegalStateException("lockkit: several LockProvider beans with the @Default qualifier: "
-                    + describe(providers) + "; keep one");
-        }
+    /** Whether {@code e}'s message needs no {@code hints}: there are none, or it has them (the start-up check's). */
+    private static boolean hinted(RuntimeException e, String hints) {
+        return hints.isEmpty() || String.valueOf(e.getMessage()).endsWith(hints);
+    }
+
+    private OwnedFactory buildUnhinted(
+            LockkitConfig config, @Nullable ThreadFactory container, boolean starting, boolean check) {
         Duration drainTimeout = setting(config, LockkitConfig.DRAIN_TIMEOUT, DEFAULT_DRAIN_TIMEOUT);
-        LockProvider provider;
-        String backend;
-        List<String> providerKeys = List.of();
-        if (providers.isResolvable()) {
-            // Closed with the factory, which owns its provider; a @Dependent one is destroyed with the holder.
-            provider = providers.get();
-            backend = "the application's LockProvider " + provider;
-        } else if (LOCAL.equals(providerName(config))) {
-            provider = new LocalLockProvider();
-            backend = "the in-JVM provider";
-        } else {
-            LockProviderFactory factory = providerFactory(config);
-            ProviderSettings settings = config.providerSettings();
-            provider = create(
-                    factory,
-                    settings,
-                    new CdiProviderEnvironment(beans, container, "lockkit-" + factory.name(), starting));
-            backend = factory.describeTarget(settings);
-            providerKeys = factory.settings().stream().map(ProviderSetting::key).toList();
-        }
+        Chosen chosen = provider(config, container, starting);
+        LockProvider provider = chosen.provider();
         DistributedLockFactory.Builder b = DistributedLockFactory.builder(provider);
         try {
             config.duration(LockkitConfig.WATCHDOG_LEASE)
@@ -133,7 +127,8 @@ final class FactoryResolver {
         } catch (IllegalArgumentException e) {
             provider.close();
             throw new IllegalArgumentException(
-                    LockkitConfig.WATCHDOG_LEASE + " (from " + config.origin() + "): " + e.getMessage(), e);
+                    config.name(LockkitConfig.WATCHDOG_LEASE) + " (from " + config.origin() + "): " + e.getMessage(),
+                    e);
         }
         config.string(LockkitConfig.CLIENT_ID).ifPresent(id -> {
             try {
@@ -143,10 +138,21 @@ final class FactoryResolver {
                 throw config.invalid(LockkitConfig.CLIENT_ID, id, String.valueOf(e.getMessage()));
             }
         });
+        OwnedFactory owned = new OwnedFactory(provider, config, chosen.backend(), chosen.keys(), drainTimeout);
+        if (check) {
+            try {
+                owned.check();
+            } catch (RuntimeException e) {
+                provider.close();
+                throw e;
+            }
+        }
         if (container != null) {
             b.threadFactory(ManagedThreads.named(container, "lockkit-scheduler"));
         }
-        Runnable unbindMetrics = micrometerPresent() ? MicrometerMetrics.bind(beans, b) : null;
+        boolean metrics = micrometerPresent()
+                && config.bool(LockkitConfig.METRICS_ENABLED).orElse(Boolean.TRUE);
+        Runnable unbindMetrics = metrics ? MicrometerMetrics.bind(beans, b) : null;
         DistributedLockFactory factory;
         try {
             factory = b.build();
@@ -156,12 +162,39 @@ final class FactoryResolver {
             }
             throw e;
         }
+        // DEBUG: the factory's own INFO line ("started as client … over …") already says this.
         LOG.log(
-                System.Logger.Level.INFO,
+                System.Logger.Level.DEBUG,
                 "lockkit: DistributedLockFactory over {0}{1}",
                 provider,
                 container != null ? " with the container's ManagedThreadFactory" : "");
-        return new OwnedFactory(factory, provider, config, backend, providerKeys, drainTimeout, unbindMetrics);
+        return owned.open(factory, unbindMetrics);
+    }
+
+    /** The provider the factory is built over, what it is for messages, and the keys its factory reads. */
+    private record Chosen(LockProvider provider, String backend, List<String> keys) {}
+
+    private Chosen provider(LockkitConfig config, @Nullable ThreadFactory container, boolean starting) {
+        if (providers.isAmbiguous()) {
+            throw new IllegalStateException("lockkit: several LockProvider beans with the @Default qualifier: "
+                    + describe(providers) + "; keep one");
+        }
+        if (providers.isResolvable()) {
+            // Closed with the factory, which owns its provider; a @Dependent one is destroyed with the holder.
+            LockProvider provider = providers.get();
+            return new Chosen(provider, "the application's LockProvider " + provider, List.of());
+        }
+        if (LOCAL.equals(providerName(config))) {
+            return new Chosen(new LocalLockProvider(), "the in-JVM provider", List.of());
+        }
+        LockProviderFactory factory = providerFactory(config);
+        ProviderSettings settings = config.providerSettings();
+        LockProvider provider = create(
+                factory, settings, new CdiProviderEnvironment(beans, container, "lockkit-" + factory.name(), starting));
+        return new Chosen(
+                provider,
+                factory.describeTarget(settings),
+                factory.settings().stream().map(ProviderSetting::key).toList());
     }
 
     private static String providerName(LockkitConfig config) {
@@ -185,7 +218,8 @@ final class FactoryResolver {
             String why = String.valueOf(e.getMessage()).replaceFirst("^lockkit: ", "");
             throw new IllegalStateException(
                     "lockkit: " + config.describe(LockkitConfig.PROVIDER, DEFAULT_PROVIDER) + ": " + why + "; or set "
-                            + LockkitConfig.PROVIDER + "=" + LOCAL + " for a single process, or produce a LockProvider"
+                            + config.name(LockkitConfig.PROVIDER) + "=" + LOCAL
+                            + " for a single process, or produce a LockProvider"
                             + " or DistributedLockFactory bean",
                     e);
         }
@@ -202,7 +236,7 @@ final class FactoryResolver {
             return factory.create(settings, environment);
         } catch (LockException e) {
             throw new IllegalStateException(
-                    e.getMessage() + "; " + LockkitConfig.STARTUP + "=lazy starts without it", e);
+                    e.getMessage() + "; " + settings.name(LockkitConfig.STARTUP) + "=lazy starts without it", e);
         }
     }
 

@@ -36,7 +36,10 @@ import org.jspecify.annotations.Nullable;
 //   read-only question, so a wrong URI or a stopped backend fails the deployment with a message
 //   naming the key and where its value came from, not the first user request. lockkit.startup=lazy
 //   defers this to the first use (an application that must start while its backend is down). A
-//   provider that needs an application bean (Quarkus' DataSource) starts at the Startup event.
+//   provider that needs an application bean (Quarkus' DataSource) starts at the Startup event. The
+//   backend is asked before the factory is built, so a failing start never announces a started
+//   factory; a runtime may run the Startup-event start before the other observers of that event
+//   (startBeforeStartupObservers: lock-quarkus, ahead of Quarkus' scheduler).
 // - Leaderships start right after the start-up check (under lockkit.startup=lazy without it: a
 //   campaign waits for the backend by itself) and close at @BeforeDestroyed(ApplicationScoped),
 //   before the drain; @PreDestroy closes them too, for a container that did not fire it.
@@ -76,6 +79,8 @@ public class LockFactoryHolder {
     private volatile boolean startOnStartupEvent;
     /** Set while the eager start builds the factory at {@code @Initialized}: a provider needing a bean waits. */
     private volatile boolean starting;
+    /** Set while the eager start builds the factory: the backend is asked before the factory is built. */
+    private volatile boolean checking;
 
     private boolean closed;
 
@@ -149,12 +154,28 @@ public class LockFactoryHolder {
         }
     }
 
-    /** The eager start for the application's DataSource bean, once the container has started. */
-    void started(@Observes jakarta.enterprise.event.Startup containerStarted) {
-        if (startOnStartupEvent) {
+    /**
+     * Starts now what would start at the Startup event, for a runtime that calls this once the
+     * application's beans are ready and before any Startup observer runs: lock-quarkus does, so that
+     * an unreachable backend fails the start before the scheduler's first job (a Startup observer)
+     * can run. Does nothing where the start already ran, and is safe to call more than once.
+     *
+     * @throws IllegalStateException (failing the start) naming the key to fix
+     */
+    public void startBeforeStartupObservers() {
+        boolean now;
+        synchronized (this) {
+            now = startOnStartupEvent;
             startOnStartupEvent = false;
+        }
+        if (now) {
             begin(true);
         }
+    }
+
+    /** The eager start for the application's DataSource bean, once the container has started. */
+    void started(@Observes jakarta.enterprise.event.Startup containerStarted) {
+        startBeforeStartupObservers();
         try {
             if (startAtStartup) {
                 startAtStartup = false;
@@ -171,14 +192,17 @@ public class LockFactoryHolder {
     /** Builds the factory and asks its backend; {@code starting}: at {@code @Initialized}, before the Startup event. */
     private void startEagerly(boolean starting) {
         this.starting = starting;
+        this.checking = true;
         try {
-            // A method call makes the container create the bean behind the client proxy.
+            // A method call makes the container create the bean behind the client proxy; the library's
+            // own factory asks its backend before it is built (FactoryResolver.build).
             factory().defaultOptions();
         } finally {
             this.starting = false;
+            this.checking = false;
         }
         OwnedFactory built = own;
-        if (built != null) { // else the application's factory: its own business
+        if (built != null && !built.checked()) { // built earlier, at a first use; else the application's factory
             built.check();
         }
         leaderships().start(LockkitConfig.load(), this::factory);
@@ -253,7 +277,7 @@ public class LockFactoryHolder {
         OwnedFactory built = own;
         if (built == null) {
             // The thread maker is made at start; here only where the start was not observed.
-            built = resolver().build(LockkitConfig.load(), threads.get(), starting);
+            built = resolver().build(LockkitConfig.load(), threads.get(), starting, checking);
             own = built;
         }
         return built.factory();

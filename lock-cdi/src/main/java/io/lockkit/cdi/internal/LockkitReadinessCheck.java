@@ -45,9 +45,10 @@ public class LockkitReadinessCheck implements HealthCheck {
         Map<String, Object> data = new LinkedHashMap<>();
         String down;
         try {
-            HealthRules rules = HealthRules.from(LockkitConfig.load());
+            LockkitConfig config = LockkitConfig.load();
+            HealthRules rules = HealthRules.from(config);
             if (!rules.enabled()) {
-                data.put("reason", "not checked: " + LockkitConfig.HEALTH_ENABLED + "=false");
+                data.put("reason", "not checked: " + config.name(LockkitConfig.HEALTH_ENABLED) + "=false");
                 return new HealthCheckResponse(NAME, HealthCheckResponse.Status.UP, Optional.of(data));
             }
             HealthReport report = ApplicationRegistry.find(beans).factory().health(rules.timeout());

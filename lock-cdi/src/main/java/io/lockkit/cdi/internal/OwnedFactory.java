@@ -11,13 +11,15 @@ import org.jspecify.annotations.Nullable;
  * The factory the library built for an application, which it owns: asked one read-only question at
  * start, so an unreachable backend fails the deployment naming the setting to fix, and closed with a
  * drain at undeploy, so a {@code @Locked} method still running keeps its lock until it returns.
+ * Made over the provider first and {@linkplain #open opened} with the factory, so that the eager
+ * start asks its question before the factory exists (and before it logs that it started).
  */
 final class OwnedFactory {
 
     private static final System.Logger LOG = System.getLogger(OwnedFactory.class.getName());
     private static final String STARTUP_CHECK_NAME = "lockkit-startup-check";
 
-    private final DistributedLockFactory factory;
+    private @Nullable DistributedLockFactory factory;
     private final LockProvider provider;
     private final LockkitConfig config;
     /** What the provider is, for messages: the application's bean or the configured backend. */
@@ -27,30 +29,45 @@ final class OwnedFactory {
 
     private final Duration drainTimeout;
     /** Removes the factory's meters from the application's registry; null when none were bound. */
-    private final @Nullable Runnable unbindMetrics;
+    private @Nullable Runnable unbindMetrics;
+    /** Whether {@link #check} passed. */
+    private volatile boolean checked;
 
     OwnedFactory(
-            DistributedLockFactory factory,
             LockProvider provider,
             LockkitConfig config,
             String backend,
             List<String> providerKeys,
-            Duration drainTimeout,
-            @Nullable Runnable unbindMetrics) {
-        this.factory = factory;
+            Duration drainTimeout) {
         this.provider = provider;
         this.config = config;
         this.backend = backend;
         List<String> set = providerKeys.stream()
                 .filter(key -> config.string(key).isPresent())
+                .map(config::name)
                 .toList();
         this.settingsInPlay = set.isEmpty() ? "" : " (" + String.join(", ", set) + " set in " + config.origin() + ")";
         this.drainTimeout = drainTimeout;
+    }
+
+    /** Completes this with the factory built over the provider (once, before it is shared). */
+    OwnedFactory open(DistributedLockFactory factory, @Nullable Runnable unbindMetrics) {
+        this.factory = factory;
         this.unbindMetrics = unbindMetrics;
+        return this;
     }
 
     DistributedLockFactory factory() {
-        return factory;
+        DistributedLockFactory opened = factory;
+        if (opened == null) {
+            throw new IllegalStateException("lockkit: the lock factory is not built yet");
+        }
+        return opened;
+    }
+
+    /** Whether the start-up question was asked and answered. */
+    boolean checked() {
+        return checked;
     }
 
     /**
@@ -61,12 +78,15 @@ final class OwnedFactory {
     void check() {
         try {
             provider.inspect(STARTUP_CHECK_NAME);
+            checked = true;
         } catch (UnsupportedOperationException e) {
             // a provider without inspection: nothing cheap to ask
+            checked = true;
         } catch (RuntimeException e) {
             throw new IllegalStateException(
                     "lockkit: the lock backend did not answer at application start: " + backend + settingsInPlay + ": "
-                            + e.getMessage() + ". Fix the setting or start the backend; " + LockkitConfig.STARTUP
+                            + e.getMessage() + ". Fix the setting or start the backend; "
+                            + config.name(LockkitConfig.STARTUP)
                             + "=lazy starts without it." + config.typoHints(),
                     e);
         }
@@ -74,14 +94,20 @@ final class OwnedFactory {
 
     /** Lets running {@code @Locked} methods finish (up to the drain timeout), closes the factory and removes its meters. */
     void close() {
+        DistributedLockFactory opened = factory;
         try {
-            factory.close(drainTimeout);
+            if (opened != null) {
+                opened.close(drainTimeout);
+            } else {
+                provider.close();
+            }
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.WARNING, "lockkit: closing the lock factory failed", e);
             throw e;
         } finally {
-            if (unbindMetrics != null) {
-                removeMeters(unbindMetrics);
+            Runnable metrics = unbindMetrics;
+            if (metrics != null) {
+                removeMeters(metrics);
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.lockkit.quarkus.deployment;
 
 import io.lockkit.quarkus.LockkitBuildTimeConfig;
-import io.lockkit.testkit.redis.Source;
 import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
@@ -25,7 +24,8 @@ import org.jspecify.annotations.Nullable;
 //   kept; changing the sources restarts it.
 // - Quarkus' own Redis Dev Service (quarkus-redis-client) is not used: it needs a container runtime and
 //   configures its own client's keys. A container comes first here too (the "container" source) when
-//   Testcontainers is on the build's class path and a container runtime answers.
+//   Testcontainers is on the build's class path and a container runtime answers. An application that
+//   configures the client's server (quarkus.redis.hosts) gets none: lockkit uses that server.
 class DevServicesProcessor {
 
     private static final Logger LOG = Logger.getLogger(DevServicesProcessor.class);
@@ -34,6 +34,9 @@ class DevServicesProcessor {
     static final List<String> SERVER_KEYS = List.of("redis.uri", "redis.sentinel.nodes", "redis.cluster.nodes");
 
     static final String URI_KEY = "quarkus.lockkit.redis.uri";
+
+    /** The server of quarkus-redis-client's default client, which lockkit uses when it names none. */
+    static final String REDIS_CLIENT_HOSTS = "quarkus.redis.hosts";
 
     @BuildStep(onlyIf = {IsDevServicesSupportedByLaunchMode.class, DevServicesConfig.Enabled.class})
     @Nullable
@@ -55,12 +58,24 @@ class DevServicesProcessor {
                 return null;
             }
         }
-        List<Source> sources = DevServicesRedis.sources(config.devservices().sources());
+        if (applicationConfig
+                .getOptionalValue(REDIS_CLIENT_HOSTS, String.class)
+                .filter(v -> !v.isBlank())
+                .isPresent()) {
+            // lockkit uses the Redis client's server (lock-quarkus' RedisClientFallback)
+            LOG.debugf("lockkit Dev Services: no Redis started, %s is configured", REDIS_CLIENT_HOSTS);
+            return null;
+        }
+        LockkitBuildTimeConfig.DevServices devServices = config.devservices();
+        DevServicesRedis.Settings settings = new DevServicesRedis.Settings(
+                DevServicesRedis.sources(devServices.sources()),
+                devServices.port().orElse(0),
+                devServices.shared());
         return DevServicesResultBuildItem.owned()
                 .feature(LockkitProcessor.FEATURE)
                 .serviceName("lockkit-redis")
-                .serviceConfig(sources)
-                .startable(() -> new DevServicesRedis(sources))
+                .serviceConfig(settings)
+                .startable(() -> new DevServicesRedis(settings))
                 .configProvider(Map.of(URI_KEY, DevServicesRedis::getConnectionInfo))
                 .build();
     }

@@ -1,11 +1,15 @@
 package io.lockkit.quarkus.deployment;
 
+import io.lockkit.quarkus.LockkitBuildTimeConfig;
 import io.lockkit.quarkus.internal.DataSourceCheck;
+import io.lockkit.quarkus.internal.LockkitStartup;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.ExcludedTypeBuildItem;
 import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
+import org.jspecify.annotations.Nullable;
 
 /** The extension's feature and lock-cdi's beans. */
 // Design notes.
@@ -22,6 +26,10 @@ import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 //   and a hold it never releases (a leader's, a handle kept in a bean) made every reload wait the whole
 //   drain. Requests in flight at a reload are the developer's own, and short. A configured
 //   drain-timeout (plain or quarkus.lockkit key, %dev profile included) still wins.
+// - Health and metrics follow Quarkus' build-time switches (quarkus.<extension>.health.enabled,
+//   .metrics.enabled): health off removes the readiness check from the application rather than
+//   keeping it UP; metrics off sets the default of lock-cdi's lockkit.metrics.enabled, which an
+//   operator may still set at run time.
 class LockkitProcessor {
 
     static final String FEATURE = "lockkit";
@@ -30,6 +38,12 @@ class LockkitProcessor {
 
     /** How long a dev-mode application's shutdown (a live reload, the end of dev mode) lets holders keep their locks. */
     static final String DEV_DRAIN_TIMEOUT = "2s";
+
+    /** lock-cdi's readiness check, by name: a lock-cdi internal. */
+    static final String HEALTH_CHECK = "io.lockkit.cdi.internal.LockkitReadinessCheck";
+
+    /** lock-cdi's switch for its meters. */
+    static final String METRICS_KEY = "lockkit.metrics.enabled";
 
     /** The beans lock-cdi's interceptor and factory need, by name: they are lock-cdi internals. */
     static final String[] LOCK_CDI_BEANS = {
@@ -46,10 +60,27 @@ class LockkitProcessor {
         return new RunTimeConfigurationDefaultBuildItem(DRAIN_TIMEOUT_KEY, DEV_DRAIN_TIMEOUT);
     }
 
+    /**
+     * {@code quarkus.lockkit.health.enabled=false}: the readiness check (added by lock-cdi's build compatible
+     * extension where MicroProfile Health is present) is no bean of the application.
+     */
+    @BuildStep
+    @Nullable
+    ExcludedTypeBuildItem healthCheck(LockkitBuildTimeConfig config) {
+        return config.health().enabled() ? null : new ExcludedTypeBuildItem(HEALTH_CHECK);
+    }
+
+    /** {@code quarkus.lockkit.metrics.enabled=false}: lock-cdi binds no meters unless lockkit.metrics.enabled says so. */
+    @BuildStep
+    @Nullable
+    RunTimeConfigurationDefaultBuildItem metrics(LockkitBuildTimeConfig config) {
+        return config.metrics().enabled() ? null : new RunTimeConfigurationDefaultBuildItem(METRICS_KEY, "false");
+    }
+
     @BuildStep
     AdditionalBeanBuildItem extensionBeans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(DataSourceCheck.class)
+                .addBeanClasses(DataSourceCheck.class, LockkitStartup.class)
                 .setUnremovable()
                 .build();
     }

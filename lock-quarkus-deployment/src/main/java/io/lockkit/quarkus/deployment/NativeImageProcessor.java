@@ -19,7 +19,8 @@ import java.util.List;
 // - Service providers: lock-cdi picks the provider by lockkit.provider among the LockProviderFactory
 //   services on the class path (lock-jedis' redis, lock-jdbc's jdbc, any other); all of them are
 //   registered, with their constructors. So are the LockedRuntime services lock-cdi loads
-//   (lock-quarkus' VertxLockedRuntime: the event-loop guard and Uni/Multi).
+//   (lock-quarkus' VertxLockedRuntime: the event-loop guard and Uni/Multi) and the ConfigNames one
+//   (QuarkusConfigNames: messages name quarkus.lockkit.* keys).
 // - Building a native executable needs GraalVM or Mandrel; the hints are checked as build items on the
 //   JVM, not by a native build.
 class NativeImageProcessor {
@@ -46,9 +47,13 @@ class NativeImageProcessor {
     /** The service lock-cdi finds runtimes' say in @Locked by. */
     static final String RUNTIME_SERVICE = "io.lockkit.cdi.spi.LockedRuntime";
 
+    /** The service lock-cdi finds the runtime's names of its keys by (lock-quarkus' quarkus.lockkit.*). */
+    static final String NAMES_SERVICE = "io.lockkit.cdi.spi.ConfigNames";
+
     @BuildStep
     void providers(BuildProducer<ServiceProviderBuildItem> services) {
         services.produce(ServiceProviderBuildItem.allProvidersFromClassPath(PROVIDER_SERVICE));
         services.produce(ServiceProviderBuildItem.allProvidersFromClassPath(RUNTIME_SERVICE));
+        services.produce(ServiceProviderBuildItem.allProvidersFromClassPath(NAMES_SERVICE));
     }
 }

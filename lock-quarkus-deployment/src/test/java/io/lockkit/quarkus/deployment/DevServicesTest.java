@@ -13,31 +13,61 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@DisplayName("Dev Services: with no Redis configured, a test-mode application gets one without a container runtime")
+@DisplayName("Dev Services: with no Redis configured, a test-mode application gets one without a container runtime,"
+        + " and the log says so in one line, without errors; the factory's start is one line too")
 class DevServicesTest {
 
     /**
      * The URI the application read, recorded by the test for the log assertion: a system property,
      * since the test instance and the assertion live in different class loaders.
      */
-    static final String APPLICATION_URI = "lockkit.test.dev-services-uri";
+    static final String APPLICATION_URI = "test.lockkit.dev-services-uri";
+
+    /** The loggers of what runs while Dev Services start the Redis. */
+    static final List<String> DEV_SERVICES_LOGGERS =
+            List.of("io.lockkit.quarkus.deployment", "io.lockkit.testkit", "org.testcontainers");
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Counter.class))
-            .setLogRecordPredicate(record -> LogText.of(record).startsWith("lockkit Dev Services"))
-            // checked after the tests: the log says where the server came from and where it is
-            .assertLogRecords(records -> assertThat(records)
-                    .map(LogText::of)
-                    .singleElement()
-                    .satisfies(text -> assertThat(text)
-                            .contains("from " + expectedSource())
-                            .contains(" at " + System.clearProperty(APPLICATION_URI) + " ")));
+            // what Dev Services log while they choose and start the server: lockkit's lines and Testcontainers'
+            .setLogRecordPredicate(record -> record.getLevel().intValue() >= Level.INFO.intValue()
+                    && (DEV_SERVICES_LOGGERS.stream().anyMatch(String.valueOf(record.getLoggerName())::startsWith)
+                            || LogText.of(record).contains("DistributedLockFactory")))
+            // checked after the tests: no warning or error (Testcontainers' "Could not find a valid Docker
+            // environment" among them), and one line saying where the server came from, why not from a
+            // container, and where it is; and the factory's start in one INFO line, not two
+            .assertLogRecords(records -> {
+                assertThat(records)
+                        .filteredOn(record -> record.getLevel().intValue() >= Level.WARNING.intValue())
+                        .map(record -> record.getLevel() + " " + record.getLoggerName() + ": " + LogText.of(record))
+                        .as("warnings and errors while Dev Services chose the Redis")
+                        .isEmpty();
+                assertThat(records)
+                        .map(LogText::of)
+                        .filteredOn(text -> text.contains("DistributedLockFactory"))
+                        .as("the factory's start, said once")
+                        .singleElement()
+                        .asString()
+                        .contains("DistributedLockFactory started as client");
+                assertThat(records)
+                        .filteredOn(
+                                record -> DEV_SERVICES_LOGGERS.stream().anyMatch(record.getLoggerName()::startsWith))
+                        .filteredOn(record -> record.getLoggerName().startsWith("io.lockkit"))
+                        .map(LogText::of)
+                        .singleElement()
+                        .satisfies(text -> assertThat(text)
+                                .startsWith("lockkit Dev Services: Redis ")
+                                .contains("from " + expectedSource())
+                                .contains("not a container: no container runtime")
+                                .contains(" at " + System.clearProperty(APPLICATION_URI) + " "));
+            });
 
     @Inject
     Counter counter;

@@ -49,4 +49,46 @@ class LockkitConfigFallbackTest {
         assertThat(config(Map.of(), Map.of()).getOptionalValue(PLAIN, String.class))
                 .isEmpty();
     }
+
+    @Test
+    @DisplayName("no lockkit server key: lockkit.redis.uri is quarkus-redis-client's one standalone host, and"
+            + " lockkit.redis.password its password when the host URI has none")
+    void redisClientHostWhenLockkitNamesNoServer() {
+        SmallRyeConfig config = config(
+                Map.of("quarkus.redis.hosts", " redis://cache:6379/2 ", "quarkus.redis.password", "secret"), Map.of());
+        assertThat(config.getValue("lockkit.redis.uri", String.class)).isEqualTo("redis://cache:6379/2");
+        assertThat(config.getValue("lockkit.redis.password", String.class)).isEqualTo("secret");
+
+        SmallRyeConfig withUser = config(
+                Map.of("quarkus.redis.hosts", "redis://app:pw@cache:6379", "quarkus.redis.password", "x"), Map.of());
+        assertThat(withUser.getOptionalValue("lockkit.redis.password", String.class))
+                .as("the URI's credentials")
+                .isEmpty();
+    }
+
+    @Test
+    @DisplayName(
+            "lockkit's own server keys, a Sentinel or Cluster client, or several hosts: the Redis client's hosts are"
+                    + " not used")
+    void redisClientHostOnlyWhenItFits() {
+        Map<String, String> client = Map.of("quarkus.redis.hosts", "redis://cache:6379");
+        assertThat(config(merge(client, Map.of("quarkus.lockkit.redis.uri", "redis://locks:6379")), Map.of())
+                        .getValue("lockkit.redis.uri", String.class))
+                .isEqualTo("redis://locks:6379");
+        assertThat(config(merge(client, Map.of("lockkit.redis.sentinel.nodes", "s:26379")), Map.of())
+                        .getOptionalValue("lockkit.redis.uri", String.class))
+                .isEmpty();
+        assertThat(config(merge(client, Map.of("quarkus.redis.client-type", "cluster")), Map.of())
+                        .getOptionalValue("lockkit.redis.uri", String.class))
+                .isEmpty();
+        assertThat(config(Map.of("quarkus.redis.hosts", "redis://a:1,redis://b:1"), Map.of())
+                        .getOptionalValue("lockkit.redis.uri", String.class))
+                .isEmpty();
+    }
+
+    private static Map<String, String> merge(Map<String, String> a, Map<String, String> b) {
+        Map<String, String> all = new java.util.HashMap<>(a);
+        all.putAll(b);
+        return all;
+    }
 }

@@ -3,7 +3,9 @@ package io.lockkit.quarkus.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockkit.cdi.internal.engine.LockkitConfig;
+import io.lockkit.quarkus.LockkitBuildTimeConfig;
 import io.lockkit.quarkus.LockkitRuntimeConfig;
+import io.lockkit.quarkus.internal.QuarkusConfigNames;
 import io.smallrye.config.WithName;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
@@ -11,7 +13,6 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -19,15 +20,33 @@ import org.junit.jupiter.api.Test;
 @DisplayName("LockkitRuntimeConfig declares the quarkus.lockkit twin of every lockkit key")
 class MappingCoversLockkitKeysTest {
 
+    /** lockkit's keys whose twins are build-time switches, as Quarkus' extensions have them. */
+    private static final List<String> BUILD_TIME_TWINS = List.of("lockkit.health.enabled", "lockkit.metrics.enabled");
+
     @Test
-    @DisplayName("the mapping's keys are lockkit's keys (lock-cdi's, lock-jedis', lock-jdbc's) under quarkus.lockkit")
+    @DisplayName(
+            "the mappings' keys are lockkit's keys (lock-cdi's, lock-jedis', lock-jdbc's) under quarkus.lockkit: the"
+                    + " health and metrics switches at build time, the rest at run time")
     void mappingMatchesLockkitKeys() {
-        List<String> expected = new ArrayList<>();
+        List<String> runTime = new ArrayList<>();
         for (String key : LockkitConfig.knownKeys(getClass().getClassLoader())) {
-            expected.add("quarkus." + (key.equals("lockkit.redis.tls") ? "lockkit.redis.tls.enabled" : key));
+            if (!BUILD_TIME_TWINS.contains(key)) {
+                runTime.add("quarkus." + (key.equals("lockkit.redis.tls") ? "lockkit.redis.tls.enabled" : key));
+            }
         }
-        assertThat(expected).as("lock-jdbc's keys are among them").contains("quarkus.lockkit.jdbc.table");
-        assertThat(keys("quarkus.lockkit", LockkitRuntimeConfig.class)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(runTime).as("lock-jdbc's keys are among them").contains("quarkus.lockkit.jdbc.table");
+        assertThat(keys("quarkus.lockkit", LockkitRuntimeConfig.class)).containsExactlyInAnyOrderElementsOf(runTime);
+        List<String> buildTime = keys("quarkus.lockkit", LockkitBuildTimeConfig.class);
+        assertThat(buildTime)
+                .filteredOn(key -> !key.startsWith("quarkus.lockkit.devservices."))
+                .containsExactlyInAnyOrderElementsOf(
+                        BUILD_TIME_TWINS.stream().map(key -> "quarkus." + key).toList());
+        assertThat(new QuarkusConfigNames().runtimeKeys())
+                .as("the Dev Services keys lockkit offers as what a mistyped key means")
+                .map(key -> "quarkus." + key)
+                .containsExactlyInAnyOrderElementsOf(buildTime.stream()
+                        .filter(key -> key.startsWith("quarkus.lockkit.devservices."))
+                        .toList());
     }
 
     /** The keys a mapping interface declares, a map's key written {@code <name>} as lockkit writes it. */
@@ -40,13 +59,14 @@ class MappingCoversLockkitKeysTest {
             WithName name = method.getAnnotation(WithName.class);
             String key = prefix + "." + (name != null ? name.value() : kebab(method.getName()));
             Type type = method.getGenericReturnType();
-            if (method.getReturnType() == Optional.class) {
-                keys.add(key);
-            } else if (method.getReturnType() == Map.class) {
+            if (method.getReturnType() == Map.class) {
                 Type value = ((ParameterizedType) type).getActualTypeArguments()[1];
                 keys.addAll(keys(key + ".<name>", (Class<?>) value));
+            } else if (method.getReturnType().isInterface()
+                    && method.getReturnType().getName().startsWith("io.lockkit.")) {
+                keys.addAll(keys(key, method.getReturnType())); // a group of keys
             } else {
-                keys.addAll(keys(key, method.getReturnType()));
+                keys.add(key); // Optional, List, OptionalInt, boolean: one key
             }
         }
         return keys;

@@ -33,9 +33,9 @@ class NativeImageHintsTest {
 
     // The build step runs in the build's class loader, the tests in the application's: what the
     // build produced is handed over through system properties, one value a line.
-    private static final String PATTERNS = "lockkit.test.native.include-patterns";
-    private static final String RESOURCES = "lockkit.test.native.resources";
-    private static final String PROVIDERS = "lockkit.test.native.providers";
+    private static final String PATTERNS = "test.lockkit.native.include-patterns";
+    private static final String RESOURCES = "test.lockkit.native.resources";
+    private static final String PROVIDERS = "test.lockkit.native.providers";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
@@ -63,7 +63,8 @@ class NativeImageHintsTest {
         List<String> providers = new ArrayList<>();
         for (ServiceProviderBuildItem item : context.consumeMulti(ServiceProviderBuildItem.class)) {
             if (item.serviceDescriptorFile().endsWith(NativeImageProcessor.PROVIDER_SERVICE)
-                    || item.serviceDescriptorFile().endsWith(NativeImageProcessor.RUNTIME_SERVICE)) {
+                    || item.serviceDescriptorFile().endsWith(NativeImageProcessor.RUNTIME_SERVICE)
+                    || item.serviceDescriptorFile().endsWith(NativeImageProcessor.NAMES_SERVICE)) {
                 providers.addAll(item.providers());
             }
         }
@@ -117,9 +118,13 @@ class NativeImageHintsTest {
     }
 
     @Test
-    @DisplayName("lock-quarkus' LockedRuntime (event-loop guard, Uni and Multi) is registered as a service")
+    @DisplayName("lock-quarkus' LockedRuntime (event-loop guard, Uni and Multi) and ConfigNames (quarkus.lockkit.* in"
+            + " messages) are registered as services")
     void lockedRuntimeRegistered() {
-        assertThat(produced(PROVIDERS)).contains("io.lockkit.quarkus.internal.VertxLockedRuntime");
+        assertThat(produced(PROVIDERS))
+                .contains(
+                        "io.lockkit.quarkus.internal.VertxLockedRuntime",
+                        "io.lockkit.quarkus.internal.QuarkusConfigNames");
     }
 
     /** The resources ending with {@code suffix} in the jar (or directory) holding {@code type}. */

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 //   scheduler's check of that second runs when the JVM resumes, about 600 ms late.
 // - Runs are counted by the period they were meant for (the scheduled fire time the job records,
 //   rounded to the nearest second as the lock name is), not by when they started: a late run
-//   belongs to its own period. ReportJob's unlocked twin records every call ("call" lines): the
+//   belongs to its own period. Reports' unlocked twin of the job records every call ("call" lines): the
 //   negative control, two calls per period, and the proof that late calls happened.
 // - lockkit.example.load-threads=0 runs without busy threads, lockkit.example.pauses=false without
 //   pauses.

@@ -1,8 +1,5 @@
 package io.lockkit.quarkus.internal;
 
-import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.literal.NamedLiteral;
@@ -18,8 +15,9 @@ import org.eclipse.microprofile.config.Config;
 
 /**
  * Fails the start when {@code quarkus.lockkit.jdbc.datasource} names a datasource the application
- * does not have, naming the key, the name and the datasources it has; before lock-cdi's start,
- * whose own message could only name {@code lockkit.jdbc.datasource}.
+ * does not have, naming the key, the name and the datasources it has; called by {@link
+ * LockkitStartup} before lock-cdi's start, whose own message would only say that the name finds no
+ * DataSource bean.
  */
 // Design notes.
 // - The lookup itself is lock-cdi's: a resource name is first a @Named bean, and Quarkus qualifies a
@@ -38,8 +36,12 @@ public class DataSourceCheck {
     @Any
     Instance<DataSource> dataSources;
 
-    /** Runs before lock-cdi's start, which observes the same event at the default priority. */
-    void check(@Observes @Priority(jakarta.interceptor.Interceptor.Priority.PLATFORM_BEFORE) Startup startup) {
+    /**
+     * Checks the datasource name, when the provider is jdbc and the name is the extension's key's.
+     *
+     * @throws IllegalStateException naming the key, the name and the application's datasources
+     */
+    void check() {
         Optional<String> name = config.getOptionalValue(KEY, String.class);
         boolean jdbc = config.getOptionalValue("lockkit.provider", String.class)
                 .map(p -> p.trim().toLowerCase(Locale.ROOT).equals("jdbc"))

@@ -5,6 +5,7 @@ import io.smallrye.config.ConfigSourceInterceptorContext;
 import io.smallrye.config.ConfigValue;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -23,8 +24,11 @@ import org.jspecify.annotations.Nullable;
 //   ordinal, which must not hide a quarkus.lockkit.x given at run time (LockkitConfigFallbackTest).
 // - Priority: the default (application), which runs before SmallRye's own interceptors, so the
 //   Quarkus key it asks for goes through profiles (%dev.quarkus.lockkit.*) and expressions.
+// - Neither set: the server (and password) of quarkus-redis-client's default client, when it is one
+//   standalone host and lockkit names no server (RedisClientFallback).
 // - Names: lock-cdi finds declared leaderships and mistyped lockkit.* keys by listing names; the
-//   extension's build-time keys (Dev Services) are none of lockkit's and are not listed.
+//   extension's build-time keys (Dev Services, the health and metrics switches) are not listed, and
+//   the run-time lockkit.health.enabled and lockkit.metrics.enabled are not read from them.
 public final class LockkitConfigFallback implements ConfigSourceInterceptor {
 
     private static final long serialVersionUID = 1L;
@@ -33,7 +37,8 @@ public final class LockkitConfigFallback implements ConfigSourceInterceptor {
     private static final String QUARKUS = "quarkus.lockkit.";
     private static final String TLS = "redis.tls";
     private static final String TLS_ENABLED = "redis.tls.enabled";
-    private static final String BUILD_TIME = "devservices.";
+    /** The extension's build-time keys (without "quarkus.lockkit."), which are no twins of lockkit's run-time keys. */
+    private static final List<String> BUILD_TIME = List.of("devservices.", "health.enabled", "metrics.enabled");
 
     @Override
     public @Nullable ConfigValue getValue(ConfigSourceInterceptorContext context, String name) {
@@ -47,7 +52,7 @@ public final class LockkitConfigFallback implements ConfigSourceInterceptor {
         }
         ConfigValue fallback = context.proceed(quarkusName);
         if (fallback == null) {
-            return value;
+            return value != null ? value : RedisClientFallback.value(context, name);
         }
         if (value != null && value.getConfigSourceOrdinal() >= fallback.getConfigSourceOrdinal()) {
             return value;
@@ -72,9 +77,18 @@ public final class LockkitConfigFallback implements ConfigSourceInterceptor {
 
     /** The {@code quarkus.lockkit.*} key for lockkit's key {@code rest} (without "lockkit."), or null if it has none. */
     static @Nullable String quarkusName(String rest) {
-        if (rest.startsWith(BUILD_TIME)) {
+        if (buildTime(rest)) {
             return null;
         }
+        return quarkusKey(rest);
+    }
+
+    private static boolean buildTime(String rest) {
+        return BUILD_TIME.stream().anyMatch(rest::startsWith);
+    }
+
+    /** {@code quarkus.lockkit.rest}, but {@code quarkus.lockkit.redis.tls.enabled} for {@code redis.tls}: the key's twin by name. */
+    static String quarkusKey(String rest) {
         return QUARKUS + (rest.equals(TLS) ? TLS_ENABLED : rest);
     }
 
@@ -84,7 +98,7 @@ public final class LockkitConfigFallback implements ConfigSourceInterceptor {
             return null;
         }
         String rest = name.substring(QUARKUS.length());
-        if (rest.startsWith(BUILD_TIME)) {
+        if (buildTime(rest)) {
             return null;
         }
         return PLAIN + (rest.equals(TLS_ENABLED) ? TLS : rest);

@@ -70,6 +70,8 @@ public final class RedisFixture {
     private final Duration startupTimeout;
     private final Duration commandTimeout;
     private final String dockerImage;
+    private final int port;
+    private final boolean announce;
 
     private RedisFixture(
             Builder builder,
@@ -81,6 +83,8 @@ public final class RedisFixture {
         this.startupTimeout = builder.startupTimeout;
         this.commandTimeout = builder.commandTimeout;
         this.dockerImage = builder.dockerImage;
+        this.port = builder.port;
+        this.announce = builder.announce;
         this.explicitUri = explicitUri;
         this.explicitUriOrigin = explicitUriOrigin;
         this.explicitEndpoint = explicitEndpoint;
@@ -123,19 +127,17 @@ public final class RedisFixture {
                     return connectExplicit();
                 }
                 case TESTCONTAINERS: {
-                    if (!testcontainersOnClassPath()) {
-                        unavailable.add("TESTCONTAINERS: org.testcontainers:testcontainers is not on the class path");
-                        break;
-                    }
                     try {
-                        if (!TestcontainersSupport.dockerAvailable()) {
-                            unavailable.add("TESTCONTAINERS: no Docker engine answers");
+                        String missing = ContainerRuntimeProbe.whyNoContainer();
+                        if (missing != null) {
+                            unavailable.add("TESTCONTAINERS: " + missing);
                             break;
                         }
                         return handOut(
                                 Source.TESTCONTAINERS,
-                                TestcontainersSupport.start(dockerImage, args, startupTimeout),
-                                null);
+                                TestcontainersSupport.start(dockerImage, args, startupTimeout, port),
+                                null,
+                                unavailable);
                     } catch (RuntimeException | LinkageError e) {
                         LOG.log(
                                 System.Logger.Level.WARNING,
@@ -152,8 +154,10 @@ public final class RedisFixture {
                 case EMBEDDED: {
                     Optional<Path> binary = RedisBinaries.of(source, searchPath, unavailable);
                     if (binary.isPresent()) {
-                        return handOut(
-                                source, ProcessServerControl.startOnFreePort(binary.get(), args, startupTimeout), null);
+                        ServerControl process = port == 0
+                                ? ProcessServerControl.startOnFreePort(binary.get(), args, startupTimeout)
+                                : ProcessServerControl.start(binary.get(), port, args, startupTimeout);
+                        return handOut(source, process, null, unavailable);
                     }
                     break;
                 }
@@ -189,7 +193,8 @@ public final class RedisFixture {
         for (Source source : sources) {
             Optional<Path> binary = RedisBinaries.of(source, searchPath, unavailable);
             if (binary.isPresent()) {
-                return handOut(source, ProcessServerControl.start(binary.get(), port, copy, startupTimeout), null);
+                ServerControl process = ProcessServerControl.start(binary.get(), port, copy, startupTimeout);
+                return handOut(source, process, null, unavailable);
             }
         }
         throw RedisBinaries.none(sources, unavailable);
@@ -237,10 +242,10 @@ public final class RedisFixture {
                     + endpoint.redactedUri() + ") did not answer PING within " + startupTimeout.toMillis()
                     + " ms: " + reason);
         }
-        return handOut(Source.EXPLICIT_URI, control, explicitUri);
+        return handOut(Source.EXPLICIT_URI, control, explicitUri, List.of());
     }
 
-    private RedisServer handOut(Source source, ServerControl control, @Nullable String uri) {
+    private RedisServer handOut(Source source, ServerControl control, @Nullable String uri, List<String> passedOver) {
         RedisServer server;
         try {
             server = new RedisServer(
@@ -248,13 +253,14 @@ public final class RedisFixture {
                     control,
                     uri != null ? uri : control.endpoint().redactedUri(),
                     commandTimeout,
-                    startupTimeout);
+                    startupTimeout,
+                    passedOver);
         } catch (RuntimeException e) {
             control.stop();
             throw e;
         }
         LOG.log(
-                System.Logger.Level.INFO,
+                announce ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
                 "Redis for tests from {0}: {1} (redis {2}, {3})",
                 source,
                 control.endpoint().redactedUri(),
@@ -269,15 +275,6 @@ public final class RedisFixture {
             Objects.requireNonNull(arg, () -> name + " must not contain null");
         }
         return List.of(args);
-    }
-
-    private static boolean testcontainersOnClassPath() {
-        try {
-            Class.forName("org.testcontainers.DockerClientFactory", false, RedisFixture.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     /**
@@ -295,8 +292,33 @@ public final class RedisFixture {
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private String dockerImage = DEFAULT_DOCKER_IMAGE;
+        private int port;
+        private boolean announce = true;
 
         private Builder() {}
+
+        /**
+         * The loopback port a started server listens on (for a container: its published port); 0, the
+         * default, takes a free one. A port in use fails {@link RedisFixture#start(String...)}.
+         *
+         * @throws IllegalArgumentException when outside 0..65535
+         */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535: " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * Whether handing out a server logs an INFO line naming it (default); a caller that logs its
+         * own line, as Quarkus Dev Services do, turns it off, and the line is DEBUG.
+         */
+        public Builder announce(boolean announce) {
+            this.announce = announce;
+            return this;
+        }
 
         /**
          * The sources to try, in this order; leave {@link Source#EXPLICIT_URI} out to ignore

@@ -5,6 +5,7 @@ import io.lockkit.testkit.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -30,10 +31,18 @@ public final class RedisServer implements TestServer {
     private final String version;
     private final Duration commandTimeout;
     private final Duration startupTimeout;
+    private final List<String> passedOver;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    RedisServer(Source source, ServerControl control, String uri, Duration commandTimeout, Duration startupTimeout) {
+    RedisServer(
+            Source source,
+            ServerControl control,
+            String uri,
+            Duration commandTimeout,
+            Duration startupTimeout,
+            List<String> passedOver) {
         this.source = source;
+        this.passedOver = List.copyOf(passedOver);
         this.control = control;
         this.endpoint = control.endpoint();
         this.uri = uri;
@@ -41,6 +50,14 @@ public final class RedisServer implements TestServer {
         this.startupTimeout = startupTimeout;
         this.version =
                 Objects.requireNonNullElse(Readiness.infoField(command("INFO", "server"), "redis_version"), "unknown");
+    }
+
+    /**
+     * The sources tried before this server's, each with why it gave none, e.g. {@code "TESTCONTAINERS:
+     * no container runtime found (…)"}; empty when the first source served.
+     */
+    public List<String> passedOver() {
+        return passedOver;
     }
 
     /** The server's URI, e.g. {@code redis://127.0.0.1:32771}; an explicit URI is returned as given. */

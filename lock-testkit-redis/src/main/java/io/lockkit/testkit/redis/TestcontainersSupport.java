@@ -33,12 +33,12 @@ final class TestcontainersSupport {
     }
 
     /**
-     * Starts a Redis container and waits until it answers PING.
+     * Starts a Redis container published on {@code port} (0: a free one) and waits until it answers PING.
      *
      * @throws IllegalStateException (or a Testcontainers exception) when the container does not start
      */
-    static ServerControl start(String image, List<String> args, Duration startupTimeout) {
-        int hostPort = RedisFixture.freePort();
+    static ServerControl start(String image, List<String> args, Duration startupTimeout, int port) {
+        int hostPort = port == 0 ? RedisFixture.freePort() : port;
         RedisContainer container = new RedisContainer(image, hostPort, args, startupTimeout);
         try {
             container.start();

@@ -115,7 +115,7 @@ class RedisFixtureSourcesTest {
 
     @Test
     void testcontainersIsUsedWhenADockerEngineAnswers() {
-        assumeTrue(TestcontainersSupport.dockerAvailable(), "no Docker engine answers");
+        assumeTrue(ContainerRuntimeProbe.whyNoContainer() == null, "no Docker engine answers");
         try (RedisServer server =
                 RedisFixture.builder().sources(Source.TESTCONTAINERS).build().start()) {
             assertThat(server.source()).isEqualTo(Source.TESTCONTAINERS);
@@ -185,5 +185,29 @@ class RedisFixtureSourcesTest {
         assertThatThrownBy(() -> builder.startupTimeout(java.time.Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("startupTimeout");
+        assertThatThrownBy(() -> builder.port(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("port");
+        assertThatThrownBy(() -> builder.port(65536)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aFixedPortIsListenedOnAndTheSourcesPassedOverAreTold() {
+        int port = RedisFixture.freePort();
+        try (RedisServer server = RedisFixture.builder()
+                .sources(Source.PATH, Source.EMBEDDED)
+                .searchPath("")
+                .port(port)
+                .announce(false)
+                .build()
+                .start()) {
+            assertThat(server.port()).isEqualTo(port);
+            assertThat(server.source()).isEqualTo(Source.EMBEDDED);
+            assertThat(server.passedOver()).singleElement().asString().startsWith("PATH: ");
+        }
+        try (RedisServer first =
+                RedisFixture.builder().sources(Source.EMBEDDED).build().start()) {
+            assertThat(first.passedOver()).as("the first source served").isEmpty();
+        }
     }
 }

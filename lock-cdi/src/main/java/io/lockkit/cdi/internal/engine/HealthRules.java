@@ -31,11 +31,18 @@ public final class HealthRules {
     private final boolean enabled;
     private final Duration timeout;
     private final @Nullable Integer maxLosses;
+    /** {@link LockkitConfig#HEALTH_MAX_LOSSES} as the application spells it, for the DOWN reason. */
+    private final String maxLossesKey;
 
     HealthRules(boolean enabled, Duration timeout, @Nullable Integer maxLosses) {
+        this(enabled, timeout, maxLosses, LockkitConfig.HEALTH_MAX_LOSSES);
+    }
+
+    private HealthRules(boolean enabled, Duration timeout, @Nullable Integer maxLosses, String maxLossesKey) {
         this.enabled = enabled;
         this.timeout = timeout;
         this.maxLosses = maxLosses;
+        this.maxLossesKey = maxLossesKey;
     }
 
     /**
@@ -54,7 +61,7 @@ public final class HealthRules {
         if (maxLosses != null && maxLosses < 0) {
             throw config.invalid(LockkitConfig.HEALTH_MAX_LOSSES, maxLosses.toString(), "must be zero or more");
         }
-        return new HealthRules(enabled, timeout, maxLosses);
+        return new HealthRules(enabled, timeout, maxLosses, config.name(LockkitConfig.HEALTH_MAX_LOSSES));
     }
 
     /** Whether the check probes at all; when not, it is UP without a probe. */
@@ -73,8 +80,8 @@ public final class HealthRules {
             return report.failure().orElse("the lock factory is down");
         }
         if (maxLosses != null && report.lossesInLastMinute() > maxLosses) {
-            return report.lossesInLastMinute() + " holds lost in the last minute, more than "
-                    + LockkitConfig.HEALTH_MAX_LOSSES + " = " + maxLosses;
+            return report.lossesInLastMinute() + " holds lost in the last minute, more than " + maxLossesKey + " = "
+                    + maxLosses;
         }
         return null;
     }

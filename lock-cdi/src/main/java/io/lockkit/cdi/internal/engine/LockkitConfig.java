@@ -1,6 +1,7 @@
 package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.LockOptions;
+import io.lockkit.cdi.spi.ConfigNames;
 import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderSettings;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -35,6 +37,7 @@ public final class LockkitConfig {
     public static final String HEALTH_TIMEOUT = "lockkit.health.timeout";
     public static final String HEALTH_MAX_LOSSES = "lockkit.health.max-losses-per-minute";
     public static final String CLIENT_ID = "lockkit.client-id";
+    public static final String METRICS_ENABLED = "lockkit.metrics.enabled";
     /** A leadership's lease; {@code <name>} stands for the leadership's name, and a key set under it declares one. */
     public static final String LEADERSHIP_LEASE = "lockkit.leadership.<name>.lease";
     /** How long a leadership sits out after stepping down; {@code <name>} as in {@link #LEADERSHIP_LEASE}. */
@@ -58,14 +61,20 @@ public final class LockkitConfig {
             HEALTH_TIMEOUT,
             HEALTH_MAX_LOSSES,
             CLIENT_ID,
+            METRICS_ENABLED,
             LEADERSHIP_LEASE,
             LEADERSHIP_REJOIN_DELAY);
 
     private static final System.Logger LOG = System.getLogger(LockkitConfig.class.getName());
 
+    /** Keys as lockkit spells them, where no runtime spells them otherwise. */
+    private static final ConfigNames PLAIN = key -> key;
+
     private final Function<String, Optional<String>> source;
     private final String origin;
     private final Supplier<Iterable<String>> names;
+    /** How the application spells the keys, for messages: the runtime's {@link ConfigNames}, or as they are. */
+    private final ConfigNames naming;
     /** Every key someone reads: lock-cdi's and the present providers' (found at the first question). */
     private volatile @Nullable List<String> known;
 
@@ -74,16 +83,29 @@ public final class LockkitConfig {
     }
 
     LockkitConfig(Function<String, Optional<String>> source, String origin, Supplier<Iterable<String>> names) {
+        this(source, origin, names, PLAIN);
+    }
+
+    LockkitConfig(
+            Function<String, Optional<String>> source,
+            String origin,
+            Supplier<Iterable<String>> names,
+            ConfigNames naming) {
         this.source = source;
         this.origin = origin;
         this.names = names;
+        this.naming = naming;
     }
 
     /** MicroProfile Config if its API and an implementation are present, else system properties and environment. */
     public static LockkitConfig load() {
         if (present("org.eclipse.microprofile.config.ConfigProvider")) {
             try {
-                return new LockkitConfig(MicroProfileConfig.source(), "MicroProfile Config", MicroProfileConfig::names);
+                return new LockkitConfig(
+                        MicroProfileConfig.source(),
+                        "MicroProfile Config",
+                        MicroProfileConfig::names,
+                        installedNaming());
             } catch (RuntimeException | LinkageError e) {
                 // The API without an implementation: ConfigProvider throws IllegalStateException.
                 LOG.log(System.Logger.Level.DEBUG, "MicroProfile Config unusable, reading system properties", e);
@@ -146,9 +168,44 @@ public final class LockkitConfig {
         return List.copyOf(keys);
     }
 
-    /** These settings, as a provider's factory reads its own keys. */
+    /** These settings, as a provider's factory reads its own keys; its messages name keys as {@link #name} does. */
     public ProviderSettings providerSettings() {
-        return ProviderSettings.of(this::string, origin);
+        return ProviderSettings.of(this::string, origin, this::name);
+    }
+
+    /**
+     * The name the application sets {@code key} under, for messages: {@code lockkit.redis.uri}, or the
+     * runtime's spelling of it ({@link ConfigNames}: {@code quarkus.lockkit.redis.uri} in Quarkus).
+     */
+    public String name(String key) {
+        try {
+            String name = naming.name(key);
+            return name == null || name.isBlank() ? key : name;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "lockkit: no runtime name for " + key, e);
+            return key;
+        }
+    }
+
+    /** Whether the runtime warns about the unknown key {@code key} itself, so lockkit does not warn again. */
+    public boolean warnedByRuntime(String key) {
+        try {
+            return naming.warnsAboutUnknown(key);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The first {@link ConfigNames} service beside lock-cdi, else keys as they are. */
+    private static ConfigNames installedNaming() {
+        try {
+            for (ConfigNames found : ServiceLoader.load(ConfigNames.class, LockkitConfig.class.getClassLoader())) {
+                return found;
+            }
+        } catch (ServiceConfigurationError e) {
+            LOG.log(System.Logger.Level.DEBUG, "lockkit: the runtime's key names are unknown", e);
+        }
+        return PLAIN;
     }
 
     /** The application's class loader: the context class loader (a deployment's), else lock-cdi's. */
@@ -205,15 +262,15 @@ public final class LockkitConfig {
             }
             String name = leadershipName(key);
             if (name == null) {
-                wrong.add(key + " (did you mean " + closest(key) + "?)");
+                wrong.add(name(key) + " (did you mean " + name(closest(key)) + "?)");
             } else {
                 declared.add(name);
             }
         }
         if (!wrong.isEmpty()) {
             throw new IllegalArgumentException("lockkit: no leadership reads " + String.join(", ", wrong) + " (from "
-                    + origin + "); a leadership's keys are " + LEADERSHIP_LEASE + " and "
-                    + LEADERSHIP_REJOIN_DELAY);
+                    + origin + "); a leadership's keys are " + name(LEADERSHIP_LEASE) + " and "
+                    + name(LEADERSHIP_REJOIN_DELAY));
         }
         return declared;
     }
@@ -262,13 +319,14 @@ public final class LockkitConfig {
             return "";
         }
         List<String> hints = new ArrayList<>();
-        unknown.forEach((key, meant) -> hints.add(key + " (did you mean " + meant + "?)"));
+        unknown.forEach((key, meant) -> hints.add(name(key) + " (did you mean " + name(meant) + "?)"));
         return " Unknown keys are set in " + origin + ": " + String.join(", ", hints) + ".";
     }
 
     /**
-     * The known key nearest to {@code name} by edit distance; a per-leadership key is tried with
-     * the name {@code name} would have in it ({@code lockkit.leadership.reports.leese} → {@code
+     * The known key nearest to {@code name} by edit distance, among the keys lockkit reads and the
+     * runtime's own ({@link ConfigNames#runtimeKeys}); a per-leadership key is tried with the name
+     * {@code name} would have in it ({@code lockkit.leadership.reports.leese} → {@code
      * lockkit.leadership.reports.lease}).
      */
     String closest(String name) {
@@ -276,7 +334,8 @@ public final class LockkitConfig {
         String leadership = segments.length >= 4
                 ? String.join(".", java.util.Arrays.asList(segments).subList(2, segments.length - 1))
                 : segments.length == 3 ? segments[2] : "";
-        List<String> keys = knownKeys();
+        List<String> keys = new ArrayList<>(knownKeys());
+        keys.addAll(runtimeKeys());
         String best = keys.get(0);
         int bestDistance = Integer.MAX_VALUE;
         for (String pattern : keys) {
@@ -288,6 +347,14 @@ public final class LockkitConfig {
             }
         }
         return best;
+    }
+
+    private List<String> runtimeKeys() {
+        try {
+            return naming.runtimeKeys();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     private static int distance(String a, String b) {

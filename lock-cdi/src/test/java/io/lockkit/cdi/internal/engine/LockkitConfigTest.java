@@ -3,8 +3,11 @@ package io.lockkit.cdi.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockkit.cdi.spi.ConfigNames;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -76,5 +79,54 @@ class LockkitConfigTest {
         assertThat(LockkitConfig.system(Map.of("lockkit.leadership.reports", "10s"), Map.of())
                         .unknownKeys())
                 .containsEntry("lockkit.leadership.reports", "lockkit.leadership.reports.lease");
+    }
+
+    @Test
+    @DisplayName(
+            "with a runtime's ConfigNames, messages and typo hints name keys as the runtime spells them, its own keys"
+                    + " are hint candidates, and keys it warns about are left to it")
+    void runtimeNamesInMessages() {
+        ConfigNames framework = new ConfigNames() {
+            @Override
+            public String name(String key) {
+                return "framework." + key;
+            }
+
+            @Override
+            public List<String> runtimeKeys() {
+                return List.of("lockkit.devservices.enabled");
+            }
+
+            @Override
+            public boolean warnsAboutUnknown(String key) {
+                return key.equals("lockkit.redis.url");
+            }
+        };
+        Map<String, String> values = Map.of(
+                "lockkit.redis.url", "redis://h:1",
+                "lockkit.devservice.enabled", "false",
+                "lockkit.health.timeout", "soon");
+        LockkitConfig config = new LockkitConfig(
+                key -> Optional.ofNullable(values.get(key)), "a framework", values::keySet, framework);
+        assertThat(config.unknownKeys())
+                .as("the runtime's own keys are what a near miss means")
+                .containsEntry("lockkit.devservice.enabled", "lockkit.devservices.enabled")
+                .containsEntry("lockkit.redis.url", "lockkit.redis.uri");
+        assertThat(config.typoHints())
+                .contains("framework.lockkit.devservice.enabled (did you mean framework.lockkit.devservices.enabled?)")
+                .contains("framework.lockkit.redis.url (did you mean framework.lockkit.redis.uri?)");
+        assertThat(config.warnedByRuntime("lockkit.redis.url")).isTrue();
+        assertThat(config.warnedByRuntime("lockkit.devservice.enabled")).isFalse();
+        assertThatThrownBy(() -> config.duration("lockkit.health.timeout"))
+                .hasMessageStartingWith("framework.lockkit.health.timeout = 'soon' (from a framework)");
+        assertThat(config.describe("lockkit.redis.uri", "redis://localhost:6379"))
+                .isEqualTo("framework.lockkit.redis.uri (not set in a framework; default 'redis://localhost:6379')");
+        assertThat(config.providerSettings().name("lockkit.redis.uri")).isEqualTo("framework.lockkit.redis.uri");
+
+        LockkitConfig plain = LockkitConfig.system(Map.of("lockkit.devservice.enabled", "false"), Map.of());
+        assertThat(plain.unknownKeys())
+                .as("without the runtime, its keys are no candidates")
+                .doesNotContainValue("lockkit.devservices.enabled");
+        assertThat(plain.name("lockkit.redis.uri")).isEqualTo("lockkit.redis.uri");
     }
 }

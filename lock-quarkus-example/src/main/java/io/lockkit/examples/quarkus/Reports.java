@@ -46,7 +46,11 @@ public class Reports {
      */
     @Scheduled(every = "1s")
     void call(ScheduledExecution execution) {
-        record("call", System.currentTimeMillis(), execution.getScheduledFireTime().toEpochMilli(), 0);
+        record(
+                "call",
+                System.currentTimeMillis(),
+                execution.getScheduledFireTime().toEpochMilli(),
+                0);
     }
 
     private void record(String what, long millis, long scheduled, long token) {

@@ -508,6 +508,16 @@ class BrokenProvidersTest {
                 "lockHeldThroughoutIsListedWhileEarlierOnesGo");
     }
 
+    @Test
+    @DisplayName(
+            "a provider that matches a renewal batch's answers by lock name fails the two-owners-of-one-name renewal test")
+    void providerMatchingRenewalsByNameIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.RenewalsMatchedByNameKit.class,
+                LockContractTest.Renewal.class,
+                "batchRenewalTellsTwoOwnersOfOneNameApart");
+    }
+
     // ---- faults considered and found covered by tests written for something else ----
 
     @Test

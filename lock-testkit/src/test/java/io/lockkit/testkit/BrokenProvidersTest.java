@@ -82,7 +82,7 @@ class BrokenProvidersTest {
     @DisplayName("a queueing provider that ignores abandons fails the cancelled-async-wait test")
     void providerIgnoringAbandonsFailsTheAsyncCancel() {
         assertRejectedBy(
-                BrokenWakeUpKits.IgnoresAbandonKit.class,
+                BrokenQueueKits.IgnoresAbandonKit.class,
                 LockContractTest.Async.class,
                 "aCancelledAsyncWaitLeavesNoHold");
     }
@@ -475,7 +475,7 @@ class BrokenProvidersTest {
             "a provider whose force release spares a lock handed to a waiter fails the force-release hand-over test")
     void providerForceReleasingOnlyHeldLocksIsRejected() {
         assertRejectedBy(
-                BrokenWakeUpKits.ForceReleaseSparesHandOversKit.class,
+                BrokenQueueKits.ForceReleaseSparesHandOversKit.class,
                 LockContractTest.HandOver.class,
                 "forceReleaseFreesALockHandedToAWaiter");
     }
@@ -516,6 +516,20 @@ class BrokenProvidersTest {
                 BrokenHoldKits.RenewalsMatchedByNameKit.class,
                 LockContractTest.Renewal.class,
                 "batchRenewalTellsTwoOwnersOfOneNameApart");
+    }
+
+    @Test
+    @DisplayName(
+            "a queueing provider whose abandon deletes the name's whole queue fails the remaining-waiters test; the same queue with the entry's abandon passes it")
+    void providerDroppingTheQueueOnAbandonIsRejected() {
+        assertRejectedBy(
+                BrokenQueueKits.AbandonDropsTheQueueKit.class,
+                LockContractTest.Waiting.class,
+                "releaseWakesTheRemainingWaitersAfterOneGaveUp");
+        assertPassedBy(
+                BrokenQueueKits.QuietQueueingKit.class,
+                LockContractTest.Waiting.class,
+                "releaseWakesTheRemainingWaitersAfterOneGaveUp");
     }
 
     // ---- faults considered and found covered by tests written for something else ----
@@ -559,7 +573,7 @@ class BrokenProvidersTest {
             "a provider that ignores the abandon of another client's waiter fails the busy-for-others test (whose waiters give up)")
     void providerIgnoringAnotherClientsAbandonIsRejected() {
         assertRejectedBy(
-                BrokenWakeUpKits.IgnoresAbandonKit.class,
+                BrokenQueueKits.IgnoresAbandonKit.class,
                 LockContractTest.MutualExclusion.class,
                 "aHeldLockIsBusyForOtherClients");
     }
@@ -594,6 +608,17 @@ class BrokenProvidersTest {
                 .testEvents();
         assertThat(honest.succeeded().count())
                 .as("%s passed for the honest provider", method)
+                .isEqualTo(1);
+    }
+
+    /** The one kit test {@code method} of {@code group} passes for {@code kit}: the honest counterpart of a broken kit. */
+    private static void assertPassedBy(Class<? extends LockContractTest> kit, Class<?> group, String method) {
+        Events tests = EngineTestKit.engine("junit-jupiter")
+                .selectors(selectNestedMethod(List.of(kit), group, method))
+                .execute()
+                .testEvents();
+        assertThat(tests.succeeded().count())
+                .as("%s passed for %s", method, kit.getSimpleName())
                 .isEqualTo(1);
     }
 

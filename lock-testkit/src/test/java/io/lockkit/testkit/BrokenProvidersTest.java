@@ -532,6 +532,20 @@ class BrokenProvidersTest {
                 "releaseWakesTheRemainingWaitersAfterOneGaveUp");
     }
 
+    @Test
+    @DisplayName(
+            "a provider that pauses 200 ms and tries once more before a busy answer fails the round-trip test and the 100-async-waits test")
+    void providerRetryingOnceInsideTryAcquireIsRejected() {
+        assertRejectedBy(
+                BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
+                LockContractTest.Async.class,
+                "aBusyAnswerComesBackInAboutOneRoundTrip");
+        assertRejectedBy(
+                BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
+                LockContractTest.Async.class,
+                "asyncWaitsKeepNoThread");
+    }
+
     // ---- faults considered and found covered by tests written for something else ----
 
     @Test

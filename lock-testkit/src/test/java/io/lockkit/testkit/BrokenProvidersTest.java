@@ -546,6 +546,16 @@ class BrokenProvidersTest {
                 "asyncWaitsKeepNoThread");
     }
 
+    @Test
+    @DisplayName(
+            "a provider whose listener lists are made by computeIfAbsent and dropped by computeIfPresent when empty fails the racing-subscription test")
+    void providerLosingListenersToTheLastCloseIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.RacyListenersKit.class,
+                LockContractTest.WakeUps.class,
+                "subscriptionRacingTheLastCloseHearsTheNextRelease");
+    }
+
     // ---- faults considered and found covered by tests written for something else ----
 
     @Test

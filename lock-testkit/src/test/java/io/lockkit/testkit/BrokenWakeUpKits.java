@@ -1,5 +1,6 @@
 package io.lockkit.testkit;
 
+import io.lockkit.LockException;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
@@ -211,6 +212,73 @@ final class BrokenWakeUpKits {
                 public void close() {
                     unsubscribed();
                     super.close();
+                }
+            };
+        }
+    }
+
+    /**
+     * Keeps each name's listeners in a list that the name's first subscription makes and its last
+     * close removes, with {@code computeIfAbsent(...).add} and {@code computeIfPresent(...)} that
+     * drops the list once empty (as a provider's watcher thread reads it): a subscription made
+     * while the name's last one closes can add its listener to the list just dropped, and hears of
+     * no release. Releases through any client of the kit are told to the listeners of every
+     * client, as a backend's notifications would be.
+     */
+    static class RacyListenersKit extends BrokenProvidersTest.BrokenKit {
+        /** The listeners of every client of the kit, by name: one map per client. */
+        private final List<Map<String, List<WakeUpListener>>> clients = new CopyOnWriteArrayList<>();
+
+        private void released(String name) {
+            for (Map<String, List<WakeUpListener>> listeners : clients) {
+                List<WakeUpListener> list = listeners.get(name);
+                if (list != null) {
+                    list.forEach(l -> l.released(null));
+                }
+            }
+        }
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+            clients.add(listeners);
+            return new ForwardingLockProvider(honest) {
+                private volatile boolean closed;
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    if (r.outcome() == Release.Outcome.RELEASED) {
+                        released(name);
+                    }
+                    return r;
+                }
+
+                @Override
+                public boolean forceRelease(String name) {
+                    boolean held = delegate().forceRelease(name);
+                    released(name);
+                    return held;
+                }
+
+                @Override
+                public void close() {
+                    closed = true;
+                    super.close();
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    if (closed) {
+                        throw new LockException(name, "the provider is closed");
+                    }
+                    listeners
+                            .computeIfAbsent(name, n -> new CopyOnWriteArrayList<>())
+                            .add(listener);
+                    return () -> listeners.computeIfPresent(name, (n, list) -> {
+                        list.remove(listener);
+                        return list.isEmpty() ? null : list;
+                    });
                 }
             };
         }

@@ -289,6 +289,25 @@ abstract class WakeUpsContract extends ContractGroup {
         open.forEach(Subscription::close);
     }
 
+    @Test
+    @DisplayName("an open subscription hears every release of its name, not only the first")
+    void anOpenSubscriptionHearsEveryRelease() throws Exception {
+        String name = name();
+        LockProvider releasing = closeAfterTest(provider());
+        LockProvider waiting = closeAfterTest(provider());
+        Heard heard = new Heard();
+        Subscription s = waiting.subscribe(name, heard);
+        for (int i = 1; i <= 3; i++) {
+            int releases = i;
+            releaseWhileQueued(releasing, waiting, name);
+            await("release " + releases + " heard by the subscription open throughout")
+                    .atMost(scaled(Duration.ofSeconds(5)))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> heard.released.get() + heard.missed.get() >= releases);
+        }
+        s.close();
+    }
+
     /**
      * Takes {@code name} on {@code releasing}, queues an owner of another client for it on
      * {@code waiting} (a backend that notifies only when someone waits then has a reason to), and

@@ -556,6 +556,29 @@ class BrokenProvidersTest {
                 "subscriptionRacingTheLastCloseHearsTheNextRelease");
     }
 
+    @Test
+    @DisplayName(
+            "a provider whose direct grant holds the lock for a hand-over's claim time, not the waiter's lease, fails the grant test")
+    void providerGrantingForTheClaimTimeIsRejected() {
+        assertRejectedBy(
+                BrokenGrantKits.GrantsForTheClaimTimeKit.class,
+                LockContractTest.HandOver.class,
+                "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
+        assertPassedBy(
+                BrokenGrantKits.HonestGrantsKit.class,
+                LockContractTest.HandOver.class,
+                "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
+    }
+
+    @Test
+    @DisplayName("a provider whose granted wait takes its grant again reentrantly fails the grant test")
+    void providerRetakingGrantsReentrantlyIsRejected() {
+        assertRejectedBy(
+                BrokenGrantKits.GrantRetakenReentrantlyKit.class,
+                LockContractTest.HandOver.class,
+                "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
+    }
+
     // ---- faults considered and found covered by tests written for something else ----
 
     @Test
@@ -600,6 +623,15 @@ class BrokenProvidersTest {
                 BrokenQueueKits.IgnoresAbandonKit.class,
                 LockContractTest.MutualExclusion.class,
                 "aHeldLockIsBusyForOtherClients");
+    }
+
+    @Test
+    @DisplayName("a provider whose subscriptions deliver one release and no more fails the remaining-waiters test")
+    void providerWithOneShotSubscriptionsIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.OneShotSubscriptionKit.class,
+                LockContractTest.Waiting.class,
+                "releaseWakesTheRemainingWaitersAfterOneGaveUp");
     }
 
     private static void assertRejected(Class<? extends LockContractTest> kit, Class<?> group) {

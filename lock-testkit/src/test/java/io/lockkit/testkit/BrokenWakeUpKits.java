@@ -285,6 +285,36 @@ final class BrokenWakeUpKits {
     }
 
     /**
+     * A subscription delivers one release notification and then no more (a one-shot future per
+     * subscription, completed by the first message): a client's waiters that wait through several
+     * releases by other clients hear only the first.
+     */
+    static class OneShotSubscriptionKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    java.util.concurrent.atomic.AtomicBoolean heard = new java.util.concurrent.atomic.AtomicBoolean();
+                    return delegate().subscribe(name, new WakeUpListener() {
+                        @Override
+                        public void released(@Nullable String grantee) {
+                            if (heard.compareAndSet(false, true)) {
+                                listener.released(grantee);
+                            }
+                        }
+
+                        @Override
+                        public void missedNotifications() {
+                            listener.missedNotifications();
+                        }
+                    });
+                }
+            };
+        }
+    }
+
+    /**
      * A subscription hears the releases of every name that starts with its own (a pattern
      * subscription, {@code PSUBSCRIBE name*} or {@code LIKE name || '%'}): waiters of {@code order:1}
      * are woken by releases of {@code order:10} to {@code order:19}.

@@ -626,12 +626,12 @@ class BrokenProvidersTest {
     }
 
     @Test
-    @DisplayName("a provider whose subscriptions deliver one release and no more fails the remaining-waiters test")
+    @DisplayName("a provider whose subscriptions deliver one release and no more fails the every-release test")
     void providerWithOneShotSubscriptionsIsRejected() {
         assertRejectedBy(
                 BrokenWakeUpKits.OneShotSubscriptionKit.class,
-                LockContractTest.Waiting.class,
-                "releaseWakesTheRemainingWaitersAfterOneGaveUp");
+                LockContractTest.WakeUps.class,
+                "anOpenSubscriptionHearsEveryRelease");
     }
 
     private static void assertRejected(Class<? extends LockContractTest> kit, Class<?> group) {

@@ -49,11 +49,11 @@ final class SubscriptionRace {
     private volatile long closeStarted;
     private volatile long closeNanos;
     private volatile @Nullable RuntimeException closeFailure;
+    /** The two calls' recent durations, whose medians set the span of start offsets. */
     private final Recent subscribes = new Recent();
-    private final Recent closes = new Recent();
-    /** Typical durations of the two calls (recent medians), which set the span of start offsets. */
-    private long subscribeEstimate = 1_000;
 
+    private final Recent closes = new Recent();
+    private long subscribeEstimate = 1_000;
     private long closeEstimate = 1_000;
     private long lastOffset;
     private int races;

@@ -144,6 +144,28 @@ class WatchdogScheduleTest {
     }
 
     @Test
+    void aBatchRenewingTwoOwnersOfOneNameLosesOnlyTheHoldTheBackendDropped() throws Exception {
+        // An operator elsewhere frees the lock under one handle (so this factory is not told) and
+        // another handle of the same factory takes it: the next renewal carries both holds of the
+        // name, and only the first is lost.
+        LockHandle dropped = locks.acquire("wd:pair", LockOptions.noWait());
+        assertThat(backend.forceRelease("wd:pair")).isTrue();
+        LockHandle current = locks.acquire("wd:pair", LockOptions.noWait());
+
+        scheduler.advance(INTERVAL);
+        assertThat(provider.calls).hasSize(1);
+        assertThat(provider.calls.get(0))
+                .extracting(Renewal::name)
+                .as("one renewal of both holds")
+                .containsExactly("wd:pair", "wd:pair");
+        assertThat(losses).hasSize(1);
+        assertThat(losses.get(0)).hasMessageContaining("no longer held by this owner");
+        assertThat(dropped.isValid()).isFalse();
+        assertThat(current.isValid()).isTrue();
+        assertThat(current.remainingLease()).isEqualTo(LEASE);
+    }
+
+    @Test
     void aFailedRenewalIsRetriedEveryQuarterIntervalAndTheHoldIsLostExactlyAtItsDeadline() throws Exception {
         provider.failing = true;
         long start = ticker.nanoTime();

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
+import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
@@ -154,5 +155,64 @@ abstract class HandOverContract extends ContractGroup {
                 .as("another client right after the force release")
                 .isTrue();
         waiting.abandon(name, waiter, 1);
+    }
+
+    @Test
+    @DisplayName(
+            "a lock a release grants to a waiter of its own client is held for the waiter's lease, and the wait's next attempt takes that hold without raising its count")
+    void aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold() {
+        // A backend may make the waiter the holder in the release itself (Release.grantedTo): the
+        // core then passes the token on without a call and counts the waiter's lease from the
+        // release, so the backend must keep the lock for that lease (not for a hand-over's claim
+        // time, nor for what was left of the releaser's), and an attempt of that wait still on its
+        // way must take the same hold, or the waiter's one release would leave the lock held.
+        assume(Capability.EXPLICIT_LEASE);
+        LockProvider p = closeAfterTest(provider());
+        String name = name();
+        String client = RenewalContract.newClient();
+        String holder = client + ":h1";
+        String waiter = client + ":h2";
+        Duration lease = scaled(Duration.ofSeconds(30));
+        LockRequest waiting = new LockRequest(name, waiter, lease, lease, 7);
+        assertThat(p.tryAcquire(new LockRequest(name, holder, scaled(Duration.ofSeconds(3)), Duration.ZERO))
+                        .isAcquired())
+                .isTrue();
+        assertThat(p.tryAcquire(waiting).isAcquired())
+                .as("the waiter's first attempt")
+                .isFalse();
+        Release released = p.release(name, holder);
+        assertThat(released.outcome()).isEqualTo(Release.Outcome.RELEASED);
+        if (released.granted()) {
+            assertThat(released.grantee()).as("the grantee").isEqualTo(waiter);
+            assertThat(released.grantWaitId()).as("the granted wait").isEqualTo(7);
+            assertHeldFor(p, name, waiter, lease, "granted by the release");
+        }
+        Acquisition taken = p.tryAcquire(waiting);
+        assertThat(taken.isAcquired())
+                .as("the waiter's next attempt of the same wait")
+                .isTrue();
+        if (released.granted() && has(Capability.FENCING_TOKENS)) {
+            assertThat(taken.fencingToken()).as("the token of the grant").isEqualTo(released.grantToken());
+        }
+        assertHeldFor(p, name, waiter, lease, "taken by the wait's attempt");
+        assertThat(p.release(name, waiter).outcome())
+                .as("the waiter's one release of the lock it holds once")
+                .isEqualTo(Release.Outcome.RELEASED);
+        assertThat(p.tryAcquire(new LockRequest(name, RenewalContract.newClient() + ":h1", lease, Duration.ZERO))
+                        .isAcquired())
+                .as("another client after the waiter's release")
+                .isTrue();
+    }
+
+    /** With inspection: {@code name} is held once by {@code owner}, for more than half of {@code lease}. */
+    private void assertHeldFor(LockProvider p, String name, String owner, Duration lease, String how) {
+        if (!has(Capability.INSPECTION)) {
+            return;
+        }
+        LockProvider.LockState state = p.inspect(name).orElseThrow(() -> new AssertionError(name + " is free"));
+        assertThat(state.holdCounts()).as("the holder of the lock %s", how).isEqualTo(java.util.Map.of(owner, 1));
+        assertThat(state.remainingLease())
+                .as("the lease left on the lock %s, for a waiter that asked for %s", how, lease)
+                .isGreaterThan(lease.dividedBy(2));
     }
 }

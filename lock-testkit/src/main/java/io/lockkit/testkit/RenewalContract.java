@@ -91,6 +91,50 @@ abstract class RenewalContract extends ContractGroup {
 
     @Test
     @DisplayName(
+            "a renewal batch with two owners of one client for one name, the lapsed holder and the one that took the lock since, reports exactly the lapsed one lost, in either order")
+    void batchRenewalTellsTwoOwnersOfOneNameApart() {
+        // The watchdog's batch can hold both: the lapsed hold is renewed with the next holder's
+        // when the backend dropped it (force release, eviction) before the client's deadline.
+        LockProvider p = raw();
+        String name = name();
+        String client = newClient();
+        String lapsed = client + ":h1";
+        String current = client + ":h2";
+        assertThat(p.tryAcquire(request(name, lapsed, shortLease())).isAcquired())
+                .isTrue();
+        takeOnceLapsed(p, name, current);
+        Renewal stale = new Renewal(name, lapsed, longLease());
+        Renewal live = new Renewal(name, current, longLease());
+        assertThat(p.renew(List.of(stale, live)))
+                .as("lost in a renewal of the lapsed hold, then the current one")
+                .containsExactly(stale);
+        assertThat(p.renew(List.of(live, stale)))
+                .as("lost in a renewal of the current hold, then the lapsed one")
+                .containsExactly(stale);
+        // The same hold twice in a batch: the core never sends it, yet an answer keyed by hold must
+        // not turn it into a loss, nor a lost hold's twin into a renewal.
+        assertThat(p.renew(List.of(live, live)))
+                .as("lost in a renewal of the current hold twice")
+                .isEmpty();
+        assertThat(p.renew(List.of(stale, live, stale)))
+                .as("lost in a renewal of the lapsed hold twice around the current one")
+                .isNotEmpty()
+                .containsOnly(stale);
+        if (has(Capability.INSPECTION)) {
+            assertThat(p.inspect(name).map(s -> s.holdCounts()))
+                    .as("the holder after the renewals")
+                    .contains(Map.of(current, 1));
+        }
+        assertThat(p.release(name, current).outcome())
+                .as("the current holder's release")
+                .isEqualTo(Release.Outcome.RELEASED);
+        assertThat(p.renew(List.of(live, stale)))
+                .as("lost in a renewal of both once the lock is free")
+                .containsExactlyInAnyOrder(live, stale);
+    }
+
+    @Test
+    @DisplayName(
             "a renewal of 250 holds in one call reports exactly the lost ones, wherever they are in the batch, and renews the rest")
     void batchRenewalReportsExactlyTheLostHolds() throws Exception {
         LockProvider p = raw();

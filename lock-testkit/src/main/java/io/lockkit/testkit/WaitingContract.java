@@ -2,6 +2,8 @@ package io.lockkit.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
@@ -9,10 +11,16 @@ import io.lockkit.LockException;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.ForwardingLockProvider;
+import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.LockProvider.LockRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -221,6 +230,125 @@ abstract class WaitingContract extends ContractGroup {
         assertThat(counting.acquisitions())
                 .as("attempts in a wait of %s on a lock held throughout", wait)
                 .isLessThanOrEqualTo(wait.toMillis() / 50 + 4);
+    }
+
+    /** Remembers the retry hint of its latest busy answer. */
+    private static final class Hinted extends ForwardingLockProvider {
+        final AtomicReference<@Nullable Duration> latest = new AtomicReference<>();
+
+        Hinted(LockProvider delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Acquisition tryAcquire(LockRequest r) {
+            Acquisition a = super.tryAcquire(r);
+            if (!a.isAcquired()) {
+                latest.set(a.retryAfter());
+            }
+            return a;
+        }
+
+        /** Waits until an attempt through this provider found the lock busy. */
+        void busy(Duration bound, String who) {
+            await(who + " found the lock busy")
+                    .atMost(bound)
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> latest.get() != null);
+        }
+    }
+
+    /**
+     * The shorter of the waiters' latest retry hints once both are longer than {@code least}, as
+     * they are while their backend notifies them (a backend may poll until its notifications are
+     * set up); skips the test when they stay shorter.
+     */
+    private Duration longHints(Duration least, Hinted... waiters) {
+        java.util.function.Supplier<Duration> shortest = () -> java.util.Arrays.stream(waiters)
+                .map(w -> w.latest.get())
+                .map(h -> h == null ? Duration.ZERO : h)
+                .min(Duration::compareTo)
+                .orElse(Duration.ZERO);
+        try {
+            await("retry hints longer than " + least)
+                    .atMost(scaled(Duration.ofSeconds(10)))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> shortest.get().compareTo(least) > 0);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            assumeTrue(
+                    false,
+                    "the provider's waiters poll (retry hint " + shortest.get()
+                            + "): only hints would show a lost wake-up");
+        }
+        return shortest.get();
+    }
+
+    /** A client over {@code provider} whose holds have a watchdog lease of {@code lease}; closed after the test. */
+    private DistributedLockFactory clientOver(LockProvider provider, Duration lease) {
+        return closeAfterTest(DistributedLockFactory.builder(provider)
+                .defaultOptions(LockOptions.builder().watchdogLease(lease).build())
+                .subscriptionLinger(Duration.ZERO)
+                .build());
+    }
+
+    /** Runs {@code call} on a kit thread; the result completes when it returns or throws. */
+    private <T> CompletableFuture<T> onKitThread(String label, java.util.concurrent.Callable<T> call) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        start(label, () -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
+    @Test
+    @DisplayName(
+            "after a waiter of a third client gives up, a release wakes the other two waiters in turn, long before their retry hints")
+    void releaseWakesTheRemainingWaitersAfterOneGaveUp() throws Exception {
+        // A backend that drops the whole wait queue with one waiter's entry (rather than the entry)
+        // hands the released lock to nobody and tells nobody: the others wait for their retry hints.
+        String name = name();
+        Duration longLease = scaled(Duration.ofSeconds(30)); // every retry hint: only a wake-up is sooner
+        LockHandle held = client(longLease, e -> {}).acquire(name, LockOptions.noWait());
+        Hinted first = new Hinted(provider());
+        Hinted quitter = new Hinted(provider());
+        Hinted second = new Hinted(provider());
+        Duration bound = scaled(Duration.ofSeconds(5));
+        DistributedLockFactory firstClient = clientOver(first, longLease);
+        CompletableFuture<LockHandle> firstGot =
+                onKitThread("first", () -> firstClient.acquire(name, waitFor(Duration.ofSeconds(60))));
+        first.busy(bound, "the first waiter");
+        DistributedLockFactory quitting = clientOver(quitter, longLease);
+        CompletableFuture<Optional<LockHandle>> gaveUp =
+                onKitThread("quitter", () -> quitting.tryAcquire(name, waitFor(Duration.ofSeconds(1))));
+        quitter.busy(bound, "the waiter that gives up");
+        CompletableFuture<LockHandle> secondGot = clientOver(second, longLease)
+                .acquireAsync(name, waitFor(Duration.ofSeconds(60)))
+                .toCompletableFuture();
+        second.busy(bound, "the second (asynchronous) waiter");
+        assertThat(gaveUp.get(bound.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the wait that gives up")
+                .isEmpty();
+        Duration hint = longHints(bound.multipliedBy(2), first, second);
+        long releasedAt = System.nanoTime();
+        held.release();
+        CompletableFuture<?> either = CompletableFuture.anyOf(firstGot, secondGot);
+        assertThat(either)
+                .as("a waiter has the lock within %s of the release (retry hints %s or more)", bound, hint)
+                .succeedsWithin(bound);
+        CompletableFuture<LockHandle> next = firstGot.isDone() ? firstGot : secondGot;
+        CompletableFuture<LockHandle> last = next == firstGot ? secondGot : firstGot;
+        long firstTook = millisSince(releasedAt);
+        next.join().release();
+        assertThat(last)
+                .as(
+                        "the other waiter has the lock within %s of the next release (the first took %d ms; retry hints %s or more)",
+                        bound, firstTook, hint)
+                .succeedsWithin(bound);
+        last.join().release();
     }
 
     @Test

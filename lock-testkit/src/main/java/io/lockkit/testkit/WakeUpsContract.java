@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +26,8 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * "Wake-ups" ({@link LockContractTest.WakeUps}): a release wakes one waiter of a client, not all of
@@ -145,75 +146,67 @@ abstract class WakeUpsContract extends ContractGroup {
     @Test
     @DisplayName(
             "a subscription made as the last one of its name closes hears the next release: the close never takes the newer listener with it")
+    // Alone: its two threads spin while they race, which would starve other tests of the cores.
+    @ResourceLock(value = ContractGroup.BACKEND, mode = ResourceAccessMode.READ_WRITE)
     void subscriptionRacingTheLastCloseHearsTheNextRelease() throws Exception {
         LockProvider releasing = closeAfterTest(provider());
         LockProvider waiting = closeAfterTest(provider());
-        Duration lease = scaled(Duration.ofSeconds(20));
-        // Even rounds subscribe right after the last close returned (a close whose work goes on in the
-        // background, such as an unsubscription the backend confirms later, is still under way);
-        // odd rounds close and subscribe at once from two threads.
-        int rounds = 40;
-        for (int round = 0; round < rounds; round++) {
-            String name = name();
-            String holder = hold(releasing, name);
-            Subscription last = waiting.subscribe(name, new Heard());
-            Heard heard = new Heard();
-            Subscription next;
-            if (round % 2 == 0) {
-                last.close();
-                next = waiting.subscribe(name, heard);
-            } else {
-                next = subscribeWhileClosing(waiting, name, heard, last);
-            }
-            // As a waiter does: an attempt after subscribing, which also queues it.
-            String waiter = RenewalContract.newClient() + ":h1";
-            Acquisition busy = waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1));
-            assertThat(busy.isAcquired()).isFalse();
-            if (round == 0) {
-                assumeTrue(
-                        busy.retryAfter().compareTo(scaled(Duration.ofSeconds(5))) > 0,
-                        "the provider's waiters poll (retry hint " + busy.retryAfter()
-                                + " after subscribing): it need not notify other clients of releases");
-            }
-            releasing.release(name, holder);
-            assertThat(heard.anything.await(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS))
-                    .as(
-                            "round %d of %d (%s): the release heard by the subscription made as the name's last one closed",
-                            round + 1, rounds, round % 2 == 0 ? "after the close returned" : "during the close")
-                    .isTrue();
-            waiting.abandon(name, waiter, 1);
-            next.close();
+        // The first rounds alternate: subscribing right after the last close returned (a close whose
+        // work goes on in the background, such as an unsubscription the backend confirms later, is
+        // still under way), and closing and subscribing at once from two threads. Then rounds race
+        // until RACES of them did (SubscriptionRace) or 10 s passed: a list dropped under a new
+        // listener loses it within a few hundred rounds.
+        SubscriptionRace race = new SubscriptionRace(this, Duration.ofSeconds(5));
+        long end = System.nanoTime() + scaled(Duration.ofSeconds(10)).toNanos();
+        for (int round = 0; round < 20 || (race.races() < RACES && System.nanoTime() - end < 0); round++) {
+            subscriptionRound(releasing, waiting, round, round < 20 && round % 2 == 0 ? null : race);
         }
     }
 
+    /** Raced rounds of the racing-subscription test (both threads on time), unless 10 s pass first. */
+    private static final int RACES = 1_000;
+
     /**
-     * Closes {@code last} on a kit thread while this thread subscribes {@code listener} to
-     * {@code name}, the two released at the same moment (both spin until both are ready); returns
-     * the new subscription once the close has returned too.
+     * One round of the racing-subscription test on a new name: the name's last subscription closes
+     * as a new one is made (once the close returned when {@code race} is null, else racing it), and
+     * a release of the name while a waiter is queued must reach the new one.
      */
-    private Subscription subscribeWhileClosing(
-            LockProvider provider, String name, WakeUpListener listener, Subscription last) throws Exception {
-        AtomicInteger ready = new AtomicInteger();
-        CompletableFuture<@Nullable Void> closed = new CompletableFuture<>();
-        start("closing", () -> {
-            ready.incrementAndGet();
-            while (ready.get() < 2) {
-                Thread.onSpinWait();
-            }
-            try {
-                last.close();
-                closed.complete(null);
-            } catch (RuntimeException e) {
-                closed.completeExceptionally(e);
-            }
-        });
-        ready.incrementAndGet();
-        while (ready.get() < 2) {
-            Thread.onSpinWait();
+    private void subscriptionRound(
+            LockProvider releasing, LockProvider waiting, int round, @Nullable SubscriptionRace race)
+            throws InterruptedException {
+        if (race != null) {
+            race.prepare();
         }
-        Subscription next = provider.subscribe(name, listener);
-        closed.get(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
-        return next;
+        String name = name();
+        String holder = hold(releasing, name);
+        Subscription last = waiting.subscribe(name, new Heard());
+        Heard heard = new Heard();
+        Subscription next;
+        if (race == null) {
+            last.close();
+            next = waiting.subscribe(name, heard);
+        } else {
+            next = race.race(last, () -> waiting.subscribe(name, heard));
+        }
+        // As a waiter does: an attempt after subscribing, which also queues it.
+        String waiter = RenewalContract.newClient() + ":h1";
+        Duration lease = scaled(Duration.ofSeconds(20));
+        Acquisition busy = waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1));
+        assertThat(busy.isAcquired()).isFalse();
+        if (round == 0) {
+            assumeTrue(
+                    busy.retryAfter().compareTo(scaled(Duration.ofSeconds(5))) > 0,
+                    "the provider's waiters poll (retry hint " + busy.retryAfter()
+                            + " after subscribing): it need not notify other clients of releases");
+        }
+        releasing.release(name, holder);
+        assertThat(heard.anything.await(scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS))
+                .as(
+                        "round %d (%s): the release heard by the subscription made as the name's last one closed",
+                        round + 1, race == null ? "after the close returned" : race.lastRound())
+                .isTrue();
+        waiting.abandon(name, waiter, 1);
+        next.close();
     }
 
     @Test
@@ -294,6 +287,35 @@ abstract class WakeUpsContract extends ContractGroup {
                 .pollInterval(Duration.ofMillis(10))
                 .until(() -> closed.released.get() == 0);
         open.forEach(Subscription::close);
+    }
+
+    @Test
+    @DisplayName("an open subscription hears every release of its name, not only the first")
+    void anOpenSubscriptionHearsEveryRelease() throws Exception {
+        String name = name();
+        LockProvider releasing = closeAfterTest(provider());
+        LockProvider waiting = closeAfterTest(provider());
+        Heard heard = new Heard();
+        Subscription s = waiting.subscribe(name, heard);
+        Duration lease = scaled(Duration.ofSeconds(20));
+        for (int i = 1; i <= 3; i++) {
+            int releases = i;
+            String holder = hold(releasing, name);
+            String waiter = RenewalContract.newClient() + ":h1";
+            Acquisition busy = waiting.tryAcquire(new LockRequest(name, waiter, lease, lease, 1));
+            assertThat(busy.isAcquired()).isFalse();
+            assumeTrue(
+                    busy.retryAfter().compareTo(scaled(Duration.ofSeconds(5))) > 0,
+                    "the provider's waiters poll (retry hint " + busy.retryAfter()
+                            + "): it need not notify other clients of releases");
+            releasing.release(name, holder);
+            waiting.abandon(name, waiter, 1);
+            await("release " + releases + " heard by the subscription open throughout")
+                    .atMost(scaled(Duration.ofSeconds(5)))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> heard.released.get() + heard.missed.get() >= releases);
+        }
+        s.close();
     }
 
     /**

@@ -7,10 +7,12 @@ import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,6 +74,33 @@ final class BrokenHoldKits {
                 public List<Renewal> renew(List<Renewal> renewals) {
                     List<Renewal> gone = delegate().renew(renewals);
                     return renewals.size() > 1 ? List.of() : gone;
+                }
+            };
+        }
+    }
+
+    /**
+     * A renewal batch's answers are matched to its holds by lock name, not by name and owner (as
+     * an {@code UPDATE ... RETURNING name} read back into a set of names would be): when one batch
+     * renews two holds of one name for different owners, a lapsed hold of one and the current hold
+     * of the other, the lost one is answered renewed because the other was.
+     */
+    static class RenewalsMatchedByNameKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    List<Renewal> lost = delegate().renew(renewals);
+                    Set<String> renewedNames = new HashSet<>();
+                    for (Renewal r : renewals) {
+                        if (!lost.contains(r)) {
+                            renewedNames.add(r.name());
+                        }
+                    }
+                    return renewals.stream()
+                            .filter(r -> !renewedNames.contains(r.name()))
+                            .toList();
                 }
             };
         }

@@ -84,7 +84,7 @@ class BrokenProvidersTest {
     @DisplayName("a queueing provider that ignores abandons fails the cancelled-async-wait test")
     void providerIgnoringAbandonsFailsTheAsyncCancel() {
         assertRejectedBy(
-                BrokenWakeUpKits.IgnoresAbandonKit.class,
+                BrokenQueueKits.IgnoresAbandonKit.class,
                 LockContractTest.Async.class,
                 "aCancelledAsyncWaitLeavesNoHold");
     }
@@ -561,7 +561,7 @@ class BrokenProvidersTest {
             "a provider whose force release spares a lock handed to a waiter fails the force-release hand-over test")
     void providerForceReleasingOnlyHeldLocksIsRejected() {
         assertRejectedBy(
-                BrokenWakeUpKits.ForceReleaseSparesHandOversKit.class,
+                BrokenQueueKits.ForceReleaseSparesHandOversKit.class,
                 LockContractTest.HandOver.class,
                 "forceReleaseFreesALockHandedToAWaiter");
     }
@@ -592,6 +592,77 @@ class BrokenProvidersTest {
                 BrokenNameKits.OffsetPagingKit.class,
                 LockContractTest.Listing.class,
                 "lockHeldThroughoutIsListedWhileEarlierOnesGo");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider that matches a renewal batch's answers by lock name fails the two-owners-of-one-name renewal test")
+    void providerMatchingRenewalsByNameIsRejected() {
+        assertRejectedBy(
+                BrokenHoldKits.RenewalsMatchedByNameKit.class,
+                LockContractTest.Renewal.class,
+                "batchRenewalTellsTwoOwnersOfOneNameApart");
+    }
+
+    @Test
+    @DisplayName(
+            "a queueing provider whose abandon deletes the name's whole queue fails the remaining-waiters test; the same queue with the entry's abandon passes it")
+    void providerDroppingTheQueueOnAbandonIsRejected() {
+        assertRejectedBy(
+                BrokenQueueKits.AbandonDropsTheQueueKit.class,
+                LockContractTest.Waiting.class,
+                "releaseWakesTheRemainingWaitersAfterOneGaveUp");
+        assertPassedBy(
+                BrokenQueueKits.QuietQueueingKit.class,
+                LockContractTest.Waiting.class,
+                "releaseWakesTheRemainingWaitersAfterOneGaveUp");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider that pauses 200 ms and tries once more before a busy answer fails the round-trip test and the 100-async-waits test")
+    void providerRetryingOnceInsideTryAcquireIsRejected() {
+        assertRejectedBy(
+                BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
+                LockContractTest.Async.class,
+                "aBusyAnswerComesBackInAboutOneRoundTrip");
+        assertRejectedBy(
+                BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
+                LockContractTest.Async.class,
+                "asyncWaitsKeepNoThread");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider whose listener lists are made by computeIfAbsent and dropped by computeIfPresent when empty fails the racing-subscription test")
+    void providerLosingListenersToTheLastCloseIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.RacyListenersKit.class,
+                LockContractTest.WakeUps.class,
+                "subscriptionRacingTheLastCloseHearsTheNextRelease");
+    }
+
+    @Test
+    @DisplayName(
+            "a provider whose direct grant holds the lock for a hand-over's claim time, not the waiter's lease, fails the grant test")
+    void providerGrantingForTheClaimTimeIsRejected() {
+        assertRejectedBy(
+                BrokenGrantKits.GrantsForTheClaimTimeKit.class,
+                LockContractTest.HandOver.class,
+                "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
+        assertPassedBy(
+                BrokenGrantKits.HonestGrantsKit.class,
+                LockContractTest.HandOver.class,
+                "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
+    }
+
+    @Test
+    @DisplayName("a provider whose granted wait takes its grant again reentrantly fails the grant test")
+    void providerRetakingGrantsReentrantlyIsRejected() {
+        assertRejectedBy(
+                BrokenGrantKits.GrantRetakenReentrantlyKit.class,
+                LockContractTest.HandOver.class,
+                "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
     }
 
     // ---- faults considered and found covered by tests written for something else ----
@@ -635,9 +706,18 @@ class BrokenProvidersTest {
             "a provider that ignores the abandon of another client's waiter fails the busy-for-others test (whose waiters give up)")
     void providerIgnoringAnotherClientsAbandonIsRejected() {
         assertRejectedBy(
-                BrokenWakeUpKits.IgnoresAbandonKit.class,
+                BrokenQueueKits.IgnoresAbandonKit.class,
                 LockContractTest.MutualExclusion.class,
                 "aHeldLockIsBusyForOtherClients");
+    }
+
+    @Test
+    @DisplayName("a provider whose subscriptions deliver one release and no more fails the every-release test")
+    void providerWithOneShotSubscriptionsIsRejected() {
+        assertRejectedBy(
+                BrokenWakeUpKits.OneShotSubscriptionKit.class,
+                LockContractTest.WakeUps.class,
+                "anOpenSubscriptionHearsEveryRelease");
     }
 
     private static void assertRejected(Class<? extends LockContractTest> kit, Class<?> group) {
@@ -718,6 +798,17 @@ class BrokenProvidersTest {
                         java.util.stream.Stream.of(t), java.util.Arrays.stream(t.getSuppressed())))
                 .map(String::valueOf)
                 .collect(Collectors.toList());
+    }
+
+    /** The one kit test {@code method} of {@code group} passes for {@code kit}: the honest counterpart of a broken kit. */
+    private static void assertPassedBy(Class<? extends LockContractTest> kit, Class<?> group, String method) {
+        Events tests = EngineTestKit.engine("junit-jupiter")
+                .selectors(selectNestedMethod(List.of(kit), group, method))
+                .execute()
+                .testEvents();
+        assertThat(tests.succeeded().count())
+                .as("%s passed for %s", method, kit.getSimpleName())
+                .isEqualTo(1);
     }
 
     private static Events run(Class<? extends LockContractTest> kit, Class<?> group) {

@@ -1,5 +1,6 @@
 package io.lockkit.testkit;
 
+import io.lockkit.LockException;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
@@ -7,8 +8,6 @@ import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -19,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Broken providers whose fault is in how a backend tells waiters when to try again: retry hints,
- * wake-ups, subscriptions, its wait queue. Each passed the whole kit before the kit test that
+ * wake-ups, subscriptions (its wait queue: {@link BrokenQueueKits}). Each passed the whole kit before the kit test that
  * rejects it was written; {@link BrokenProvidersTest} names that test.
  */
 final class BrokenWakeUpKits {
@@ -120,179 +119,6 @@ final class BrokenWakeUpKits {
     }
 
     /**
-     * One wait queue per name for the waiting owners of every client, as a backend keeps it; a
-     * release hands the lock to the oldest waiter of another client, to claim within two seconds,
-     * and tells every client who the grantee is (waiters of the releasing client are woken by their
-     * own process). Abandon leaves the queue and gives back a hand-over not yet claimed; a force
-     * release drops a pending hand-over too. Subclasses break one of these.
-     */
-    abstract static class QueueingKit extends BrokenProvidersTest.BrokenKit {
-        private static final Duration CLAIM = Duration.ofSeconds(2);
-
-        record Claim(String owner, long token) {}
-
-        private final Map<String, Deque<String>> queues = new ConcurrentHashMap<>();
-        final Map<String, Claim> claims = new ConcurrentHashMap<>();
-        private final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
-
-        final void tell(String name, @Nullable String grantee) {
-            for (WakeUpListener l : listeners.getOrDefault(name, List.of())) {
-                l.released(grantee);
-            }
-        }
-
-        final void dequeue(String name, String owner) {
-            queues.computeIfPresent(name, (n, q) -> {
-                q.remove(owner);
-                return q.isEmpty() ? null : q;
-            });
-        }
-
-        private @Nullable String nextOfAnotherClient(String name, String releaser) {
-            String[] next = {null};
-            queues.computeIfPresent(name, (n, q) -> {
-                for (String owner : q) {
-                    if (!BrokenHoldKits.clientOf(owner).equals(BrokenHoldKits.clientOf(releaser))) {
-                        next[0] = owner;
-                        q.remove(owner);
-                        break;
-                    }
-                }
-                return q.isEmpty() ? null : q;
-            });
-            return next[0];
-        }
-
-        /** The lock was freed by {@code releaser}: handed to the next waiter of another client, or announced free. */
-        final @Nullable String passOn(LockProvider honest, String name, String releaser) {
-            String next = nextOfAnotherClient(name, releaser);
-            if (next != null) {
-                Acquisition a = honest.tryAcquire(new LockRequest(name, next, CLAIM, Duration.ZERO));
-                if (a.isAcquired()) {
-                    claims.put(name, new Claim(next, a.fencingToken()));
-                    tell(name, next);
-                    return next;
-                }
-            }
-            tell(name, null);
-            return null;
-        }
-
-        /** The owner's wait ended without the lock. */
-        void abandoned(LockProvider honest, String name, String owner) {
-            dequeue(name, owner);
-            Claim claim = claims.get(name);
-            if (claim != null && claim.owner.equals(owner) && claims.remove(name, claim)) {
-                honest.release(name, owner);
-                passOn(honest, name, owner);
-            }
-        }
-
-        /** A force release of {@code name}. */
-        boolean forced(LockProvider honest, String name) {
-            claims.remove(name);
-            boolean held = honest.forceRelease(name);
-            tell(name, null);
-            return held;
-        }
-
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    Claim claim = claims.get(r.name());
-                    if (claim != null
-                            && claim.owner.equals(r.owner())
-                            && claims.remove(r.name(), claim)
-                            && delegate()
-                                    .renew(List.of(new Renewal(r.name(), r.owner(), r.lease())))
-                                    .isEmpty()) {
-                        dequeue(r.name(), r.owner());
-                        return Acquisition.acquired(claim.token);
-                    }
-                    Acquisition a = delegate().tryAcquire(r);
-                    if (a.isAcquired()) {
-                        claims.computeIfPresent(r.name(), (n, c) -> c.owner.equals(r.owner()) ? c : null);
-                        dequeue(r.name(), r.owner());
-                    } else if (r.waiting()) {
-                        queues.computeIfAbsent(r.name(), n -> new ArrayDeque<>());
-                        queues.computeIfPresent(r.name(), (n, q) -> {
-                            if (!q.contains(r.owner())) {
-                                q.add(r.owner());
-                            }
-                            return q;
-                        });
-                    }
-                    return a;
-                }
-
-                @Override
-                public Release release(String name, String owner) {
-                    Release r = delegate().release(name, owner);
-                    if (r.outcome() != Release.Outcome.RELEASED) {
-                        return r;
-                    }
-                    String next = passOn(delegate(), name, owner);
-                    return next == null ? r : new Release(Release.Outcome.RELEASED, next);
-                }
-
-                @Override
-                public void abandon(String name, String owner, long waitId) {
-                    abandoned(delegate(), name, owner);
-                }
-
-                @Override
-                public boolean forceRelease(String name) {
-                    return forced(delegate(), name);
-                }
-
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    // The honest table's subscription only for its closed check: wake-ups come from tell().
-                    super.subscribe(name, new WakeUpListener() {
-                                @Override
-                                public void released(@Nullable String grantee) {}
-
-                                @Override
-                                public void missedNotifications() {}
-                            })
-                            .close();
-                    listeners
-                            .computeIfAbsent(name, n -> new CopyOnWriteArrayList<>())
-                            .add(listener);
-                    return () -> listeners.computeIfPresent(name, (n, list) -> {
-                        list.remove(listener);
-                        return list.isEmpty() ? null : list;
-                    });
-                }
-            };
-        }
-    }
-
-    /**
-     * Abandon does nothing: a waiter of another client that gave up stays queued, is handed the
-     * lock, and keeps it from everyone until the claim times out.
-     */
-    static class IgnoresAbandonKit extends QueueingKit {
-        @Override
-        void abandoned(LockProvider honest, String name, String owner) {
-            // the fault: the queue entry and a hand-over not yet claimed stay
-        }
-    }
-
-    /**
-     * A force release frees held locks only (a {@code DELETE ... WHERE hold_count > 0}): a lock
-     * handed to a waiter that has not claimed it stays with that waiter until the claim times out.
-     */
-    static class ForceReleaseSparesHandOversKit extends QueueingKit {
-        @Override
-        boolean forced(LockProvider honest, String name) {
-            return claims.containsKey(name) ? false : super.forced(honest, name);
-        }
-    }
-
-    /**
      * Subscribe returns before the subscription takes effect (a SUBSCRIBE sent without waiting for
      * its confirmation), with no "notifications may have been missed" after: a release in the first
      * 100 ms is lost. Everything else about the subscription (its close, a closed provider's
@@ -386,6 +212,103 @@ final class BrokenWakeUpKits {
                 public void close() {
                     unsubscribed();
                     super.close();
+                }
+            };
+        }
+    }
+
+    /**
+     * Keeps each name's listeners in a list that the name's first subscription makes and its last
+     * close removes, with {@code computeIfAbsent(...).add} and {@code computeIfPresent(...)} that
+     * drops the list once empty (as a provider's watcher thread reads it): a subscription made
+     * while the name's last one closes can add its listener to the list just dropped, and hears of
+     * no release. Releases through any client of the kit are told to the listeners of every
+     * client, as a backend's notifications would be.
+     */
+    static class RacyListenersKit extends BrokenProvidersTest.BrokenKit {
+        /** The listeners of every client of the kit, by name: one map per client. */
+        private final List<Map<String, List<WakeUpListener>>> clients = new CopyOnWriteArrayList<>();
+
+        private void released(String name) {
+            for (Map<String, List<WakeUpListener>> listeners : clients) {
+                List<WakeUpListener> list = listeners.get(name);
+                if (list != null) {
+                    list.forEach(l -> l.released(null));
+                }
+            }
+        }
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
+            clients.add(listeners);
+            return new ForwardingLockProvider(honest) {
+                private volatile boolean closed;
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    if (r.outcome() == Release.Outcome.RELEASED) {
+                        released(name);
+                    }
+                    return r;
+                }
+
+                @Override
+                public boolean forceRelease(String name) {
+                    boolean held = delegate().forceRelease(name);
+                    released(name);
+                    return held;
+                }
+
+                @Override
+                public void close() {
+                    closed = true;
+                    super.close();
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    if (closed) {
+                        throw new LockException(name, "the provider is closed");
+                    }
+                    listeners
+                            .computeIfAbsent(name, n -> new CopyOnWriteArrayList<>())
+                            .add(listener);
+                    return () -> listeners.computeIfPresent(name, (n, list) -> {
+                        list.remove(listener);
+                        return list.isEmpty() ? null : list;
+                    });
+                }
+            };
+        }
+    }
+
+    /**
+     * A subscription delivers one release notification and then no more (a one-shot future per
+     * subscription, completed by the first message): a client's waiters that wait through several
+     * releases by other clients hear only the first.
+     */
+    static class OneShotSubscriptionKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    java.util.concurrent.atomic.AtomicBoolean heard = new java.util.concurrent.atomic.AtomicBoolean();
+                    return delegate().subscribe(name, new WakeUpListener() {
+                        @Override
+                        public void released(@Nullable String grantee) {
+                            if (heard.compareAndSet(false, true)) {
+                                listener.released(grantee);
+                            }
+                        }
+
+                        @Override
+                        public void missedNotifications() {
+                            listener.missedNotifications();
+                        }
+                    });
                 }
             };
         }

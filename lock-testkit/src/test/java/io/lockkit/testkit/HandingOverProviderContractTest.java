@@ -43,9 +43,9 @@ class HandingOverProviderContractTest extends LockContractTest {
      * One client: remembers its latest waiting request per name, and on a release that frees the
      * lock takes it for that waiter at once, with the waiter's lease counted from the release.
      * The waiter's next attempt of the same wait takes the grant (its lease set anew); abandon of
-     * that wait gives it back.
+     * that wait gives it back. {@link BrokenGrantKits} breaks it through the two package-private hooks.
      */
-    static final class HandingOver extends ForwardingLockProvider {
+    static class HandingOver extends ForwardingLockProvider {
         private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
         /** Grants not yet taken: "name owner waitId" → token. */
         private final Map<String, Long> grants = new ConcurrentHashMap<>();
@@ -58,10 +58,9 @@ class HandingOverProviderContractTest extends LockContractTest {
         public Acquisition tryAcquire(LockRequest r) {
             Long granted = grants.remove(key(r.name(), r.owner(), r.waitId()));
             if (granted != null) {
-                if (delegate()
-                        .renew(List.of(new Renewal(r.name(), r.owner(), r.lease())))
-                        .isEmpty()) {
-                    return Acquisition.acquired(granted);
+                Acquisition taken = takeGrant(r, granted);
+                if (taken.isAcquired()) {
+                    return taken;
                 }
             }
             Acquisition a = delegate().tryAcquire(r);
@@ -78,7 +77,8 @@ class HandingOverProviderContractTest extends LockContractTest {
             Release r = delegate().release(name, owner);
             LockRequest next = waiting.remove(name);
             if (r.outcome() == Release.Outcome.RELEASED && next != null) {
-                Acquisition a = delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                Acquisition a =
+                        delegate().tryAcquire(new LockRequest(name, next.owner(), grantLease(next), Duration.ZERO));
                 if (a.isAcquired()) {
                     grants.put(key(name, next.owner(), next.waitId()), a.fencingToken());
                     return Release.grantedTo(next.owner(), a.fencingToken(), next.waitId());
@@ -93,6 +93,20 @@ class HandingOverProviderContractTest extends LockContractTest {
             if (grants.remove(key(name, owner, waitId)) != null) {
                 delegate().release(name, owner);
             }
+        }
+
+        /** The lease a direct grant to the waiter of {@code next} gets: that request's. */
+        Duration grantLease(LockRequest next) {
+            return next.lease();
+        }
+
+        /** An attempt of a wait that meets its grant (token {@code token}): the same hold, its lease set anew. */
+        Acquisition takeGrant(LockRequest r, long token) {
+            return delegate()
+                            .renew(List.of(new Renewal(r.name(), r.owner(), r.lease())))
+                            .isEmpty()
+                    ? Acquisition.acquired(token)
+                    : Acquisition.busy(Duration.ZERO);
         }
 
         private void forget(String name, String owner, long waitId) {

@@ -229,7 +229,11 @@ final class ManagedThreads {
             starter = null;
             maker.interrupt();
             if (!serving) {
-                return; // held back by the container (a start that failed): it ends as soon as it runs
+                // Held back by the container (a start that failed, or a close right after the start):
+                // it ends as soon as it runs, and may never run lockkit's code, whose end gives the
+                // container's name back; give it back here (should it run, it does so again).
+                maker.setName(makerContainerName);
+                return;
             }
             try {
                 maker.join(TimeUnit.SECONDS.toMillis(2)); // gone with the application, not after it

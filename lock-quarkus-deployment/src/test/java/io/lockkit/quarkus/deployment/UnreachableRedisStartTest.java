@@ -23,6 +23,21 @@ class UnreachableRedisStartTest {
     /** A lockkit key not spelled the Quarkus way: "lockkit." not preceded by "quarkus." (or a word or dot). */
     static final Pattern PLAIN_KEY = Pattern.compile("(?<![\\w.])lockkit\\.[a-z]");
 
+    /**
+     * {@code message} without the unknown-key hints for system properties the build passed in
+     * ({@code -Dlockkit.excludedTags=…} from CI's command line reaches the test JVM, and lockkit
+     * rightly reports it as a key it does not know): the test's own keys are the subject.
+     */
+    static String withoutBuildProperties(String message) {
+        String rest = message;
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("lockkit.")) {
+                rest = rest.replaceAll(Pattern.quote(key) + "( \\(did you mean [^)]*\\))?", "");
+            }
+        }
+        return rest;
+    }
+
     /** A server that accepts connections and never answers: the start-up check waits its whole timeout. */
     static final ServerSocket SILENT = silentServer();
 
@@ -56,7 +71,7 @@ class UnreachableRedisStartTest {
                 assertThat(message.split("Unknown keys are set", -1))
                         .as("the typo hints once")
                         .hasSize(2);
-                assertThat(PLAIN_KEY.matcher(message).find())
+                assertThat(PLAIN_KEY.matcher(withoutBuildProperties(message)).find())
                         .as("a plain lockkit.* key in: %s", message)
                         .isFalse();
             })

@@ -24,18 +24,14 @@ class UnreachableRedisStartTest {
     static final Pattern PLAIN_KEY = Pattern.compile("(?<![\\w.])lockkit\\.[a-z]");
 
     /**
-     * {@code message} without the unknown-key hints for system properties the build passed in
-     * ({@code -Dlockkit.excludedTags=…} from CI's command line reaches the test JVM, and lockkit
-     * rightly reports it as a key it does not know): the test's own keys are the subject.
+     * {@code message} without its list of unknown keys: what the build passes to the test JVM
+     * ({@code -Dlockkit.excludedTags=…} on CI's command line, a {@code LOCKKIT_REDIS_SOURCES}
+     * environment variable) is rightly listed there under the names it was given; the test's own typo
+     * and its hint are asserted on their own.
      */
     static String withoutBuildProperties(String message) {
-        String rest = message;
-        for (String key : System.getProperties().stringPropertyNames()) {
-            if (key.startsWith("lockkit.")) {
-                rest = rest.replaceAll(Pattern.quote(key) + "( \\(did you mean [^)]*\\))?", "");
-            }
-        }
-        return rest;
+        int unknown = message.indexOf("Unknown keys are set");
+        return unknown < 0 ? message : message.substring(0, unknown);
     }
 
     /** A server that accepts connections and never answers: the start-up check waits its whole timeout. */

@@ -61,6 +61,8 @@ class DevServicesTest {
                                 record -> DEV_SERVICES_LOGGERS.stream().anyMatch(record.getLoggerName()::startsWith))
                         .filteredOn(record -> record.getLoggerName().startsWith("io.lockkit"))
                         .map(LogText::of)
+                        // the fixture says once per JVM where a LOCKKIT_REDIS_SOURCES of the build points it
+                        .filteredOn(text -> !text.contains("(environment variable LOCKKIT_REDIS_SOURCES)"))
                         .singleElement()
                         .satisfies(text -> assertThat(text)
                                 .startsWith("lockkit Dev Services: Redis ")

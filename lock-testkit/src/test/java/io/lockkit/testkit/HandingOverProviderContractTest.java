@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole contract against an in-JVM backend that, like the Redis provider, hands a released
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.DisplayName;
  * core's direct-grant paths (passing the grant on, taking it without a call, giving back a grant
  * whose wait ended) are exercised by the kit too.
  */
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("An in-JVM backend that grants a released lock to a waiter of the releasing client")
 class HandingOverProviderContractTest extends LockContractTest {
 

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 
 /**
  * Turns the runs into {@code RESULTS.md}, {@code chart.svg} and {@code summary.csv}: medians across
- * runs, ratios beside them. The sections' tables are {@link SummaryTables}, {@link GoalsTable},
+ * runs, ratios beside them. The sections' tables are {@link SummaryTables},
  * {@link DetailTables} and {@link WatchdogTable}, on {@link TextTable}; a regenerated report keeps
  * the hand-written analysis of the one it replaces.
  */
@@ -76,7 +76,7 @@ final class Report {
         md.append(new SummaryTables(f).summary());
         md.append("\n![lockkit, the raw floor and Redisson side by side](chart.svg)\n\n");
         md.append("## Goals (lockkit)\n\n");
-        md.append(new GoalsTable(f).markdown());
+        md.append(new SummaryTables(f).goals());
         md.append("\n## Analysis\n\n").append(ANALYSIS_START).append("\n\n");
         md.append(
                 analysis.isEmpty()

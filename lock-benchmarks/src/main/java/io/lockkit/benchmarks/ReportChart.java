@@ -120,6 +120,19 @@ final class ReportChart {
             return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
         }
 
+        /** A round axis maximum a little above the largest value (NaN values left out). */
+        private static double niceMax(double[][] values) {
+            double max = 0;
+            for (double[] series : values) {
+                for (double v : series) {
+                    if (!Double.isNaN(v)) {
+                        max = Math.max(max, v);
+                    }
+                }
+            }
+            return niceMax(max);
+        }
+
         private static double niceMax(double max) {
             if (!(max > 0)) {
                 return 1;
@@ -157,15 +170,7 @@ final class ReportChart {
         }
 
         void bars(double x, double y, double w, double h, String title, String[] groups, double[][] values) {
-            double max = 0;
-            for (double[] g : values) {
-                for (double v : g) {
-                    if (!Double.isNaN(v)) {
-                        max = Math.max(max, v);
-                    }
-                }
-            }
-            max = niceMax(max);
+            double max = niceMax(values);
             axes(x, y, w, h, title, max);
             double top = y + 30;
             double bottom = y + h - 24;
@@ -186,15 +191,7 @@ final class ReportChart {
         }
 
         void lines(double x, double y, double w, double h, String title, List<Integer> xs, double[][] values) {
-            double max = 0;
-            for (double[] series : values) {
-                for (double v : series) {
-                    if (!Double.isNaN(v)) {
-                        max = Math.max(max, v);
-                    }
-                }
-            }
-            max = niceMax(max);
+            double max = niceMax(values);
             axes(x, y, w, h, title, max);
             double top = y + 30;
             double bottom = y + h - 24;

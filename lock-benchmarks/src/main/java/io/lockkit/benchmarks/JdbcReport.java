@@ -113,22 +113,19 @@ final class JdbcReport {
                     fmt(cell(r, 0)) + " / " + fmt(cell(r, P1_CELLS)) + " / " + fmt(cell(r, 2 * P1_CELLS)) + " / "
                             + fmt(cell(r, 3 * P1_CELLS)),
                     String.format(Locale.ROOT, "%.2f", cell(r, P1_CELLS + 1)),
-                    String.format(
-                            Locale.ROOT,
-                            "%s / %s (%.2f×)",
-                            fmt(p3(r, 1, 0)),
-                            fmt(p3(r, 2, 0)),
-                            p3(r, 1, 0) / p3(r, 2, 0)),
-                    String.format(
-                            Locale.ROOT,
-                            "%s / %s (%.2f×)",
-                            fmt(p3(r, 1, 1)),
-                            fmt(p3(r, 2, 1)),
-                            p3(r, 1, 1) / p3(r, 2, 1)),
+                    lockkitVersusSpring(r, 0),
+                    lockkitVersusSpring(r, 1),
                     fmt(p3(r, 1, 3)) + " / " + fmt(p3(r, 1, 4)));
         }
         b.append(every.markdown());
         b.append('\n');
+    }
+
+    /** P3 cell {@code c} of a round, "lockkit / spring (ratio×)". */
+    private static String lockkitVersusSpring(String[] round, int c) {
+        double lockkit = p3(round, 1, c);
+        double spring = p3(round, 2, c);
+        return String.format(Locale.ROOT, "%s / %s (%.2f×)", fmt(lockkit), fmt(spring), lockkit / spring);
     }
 
     /** Library {@code peer}'s medians: P1, and P3 where it took part ("–" where not). */

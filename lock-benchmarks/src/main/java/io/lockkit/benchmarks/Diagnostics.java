@@ -251,24 +251,33 @@ final class Diagnostics {
                 .append(
                         "JVM's per pair; context switches are all of this JVM's threads' (voluntary + involuntary) per pair. Redis and ")
                 .append("the JVM each have one CPU of their own (pinned).\n\n");
-        md.append(
-                "| threads | variant | pairs/s | p50 | Redis CPU / pair | in scripts / pair | client CPU / pair | context switches / pair | Redis CPU | client CPU |\n");
-        md.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        TextTable table = TextTable.of(
+                        "threads",
+                        "variant",
+                        "pairs/s",
+                        "p50",
+                        "Redis CPU / pair",
+                        "in scripts / pair",
+                        "client CPU / pair",
+                        "context switches / pair",
+                        "Redis CPU",
+                        "client CPU")
+                .rightFrom(2)
+                .right(0);
         for (Row r : rows) {
-            md.append(String.format(
-                    Locale.ROOT,
-                    "| %d | %s | %,.0f | %.1f µs | %.1f µs | %.1f µs | %.1f µs | %.1f | %.0f %% | %.0f %% |%n",
-                    r.threads(),
+            table.row(
+                    String.valueOf(r.threads()),
                     r.variant(),
-                    r.pairsPerSecond(),
-                    r.p50Micros(),
-                    r.redisCpuMicrosPerPair(),
-                    r.scriptMicrosPerPair(),
-                    r.clientCpuMicrosPerPair(),
-                    r.contextSwitchesPerPair(),
-                    r.redisCpuPercent(),
-                    r.clientCpuPercent()));
+                    String.format(Locale.ROOT, "%,.0f", r.pairsPerSecond()),
+                    String.format(Locale.ROOT, "%.1f µs", r.p50Micros()),
+                    String.format(Locale.ROOT, "%.1f µs", r.redisCpuMicrosPerPair()),
+                    String.format(Locale.ROOT, "%.1f µs", r.scriptMicrosPerPair()),
+                    String.format(Locale.ROOT, "%.1f µs", r.clientCpuMicrosPerPair()),
+                    String.format(Locale.ROOT, "%.1f", r.contextSwitchesPerPair()),
+                    String.format(Locale.ROOT, "%.0f %%", r.redisCpuPercent()),
+                    String.format(Locale.ROOT, "%.0f %%", r.clientCpuPercent()));
         }
+        md.append(table.markdown());
         return md.toString();
     }
 }

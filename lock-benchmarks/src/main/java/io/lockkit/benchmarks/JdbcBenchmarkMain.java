@@ -2,8 +2,6 @@ package io.lockkit.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.lockkit.DistributedLock;
-import io.lockkit.DistributedLockFactory;
 import io.lockkit.benchmarks.Stats.Samples;
 import io.lockkit.jdbc.JdbcLockProvider;
 import java.io.IOException;
@@ -11,21 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.LockSupport;
-import javax.sql.DataSource;
-import org.springframework.integration.jdbc.lock.DefaultLockRepository;
-import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * P1 and P3 on PostgreSQL: lockkit's JDBC provider beside a raw-SQL floor and Spring Integration's
@@ -66,14 +56,6 @@ public final class JdbcBenchmarkMain {
     private static final int P3_THREADS = 8;
 
     private JdbcBenchmarkMain() {}
-
-    /** A lock library's client: a process's worth of pool and lock objects. */
-    private interface Client extends AutoCloseable {
-        Lock lock(String name);
-
-        @Override
-        void close();
-    }
 
     /**
      * Arguments: the output directory (default {@code results/jdbc}), then optionally
@@ -272,11 +254,11 @@ public final class JdbcBenchmarkMain {
      */
     private static double[][] p1(JdbcDatabase db) throws Exception {
         Peer[] peers = Peer.values();
-        List<Client> clients = new ArrayList<>();
+        List<JdbcPeers.Client> clients = new ArrayList<>();
         try {
             List<Lock> locks = new ArrayList<>();
             for (Peer peer : peers) {
-                Client c = open(peer, db, 1);
+                JdbcPeers.Client c = JdbcPeers.open(peer, db, 1);
                 clients.add(c);
                 locks.add(c.lock("p1-" + peer));
             }
@@ -322,15 +304,15 @@ public final class JdbcBenchmarkMain {
             }
             return out;
         } finally {
-            clients.forEach(Client::close);
+            clients.forEach(JdbcPeers.Client::close);
         }
     }
 
     private static double[] p3(Peer peer, JdbcDatabase db) throws Exception {
-        List<Client> clients = new ArrayList<>();
+        List<JdbcPeers.Client> clients = new ArrayList<>();
         try {
             for (int i = 0; i < P3_CLIENTS; i++) {
-                clients.add(open(peer, db, P3_THREADS));
+                clients.add(JdbcPeers.open(peer, db, P3_THREADS));
             }
             String name = "p3-" + peer;
             AtomicLong releasedAt = new AtomicLong();
@@ -346,7 +328,7 @@ public final class JdbcBenchmarkMain {
             long measureFrom = start + P3_WARMUP.toNanos();
             long measureTo = measureFrom + P3_MEASURE.toNanos();
             for (int ci = 0; ci < clients.size(); ci++) {
-                Client c = clients.get(ci);
+                JdbcPeers.Client c = clients.get(ci);
                 int clientIndex = ci;
                 for (int t = 0; t < P3_THREADS; t++) {
                     Samples mine = new Samples();
@@ -400,196 +382,7 @@ public final class JdbcBenchmarkMain {
                 all.count == 0 ? 0 : 100.0 * same.count / all.count
             };
         } finally {
-            clients.forEach(Client::close);
-        }
-    }
-
-    // ---- the libraries ----
-
-    private static Client open(Peer peer, JdbcDatabase db, int threads) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(peer == Peer.FLOOR ? db.url() + db.floorUrlParameters() : db.url());
-        config.setMaximumPoolSize(threads + 1);
-        config.setMinimumIdle(threads + 1);
-        HikariDataSource pool = new HikariDataSource(config);
-        return switch (peer) {
-            case FLOOR -> floor(pool, db);
-            case LOCKKIT -> lockkit(pool);
-            case SPRING -> spring(pool);
-            case LOCKKIT_SPI -> lockkitSpi(pool);
-        };
-    }
-
-    /** lockkit's provider without the core: one acquire and one release statement a pair. */
-    private static Client lockkitSpi(HikariDataSource pool) {
-        JdbcLockProvider provider = JdbcLockProvider.create(pool);
-        return new Client() {
-            @Override
-            public Lock lock(String name) {
-                return new SpiLock(provider, name);
-            }
-
-            @Override
-            public void close() {
-                provider.close();
-                pool.close();
-            }
-        };
-    }
-
-    /** A {@link Lock} of which the scenarios use {@code lock} and {@code unlock} only. */
-    private abstract static class LockAndUnlockOnly implements Lock {
-        @Override
-        public void lockInterruptibly() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean tryLock(long time, TimeUnit unit) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public java.util.concurrent.locks.Condition newCondition() {
-            throw new UnsupportedOperationException();
-        }
-    }
-
-    private static final class SpiLock extends LockAndUnlockOnly {
-        private final JdbcLockProvider provider;
-        private final String name;
-
-        SpiLock(JdbcLockProvider provider, String name) {
-            this.provider = provider;
-            this.name = name;
-        }
-
-        @Override
-        public void lock() {
-            if (!provider.tryAcquire(new io.lockkit.spi.LockProvider.LockRequest(
-                            name, "spi:1", Duration.ofSeconds(30), Duration.ZERO))
-                    .isAcquired()) {
-                throw new IllegalStateException("the SPI peer's name is taken: " + name);
-            }
-        }
-
-        @Override
-        public void unlock() {
-            provider.release(name, "spi:1");
-        }
-    }
-
-    private static Client lockkit(HikariDataSource pool) {
-        JdbcLockProvider provider = JdbcLockProvider.create(pool);
-        DistributedLockFactory f = DistributedLockFactory.create(provider);
-        return new Client() {
-            @Override
-            public Lock lock(String name) {
-                DistributedLock l = f.getLock(name);
-                return l;
-            }
-
-            @Override
-            public void close() {
-                f.close();
-                provider.close();
-                pool.close();
-            }
-        };
-    }
-
-    private static Client spring(HikariDataSource pool) {
-        DefaultLockRepository repository =
-                new DefaultLockRepository(pool, UUID.randomUUID().toString());
-        repository.setTransactionManager(new DataSourceTransactionManager(pool));
-        repository.afterPropertiesSet();
-        repository.afterSingletonsInstantiated();
-        repository.start();
-        JdbcLockRegistry registry = new JdbcLockRegistry(repository);
-        return new Client() {
-            @Override
-            public Lock lock(String name) {
-                return registry.obtain(name);
-            }
-
-            @Override
-            public void close() {
-                repository.close();
-                pool.close();
-            }
-        };
-    }
-
-    /** One upsert over an expired row to acquire, one DELETE to release; waiters poll every millisecond. */
-    private static Client floor(HikariDataSource pool, JdbcDatabase db) {
-        return new Client() {
-            @Override
-            public Lock lock(String name) {
-                return new FloorLock(pool, name, db.floorAcquire(), db.floorRelease());
-            }
-
-            @Override
-            public void close() {
-                pool.close();
-            }
-        };
-    }
-
-    private static final class FloorLock extends LockAndUnlockOnly {
-        private final DataSource pool;
-        private final String name;
-        private final String acquire;
-        private final String release;
-
-        FloorLock(DataSource pool, String name, String acquire, String release) {
-            this.pool = pool;
-            this.name = name;
-            this.acquire = acquire;
-            this.release = release;
-        }
-
-        @Override
-        public void lock() {
-            String owner = Thread.currentThread().getName() + "-" + System.identityHashCode(this);
-            while (!attempt(owner)) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
-        }
-
-        private boolean attempt(String owner) {
-            try (Connection c = pool.getConnection();
-                    PreparedStatement s = c.prepareStatement(acquire)) {
-                s.setString(1, name);
-                s.setString(2, owner);
-                if (s.execute()) {
-                    try (ResultSet rs = s.getResultSet()) {
-                        return rs.next(); // PostgreSQL: RETURNING 1 when taken
-                    }
-                }
-                return s.getUpdateCount() > 0; // MariaDB: affected rows
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        @Override
-        public void unlock() {
-            String owner = Thread.currentThread().getName() + "-" + System.identityHashCode(this);
-            try (Connection c = pool.getConnection();
-                    PreparedStatement s = c.prepareStatement(release)) {
-                s.setString(1, name);
-                s.setString(2, owner);
-                if (s.executeUpdate() != 1) {
-                    throw new IllegalStateException("floor lock " + name + " was not held by " + owner);
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
+            clients.forEach(JdbcPeers.Client::close);
         }
     }
 

@@ -82,68 +82,82 @@ final class JdbcReport {
                 p1Spi,
                 p3Ratio,
                 handOffRatio));
-        b.append("| library | P1 p50 µs | P1 × floor | P3 acquisitions/s | P3 hand-off p50 µs | hand-off p99 µs"
-                + " | same client p50 µs | other client p50 µs | same client share | P3 lost updates |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        TextTable libraries = TextTable.of(
+                "library",
+                "P1 p50 µs",
+                "P1 × floor",
+                "P3 acquisitions/s",
+                "P3 hand-off p50 µs",
+                "hand-off p99 µs",
+                "same client p50 µs",
+                "other client p50 µs",
+                "same client share",
+                "P3 lost updates");
         for (int i = 0; i < P1_PEERS.length; i++) {
-            int peer = i;
-            b.append("| ").append(P1_PEERS[i]);
-            b.append(" | ").append(fmt(median(rows, r -> cell(r, peer * P1_CELLS))));
-            b.append(" | ").append(String.format(Locale.ROOT, "%.2f", median(rows, r -> cell(r, peer * P1_CELLS + 1))));
-            if (i < P3_PEERS.length) {
-                for (int c : new int[] {0, 1, 2, 3, 4}) {
-                    b.append(" | ").append(fmt(median(rows, r -> p3(r, peer, c))));
-                }
-                b.append(" | ").append(String.format(Locale.ROOT, "%.0f%%", median(rows, r -> p3(r, peer, 5))));
-                b.append(" | ").append(fmt(median(rows, r -> p3(r, peer, 6))));
-            } else {
-                b.append(" | – | – | – | – | – | – | –");
-            }
-            b.append(" |\n");
+            libraries.row(libraryRow(rows, i));
         }
+        b.append(libraries.markdown());
         b.append("\nEvery round (P1 p50 µs floor / lockkit / spring / SPI only; P3 acquisitions/s and hand-off p50 µs"
                 + " lockkit / spring; lockkit's hand-off p50 same / other client):\n\n");
-        b.append(
-                "| round | P1 p50 µs | P1 lockkit × floor | P3 acq/s lockkit / spring | P3 hand-off p50 lockkit / spring"
-                        + " | lockkit same / other client |\n|---|---|---|---|---|---|\n");
+        TextTable every = TextTable.of(
+                "round",
+                "P1 p50 µs",
+                "P1 lockkit × floor",
+                "P3 acq/s lockkit / spring",
+                "P3 hand-off p50 lockkit / spring",
+                "lockkit same / other client");
         for (int i = 0; i < rows.size(); i++) {
             String[] r = rows.get(i);
-            b.append(String.format(
-                    Locale.ROOT,
-                    "| %d | %s / %s / %s / %s | %.2f | %s / %s (%.2f×) | %s / %s (%.2f×) | %s / %s |%n",
-                    i + 1,
-                    fmt(cell(r, 0)),
-                    fmt(cell(r, P1_CELLS)),
-                    fmt(cell(r, 2 * P1_CELLS)),
-                    fmt(cell(r, 3 * P1_CELLS)),
-                    cell(r, P1_CELLS + 1),
-                    fmt(p3(r, 1, 0)),
-                    fmt(p3(r, 2, 0)),
-                    p3(r, 1, 0) / p3(r, 2, 0),
-                    fmt(p3(r, 1, 1)),
-                    fmt(p3(r, 2, 1)),
-                    p3(r, 1, 1) / p3(r, 2, 1),
-                    fmt(p3(r, 1, 3)),
-                    fmt(p3(r, 1, 4))));
+            every.row(
+                    Integer.toString(i + 1),
+                    fmt(cell(r, 0)) + " / " + fmt(cell(r, P1_CELLS)) + " / " + fmt(cell(r, 2 * P1_CELLS)) + " / "
+                            + fmt(cell(r, 3 * P1_CELLS)),
+                    String.format(Locale.ROOT, "%.2f", cell(r, P1_CELLS + 1)),
+                    lockkitVersusSpring(r, 0),
+                    lockkitVersusSpring(r, 1),
+                    fmt(p3(r, 1, 3)) + " / " + fmt(p3(r, 1, 4)));
         }
+        b.append(every.markdown());
         b.append('\n');
+    }
+
+    /** P3 cell {@code c} of a round, "lockkit / spring (ratio×)". */
+    private static String lockkitVersusSpring(String[] round, int c) {
+        double lockkit = p3(round, 1, c);
+        double spring = p3(round, 2, c);
+        return String.format(Locale.ROOT, "%s / %s (%.2f×)", fmt(lockkit), fmt(spring), lockkit / spring);
+    }
+
+    /** Library {@code peer}'s medians: P1, and P3 where it took part ("–" where not). */
+    private static List<String> libraryRow(List<String[]> rows, int peer) {
+        List<String> cells = new ArrayList<>();
+        cells.add(P1_PEERS[peer]);
+        cells.add(fmt(median(rows, r -> cell(r, peer * P1_CELLS))));
+        cells.add(String.format(Locale.ROOT, "%.2f", median(rows, r -> cell(r, peer * P1_CELLS + 1))));
+        if (peer < P3_PEERS.length) {
+            for (int c : new int[] {0, 1, 2, 3, 4}) {
+                cells.add(fmt(median(rows, r -> p3(r, peer, c))));
+            }
+            cells.add(String.format(Locale.ROOT, "%.0f%%", median(rows, r -> p3(r, peer, 5))));
+            cells.add(fmt(median(rows, r -> p3(r, peer, 6))));
+        } else {
+            cells.addAll(java.util.Collections.nCopies(7, "–"));
+        }
+        return cells;
     }
 
     private static void breakdown(StringBuilder b, List<double[]> rounds) {
         b.append("Where P1's time goes: p50 µs of single statements on one connection, one thread, in turns (median"
-                + " over the rounds):\n\n| statement | p50 µs |\n|---|---|\n");
+                + " over the rounds):\n\n");
+        TextTable statements = TextTable.of("statement", "p50 µs");
         for (int i = 0; i < JdbcBenchmarkMain.BREAKDOWN.length; i++) {
             List<Double> values = new ArrayList<>();
             for (double[] r : rounds) {
                 values.add(r[i]);
             }
-            b.append("| ")
-                    .append(JdbcBenchmarkMain.BREAKDOWN[i])
-                    .append(" | ")
-                    .append(fmt(Stats.median(values)))
-                    .append(" |\n");
+            statements.row(JdbcBenchmarkMain.BREAKDOWN[i], fmt(Stats.median(values)));
         }
-        b.append('\n');
+        b.append(statements.markdown()).append('\n');
     }
 
     private static double cell(String[] row, int index) {

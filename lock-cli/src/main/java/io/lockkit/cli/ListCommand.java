@@ -7,10 +7,7 @@ import java.util.Iterator;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code lockkit list [PREFIX]}: every held lock whose name starts with the prefix, streamed page by
@@ -28,39 +25,26 @@ import picocli.CommandLine.Spec;
         })
 final class ListCommand implements Callable<Integer> {
 
-    @ParentCommand
-    @SuppressWarnings("NullAway.Init") // set by picocli before call()
-    LockkitCli cli;
-
-    @Spec
-    @SuppressWarnings("NullAway.Init")
-    CommandSpec spec;
-
-    @Parameters(
-            index = "0",
-            arity = "0..1",
-            paramLabel = "PREFIX",
-            defaultValue = "",
-            description = "lock name prefix (default: all)")
-    String prefix = "";
+    @Mixin
+    CommandContext.Prefix context = new CommandContext.Prefix();
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = context.out();
         int code = LockkitCli.EXIT_OK;
-        try (Target target = cli.connect();
-                Stream<LockInfo> locks = target.factory().locks(prefix)) {
+        try (Target target = context.connect();
+                Stream<LockInfo> locks = target.factory().locks(context.prefix)) {
             Iterator<LockInfo> it = locks.iterator();
             boolean any = it.hasNext(); // the first page, before anything is written
-            if (cli.json) {
-                code = writeJson(out, spec.commandLine().getErr(), prefix, it, target.at());
+            if (context.json()) {
+                code = writeJson(out, context.err(), context.prefix, it, target.at());
             } else {
                 Table table = new Table(out, Render.HEADERS, Render.RIGHT);
                 while (any && it.hasNext()) {
                     table.add(Render.cells(it.next()));
                 }
                 table.finish();
-                out.print(summary(table.rows(), prefix) + "\n");
+                out.print(summary(table.rows(), context.prefix) + "\n");
             }
         }
         out.flush();

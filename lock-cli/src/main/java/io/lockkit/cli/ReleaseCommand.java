@@ -6,11 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lockkit release NAME --force [--yes]}: frees a lock whoever holds it, after asking on the
@@ -28,17 +25,8 @@ import picocli.CommandLine.Spec;
         })
 final class ReleaseCommand implements Callable<Integer> {
 
-    @ParentCommand
-    @SuppressWarnings("NullAway.Init") // set by picocli before call()
-    LockkitCli cli;
-
-    @Spec
-    @SuppressWarnings("NullAway.Init")
-    CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "NAME", description = "the lock's name")
-    @SuppressWarnings("NullAway.Init")
-    String name;
+    @Mixin
+    CommandContext.Name context = new CommandContext.Name();
 
     @Option(
             names = "--force",
@@ -53,11 +41,11 @@ final class ReleaseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        String shown = Render.printable(name);
-        try (Target target = cli.connect()) {
-            Optional<LockInfo> held = target.factory().inspect(name);
+        PrintWriter out = context.out();
+        PrintWriter err = context.err();
+        String shown = Render.printable(context.name);
+        try (Target target = context.connect()) {
+            Optional<LockInfo> held = target.factory().inspect(context.name);
             if (held.isEmpty()) {
                 err.println("lock '" + shown + "' is not held; nothing released");
                 return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
@@ -66,7 +54,7 @@ final class ReleaseCommand implements Callable<Integer> {
             String holder =
                     Render.printable(Render.holder(lock)) + " (client " + Render.printable(lock.clientId()) + ")";
             if (!yes) {
-                LockkitCli.Prompt console = cli.environment().console();
+                LockkitCli.Prompt console = context.environment().console();
                 if (console == null) {
                     err.println("lockkit: not releasing '" + shown + "' held by " + holder
                             + ": there is no console to confirm on; add --yes to release without asking");
@@ -79,11 +67,11 @@ final class ReleaseCommand implements Callable<Integer> {
                     return json(out, false, lock, LockkitCli.EXIT_REFUSED);
                 }
             }
-            if (!target.factory().forceRelease(name)) {
+            if (!target.factory().forceRelease(context.name)) {
                 err.println("lock '" + shown + "' was freed before the release; nothing released");
                 return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
             }
-            if (!cli.json) {
+            if (!context.json()) {
                 out.print("released '" + shown + "', held by " + holder
                         + "; the holder learns of the loss at its next renewal\n");
             }
@@ -95,9 +83,9 @@ final class ReleaseCommand implements Callable<Integer> {
 
     /** With --json: {"name":…,"released":…,"holder":{lock as it was}|null}; returns {@code code}. */
     private int json(PrintWriter out, boolean released, @org.jspecify.annotations.Nullable LockInfo was, int code) {
-        if (cli.json) {
+        if (context.json()) {
             StringBuilder sb = new StringBuilder(256);
-            Render.string(sb.append("{\"name\":"), name)
+            Render.string(sb.append("{\"name\":"), context.name)
                     .append(",\"released\":")
                     .append(released)
                     .append(",\"holder\":");

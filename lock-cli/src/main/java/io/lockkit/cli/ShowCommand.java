@@ -5,10 +5,7 @@ import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /** {@code lockkit show NAME}: one lock's holder, hold count, token, lease left and waiters. */
 @Command(
@@ -20,37 +17,28 @@ import picocli.CommandLine.Spec;
         })
 final class ShowCommand implements Callable<Integer> {
 
-    @ParentCommand
-    @SuppressWarnings("NullAway.Init") // set by picocli before call()
-    LockkitCli cli;
-
-    @Spec
-    @SuppressWarnings("NullAway.Init")
-    CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "NAME", description = "the lock's name")
-    @SuppressWarnings("NullAway.Init")
-    String name;
+    @Mixin
+    CommandContext.Name context = new CommandContext.Name();
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = context.out();
         Optional<LockInfo> lock;
-        try (Target target = cli.connect()) {
-            lock = target.factory().inspect(name);
+        try (Target target = context.connect()) {
+            lock = target.factory().inspect(context.name);
         }
-        if (cli.json) {
+        if (context.json()) {
             StringBuilder sb = new StringBuilder(256);
             if (lock.isPresent()) {
                 Render.json(sb, lock.get(), true);
             } else {
-                Render.string(sb.append("{\"name\":"), name).append(",\"held\":false}");
+                Render.string(sb.append("{\"name\":"), context.name).append(",\"held\":false}");
             }
             out.print(sb.append('\n'));
         } else if (lock.isPresent()) {
             describe(out, lock.get());
         } else {
-            spec.commandLine().getErr().println("lock '" + Render.printable(name) + "' is not held");
+            context.err().println("lock '" + Render.printable(context.name) + "' is not held");
         }
         out.flush();
         return lock.isPresent() ? LockkitCli.EXIT_OK : LockkitCli.EXIT_NOT_HELD;

@@ -131,26 +131,8 @@ final class Target implements AutoCloseable {
     /** The provider and its settings from {@code --uri} (or the environment, or the default) and the other options. */
     static Resolved resolve(LockkitCli options) {
         LockkitCli.Environment env = options.environment();
-        String text = options.uri;
-        if (text == null || text.isBlank()) {
-            text = env.variable(LockkitCli.URI_VARIABLE);
-        }
-        if (text == null || text.isBlank()) {
-            text = env.variable(LockkitCli.REDIS_URI_VARIABLE);
-        }
-        if (text == null || text.isBlank()) {
-            text = LockkitCli.DEFAULT_URI;
-        }
-        text = text.strip();
-        LockProviderFactory factory;
-        try {
-            factory = LockProviderFactory.forUri(text, Target.class.getClassLoader());
-        } catch (IllegalArgumentException e) {
-            String message = String.valueOf(e.getMessage());
-            throw new UsageException("--uri: " + (message.startsWith("lockkit: ") ? message.substring(9) : message));
-        } catch (IllegalStateException e) { // two providers of one name
-            throw new UsageException(e.getMessage());
-        }
+        String text = uriText(options, env);
+        LockProviderFactory factory = factoryFor(text);
         Set<String> declared =
                 factory.settings().stream().map(ProviderSetting::key).collect(Collectors.toSet());
         String uriKey = factory.uriKey()
@@ -178,6 +160,44 @@ final class Target implements AutoCloseable {
             }
         }
         optionOfKey.put(uriKey, "--uri");
+        putOptions(options, settings, optionOfKey, declared, factory);
+        return new Resolved(factory, settings, shown, kind(factory), optionOfKey);
+    }
+
+    /** {@code --uri}, else the URI variables, else the default, stripped. */
+    private static String uriText(LockkitCli options, LockkitCli.Environment env) {
+        String text = options.uri;
+        if (text == null || text.isBlank()) {
+            text = env.variable(LockkitCli.URI_VARIABLE);
+        }
+        if (text == null || text.isBlank()) {
+            text = env.variable(LockkitCli.REDIS_URI_VARIABLE);
+        }
+        if (text == null || text.isBlank()) {
+            text = LockkitCli.DEFAULT_URI;
+        }
+        return text.strip();
+    }
+
+    /** The provider that takes {@code text}; a usage error when none does or two claim it. */
+    private static LockProviderFactory factoryFor(String text) {
+        try {
+            return LockProviderFactory.forUri(text, Target.class.getClassLoader());
+        } catch (IllegalArgumentException e) {
+            String message = String.valueOf(e.getMessage());
+            throw new UsageException("--uri: " + (message.startsWith("lockkit: ") ? message.substring(9) : message));
+        } catch (IllegalStateException e) { // two providers of one name
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** The settings of the options other than the URI and its credentials: --timeout, --key-prefix, --cacert, --set. */
+    private static void putOptions(
+            LockkitCli options,
+            Map<String, String> settings,
+            Map<String, String> optionOfKey,
+            Set<String> declared,
+            LockProviderFactory factory) {
         if (options.timeout != null) {
             String timeout = options.timeout.toMillis() + "ms";
             put(settings, optionOfKey, declared, factory, "timeout", timeout, "--timeout");
@@ -205,7 +225,6 @@ final class Target implements AutoCloseable {
             settings.put(set.getKey(), set.getValue());
             optionOfKey.putIfAbsent(set.getKey(), "--set " + set.getKey());
         }
-        return new Resolved(factory, settings, shown, kind(factory), optionOfKey);
     }
 
     /** Sets {@code lockkit.<name>.<setting>}, or fails naming {@code option} when the provider has no such key. */

@@ -14,11 +14,8 @@ import java.util.PriorityQueue;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lockkit watch [PREFIX]}: the held locks as a table redrawn every interval, until
@@ -40,21 +37,8 @@ final class WatchCommand implements Callable<Integer> {
 
     private static final String CLEAR_SCREEN = "\033[H\033[2J";
 
-    @ParentCommand
-    @SuppressWarnings("NullAway.Init") // set by picocli before call()
-    LockkitCli cli;
-
-    @Spec
-    @SuppressWarnings("NullAway.Init")
-    CommandSpec spec;
-
-    @Parameters(
-            index = "0",
-            arity = "0..1",
-            paramLabel = "PREFIX",
-            defaultValue = "",
-            description = "lock name prefix (default: all)")
-    String prefix = "";
+    @Mixin
+    CommandContext.Prefix context = new CommandContext.Prefix();
 
     @Option(
             names = "--interval",
@@ -88,11 +72,11 @@ final class WatchCommand implements Callable<Integer> {
         if (limit < 1) {
             throw new Target.UsageException("--limit must be positive, was " + limit);
         }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        boolean clear = !cli.json && cli.environment().console() != null;
+        PrintWriter out = context.out();
+        PrintWriter err = context.err();
+        boolean clear = !context.json() && context.environment().console() != null;
         boolean failed = false;
-        try (Target target = cli.connect()) {
+        try (Target target = context.connect()) {
             for (int frame = 0; iterations == 0 || frame < iterations; frame++) {
                 if (frame > 0) {
                     Thread.sleep(interval.toMillis()); // the refresh rate the operator asked for
@@ -106,10 +90,11 @@ final class WatchCommand implements Callable<Integer> {
                     String time = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
                     String message = Failures.explain(e, target.at());
                     err.println("lockkit: " + time + " " + message);
-                    if (cli.json) {
+                    if (context.json()) {
                         StringBuilder sb =
                                 new StringBuilder(256).append("{\"time\":\"").append(time);
-                        Render.string(sb.append("\",\"prefix\":"), prefix).append(',');
+                        Render.string(sb.append("\",\"prefix\":"), context.prefix)
+                                .append(',');
                         out.print(Render.errorFields(sb, LockkitCli.EXIT_BACKEND, "backend", message)
                                 .append("}\n"));
                     }
@@ -128,7 +113,7 @@ final class WatchCommand implements Callable<Integer> {
         PriorityQueue<LockInfo> first = new PriorityQueue<>(limit + 1, byName.reversed());
         long count = 0;
         Instant at = Instant.now();
-        try (Stream<LockInfo> locks = target.factory().locks(prefix)) {
+        try (Stream<LockInfo> locks = target.factory().locks(context.prefix)) {
             Iterator<LockInfo> it = locks.iterator();
             while (it.hasNext()) {
                 LockInfo lock = it.next();
@@ -146,10 +131,13 @@ final class WatchCommand implements Callable<Integer> {
 
     private void print(PrintWriter out, Target target, Frame f, boolean clear, int frame) {
         String time = f.at().truncatedTo(ChronoUnit.SECONDS).toString();
-        if (cli.json) {
+        if (context.json()) {
             StringBuilder sb = new StringBuilder(256);
             sb.append("{\"time\":\"").append(time).append("\",\"prefix\":");
-            Render.string(sb, prefix).append(",\"count\":").append(f.count()).append(",\"locks\":[");
+            Render.string(sb, context.prefix)
+                    .append(",\"count\":")
+                    .append(f.count())
+                    .append(",\"locks\":[");
             for (int i = 0; i < f.shown().size(); i++) {
                 Render.json(sb.append(i == 0 ? "" : ","), f.shown().get(i), false);
             }
@@ -164,7 +152,7 @@ final class WatchCommand implements Callable<Integer> {
         String showing = f.count() > f.shown().size() ? " (first " + f.shown().size() + " by name)" : "";
         out.print("lockkit watch  " + target.description() + "  " + time + "  every "
                 + (interval.toMillis() % 1000 == 0 ? interval.toSeconds() + "s" : Render.lease(interval)) + "\n");
-        out.print(ListCommand.summary(f.count(), prefix) + showing + "\n\n");
+        out.print(ListCommand.summary(f.count(), context.prefix) + showing + "\n\n");
         Table table = new Table(out, Render.HEADERS, Render.RIGHT);
         for (LockInfo lock : f.shown()) {
             table.add(Render.cells(lock));

@@ -7,13 +7,8 @@ import io.lockkit.jedis.JedisLockProvider;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -23,13 +18,14 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
-import redis.clients.jedis.RedisClient;
+import java.util.function.Function;
 
 /**
- * One worker JVM of the {@link CounterDemo}: its threads each increment the shared counter by
- * {@code GET}, pause, {@code SET} (with {@code backend=jdbc}: {@code SELECT}, pause, {@code UPDATE}
- * of a row, the lock a {@link JdbcLockProvider}'s), holding the lock around the three steps.
- * Started by the demo, not by hand.
+ * One worker JVM of the {@link CounterDemo}: its threads each run
+ * {@link CounterDemo#incrementUnderTheLock}, incrementing the shared counter by {@code GET}, pause,
+ * {@code SET} (with {@code backend=jdbc}: {@code SELECT}, pause, {@code UPDATE} of a row, the lock a
+ * {@link JdbcLockProvider}'s), holding the lock around the three steps. Started by the demo, not by
+ * hand.
  *
  * <p>Protocol with the coordinator: arguments are {@code name=value} pairs, the Redis URI (or JDBC URL) comes in
  * the environment variable {@code LOCKKIT_DEMO_REDIS_URI} (it may hold a password); the worker prints
@@ -65,9 +61,9 @@ public final class CounterWorker {
 
     private CounterWorker(Map<String, String> args) {
         this.worker = Integer.parseInt(require(args, "worker"));
-        this.uri = System.getenv(CounterDemo.WORKER_URI_VARIABLE);
+        this.uri = System.getenv(WorkerProcess.URI_VARIABLE);
         if (uri == null || uri.isBlank()) {
-            throw new IllegalArgumentException("the environment variable " + CounterDemo.WORKER_URI_VARIABLE
+            throw new IllegalArgumentException("the environment variable " + WorkerProcess.URI_VARIABLE
                     + " must name the Redis, e.g. redis://127.0.0.1:6379");
         }
         this.lockName = require(args, "lock");
@@ -99,7 +95,7 @@ public final class CounterWorker {
         try (DistributedLockFactory locks = jdbc
                         ? DistributedLockFactory.create(JdbcLockProvider.create(uri))
                         : DistributedLockFactory.create(JedisLockProvider.create(uri));
-                Counters counters = jdbc ? new JdbcCounters(uri, counterKey) : new RedisCounters(uri, counterKey)) {
+                Counters counters = Counters.open(jdbc, uri, counterKey)) {
             System.out.println(READY);
             System.out.flush();
             if (!GO.equals(readLine(coordinator))) {
@@ -108,20 +104,15 @@ public final class CounterWorker {
             }
             watchCoordinator(coordinator);
 
-            long[][] waits = new long[threads][];
-            long[][] tokens = new long[threads][];
-            long[][] values = new long[threads][];
+            ThreadRun[] runs = new ThreadRun[threads];
             Thread[] running = new Thread[threads];
             Instant start = Instant.now();
             for (int t = 0; t < threads; t++) {
-                int index = t;
-                waits[t] = new long[increments];
-                tokens[t] = new long[useLock ? increments : 0];
-                values[t] = new long[useLock ? increments : 0];
-                Counter counter = counters.forThread();
+                ThreadRun run = new ThreadRun();
+                runs[t] = run;
+                Counters.Counter counter = counters.forThread();
                 running[t] = new Thread(
-                        () -> increment(locks.getLock(lockName), counter, waits[index], tokens[index], values[index]),
-                        "counter-worker-" + worker + "-" + t);
+                        () -> runThread(locks.getLock(lockName), counter, run), "counter-worker-" + worker + "-" + t);
                 running[t].start();
             }
             for (Thread t : running) {
@@ -136,9 +127,9 @@ public final class CounterWorker {
                             micros(start),
                             micros(end),
                             tokensOutOfOrder.get() == 0,
-                            flatten(waits, useLock),
-                            flatten(tokens, true),
-                            flatten(values, true))
+                            flatten(runs, r -> r.waits, useLock),
+                            flatten(runs, r -> r.tokens, true),
+                            flatten(runs, r -> r.values, true))
                     .write(resultFile);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -153,43 +144,10 @@ public final class CounterWorker {
         return failures.isEmpty() ? EXIT_OK : EXIT_FAILURES;
     }
 
-    /**
-     * One thread's loop. Slots of acquisitions and writes it did not make stay -1; token and value
-     * are recorded inside the critical section, so the lock orders them.
-     */
-    private void increment(DistributedLock lock, Counter counter, long[] waits, long[] tokens, long[] values) {
-        Arrays.fill(waits, -1);
-        Arrays.fill(tokens, -1);
-        Arrays.fill(values, -1);
+    /** One thread: {@link CounterDemo#incrementUnderTheLock}, its failure kept for the worker's report. */
+    private void runThread(DistributedLock lock, Counters.Counter counter, ThreadRun run) {
         try {
-            for (int i = 0; i < increments; i++) {
-                long asked = System.nanoTime();
-                if (useLock) {
-                    lock.lock();
-                }
-                waits[i] = (System.nanoTime() - asked) / 1_000;
-                try {
-                    // The token a real application would hand to the resource it protects.
-                    long token = useLock ? lock.fencingToken() : 0;
-                    long next = counter.read() + 1;
-                    if (pauseMillis > 0) {
-                        Thread.sleep(pauseMillis);
-                    }
-                    counter.write(next);
-                    made.incrementAndGet();
-                    if (useLock) {
-                        if (lastToken.getAndSet(token) >= token) {
-                            tokensOutOfOrder.incrementAndGet();
-                        }
-                        tokens[i] = token;
-                        values[i] = next;
-                    }
-                } finally {
-                    if (useLock) {
-                        lock.unlock();
-                    }
-                }
-            }
+            CounterDemo.incrementUnderTheLock(lock, counter, run);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failures.add(Thread.currentThread().getName() + ": interrupted");
@@ -198,107 +156,48 @@ public final class CounterWorker {
         }
     }
 
-    /** One thread's view of the shared counter. */
-    private interface Counter {
-        long read() throws SQLException;
+    /**
+     * One thread's settings and measurements, and the worker's totals they add to. Slots of
+     * acquisitions and writes the thread did not make stay -1; token and value are recorded inside
+     * the critical section, so the lock orders them. Used by its one thread; the totals are atomic.
+     */
+    final class ThreadRun {
+        final long[] waits = new long[increments];
+        final long[] tokens = new long[useLock ? increments : 0];
+        final long[] values = new long[useLock ? increments : 0];
 
-        void write(long value) throws SQLException;
-    }
-
-    /** Where the counter lives; {@link #forThread()} before the threads start. */
-    private interface Counters extends AutoCloseable {
-        Counter forThread() throws SQLException;
-
-        @Override
-        void close() throws SQLException;
-    }
-
-    /** The counter as a Redis key; one client for all threads. */
-    private static final class RedisCounters implements Counters {
-        private final RedisClient client;
-        private final String key;
-
-        RedisCounters(String uri, String key) {
-            this.client = RedisClient.create(URI.create(uri));
-            this.key = key;
-            client.ping();
+        ThreadRun() {
+            Arrays.fill(waits, -1);
+            Arrays.fill(tokens, -1);
+            Arrays.fill(values, -1);
         }
 
-        @Override
-        public Counter forThread() {
-            return new Counter() {
-                @Override
-                public long read() {
-                    String current = client.get(key);
-                    return current == null ? 0 : Long.parseLong(current);
-                }
-
-                @Override
-                public void write(long value) {
-                    client.set(key, Long.toString(value));
-                }
-            };
+        int increments() {
+            return increments;
         }
 
-        @Override
-        public void close() {
-            client.close();
-        }
-    }
-
-    /** The counter as a row of {@link CounterDemo#COUNTER_TABLE}; a connection per thread, in autocommit. */
-    private static final class JdbcCounters implements Counters {
-        private final String url;
-        private final String name;
-        private final Queue<Connection> connections = new ConcurrentLinkedQueue<>();
-
-        JdbcCounters(String url, String name) throws SQLException {
-            this.url = url;
-            this.name = name;
-            forThread().read();
+        int pauseMillis() {
+            return pauseMillis;
         }
 
-        @Override
-        public Counter forThread() throws SQLException {
-            Connection c = DriverManager.getConnection(url);
-            connections.add(c);
-            PreparedStatement select =
-                    c.prepareStatement("SELECT value FROM " + CounterDemo.COUNTER_TABLE + " WHERE name = ?");
-            PreparedStatement update =
-                    c.prepareStatement("UPDATE " + CounterDemo.COUNTER_TABLE + " SET value = ? WHERE name = ?");
-            select.setString(1, name);
-            update.setString(2, name);
-            return new Counter() {
-                @Override
-                public long read() throws SQLException {
-                    try (ResultSet rs = select.executeQuery()) {
-                        if (!rs.next()) {
-                            throw new SQLException("the counter row " + name + " is gone");
-                        }
-                        return rs.getLong(1);
-                    }
-                }
-
-                @Override
-                public void write(long value) throws SQLException {
-                    update.setLong(1, value);
-                    update.executeUpdate();
-                }
-            };
+        boolean useLock() {
+            return useLock;
         }
 
-        @Override
-        public void close() throws SQLException {
-            SQLException first = null;
-            for (Connection c : connections) {
-                try {
-                    c.close();
-                } catch (SQLException e) {
-                    first = first == null ? e : first;
+        /** Increment {@code i} got the lock (or, without it, started) after asking at {@code askedNanos}. */
+        void waited(int i, long askedNanos) {
+            waits[i] = (System.nanoTime() - askedNanos) / 1_000;
+        }
+
+        /** Increment {@code i} wrote {@code value} under {@code token}. */
+        void wrote(int i, long token, long value) {
+            made.incrementAndGet();
+            if (useLock) {
+                if (lastToken.getAndSet(token) >= token) {
+                    tokensOutOfOrder.incrementAndGet();
                 }
-            }
-            if (first != null) {
-                throw first;
+                tokens[i] = token;
+                values[i] = value;
             }
         }
     }
@@ -327,12 +226,12 @@ public final class CounterWorker {
     }
 
     /** Concatenates the rows, keeping only non-negative entries (slots of increments made). */
-    private static long[] flatten(long[][] rows, boolean keep) {
+    private static long[] flatten(ThreadRun[] runs, Function<ThreadRun, long[]> row, boolean keep) {
         if (!keep) {
             return new long[0];
         }
-        return Arrays.stream(rows)
-                .flatMapToLong(Arrays::stream)
+        return Arrays.stream(runs)
+                .flatMapToLong(r -> Arrays.stream(row.apply(r)))
                 .filter(v -> v >= 0)
                 .toArray();
     }

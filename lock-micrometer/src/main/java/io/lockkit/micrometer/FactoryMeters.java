@@ -26,11 +26,8 @@ final class FactoryMeters {
                 .tags(tags)
                 .description("Lock calls and renewals that found the backend unreachable or too slow")
                 .register(registry);
-        this.waiting = Gauge.builder(LockMetrics.WAITERS, waiters, AtomicInteger::get)
-                .tags(tags)
-                .strongReference(true)
-                .description("Threads waiting for a busy lock")
-                .register(registry);
+        this.waiting =
+                MeterFamilies.gauge(LockMetrics.WAITERS, waiters, "Threads waiting for a busy lock", registry, tags);
     }
 
     /** Removes these meters from the registry. */

@@ -1,9 +1,13 @@
 package io.lockkit.micrometer;
 
+import static io.lockkit.micrometer.MeterFamilies.counters;
+import static io.lockkit.micrometer.MeterFamilies.gauge;
+import static io.lockkit.micrometer.MeterFamilies.meterFor;
+import static io.lockkit.micrometer.MeterFamilies.tagValue;
+
 import io.lockkit.LockObserver.LossCause;
 import io.lockkit.LockObserver.Outcome;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -22,7 +26,7 @@ final class HoldMeters {
     final Timer reentered;
     final Timer held;
     private final EnumMap<Outcome, Timer> notAcquired = new EnumMap<>(Outcome.class);
-    private final EnumMap<LossCause, Counter> lost = new EnumMap<>(LossCause.class);
+    private final EnumMap<LossCause, Counter> lost;
     /** Every meter above and the active-holds gauge, to remove them at close. */
     final List<Meter> all;
 
@@ -33,7 +37,7 @@ final class HoldMeters {
         meters.add(acquired);
         meters.add(reentered);
         for (Outcome outcome : Outcome.values()) {
-            Timer timer = acquireTimer(registry, tags, LockMetrics.tagValue(outcome));
+            Timer timer = acquireTimer(registry, tags, tagValue(outcome));
             notAcquired.put(outcome, timer);
             meters.add(timer);
         }
@@ -42,37 +46,24 @@ final class HoldMeters {
                 .description("How long locks were held, from the winning request to the owner's last release")
                 .register(registry);
         meters.add(held);
-        for (LossCause cause : LossCause.values()) {
-            Counter counter = Counter.builder(LockMetrics.LOST)
-                    .tags(tags)
-                    .tag(LockMetrics.CAUSE_TAG, LockMetrics.tagValue(cause))
-                    .description("Holds lost before their owner released them")
-                    .register(registry);
-            lost.put(cause, counter);
-            meters.add(counter);
-        }
-        meters.add(Gauge.builder(LockMetrics.HOLDS_ACTIVE, active, AtomicInteger::get)
-                .tags(tags)
-                .strongReference(true)
-                .description("Holds held now")
-                .register(registry));
+        lost = counters(
+                LossCause.class,
+                LockMetrics.LOST,
+                LockMetrics.CAUSE_TAG,
+                "Holds lost before their owner released them",
+                registry,
+                tags,
+                meters);
+        meters.add(gauge(LockMetrics.HOLDS_ACTIVE, active, "Holds held now", registry, tags));
         all = List.copyOf(meters);
     }
 
     Timer acquire(Outcome outcome) {
-        Timer timer = notAcquired.get(outcome);
-        if (timer == null) {
-            throw new IllegalStateException("no acquire timer for outcome " + outcome); // every outcome has one
-        }
-        return timer;
+        return meterFor(notAcquired, outcome);
     }
 
     Counter lost(LossCause cause) {
-        Counter counter = lost.get(cause);
-        if (counter == null) {
-            throw new IllegalStateException("no lost counter for cause " + cause); // every cause has one
-        }
-        return counter;
+        return meterFor(lost, cause);
     }
 
     private static Timer acquireTimer(MeterRegistry registry, Tags tags, String outcome) {

@@ -1,8 +1,11 @@
 package io.lockkit.micrometer;
 
+import static io.lockkit.micrometer.MeterFamilies.counters;
+import static io.lockkit.micrometer.MeterFamilies.gauge;
+import static io.lockkit.micrometer.MeterFamilies.meterFor;
+
 import io.lockkit.Leadership.RevocationReason;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -19,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class LeadershipMeters {
     final Counter elected;
     final Timer led;
-    private final EnumMap<RevocationReason, Counter> revoked = new EnumMap<>(RevocationReason.class);
+    private final EnumMap<RevocationReason, Counter> revoked;
     /** Every meter above and the leading gauge, to remove them at close. */
     final List<Meter> all;
 
@@ -35,28 +38,20 @@ final class LeadershipMeters {
                 .register(registry);
         meters.add(elected);
         meters.add(led);
-        for (RevocationReason reason : RevocationReason.values()) {
-            Counter counter = Counter.builder(LockMetrics.LEADERSHIP_REVOKED)
-                    .tags(tags)
-                    .tag(LockMetrics.REASON_TAG, LockMetrics.tagValue(reason))
-                    .description("Leadership terms that ended, by reason")
-                    .register(registry);
-            revoked.put(reason, counter);
-            meters.add(counter);
-        }
-        meters.add(Gauge.builder(LockMetrics.LEADERSHIP_LEADING, leading, AtomicInteger::get)
-                .tags(tags)
-                .strongReference(true)
-                .description("Leaderships this instance leads now")
-                .register(registry));
+        revoked = counters(
+                RevocationReason.class,
+                LockMetrics.LEADERSHIP_REVOKED,
+                LockMetrics.REASON_TAG,
+                "Leadership terms that ended, by reason",
+                registry,
+                tags,
+                meters);
+        meters.add(
+                gauge(LockMetrics.LEADERSHIP_LEADING, leading, "Leaderships this instance leads now", registry, tags));
         all = List.copyOf(meters);
     }
 
     Counter revoked(RevocationReason reason) {
-        Counter counter = revoked.get(reason);
-        if (counter == null) {
-            throw new IllegalStateException("no revoked counter for reason " + reason); // every reason has one
-        }
-        return counter;
+        return meterFor(revoked, reason);
     }
 }

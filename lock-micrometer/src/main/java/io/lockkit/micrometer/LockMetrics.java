@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,8 +58,8 @@ import org.jspecify.annotations.Nullable;
  */
 // Design notes.
 // - One class per concern: MeterSeries (the counts and meters of one set of tags), HoldMeters and
-//   LeadershipMeters (a series' lock and leadership meters, each enum-keyed family in an EnumMap,
-//   so a new outcome, cause or reason gets its meter without a change here), FactoryMeters (the
+//   LeadershipMeters (a series' lock and leadership meters, each enum-keyed family in an EnumMap
+//   made by MeterFamilies, so a new outcome, cause or reason gets its meter without a change here), FactoryMeters (the
 //   bound registry and the meters that are per factory).
 // - Meters are created once: without a name mapping, at bindTo, and each report is a volatile read
 //   plus the meter's own update (no registry lookup, no Tags built, nothing allocated). With a
@@ -294,11 +293,6 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
         FactoryMeters b = bound;
         return "LockMetrics[" + (b == null ? "not bound" : "bound to " + b.registry)
                 + (lockNameTag == null ? "" : ", tag " + LOCK_TAG + " from lock names") + "]";
-    }
-
-    /** The tag value of an enum constant: its name in lower case. */
-    static String tagValue(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
     }
 
     /**

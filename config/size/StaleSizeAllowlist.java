@@ -5,8 +5,8 @@
  *   java StaleSizeAllowlist.java <allowlist.xml> <raw report.xml> <module dir> <repository root>
  *
  * In a module, it reads Checkstyle's report of the size checks run without the allowlist (the raw
- * report) and fails when an entry whose files pattern matches a file of that report matches none
- * of its violations: the file or method is within the bounds now (or its size changed), so the
+ * report) and fails when an entry whose files pattern matches a src/main Java file of the module
+ * matches none of the report's violations: the file or method is within the bounds now (or its size changed), so the
  * entry goes (or is set to the new size). In the repository root (module dir = root), it fails
  * when an entry's files pattern matches no src/main Java file of any module (a file moved or
  * deleted). An entry matches a violation as Checkstyle's SuppressionFilter does: each given
@@ -55,12 +55,13 @@ public class StaleSizeAllowlist {
                     problems.add("names no src/main file (moved or deleted? remove the entry): " + entry);
                 }
             }
-        } else if (Files.exists(report)) {
-            List<String> audited = new ArrayList<>();
-            List<Violation> violations = new ArrayList<>();
-            read(report, audited, violations);
+        } else {
+            // The module's own files, not the report's: Checkstyle's report leaves out the files its
+            // cache knows to be within the bounds.
+            List<String> sources = mainSources(module);
+            List<Violation> violations = Files.exists(report) ? violations(report) : List.of();
             for (Entry entry : entries) {
-                boolean ours = audited.stream()
+                boolean ours = sources.stream()
                         .anyMatch(file -> Pattern.compile(entry.files()).matcher(file).find());
                 if (ours && violations.stream().noneMatch(v -> entry.matches(v.file(), v.source(), v.message()))) {
                     problems.add("matches nothing over the bounds any more (remove the entry, or set the size"
@@ -90,25 +91,27 @@ public class StaleSizeAllowlist {
         return entries;
     }
 
-    private static void read(Path report, List<String> audited, List<Violation> violations) throws Exception {
+    private static List<Violation> violations(Path report) throws Exception {
         NodeList files = DocumentBuilderFactory.newInstance()
                 .newDocumentBuilder()
                 .parse(report.toFile())
                 .getElementsByTagName("file");
+        List<Violation> violations = new ArrayList<>();
         for (int i = 0; i < files.getLength(); i++) {
             Element file = (Element) files.item(i);
-            String name = file.getAttribute("name");
-            audited.add(name);
             NodeList errors = file.getElementsByTagName("error");
             for (int j = 0; j < errors.getLength(); j++) {
                 Element error = (Element) errors.item(j);
-                violations.add(new Violation(name, error.getAttribute("source"), error.getAttribute("message")));
+                violations.add(
+                        new Violation(file.getAttribute("name"), error.getAttribute("source"), error.getAttribute("message")));
             }
         }
+        return violations;
     }
 
-    private static List<String> mainSources(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root, 1)) {
+    /** The Java files of src/main/java of {@code dir} and of each folder right below it. */
+    private static List<String> mainSources(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir, 1)) {
             List<String> sources = new ArrayList<>();
             for (Path main : paths.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList()) {
                 try (Stream<Path> java = Files.walk(main)) {

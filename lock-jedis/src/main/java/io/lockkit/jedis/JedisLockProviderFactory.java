@@ -160,7 +160,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
      */
     @Override
     public LockProvider create(ProviderSettings settings, ProviderEnvironment environment) {
-        JedisLockProvider.Builder b = JedisLockProvider.builder();
+        JedisLockProviderBuilder b = JedisLockProvider.builder();
         target(settings, b);
         settings.string(KEY_PREFIX).ifPresent(v -> settings.apply(KEY_PREFIX, () -> b.keyPrefix(v)));
         settings.string(CLIENT_NAME).ifPresent(v -> settings.apply(CLIENT_NAME, () -> b.clientName(v)));
@@ -211,7 +211,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
     }
 
     /** The topology: a URI, a Sentinel master, or a Cluster; and the credentials of its nodes. */
-    private static void target(ProviderSettings settings, JedisLockProvider.Builder b) {
+    private static void target(ProviderSettings settings, JedisLockProviderBuilder b) {
         Optional<String> uri = settings.string(URI);
         Optional<String> master = settings.string(SENTINEL_MASTER);
         Optional<List<String>> sentinels = settings.list(SENTINEL_NODES);
@@ -265,7 +265,7 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
     }
 
     /** TLS for Sentinel and Cluster ({@code lockkit.redis.tls}), the trust store and the optional key store. */
-    private static void tls(ProviderSettings settings, JedisLockProvider.Builder b) {
+    private static void tls(ProviderSettings settings, JedisLockProviderBuilder b) {
         settings.bool(TLS).ifPresent(b::tls);
         Optional<String> trustStore = settings.string(TRUST_STORE);
         Optional<String> keyStore = settings.string(KEY_STORE);

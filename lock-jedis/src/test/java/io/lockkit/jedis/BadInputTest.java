@@ -102,7 +102,7 @@ class BadInputTest {
         return closeable;
     }
 
-    private JedisLockProvider.Builder providerBuilder() {
+    private JedisLockProviderBuilder providerBuilder() {
         return JedisLockProvider.builder().uri(redis.uri()).fenceRetention(FENCE_RETENTION);
     }
 

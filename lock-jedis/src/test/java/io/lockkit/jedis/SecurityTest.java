@@ -205,7 +205,7 @@ class SecurityTest {
         return denials;
     }
 
-    private JedisLockProvider.Builder providerFor(String uri) {
+    private JedisLockProviderBuilder providerFor(String uri) {
         return JedisLockProvider.builder()
                 .uri(uri)
                 .timeout(SHORT_TIMEOUT)

@@ -5,16 +5,10 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.Leadership.RevocationReason;
 import io.lockkit.LockLostException;
 import io.lockkit.LockObserver;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -63,6 +57,10 @@ import org.jspecify.annotations.Nullable;
  * called by the application throws what the registry throws.
  */
 // Design notes.
+// - One class per concern: MeterSeries (the counts and meters of one set of tags), HoldMeters and
+//   LeadershipMeters (a series' lock and leadership meters, each enum-keyed family in an EnumMap
+//   made by MeterFamilies, so a new outcome, cause or reason gets its meter without a change here), FactoryMeters (the
+//   bound registry and the meters that are per factory).
 // - Meters are created once: without a name mapping, at bindTo, and each report is a volatile read
 //   plus the meter's own update (no registry lookup, no Tags built, nothing allocated). With a
 //   mapping, once per tag value, kept in a map keyed by that value: the mapping runs per report,
@@ -109,20 +107,20 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
     private final Tags tags;
     private final @Nullable Function<? super String, String> lockNameTag;
     /** Without a name mapping: the only series. */
-    private final Series untagged;
+    private final MeterSeries untagged;
     /** With a name mapping: a series per tag value. */
-    private final ConcurrentHashMap<String, Series> byTag = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, MeterSeries> byTag = new ConcurrentHashMap<>();
 
     private final AtomicInteger waiters = new AtomicInteger();
     /** Set by close(): no meter is made after it. */
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private volatile @Nullable Bound bound;
+    private volatile @Nullable FactoryMeters bound;
 
     private LockMetrics(Builder b) {
         this.tags = b.tags;
         this.lockNameTag = b.lockNameTag;
-        this.untagged = new Series(tags, closed);
+        this.untagged = new MeterSeries(tags, closed);
     }
 
     /** Metrics with no extra tags and no lock-name tag. */
@@ -151,7 +149,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
             if (closed.get()) {
                 throw new IllegalStateException("these lock metrics are closed");
             }
-            Bound b = bound;
+            FactoryMeters b = bound;
             if (b != null) {
                 if (b.registry == registry) {
                     return;
@@ -159,24 +157,11 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
                 throw new IllegalStateException("these lock metrics are bound to " + b.registry
                         + " already; bind a CompositeMeterRegistry to report to several registries");
             }
-            Counter renewalFailures = Counter.builder(RENEWAL_FAILURES)
-                    .tags(tags)
-                    .description("Watchdog renewal batches that failed (retried until the leases' deadlines)")
-                    .register(registry);
-            Counter unavailable = Counter.builder(BACKEND_UNAVAILABLE)
-                    .tags(tags)
-                    .description("Lock calls and renewals that found the backend unreachable or too slow")
-                    .register(registry);
-            Gauge waiting = Gauge.builder(WAITERS, waiters, AtomicInteger::get)
-                    .tags(tags)
-                    .strongReference(true)
-                    .description("Threads waiting for a busy lock")
-                    .register(registry);
-            b = new Bound(registry, renewalFailures, unavailable, waiting);
+            b = new FactoryMeters(registry, tags, waiters);
             if (lockNameTag == null) {
                 untagged.bind(registry);
             } else {
-                for (Series s : byTag.values()) {
+                for (MeterSeries s : byTag.values()) {
                     s.bind(registry);
                 }
             }
@@ -190,7 +175,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
      */
     @Override
     public void close() {
-        Bound b;
+        FactoryMeters b;
         synchronized (this) {
             if (!closed.compareAndSet(false, true)) {
                 return;
@@ -201,22 +186,20 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
         if (b == null) {
             return;
         }
-        b.registry.remove(b.renewalFailures);
-        b.registry.remove(b.backendUnavailable);
-        b.registry.remove(b.waiting);
+        b.remove();
         untagged.unbind(b.registry);
-        for (Series series : byTag.values()) {
+        for (MeterSeries series : byTag.values()) {
             series.unbind(b.registry);
         }
     }
 
     @Override
     public void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
-        Series s = series(name);
+        MeterSeries s = series(name);
         if (!reentrant) {
             s.active.incrementAndGet();
         }
-        Meters m = s.meters(bound);
+        HoldMeters m = s.meters(bound);
         if (m != null) {
             (reentrant ? m.reentered : m.acquired).record(waitedNanos, TimeUnit.NANOSECONDS);
         }
@@ -224,7 +207,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void notAcquired(String name, long waitedNanos, Outcome outcome) {
-        Meters m = series(name).meters(bound);
+        HoldMeters m = series(name).meters(bound);
         if (m != null) {
             m.acquire(outcome).record(waitedNanos, TimeUnit.NANOSECONDS);
         }
@@ -232,9 +215,9 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void released(String name, long fencingToken, long heldNanos) {
-        Series s = series(name);
+        MeterSeries s = series(name);
         s.active.decrementAndGet();
-        Meters m = s.meters(bound);
+        HoldMeters m = s.meters(bound);
         if (m != null) {
             m.held.record(heldNanos, TimeUnit.NANOSECONDS);
         }
@@ -242,9 +225,9 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {
-        Series s = series(name);
+        MeterSeries s = series(name);
         s.active.decrementAndGet();
-        Meters m = s.meters(bound);
+        HoldMeters m = s.meters(bound);
         if (m != null) {
             m.lost(cause).increment();
         }
@@ -252,7 +235,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void renewalFailed(int holds, RuntimeException failure) {
-        Bound b = bound;
+        FactoryMeters b = bound;
         if (b != null) {
             b.renewalFailures.increment();
         }
@@ -260,7 +243,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void backendUnavailable(@Nullable String name, BackendUnavailableException failure) {
-        Bound b = bound;
+        FactoryMeters b = bound;
         if (b != null) {
             b.backendUnavailable.increment();
         }
@@ -273,7 +256,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void elected(String name, long term) {
-        Series s = series(name);
+        MeterSeries s = series(name);
         s.leading.incrementAndGet();
         LeadershipMeters m = s.leadershipMeters(bound);
         if (m != null) {
@@ -283,7 +266,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void revoked(String name, long term, RevocationReason reason, long ledNanos) {
-        Series s = series(name);
+        MeterSeries s = series(name);
         s.leading.decrementAndGet();
         LeadershipMeters m = s.leadershipMeters(bound);
         if (m != null) {
@@ -292,7 +275,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
         }
     }
 
-    private Series series(String name) {
+    private MeterSeries series(String name) {
         Function<? super String, String> mapping = lockNameTag;
         if (mapping == null) {
             return untagged;
@@ -301,237 +284,15 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
         if (value == null) {
             throw new IllegalStateException("the lock-name tag mapping returned null for lock '" + name + "'");
         }
-        Series s = byTag.get(value);
-        return s != null ? s : byTag.computeIfAbsent(value, v -> new Series(tags.and(LOCK_TAG, v), closed));
+        MeterSeries s = byTag.get(value);
+        return s != null ? s : byTag.computeIfAbsent(value, v -> new MeterSeries(tags.and(LOCK_TAG, v), closed));
     }
 
     @Override
     public String toString() {
-        Bound b = bound;
+        FactoryMeters b = bound;
         return "LockMetrics[" + (b == null ? "not bound" : "bound to " + b.registry)
                 + (lockNameTag == null ? "" : ", tag " + LOCK_TAG + " from lock names") + "]";
-    }
-
-    /** The registry and the meters that are not per series. */
-    private static final class Bound {
-        final MeterRegistry registry;
-        final Counter renewalFailures;
-        final Counter backendUnavailable;
-        final Gauge waiting;
-
-        Bound(MeterRegistry registry, Counter renewalFailures, Counter backendUnavailable, Gauge waiting) {
-            this.registry = registry;
-            this.renewalFailures = renewalFailures;
-            this.backendUnavailable = backendUnavailable;
-            this.waiting = waiting;
-        }
-    }
-
-    /** The locks that share one set of tags: their active-hold count and, once bound, their meters. */
-    private static final class Series {
-        final Tags tags;
-        final AtomicInteger active = new AtomicInteger();
-        /** Leaderships of these names led now. */
-        final AtomicInteger leading = new AtomicInteger();
-
-        private final AtomicBoolean closed;
-        volatile @Nullable Meters meters;
-        /** Made at the first leadership event once bound: none for applications without leaderships. */
-        volatile @Nullable LeadershipMeters leadershipMeters;
-
-        Series(Tags tags, AtomicBoolean closed) {
-            this.tags = tags;
-            this.closed = closed;
-        }
-
-        /** The meters, created in the bound registry at first use; null while not bound. */
-        @Nullable
-        Meters meters(@Nullable Bound b) {
-            Meters m = meters;
-            if (m != null || b == null) {
-                return m;
-            }
-            return bind(b.registry);
-        }
-
-        synchronized @Nullable Meters bind(MeterRegistry registry) {
-            Meters m = meters;
-            if (m == null && !closed.get()) {
-                m = new Meters(registry, tags, active);
-                meters = m;
-            }
-            return m;
-        }
-
-        /** The leadership meters, created in the bound registry at first use; null while not bound. */
-        @Nullable
-        LeadershipMeters leadershipMeters(@Nullable Bound b) {
-            LeadershipMeters m = leadershipMeters;
-            if (m != null || b == null) {
-                return m;
-            }
-            synchronized (this) {
-                m = leadershipMeters;
-                if (m == null && !closed.get()) {
-                    m = new LeadershipMeters(b.registry, tags, leading);
-                    leadershipMeters = m;
-                }
-                return m;
-            }
-        }
-
-        /** Removes the meters from {@code registry}; none is made again (close() set the flag first). */
-        synchronized void unbind(MeterRegistry registry) {
-            Meters m = meters;
-            meters = null;
-            if (m != null) {
-                m.all.forEach(registry::remove);
-            }
-            LeadershipMeters l = leadershipMeters;
-            leadershipMeters = null;
-            if (l != null) {
-                l.all.forEach(registry::remove);
-            }
-        }
-    }
-
-    /** One series' leadership meters, created once. */
-    private static final class LeadershipMeters {
-        final Counter elected;
-        final Timer led;
-        final Counter leaseExpired;
-        final Counter notHeld;
-        final Counter forceReleased;
-        final Counter steppedDown;
-        final Counter closed;
-        /** Every meter above and the leading gauge, to remove them at close. */
-        final List<Meter> all;
-
-        LeadershipMeters(MeterRegistry registry, Tags tags, AtomicInteger leading) {
-            elected = Counter.builder(LEADERSHIP_ELECTED)
-                    .tags(tags)
-                    .description("Leadership terms won by this instance")
-                    .register(registry);
-            led = Timer.builder(LEADERSHIP_LED)
-                    .tags(tags)
-                    .description("How long leadership terms lasted, from the winning request to the revocation")
-                    .register(registry);
-            leaseExpired = revokedCounter(registry, tags, RevocationReason.LEASE_EXPIRED);
-            notHeld = revokedCounter(registry, tags, RevocationReason.NOT_HELD);
-            forceReleased = revokedCounter(registry, tags, RevocationReason.FORCE_RELEASED);
-            steppedDown = revokedCounter(registry, tags, RevocationReason.STEPPED_DOWN);
-            closed = revokedCounter(registry, tags, RevocationReason.CLOSED);
-            Gauge gauge = Gauge.builder(LEADERSHIP_LEADING, leading, AtomicInteger::get)
-                    .tags(tags)
-                    .strongReference(true)
-                    .description("Leaderships this instance leads now")
-                    .register(registry);
-            all = List.of(elected, led, leaseExpired, notHeld, forceReleased, steppedDown, closed, gauge);
-        }
-
-        Counter revoked(RevocationReason reason) {
-            return switch (reason) {
-                case LEASE_EXPIRED -> leaseExpired;
-                case NOT_HELD -> notHeld;
-                case FORCE_RELEASED -> forceReleased;
-                case STEPPED_DOWN -> steppedDown;
-                case CLOSED -> closed;
-            };
-        }
-
-        private static Counter revokedCounter(MeterRegistry registry, Tags tags, RevocationReason reason) {
-            return Counter.builder(LEADERSHIP_REVOKED)
-                    .tags(tags)
-                    .tag(REASON_TAG, tagValue(reason))
-                    .description("Leadership terms that ended, by reason")
-                    .register(registry);
-        }
-    }
-
-    /** One series' meters, created once. */
-    private static final class Meters {
-        final Timer acquired;
-        final Timer reentered;
-        final Timer busy;
-        final Timer timedOut;
-        final Timer interrupted;
-        final Timer held;
-        final Counter leaseExpired;
-        final Counter notHeld;
-        final Counter forceReleased;
-        final Counter factoryClosed;
-        /** Every meter above and the active-holds gauge, to remove them at close. */
-        final List<Meter> all;
-
-        Meters(MeterRegistry registry, Tags tags, AtomicInteger active) {
-            acquired = acquireTimer(registry, tags, "acquired");
-            reentered = acquireTimer(registry, tags, "reentered");
-            busy = acquireTimer(registry, tags, tagValue(Outcome.BUSY));
-            timedOut = acquireTimer(registry, tags, tagValue(Outcome.TIMED_OUT));
-            interrupted = acquireTimer(registry, tags, tagValue(Outcome.INTERRUPTED));
-            held = Timer.builder(HELD)
-                    .tags(tags)
-                    .description("How long locks were held, from the winning request to the owner's last release")
-                    .register(registry);
-            leaseExpired = lostCounter(registry, tags, LossCause.LEASE_EXPIRED);
-            notHeld = lostCounter(registry, tags, LossCause.NOT_HELD);
-            forceReleased = lostCounter(registry, tags, LossCause.FORCE_RELEASED);
-            factoryClosed = lostCounter(registry, tags, LossCause.FACTORY_CLOSED);
-            Gauge holds = Gauge.builder(HOLDS_ACTIVE, active, AtomicInteger::get)
-                    .tags(tags)
-                    .strongReference(true)
-                    .description("Holds held now")
-                    .register(registry);
-            all = List.of(
-                    acquired,
-                    reentered,
-                    busy,
-                    timedOut,
-                    interrupted,
-                    held,
-                    leaseExpired,
-                    notHeld,
-                    forceReleased,
-                    factoryClosed,
-                    holds);
-        }
-
-        Timer acquire(Outcome outcome) {
-            return switch (outcome) {
-                case BUSY -> busy;
-                case TIMED_OUT -> timedOut;
-                case INTERRUPTED -> interrupted;
-            };
-        }
-
-        Counter lost(LossCause cause) {
-            return switch (cause) {
-                case LEASE_EXPIRED -> leaseExpired;
-                case NOT_HELD -> notHeld;
-                case FORCE_RELEASED -> forceReleased;
-                case FACTORY_CLOSED -> factoryClosed;
-            };
-        }
-
-        private static Timer acquireTimer(MeterRegistry registry, Tags tags, String outcome) {
-            return Timer.builder(ACQUIRE)
-                    .tags(tags)
-                    .tag(OUTCOME_TAG, outcome)
-                    .description("How long lock acquisitions took, by how they ended")
-                    .register(registry);
-        }
-
-        private static Counter lostCounter(MeterRegistry registry, Tags tags, LossCause cause) {
-            return Counter.builder(LOST)
-                    .tags(tags)
-                    .tag(CAUSE_TAG, tagValue(cause))
-                    .description("Holds lost before their owner released them")
-                    .register(registry);
-        }
-    }
-
-    private static String tagValue(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
     }
 
     /**

@@ -160,27 +160,7 @@ abstract class RenewalContract extends ContractGroup {
                 continue;
             }
             lost.add(r);
-            switch (lostAt.indexOf(i) % 6) {
-                case 0 -> {} // never held
-                case 1 -> { // released
-                    assertThat(p.tryAcquire(request(name, owner, longLease())).isAcquired())
-                            .isTrue();
-                    assertThat(p.release(name, owner).outcome()).isEqualTo(Release.Outcome.RELEASED);
-                }
-                case 2 -> // held by another owner of the same client
-                    assertThat(p.tryAcquire(request(name, client + ":t" + i, longLease()))
-                                    .isAcquired())
-                            .isTrue();
-                case 3 -> // held by another client
-                    assertThat(other.tryAcquire(request(name, otherClient + ":h" + i, longLease()))
-                                    .isAcquired())
-                            .isTrue();
-                default -> { // lapsed: left alone, or taken over by another client
-                    assertThat(p.tryAcquire(request(name, owner, shortLease())).isAcquired())
-                            .isTrue();
-                    lapsedNames.add(name);
-                }
-            }
+            loseHold(lostAt.indexOf(i) % 6, new Owners(p, client, other, otherClient), name, owner, i, lapsedNames);
         }
         // The first lapsed lock stays untouched; the others are taken over once lapsed (so all have lapsed).
         for (String name : lapsedNames.subList(1, lapsedNames.size())) {
@@ -206,5 +186,38 @@ abstract class RenewalContract extends ContractGroup {
         assertThat(p.renew(List.of(batch.get(2))))
                 .as("a renewal of one live hold")
                 .isEmpty();
+    }
+
+    /** The providers and client parts of {@link #batchRenewalReportsExactlyTheLostHolds}. */
+    private record Owners(LockProvider p, String client, LockProvider other, String otherClient) {}
+
+    /**
+     * Leaves {@code owner}'s hold of {@code name} lost in one of five ways, by {@code way}: 0 never
+     * held, 1 released, 2 held by another owner of the same client, 3 held by another client, else
+     * held with a short lease (its name goes to {@code lapsedNames}, to lapse).
+     */
+    private void loseHold(int way, Owners o, String name, String owner, int i, List<String> lapsedNames) {
+        switch (way) {
+            case 0 -> {} // never held
+            case 1 -> { // released
+                assertThat(o.p().tryAcquire(request(name, owner, longLease())).isAcquired())
+                        .isTrue();
+                assertThat(o.p().release(name, owner).outcome()).isEqualTo(Release.Outcome.RELEASED);
+            }
+            case 2 -> // held by another owner of the same client
+                assertThat(o.p().tryAcquire(request(name, o.client() + ":t" + i, longLease()))
+                                .isAcquired())
+                        .isTrue();
+            case 3 -> // held by another client
+                assertThat(o.other()
+                                .tryAcquire(request(name, o.otherClient() + ":h" + i, longLease()))
+                                .isAcquired())
+                        .isTrue();
+            default -> { // lapsed: left alone, or taken over by another client
+                assertThat(o.p().tryAcquire(request(name, owner, shortLease())).isAcquired())
+                        .isTrue();
+                lapsedNames.add(name);
+            }
+        }
     }
 }

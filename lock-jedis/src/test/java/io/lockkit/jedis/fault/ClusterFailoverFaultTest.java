@@ -9,6 +9,7 @@ import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.jedis.JedisLockProviderBuilder;
 import io.lockkit.jedis.support.Closer;
 import io.lockkit.jedis.topology.RedisCluster;
 import io.lockkit.testkit.redis.RedisServer;
@@ -65,7 +66,7 @@ class ClusterFailoverFaultTest {
 
     private DistributedLockFactory client(int replicas, Map<String, LockLostException> heard) {
         var jedis = closer.add(cluster.newClient());
-        JedisLockProvider.Builder b = JedisLockProvider.builder().client(jedis);
+        JedisLockProviderBuilder b = JedisLockProvider.builder().client(jedis);
         if (replicas > 0) {
             b.replicaAcknowledgement(replicas, Duration.ofMillis(500));
         }

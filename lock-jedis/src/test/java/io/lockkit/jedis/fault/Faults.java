@@ -4,6 +4,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockLostException;
 import io.lockkit.LockOptions;
 import io.lockkit.jedis.JedisLockProvider;
+import io.lockkit.jedis.JedisLockProviderBuilder;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
@@ -63,7 +64,7 @@ final class Faults {
     }
 
     /** A provider builder for {@code uri} with the short fault-test timeouts. */
-    static JedisLockProvider.Builder provider(String uri) {
+    static JedisLockProviderBuilder provider(String uri) {
         return JedisLockProvider.builder().uri(uri).timeout(TIMEOUT).connectTimeout(TIMEOUT);
     }
 

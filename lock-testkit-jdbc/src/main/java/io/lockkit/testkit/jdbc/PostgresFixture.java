@@ -71,7 +71,7 @@ public final class PostgresFixture {
      */
     public PostgresServer start() {
         List<String> unavailable = new ArrayList<>();
-        RuntimeException containerFailure = null;
+        List<RuntimeException> containerFailures = new ArrayList<>(); // suppressed by the failure
         for (Source source : sources) {
             switch (source) {
                 case EXPLICIT_URL -> {
@@ -87,26 +87,9 @@ public final class PostgresFixture {
                     }
                 }
                 case TESTCONTAINERS -> {
-                    if (!present("org.testcontainers.DockerClientFactory")) {
-                        unavailable.add("TESTCONTAINERS: org.testcontainers:testcontainers is not on the class path");
-                    } else if (!present("org.postgresql.Driver")) {
-                        unavailable.add(
-                                "TESTCONTAINERS: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
-                    } else if (!ContainerControl.dockerAvailable()) {
-                        unavailable.add("TESTCONTAINERS: no Docker engine answers");
-                    } else {
-                        try {
-                            return handOut(Source.TESTCONTAINERS, ContainerControl.start(dockerImage, startupTimeout));
-                        } catch (RuntimeException | LinkageError e) {
-                            LOG.log(
-                                    System.Logger.Level.WARNING,
-                                    "Testcontainers could not start " + dockerImage + "; trying the next source",
-                                    e);
-                            unavailable.add("TESTCONTAINERS: failed: " + e);
-                            if (e instanceof RuntimeException r) {
-                                containerFailure = r;
-                            }
-                        }
+                    PostgresServer server = fromContainer(unavailable, containerFailures);
+                    if (server != null) {
+                        return server;
                     }
                 }
                 case EMBEDDED -> {
@@ -128,10 +111,37 @@ public final class PostgresFixture {
         }
         IllegalStateException failure = new IllegalStateException(
                 "no PostgreSQL server available from sources " + sources + ":\n  " + String.join("\n  ", unavailable));
-        if (containerFailure != null) {
-            failure.addSuppressed(containerFailure);
-        }
+        containerFailures.forEach(failure::addSuppressed);
         throw failure;
+    }
+
+    /**
+     * A server in a container, or null when Testcontainers is not available or fails to start one
+     * (why: in {@code unavailable}; the container's failure in {@code failures}).
+     */
+    private @Nullable PostgresServer fromContainer(List<String> unavailable, List<RuntimeException> failures) {
+        if (!present("org.testcontainers.DockerClientFactory")) {
+            unavailable.add("TESTCONTAINERS: org.testcontainers:testcontainers is not on the class path");
+        } else if (!present("org.postgresql.Driver")) {
+            unavailable.add(
+                    "TESTCONTAINERS: the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
+        } else if (!ContainerControl.dockerAvailable()) {
+            unavailable.add("TESTCONTAINERS: no Docker engine answers");
+        } else {
+            try {
+                return handOut(Source.TESTCONTAINERS, ContainerControl.start(dockerImage, startupTimeout));
+            } catch (RuntimeException | LinkageError e) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Testcontainers could not start " + dockerImage + "; trying the next source",
+                        e);
+                unavailable.add("TESTCONTAINERS: failed: " + e);
+                if (e instanceof RuntimeException r) {
+                    failures.add(r);
+                }
+            }
+        }
+        return null;
     }
 
     private PostgresServer handOut(Source source, ServerControl control) {

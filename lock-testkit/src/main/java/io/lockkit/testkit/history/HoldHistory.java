@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Checks a recorded history of holds of one lock for mutual exclusion and fencing; provider-neutral
@@ -109,8 +110,36 @@ public final class HoldHistory {
             checked.add(new Checked(h, validEnd, !lost && h.outcome() == Outcome.RELEASED));
         }
         checked.sort(Comparator.comparingLong(Checked::start));
+        List<String> cleanOverlaps = new ArrayList<>();
+        List<String> cleanInversions = new ArrayList<>();
+        checkCleanHolds(checked, cleanOverlaps, cleanInversions);
+        List<String> fencingViolations = new ArrayList<>();
+        int staleHolders = checkFencing(checked, fencingViolations);
+        int[] lostOverlaps = overlapsWithLost(checked);
+        return new Report(
+                holds.size(),
+                checked.stream().filter(Checked::clean).count(),
+                holds.stream().filter(h -> lossHeardAt.containsKey(h.token())).count(),
+                count(holds, h -> h.outcome() == Outcome.LOST_AT_RELEASE),
+                count(holds, h -> !h.validAtEnd()),
+                neverValid,
+                count(holds, h -> h.outcome() == Outcome.RELEASE_FAILED),
+                lostOverlaps[0],
+                lostOverlaps[1],
+                staleHolders,
+                maxTokenGap(checked),
+                cleanOverlaps,
+                cleanInversions,
+                fencingViolations,
+                duplicateTokens(checked));
+    }
 
-        // Tokens are unique: each one marks a free-to-held transition.
+    private static long count(List<Hold> holds, Predicate<Hold> which) {
+        return holds.stream().filter(which).count();
+    }
+
+    /** Tokens are unique: each one marks a free-to-held transition. */
+    private static List<Long> duplicateTokens(List<Checked> checked) {
         Set<Long> seen = new HashSet<>();
         List<Long> duplicates = new ArrayList<>();
         for (Checked c : checked) {
@@ -118,10 +147,11 @@ public final class HoldHistory {
                 duplicates.add(c.token());
             }
         }
+        return duplicates;
+    }
 
-        // Clean holds never overlap, and their tokens increase in start order.
-        List<String> cleanOverlaps = new ArrayList<>();
-        List<String> cleanInversions = new ArrayList<>();
+    /** Clean holds never overlap, and their tokens increase in start order ({@code checked} is in start order). */
+    private static void checkCleanHolds(List<Checked> checked, List<String> overlaps, List<String> inversions) {
         Checked previous = null;
         Checked reaching = null; // the clean hold that ends last so far
         for (Checked c : checked) {
@@ -129,21 +159,26 @@ public final class HoldHistory {
                 continue;
             }
             if (reaching != null && c.start() - reaching.validEnd() < 0) {
-                cleanOverlaps.add(reaching.hold() + " / " + c.hold());
+                overlaps.add(reaching.hold() + " / " + c.hold());
             }
             if (previous != null && c.token() <= previous.token()) {
-                cleanInversions.add(previous.hold() + " / " + c.hold());
+                inversions.add(previous.hold() + " / " + c.hold());
             }
             previous = c;
             if (reaching == null || c.validEnd() - reaching.validEnd() > 0) {
                 reaching = c;
             }
         }
+    }
 
-        // Tokens are ordered in time: a clean hold's token is above that of every hold, lost ones
-        // included, that ended before it started. (A lost hold may legitimately start after a
-        // greater token ended, when its holder was slow to look at a grant it had already lost:
-        // such a stale holder is counted, and its resource rejects it by the token.)
+    /**
+     * Tokens are ordered in time: a clean hold's token is above that of every hold, lost ones
+     * included, that ended before it started; each clean hold that is not goes to {@code violations}.
+     * (A lost hold may legitimately start after a greater token ended, when its holder was slow to
+     * look at a grant it had already lost: such a stale holder is counted, and its resource rejects
+     * it by the token.) Returns the number of stale holders.
+     */
+    private static int checkFencing(List<Checked> checked, List<String> violations) {
         Checked[] byEnd = checked.toArray(Checked[]::new);
         Arrays.sort(byEnd, Comparator.comparingLong(Checked::validEnd));
         long[] ends = new long[byEnd.length];
@@ -152,26 +187,31 @@ public final class HoldHistory {
             ends[i] = byEnd[i].validEnd();
             maxTokenUpTo[i] = Math.max(i == 0 ? Long.MIN_VALUE : maxTokenUpTo[i - 1], byEnd[i].token());
         }
-        List<String> fencingViolations = new ArrayList<>();
         int staleHolders = 0;
         for (Checked c : checked) {
             int endedBefore = firstNotBefore(ends, c.start());
             if (endedBefore > 0 && maxTokenUpTo[endedBefore - 1] >= c.token()) {
                 if (c.clean()) {
-                    fencingViolations.add(c.hold().toString());
+                    violations.add(c.hold().toString());
                 } else {
                     staleHolders++;
                 }
             }
         }
+        return staleHolders;
+    }
 
-        // Overlaps that involve a lost hold: allowed; counted, and whether the later one has the greater token.
-        int overlapsWithLost = 0;
+    /**
+     * Overlaps that involve a lost hold: allowed; counted ({@code [0]}), and how many of them give
+     * the later hold the smaller token ({@code [1]}).
+     */
+    private static int[] overlapsWithLost(List<Checked> checked) {
+        int overlaps = 0;
         int inverted = 0;
         Checked reachingAny = null;
         for (Checked c : checked) {
             if (reachingAny != null && c.start() - reachingAny.validEnd() < 0 && !(c.clean() && reachingAny.clean())) {
-                overlapsWithLost++;
+                overlaps++;
                 if (c.token() < reachingAny.token()) {
                     inverted++;
                 }
@@ -180,32 +220,16 @@ public final class HoldHistory {
                 reachingAny = c;
             }
         }
+        return new int[] {overlaps, inverted};
+    }
 
+    private static long maxTokenGap(List<Checked> checked) {
         long maxTokenGap = 0;
         for (int i = 1; i < checked.size(); i++) {
             maxTokenGap = Math.max(
                     maxTokenGap, checked.get(i).token() - checked.get(i - 1).token());
         }
-        return new Report(
-                holds.size(),
-                checked.stream().filter(Checked::clean).count(),
-                holds.stream().filter(h -> lossHeardAt.containsKey(h.token())).count(),
-                holds.stream()
-                        .filter(h -> h.outcome() == Outcome.LOST_AT_RELEASE)
-                        .count(),
-                holds.stream().filter(h -> !h.validAtEnd()).count(),
-                neverValid,
-                holds.stream()
-                        .filter(h -> h.outcome() == Outcome.RELEASE_FAILED)
-                        .count(),
-                overlapsWithLost,
-                inverted,
-                staleHolders,
-                maxTokenGap,
-                cleanOverlaps,
-                cleanInversions,
-                fencingViolations,
-                duplicates);
+        return maxTokenGap;
     }
 
     /**

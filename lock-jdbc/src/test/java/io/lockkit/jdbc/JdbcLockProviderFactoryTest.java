@@ -9,12 +9,13 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderEnvironment;
 import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ForwardingLockProvider;
+import io.lockkit.spi.support.ProviderFactories;
 import io.lockkit.testkit.jdbc.PostgresExtension;
 import io.lockkit.testkit.jdbc.PostgresServer;
 import java.net.ServerSocket;
@@ -44,7 +45,7 @@ class JdbcLockProviderFactoryTest {
 
     private static final String ORIGIN = "the test's settings";
     private static final LockProviderFactory FACTORY =
-            LockProviderFactory.named("jdbc", JdbcLockProviderFactoryTest.class.getClassLoader());
+            ProviderFactories.named("jdbc", JdbcLockProviderFactoryTest.class.getClassLoader());
 
     @RegisterExtension
     static final PostgresExtension PG = new PostgresExtension();
@@ -118,9 +119,9 @@ class JdbcLockProviderFactoryTest {
         ClassLoader loader = getClass().getClassLoader();
         assertThat(FACTORY).isInstanceOf(JdbcLockProviderFactory.class);
         for (String url : List.of("jdbc:postgresql://db/app", "jdbc:mariadb://db/app", "jdbc:h2:mem:x")) {
-            assertThat(LockProviderFactory.forUri(url, loader)).as(url).isInstanceOf(JdbcLockProviderFactory.class);
+            assertThat(ProviderFactories.forUri(url, loader)).as(url).isInstanceOf(JdbcLockProviderFactory.class);
         }
-        assertThatThrownBy(() -> LockProviderFactory.forUri("jdbc:oracle:thin:@db:1521/app", loader))
+        assertThatThrownBy(() -> ProviderFactories.forUri("jdbc:oracle:thin:@db:1521/app", loader))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("jdbc:postgresql:");
         assertThat(FACTORY.uriKey()).contains("lockkit.jdbc.url");

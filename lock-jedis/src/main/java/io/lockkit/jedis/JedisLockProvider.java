@@ -1,8 +1,8 @@
 package io.lockkit.jedis;
 
-import static io.lockkit.spi.Arguments.atLeast;
-import static io.lockkit.spi.Arguments.notNull;
-import static io.lockkit.spi.Arguments.positive;
+import static io.lockkit.spi.support.Arguments.atLeast;
+import static io.lockkit.spi.support.Arguments.notNull;
+import static io.lockkit.spi.support.Arguments.positive;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
@@ -21,9 +21,9 @@ import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.jedis.internal.Topology;
 import io.lockkit.jedis.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.Causes;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.Causes;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Duration;

@@ -18,6 +18,7 @@ import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderEnvironment;
 import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ProviderFactories;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
@@ -55,7 +56,7 @@ class JedisLockProviderFactoryTest {
     private static final String ORIGIN = "the test's settings";
 
     private static final LockProviderFactory FACTORY =
-            LockProviderFactory.named("redis", JedisLockProviderFactoryTest.class.getClassLoader());
+            ProviderFactories.named("redis", JedisLockProviderFactoryTest.class.getClassLoader());
 
     private static ProviderSettings settings(String... keysAndValues) {
         Map<String, String> values = new HashMap<>();
@@ -86,9 +87,8 @@ class JedisLockProviderFactoryTest {
     void foundByNameAndScheme() {
         ClassLoader loader = getClass().getClassLoader();
         assertThat(FACTORY).isInstanceOf(JedisLockProviderFactory.class);
-        assertThat(LockProviderFactory.forUri("redis://cache:6379", loader))
-                .isInstanceOf(JedisLockProviderFactory.class);
-        assertThat(LockProviderFactory.forUri("REDISS://cache:6380", loader))
+        assertThat(ProviderFactories.forUri("redis://cache:6379", loader)).isInstanceOf(JedisLockProviderFactory.class);
+        assertThat(ProviderFactories.forUri("REDISS://cache:6380", loader))
                 .isInstanceOf(JedisLockProviderFactory.class);
         assertThat(FACTORY.uriKey()).contains("lockkit.redis.uri");
     }

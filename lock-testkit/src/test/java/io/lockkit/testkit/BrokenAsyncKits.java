@@ -1,9 +1,9 @@
 package io.lockkit.testkit;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 
 /**

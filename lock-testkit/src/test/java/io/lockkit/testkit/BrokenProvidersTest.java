@@ -8,10 +8,10 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNeste
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.lockkit.testkit;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.ForwardingLockProvider;
+import io.lockkit.spi.support.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -3,7 +3,7 @@ package io.lockkit.jdbc.internal;
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jdbc.LockSchemaException;
-import io.lockkit.spi.Causes;
+import io.lockkit.spi.support.Causes;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;

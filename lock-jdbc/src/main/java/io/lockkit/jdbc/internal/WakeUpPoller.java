@@ -1,6 +1,6 @@
 package io.lockkit.jdbc.internal;
 
-import io.lockkit.spi.OutageTracker;
+import io.lockkit.spi.support.OutageTracker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

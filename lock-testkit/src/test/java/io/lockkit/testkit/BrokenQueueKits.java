@@ -187,7 +187,7 @@ final class BrokenQueueKits {
      * Abandon does nothing: a waiter of another client that gave up stays queued, is handed the
      * lock, and keeps it from everyone until the claim times out.
      */
-    static class IgnoresAbandonKit extends QueueingKit {
+    static class KeepsAbandonedQueueEntryKit extends QueueingKit {
         @Override
         void abandoned(LockProvider honest, String name, String owner) {
             // the fault: the queue entry and a hand-over not yet claimed stay

@@ -367,4 +367,17 @@ final class BrokenWakeUpKits {
             };
         }
     }
+
+    /** Subscriptions that never deliver a wake-up: waiters learn of a release only at their retry hint. */
+    static class WakesNobodyKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return () -> {};
+                }
+            };
+        }
+    }
 }

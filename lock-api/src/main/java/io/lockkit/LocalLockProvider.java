@@ -3,7 +3,7 @@ package io.lockkit;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -34,12 +34,18 @@ class ApiArchitectureTest {
 
     @Test
     @DisplayName(
-            "lock-api uses only the JDK (java.*, and jdk.jfr for its flight-recorder events) and JSpecify's annotations besides its own two packages")
+            "lock-api uses only the JDK (java.*, and jdk.jfr for its flight-recorder events) and JSpecify's annotations besides its own three packages")
     void usesOnlyTheJdkAndJSpecifyAnnotations() {
         classes()
                 .should()
                 .onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "jdk.jfr..", "org.jspecify.annotations..", "io.lockkit", "io.lockkit.spi")
+                .resideInAnyPackage(
+                        "java..",
+                        "jdk.jfr..",
+                        "org.jspecify.annotations..",
+                        "io.lockkit",
+                        "io.lockkit.spi",
+                        "io.lockkit.spi.support")
                 .because(
                         "at run time lock-api needs the JDK only (JSpecify's annotations are optional; jdk.jfr is in every JDK 17+)")
                 .check(MAIN);

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.lockkit.HealthReport.WatchdogStatus;
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;

@@ -63,7 +63,7 @@ class LockInfoTest {
     void missingCapabilitiesAreRefused() throws Exception {
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         LocalLockProvider backend = new LocalLockProvider();
-        io.lockkit.spi.LockProvider bare = new io.lockkit.spi.ForwardingLockProvider(backend) {
+        io.lockkit.spi.LockProvider bare = new io.lockkit.spi.support.ForwardingLockProvider(backend) {
             @Override
             public java.util.Set<Capability> capabilities() {
                 return java.util.EnumSet.of(Capability.FENCING_TOKENS, Capability.EXPLICIT_LEASE);

@@ -3,8 +3,8 @@ package io.lockkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider.Renewal;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

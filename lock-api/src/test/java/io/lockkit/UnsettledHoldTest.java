@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

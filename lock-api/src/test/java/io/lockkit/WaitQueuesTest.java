@@ -2,9 +2,9 @@ package io.lockkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

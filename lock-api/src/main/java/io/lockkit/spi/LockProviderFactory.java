@@ -1,15 +1,10 @@
 package io.lockkit.spi;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Builds a {@link LockProvider} from configuration, so a container (lock-cdi, the Quarkus
@@ -17,7 +12,7 @@ import java.util.stream.Collectors;
  * ships one as a {@link ServiceLoader} service ({@code
  * META-INF/services/io.lockkit.spi.LockProviderFactory}); users select it by {@link #name()} with
  * {@code lockkit.provider=<name>}, or, in tools that take a URI, by one of its {@link
- * #uriSchemes()}.
+ * #uriSchemes()}; {@link io.lockkit.spi.support.ProviderFactories} finds them.
  *
  * <p>A factory reads its own keys, {@code lockkit.<name>.*}, and declares every one of them in
  * {@link #settings()} with its default and a sentence for users: containers report any other key
@@ -75,97 +70,4 @@ public interface LockProviderFactory {
      * MicroProfile Config)}.
      */
     String describeTarget(ProviderSettings settings);
-
-    /**
-     * The factories {@code loader} offers as services, by name.
-     *
-     * @throws IllegalStateException when two factories have the same name, or a name that does
-     *     not match {@link #NAME}
-     */
-    static Map<String, LockProviderFactory> available(ClassLoader loader) {
-        Map<String, LockProviderFactory> byName = new TreeMap<>();
-        for (LockProviderFactory factory : ServiceLoader.load(LockProviderFactory.class, loader)) {
-            String name = factory.name();
-            if (name == null || !NAME.matcher(name).matches()) {
-                throw new IllegalStateException(
-                        "lockkit: the provider factory " + factory.getClass().getName()
-                                + " has the name '" + name + "'; a name is lower-case letters, digits and dashes ("
-                                + NAME.pattern() + ")");
-            }
-            LockProviderFactory other = byName.putIfAbsent(name, factory);
-            if (other != null) {
-                throw new IllegalStateException("lockkit: two provider factories are named '" + name + "': "
-                        + other.getClass().getName() + " and "
-                        + factory.getClass().getName()
-                        + "; keep one of their artifacts on the class path");
-            }
-        }
-        return byName;
-    }
-
-    /**
-     * The factory named {@code name} that {@code loader} offers.
-     *
-     * @throws IllegalArgumentException when there is none, saying which artifact provides it when
-     *     it is one of lockkit's, and which providers are there
-     */
-    static LockProviderFactory named(String name, ClassLoader loader) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("name must not be null or blank");
-        }
-        Map<String, LockProviderFactory> available = available(loader);
-        LockProviderFactory factory = available.get(name.strip().toLowerCase(Locale.ROOT));
-        if (factory == null) {
-            throw new IllegalArgumentException("lockkit: no lock provider named '" + name + "' is on the class path"
-                    + artifactHint(name) + "; " + present(available));
-        }
-        return factory;
-    }
-
-    /**
-     * The factory whose {@link #uriSchemes()} include {@code uri}'s scheme.
-     *
-     * @throws IllegalArgumentException when none does, naming the schemes the present providers
-     *     accept
-     */
-    static LockProviderFactory forUri(String uri, ClassLoader loader) {
-        if (uri == null || uri.isBlank()) {
-            throw new IllegalArgumentException("uri must not be null or blank");
-        }
-        Map<String, LockProviderFactory> available = available(loader);
-        LockProviderFactory best = null;
-        int bestLength = -1;
-        String lower = uri.strip().toLowerCase(Locale.ROOT);
-        for (LockProviderFactory factory : available.values()) {
-            for (String scheme : factory.uriSchemes()) {
-                String prefix = scheme.toLowerCase(Locale.ROOT) + ":";
-                if (lower.startsWith(prefix) && prefix.length() > bestLength) {
-                    best = factory;
-                    bestLength = prefix.length();
-                }
-            }
-        }
-        if (best == null) {
-            List<String> schemes = new ArrayList<>();
-            available.values().forEach(f -> f.uriSchemes().forEach(s -> schemes.add(s + ":")));
-            throw new IllegalArgumentException("lockkit: no lock provider on the class path takes a URI like '"
-                    + uri.strip().replaceAll("(://[^/:@]*:)[^/@]*@", "$1***@") + "'"
-                    + (schemes.isEmpty() ? "" : "; the present ones take " + String.join(", ", schemes)));
-        }
-        return best;
-    }
-
-    private static String artifactHint(String name) {
-        return switch (name.strip().toLowerCase(Locale.ROOT)) {
-            case "redis" -> ": add a dependency on io.lockkit:lock-jedis";
-            case "jdbc" -> ": add a dependency on io.lockkit:lock-jdbc";
-            default -> "";
-        };
-    }
-
-    private static String present(Map<String, LockProviderFactory> available) {
-        return available.isEmpty()
-                ? "no lock provider is on the class path"
-                : "present: " + available.keySet().stream().collect(Collectors.joining(", "));
-    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockkit.LocalLockProvider;
+import io.lockkit.spi.support.ProviderFactories;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -76,13 +77,12 @@ class LockProviderFactoryTest {
     @Test
     @DisplayName("factories are found as services, by name and by the longest matching URI scheme")
     void foundByNameAndScheme() {
-        assertThat(LockProviderFactory.available(LOADER)).containsOnlyKeys("memory", "pg");
-        assertThat(LockProviderFactory.named("memory", LOADER)).isInstanceOf(Memory.class);
-        assertThat(LockProviderFactory.named(" Memory ", LOADER)).isInstanceOf(Memory.class);
-        assertThat(LockProviderFactory.forUri("MEMORY://x", LOADER)).isInstanceOf(Memory.class);
-        assertThat(LockProviderFactory.forUri("jdbc:postgresql://db/app", LOADER))
-                .isInstanceOf(Postgres.class);
-        try (LockProvider provider = LockProviderFactory.named("memory", LOADER)
+        assertThat(ProviderFactories.available(LOADER)).containsOnlyKeys("memory", "pg");
+        assertThat(ProviderFactories.named("memory", LOADER)).isInstanceOf(Memory.class);
+        assertThat(ProviderFactories.named(" Memory ", LOADER)).isInstanceOf(Memory.class);
+        assertThat(ProviderFactories.forUri("MEMORY://x", LOADER)).isInstanceOf(Memory.class);
+        assertThat(ProviderFactories.forUri("jdbc:postgresql://db/app", LOADER)).isInstanceOf(Postgres.class);
+        try (LockProvider provider = ProviderFactories.named("memory", LOADER)
                 .create(ProviderSettings.of(Map.of(), "a test"), ProviderEnvironment.none())) {
             assertThat(provider.capabilities()).isNotNull();
         }
@@ -91,20 +91,19 @@ class LockProviderFactoryTest {
     @Test
     @DisplayName("a missing provider is named with the artifact that brings it, and the present ones")
     void missingProviderNamesTheArtifact() {
-        assertThatThrownBy(() -> LockProviderFactory.named("redis", LOADER))
+        assertThatThrownBy(() -> ProviderFactories.named("redis", LOADER))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no lock provider named 'redis'")
                 .hasMessageContaining("io.lockkit:lock-jedis")
                 .hasMessageContaining("present: memory, pg");
-        assertThatThrownBy(() -> LockProviderFactory.named("jdbc", LOADER))
-                .hasMessageContaining("io.lockkit:lock-jdbc");
-        assertThatThrownBy(() -> LockProviderFactory.forUri("redis://u:secret@host", LOADER))
+        assertThatThrownBy(() -> ProviderFactories.named("jdbc", LOADER)).hasMessageContaining("io.lockkit:lock-jdbc");
+        assertThatThrownBy(() -> ProviderFactories.forUri("redis://u:secret@host", LOADER))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("redis://u:***@host")
                 .hasMessageNotContaining("secret")
                 .hasMessageContaining("memory:");
-        assertThatThrownBy(() -> LockProviderFactory.named(" ", LOADER)).hasMessageStartingWith("name");
-        assertThatThrownBy(() -> LockProviderFactory.forUri(null, LOADER)).hasMessageStartingWith("uri");
+        assertThatThrownBy(() -> ProviderFactories.named(" ", LOADER)).hasMessageStartingWith("name");
+        assertThatThrownBy(() -> ProviderFactories.forUri(null, LOADER)).hasMessageStartingWith("uri");
     }
 
     @Test
@@ -114,7 +113,7 @@ class LockProviderFactoryTest {
         Files.createDirectories(services.getParent());
         Files.writeString(services, MemoryAgain.class.getName() + "\n");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, LOADER)) {
-            assertThatThrownBy(() -> LockProviderFactory.available(loader))
+            assertThatThrownBy(() -> ProviderFactories.available(loader))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("two provider factories are named 'memory'")
                     .hasMessageContaining(Memory.class.getName())

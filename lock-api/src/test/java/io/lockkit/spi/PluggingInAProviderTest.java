@@ -8,6 +8,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
+import io.lockkit.spi.support.ProviderFactories;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ class PluggingInAProviderTest {
         Files.writeString(services, InJvmLockProviderFactory.class.getName() + "\n");
         try (URLClassLoader loader =
                 new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
-            LockProviderFactory factory = LockProviderFactory.named("in-jvm", loader);
+            LockProviderFactory factory = ProviderFactories.named("in-jvm", loader);
             assertThat(factory).isInstanceOf(InJvmLockProviderFactory.class);
 
             ProviderSettings plain = ProviderSettings.of(Map.of(), "the test");

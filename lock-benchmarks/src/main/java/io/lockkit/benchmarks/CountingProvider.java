@@ -1,7 +1,7 @@
 package io.lockkit.benchmarks;
 
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;

@@ -2,9 +2,9 @@ package io.lockkit.cdi;
 
 import io.lockkit.jedis.JedisLockProvider;
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;

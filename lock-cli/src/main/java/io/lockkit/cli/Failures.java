@@ -2,7 +2,7 @@ package io.lockkit.cli;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
-import io.lockkit.spi.Causes;
+import io.lockkit.spi.support.Causes;
 import java.io.PrintWriter;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;

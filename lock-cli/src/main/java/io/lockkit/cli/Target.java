@@ -6,6 +6,7 @@ import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderEnvironment;
 import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ProviderFactories;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Comparator;
@@ -182,7 +183,7 @@ final class Target implements AutoCloseable {
     /** The provider that takes {@code text}; a usage error when none does or two claim it. */
     private static LockProviderFactory factoryFor(String text) {
         try {
-            return LockProviderFactory.forUri(text, Target.class.getClassLoader());
+            return ProviderFactories.forUri(text, Target.class.getClassLoader());
         } catch (IllegalArgumentException e) {
             String message = String.valueOf(e.getMessage());
             throw new UsageException("--uri: " + (message.startsWith("lockkit: ") ? message.substring(9) : message));

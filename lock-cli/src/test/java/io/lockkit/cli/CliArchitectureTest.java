@@ -39,6 +39,7 @@ class CliArchitectureTest {
                                 .or(simpleName("ProviderSetting"))
                                 .or(simpleName("ProviderEnvironment"))
                                 .or(simpleName("LockProvider")) // handed to DistributedLockFactory.builder
+                                .or(simpleName("ProviderFactories")) // finds the factory of a URI
                                 .or(simpleName("Causes"))))) // failure messages with their root cause
                 .because("the factory's inspection API is what operators' tools are meant to use")
                 .check(MAIN);

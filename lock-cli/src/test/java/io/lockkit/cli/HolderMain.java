@@ -7,6 +7,7 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderEnvironment;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ProviderFactories;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -32,7 +33,7 @@ public final class HolderMain {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        LockProviderFactory factory = LockProviderFactory.forUri(args[0], HolderMain.class.getClassLoader());
+        LockProviderFactory factory = ProviderFactories.forUri(args[0], HolderMain.class.getClassLoader());
         LockProvider provider = factory.create(
                 ProviderSettings.of(Map.of(factory.uriKey().orElseThrow(), args[0]), "the holder's arguments"),
                 ProviderEnvironment.none());

@@ -133,9 +133,14 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
         settings.bool(LISTEN).ifPresent(b::listen);
         settings.duration(TIMEOUT).ifPresent(v -> settings.apply(TIMEOUT, () -> b.timeout(v)));
         environment.threadFactory().ifPresent(b::threadFactory);
-        LockProvider provider;
+        LockProvider provider = build(b, settings);
+        return containerDataSource ? environment.outsideTransactions(provider) : provider;
+    }
+
+    /** {@code b} built, its failures told in terms of the settings. */
+    private LockProvider build(JdbcLockProvider.Builder b, ProviderSettings settings) {
         try {
-            provider = b.build();
+            return b.build();
         } catch (BackendUnavailableException e) {
             // A database that cannot be reached (dialect detection, lockkit.jdbc.create-schema=true).
             throw new BackendUnavailableException(
@@ -143,6 +148,16 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
                     "lockkit: the lock backend did not answer at application start: " + describeTarget(settings) + ": "
                             + e.getMessage() + ". Fix the setting or start the database",
                     e);
+        } catch (IllegalArgumentException e) {
+            // The database the key names is not one lockkit speaks (the builder names its argument).
+            String key = settings.string(URL).isPresent()
+                    ? URL
+                    : settings.string(DATASOURCE).isPresent() ? DATASOURCE : null;
+            if (key == null) {
+                throw e;
+            }
+            throw new IllegalArgumentException(
+                    settings.name(key) + " (from " + settings.origin() + "): " + e.getMessage(), e);
         } catch (IllegalStateException e) {
             // No driver on the class path takes the URL.
             throw new IllegalStateException("lockkit: " + describeTarget(settings) + ": " + e.getMessage(), e);
@@ -154,7 +169,6 @@ public final class JdbcLockProviderFactory implements LockProviderFactory {
                             + ": " + e.getMessage(),
                     e);
         }
-        return containerDataSource ? environment.outsideTransactions(provider) : provider;
     }
 
     /** The key that names the database, or what is used when none does. */

@@ -9,12 +9,13 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockException;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderEnvironment;
-import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ForwardingLockProvider;
+import io.lockkit.spi.support.ProviderFactories;
+import io.lockkit.testkit.LockProviderFactoryContract;
 import io.lockkit.testkit.jdbc.PostgresExtension;
 import io.lockkit.testkit.jdbc.PostgresServer;
 import java.net.ServerSocket;
@@ -23,14 +24,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,11 +38,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 
 @DisplayName("JdbcLockProviderFactory: the jdbc provider from lockkit.jdbc.* keys (real PostgreSQL and H2)")
-class JdbcLockProviderFactoryTest {
+class JdbcLockProviderFactoryTest extends LockProviderFactoryContract {
 
-    private static final String ORIGIN = "the test's settings";
     private static final LockProviderFactory FACTORY =
-            LockProviderFactory.named("jdbc", JdbcLockProviderFactoryTest.class.getClassLoader());
+            ProviderFactories.named("jdbc", JdbcLockProviderFactoryTest.class.getClassLoader());
 
     @RegisterExtension
     static final PostgresExtension PG = new PostgresExtension();
@@ -112,36 +109,35 @@ class JdbcLockProviderFactoryTest {
         return dataSource;
     }
 
-    @Test
-    @DisplayName("ServiceLoader finds it by the name jdbc and by jdbc:postgresql:, jdbc:mariadb: and jdbc:h2: URLs")
-    void foundByNameAndScheme() {
-        ClassLoader loader = getClass().getClassLoader();
-        assertThat(FACTORY).isInstanceOf(JdbcLockProviderFactory.class);
-        for (String url : List.of("jdbc:postgresql://db/app", "jdbc:mariadb://db/app", "jdbc:h2:mem:x")) {
-            assertThat(LockProviderFactory.forUri(url, loader)).as(url).isInstanceOf(JdbcLockProviderFactory.class);
-        }
-        assertThatThrownBy(() -> LockProviderFactory.forUri("jdbc:oracle:thin:@db:1521/app", loader))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("jdbc:postgresql:");
-        assertThat(FACTORY.uriKey()).contains("lockkit.jdbc.url");
+    @Override
+    protected String providerName() {
+        return "jdbc";
+    }
+
+    @Override
+    protected Map<String, String> validSettings() {
+        return Map.of("lockkit.jdbc.url", PG.server().jdbcUrl(), "lockkit.jdbc.create-schema", "true");
+    }
+
+    @Override
+    protected Map<String, String> malformedSettings() {
+        return Map.of(
+                "lockkit.jdbc.timeout", "soon",
+                "lockkit.jdbc.table", "locks; drop",
+                "lockkit.jdbc.url", "jdbc:oracle:thin:@db:1521/app");
     }
 
     @Test
-    @DisplayName("settings() declares every key create reads, each under lockkit.jdbc. with a sentence")
-    void everyKeyReadIsDeclared() {
-        Set<String> asked = ConcurrentHashMap.newKeySet();
-        Map<String, String> values = Map.of("lockkit.jdbc.url", "jdbc:h2:mem:factory_keys;DB_CLOSE_DELAY=-1");
-        ProviderSettings recording = ProviderSettings.of(
-                key -> {
-                    asked.add(key);
-                    return Optional.ofNullable(values.get(key));
-                },
-                ORIGIN);
-        FACTORY.create(recording, ProviderEnvironment.none()).close();
-        Set<String> declared =
-                FACTORY.settings().stream().map(ProviderSetting::key).collect(Collectors.toSet());
-        assertThat(declared).hasSize(FACTORY.settings().size()).allMatch(k -> k.startsWith("lockkit.jdbc."));
-        assertThat(asked).isNotEmpty().isSubsetOf(declared);
+    @DisplayName("jdbc:mariadb: and jdbc:h2: URLs name it too, an unsupported database's none")
+    void urlsOfEachDatabase() {
+        ClassLoader loader = getClass().getClassLoader();
+        for (String url : List.of("jdbc:postgresql://db/app", "jdbc:mariadb://db/app", "jdbc:h2:mem:x")) {
+            assertThat(ProviderFactories.forUri(url, loader)).as(url).isInstanceOf(JdbcLockProviderFactory.class);
+        }
+        assertThatThrownBy(() -> ProviderFactories.forUri("jdbc:oracle:thin:@db:1521/app", loader))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jdbc:postgresql:");
+        assertThat(FACTORY.uriKey()).contains("lockkit.jdbc.url");
     }
 
     @Test

@@ -1,13 +1,13 @@
 package io.lockkit.jedis;
 
-import static io.lockkit.spi.Arguments.atLeast;
-import static io.lockkit.spi.Arguments.notNull;
-import static io.lockkit.spi.Arguments.positive;
+import static io.lockkit.spi.support.Arguments.atLeast;
+import static io.lockkit.spi.support.Arguments.notNull;
+import static io.lockkit.spi.support.Arguments.positive;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.jedis.internal.ClientName;
 import io.lockkit.jedis.internal.RedisClients;
-import io.lockkit.spi.Causes;
+import io.lockkit.spi.support.Causes;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Collection;

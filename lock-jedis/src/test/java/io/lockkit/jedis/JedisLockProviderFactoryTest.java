@@ -18,6 +18,8 @@ import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderEnvironment;
 import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ProviderFactories;
+import io.lockkit.testkit.LockProviderFactoryContract;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
@@ -30,7 +32,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,15 +48,13 @@ import redis.clients.jedis.HostAndPort;
 
 @DisplayName(
         "JedisLockProviderFactory: the redis provider from lockkit.redis.* keys (real standalone, Sentinel, Cluster, TLS Redis)")
-class JedisLockProviderFactoryTest {
+class JedisLockProviderFactoryTest extends LockProviderFactoryContract {
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    private static final String ORIGIN = "the test's settings";
-
     private static final LockProviderFactory FACTORY =
-            LockProviderFactory.named("redis", JedisLockProviderFactoryTest.class.getClassLoader());
+            ProviderFactories.named("redis", JedisLockProviderFactoryTest.class.getClassLoader());
 
     private static ProviderSettings settings(String... keysAndValues) {
         Map<String, String> values = new HashMap<>();
@@ -81,35 +80,33 @@ class JedisLockProviderFactoryTest {
         return addresses.stream().map(h -> h.getHost() + ":" + h.getPort()).collect(Collectors.joining(","));
     }
 
-    @Test
-    @DisplayName("ServiceLoader finds it by the name redis and by redis:// and rediss:// URIs")
-    void foundByNameAndScheme() {
-        ClassLoader loader = getClass().getClassLoader();
-        assertThat(FACTORY).isInstanceOf(JedisLockProviderFactory.class);
-        assertThat(LockProviderFactory.forUri("redis://cache:6379", loader))
-                .isInstanceOf(JedisLockProviderFactory.class);
-        assertThat(LockProviderFactory.forUri("REDISS://cache:6380", loader))
-                .isInstanceOf(JedisLockProviderFactory.class);
-        assertThat(FACTORY.uriKey()).contains("lockkit.redis.uri");
+    @Override
+    protected String providerName() {
+        return "redis";
+    }
+
+    @Override
+    protected Map<String, String> validSettings() {
+        return Map.of("lockkit.redis.uri", REDIS.server().uri());
+    }
+
+    @Override
+    protected Map<String, String> malformedSettings() {
+        return Map.of(
+                "lockkit.redis.timeout", "soon",
+                "lockkit.redis.max-connections", "0",
+                "lockkit.redis.fence-retention", "forever");
     }
 
     @Test
-    @DisplayName("settings() declares every key create reads, each under lockkit.redis. with a sentence")
-    void everyKeyReadIsDeclared(RedisServer redis) {
-        Set<String> asked = ConcurrentHashMap.newKeySet();
-        Map<String, String> values = Map.of("lockkit.redis.uri", redis.uri());
-        ProviderSettings recording = ProviderSettings.of(
-                key -> {
-                    asked.add(key);
-                    return Optional.ofNullable(values.get(key));
-                },
-                ORIGIN);
-        FACTORY.create(recording, ProviderEnvironment.none()).close();
-        Set<String> declared =
-                FACTORY.settings().stream().map(ProviderSetting::key).collect(Collectors.toSet());
-        assertThat(declared).hasSize(FACTORY.settings().size()).allMatch(k -> k.startsWith("lockkit.redis."));
-        assertThat(asked).isNotEmpty().isSubsetOf(declared);
-        assertThat(declared).contains("lockkit.redis.sentinel.master", "lockkit.redis.tls.key-store-type");
+    @DisplayName("rediss:// in any case names it too; the Sentinel and TLS keys are declared")
+    void schemesAndDeclaredKeys() {
+        assertThat(FACTORY).isInstanceOf(JedisLockProviderFactory.class);
+        assertThat(ProviderFactories.forUri("REDISS://cache:6380", getClass().getClassLoader()))
+                .isInstanceOf(JedisLockProviderFactory.class);
+        assertThat(FACTORY.uriKey()).contains("lockkit.redis.uri");
+        assertThat(FACTORY.settings().stream().map(ProviderSetting::key))
+                .contains("lockkit.redis.sentinel.master", "lockkit.redis.tls.key-store-type");
     }
 
     @Nested

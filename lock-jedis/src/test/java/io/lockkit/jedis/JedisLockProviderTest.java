@@ -651,7 +651,7 @@ class JedisLockProviderTest {
     }
 
     /** Can hold the next release's answer back until a gate opens; notes the first abandoned wait. */
-    private static final class Gated extends io.lockkit.spi.ForwardingLockProvider {
+    private static final class Gated extends io.lockkit.spi.support.ForwardingLockProvider {
         final CountDownLatch abandoned = new CountDownLatch(1);
         volatile CountDownLatch releaseGate;
 

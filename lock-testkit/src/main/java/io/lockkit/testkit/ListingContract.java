@@ -298,7 +298,7 @@ abstract class ListingContract extends ContractGroup {
         String prefix = name() + "/";
         holdAll(client(), List.of(prefix + "a", prefix + "b", prefix + "c"));
         AtomicInteger pages = new AtomicInteger();
-        LockProvider counting = new io.lockkit.spi.ForwardingLockProvider(provider()) {
+        LockProvider counting = new io.lockkit.spi.support.ForwardingLockProvider(provider()) {
             @Override
             public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
                 pages.incrementAndGet();

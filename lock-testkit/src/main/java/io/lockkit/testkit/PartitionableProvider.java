@@ -2,9 +2,9 @@ package io.lockkit.testkit;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockkit.LocalLockProvider;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,10 +1,11 @@
 package io.lockkit.testkit;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Broken providers whose fault shows in asynchronous acquisition and what is built on it: a call
@@ -42,6 +43,35 @@ final class BrokenAsyncKits {
                         return a;
                     }
                     return delegate().tryAcquire(r);
+                }
+            };
+        }
+    }
+
+    /**
+     * Waits for a busy lock inside tryAcquire, polling until it is free, the caller's wait has
+     * passed or the thread is interrupted (a blocking row lock, a blocking pop): blocking callers
+     * see the same waits, but every asynchronous wait then occupies a thread of its factory.
+     */
+    static class WaitsInsideTryAcquireKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    long end = System.nanoTime()
+                            + Math.min(
+                                    request.maxWait().toNanos(),
+                                    Duration.ofMinutes(1).toNanos());
+                    while (true) {
+                        Acquisition a = delegate().tryAcquire(request);
+                        if (a.isAcquired()
+                                || System.nanoTime() - end >= 0
+                                || Thread.currentThread().isInterrupted()) {
+                            return a;
+                        }
+                        LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+                    }
                 }
             };
         }

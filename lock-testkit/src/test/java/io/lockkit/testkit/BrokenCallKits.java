@@ -1,10 +1,10 @@
 package io.lockkit.testkit;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,11 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Broken providers whose fault is in a direct grant ({@link Release#grantedTo}): the hold a release
@@ -66,6 +70,134 @@ final class BrokenGrantKits {
                 @Override
                 Acquisition takeGrant(LockRequest r, long token) {
                     return delegate().tryAcquire(r);
+                }
+            };
+        }
+    }
+
+    /**
+     * Grants a released lock outright to a waiter of the releasing client, with the lease of the
+     * waiter's request counted from the release, as a backend that hands over within a process
+     * does; but the release answers a plain RELEASED, and no wake-up goes out. The waiter finds the
+     * grant at its next attempt, which answers "acquired" without setting the lease again, so its
+     * client counts the lease from that attempt: later than the backend does.
+     */
+    static class DropsGrantsKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                /** The latest waiting request per lock name, of this client. */
+                private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
+                /** Grants made and not passed on: "name owner waitId" → token. */
+                private final Map<String, Long> grants = new ConcurrentHashMap<>();
+
+                private final AtomicBoolean granting = new AtomicBoolean();
+
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    Long granted = grants.remove(key(request.name(), request.owner(), request.waitId()));
+                    if (granted != null) {
+                        return Acquisition.acquired(granted);
+                    }
+                    Acquisition a = delegate().tryAcquire(request);
+                    if (!a.isAcquired() && request.waiting() && request.waitId() != 0) {
+                        waiting.put(request.name(), request);
+                    } else {
+                        waiting.remove(request.name(), request);
+                    }
+                    return a;
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    LockRequest next = waiting.get(name);
+                    granting.set(true);
+                    Release r;
+                    try {
+                        r = delegate().release(name, owner);
+                    } finally {
+                        granting.set(false);
+                    }
+                    if (r.outcome() == Release.Outcome.RELEASED && next != null && waiting.remove(name, next)) {
+                        Acquisition a =
+                                delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                        if (a.isAcquired()) {
+                            grants.put(key(name, next.owner(), next.waitId()), a.fencingToken());
+                        }
+                    }
+                    return r;
+                }
+
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    waiting.computeIfPresent(name, (n, r) -> r.owner().equals(owner) ? null : r);
+                    if (grants.remove(key(name, owner, waitId)) != null) {
+                        delegate().release(name, owner);
+                    }
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    // The grant is made without a wake-up: the releasing process would wake its own waiter.
+                    return delegate().subscribe(name, new WakeUpListener() {
+                        @Override
+                        public void released(String grantee) {
+                            if (!granting.get()) {
+                                listener.released(grantee);
+                            }
+                        }
+
+                        @Override
+                        public void missedNotifications() {
+                            listener.missedNotifications();
+                        }
+                    });
+                }
+
+                private static String key(String name, String owner, long waitId) {
+                    return name + " " + owner + " " + waitId;
+                }
+            };
+        }
+    }
+
+    /**
+     * Queues the waiting owners of each client and hands a released lock to the latest of them
+     * (passing the grant on, as it should), but ignores abandon: a waiter that gave up still gets
+     * the lock, which then sits with nobody until its lease lapses.
+     */
+    static class GrantsToAbandonedWaiterKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
+
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Acquisition a = delegate().tryAcquire(r);
+                    if (!a.isAcquired() && r.waiting() && r.waitId() != 0) {
+                        waiting.put(r.name(), r);
+                    }
+                    return a;
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    LockRequest next = waiting.remove(name);
+                    if (r.outcome() == Release.Outcome.RELEASED && next != null) {
+                        Acquisition a =
+                                delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
+                        if (a.isAcquired()) {
+                            return Release.grantedTo(next.owner(), a.fencingToken(), next.waitId());
+                        }
+                    }
+                    return r;
+                }
+
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    // the fault: the queue entry stays
                 }
             };
         }

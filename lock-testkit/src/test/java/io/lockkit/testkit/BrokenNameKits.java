@@ -1,10 +1,10 @@
 package io.lockkit.testkit;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.time.Duration;
@@ -297,6 +297,62 @@ final class BrokenNameKits {
                     int end = Math.min(all.size(), offset + pageSize);
                     return new ListPage(
                             all.subList(Math.min(offset, end), end), end < all.size() ? Integer.toString(end) : null);
+                }
+            };
+        }
+    }
+
+    /** The backend keeps only the first 512 characters of a name. */
+    static class TruncatesNamesKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    return delegate()
+                            .tryAcquire(new LockRequest(cut(r.name()), r.owner(), r.lease(), r.maxWait(), r.waitId()));
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    return delegate().release(cut(name), owner);
+                }
+
+                @Override
+                public List<Renewal> renew(List<Renewal> renewals) {
+                    List<Renewal> cutRenewals = renewals.stream()
+                            .map(r -> new Renewal(cut(r.name()), r.owner(), r.lease()))
+                            .toList();
+                    List<Renewal> gone = delegate().renew(cutRenewals);
+                    return renewals.stream()
+                            .filter(r -> gone.stream()
+                                    .anyMatch(g -> g.name().equals(cut(r.name()))
+                                            && g.owner().equals(r.owner())))
+                            .toList();
+                }
+
+                @Override
+                public void abandon(String name, String owner, long waitId) {
+                    delegate().abandon(cut(name), owner, waitId);
+                }
+
+                @Override
+                public boolean forceRelease(String name) {
+                    return delegate().forceRelease(cut(name));
+                }
+
+                @Override
+                public Optional<LockState> inspect(String name) {
+                    return delegate().inspect(cut(name));
+                }
+
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return delegate().subscribe(cut(name), listener);
+                }
+
+                private String cut(String name) {
+                    return name.length() > 512 ? name.substring(0, 512) : name;
                 }
             };
         }

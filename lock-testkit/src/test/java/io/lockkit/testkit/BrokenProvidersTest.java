@@ -5,29 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
 
-import io.lockkit.BackendUnavailableException;
 import io.lockkit.LocalLockProvider;
-import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
-import io.lockkit.spi.LockProvider.LockState;
-import io.lockkit.spi.Release;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -37,250 +29,393 @@ import org.junit.platform.testkit.engine.Events;
  * guarantee, and the kit group that covers it must fail.
  *
  * <p>Its methods run concurrently where the module enables parallel execution (lock-testkit's
- * surefire configuration): each makes its own kits, each kit its own in-JVM backend, and nothing
- * here is static and mutable. The {@code EngineTestKit} launches inside run their groups one test
- * at a time, as a provider's own build would.
+ * surefire configuration), as do the rows of its table of broken kits: each makes its own kits,
+ * each kit its own in-JVM backend, and the one static state is the memo of the honest provider's
+ * runs, which rows that name the same kit test share. The {@code EngineTestKit} launches inside run
+ * their groups one test at a time, as a provider's own build would.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class BrokenProvidersTest {
 
-    @Test
-    @DisplayName("a provider that always grants fails mutual exclusion")
-    void alwaysGrantingProviderIsRejected() {
-        assertRejected(AlwaysGrantsKit.class, LockContractTest.MutualExclusion.class);
+    /**
+     * One broken kit and what it must be rejected for: the kit group that covers its fault fails
+     * ({@code method} null: at least one test of the group), or that one test of the group fails
+     * for the kit and passes for the honest provider.
+     */
+    record Row(
+            String rejectedFor,
+            Class<? extends LockContractTest> kit,
+            Class<?> group,
+            @Nullable String method) {
+        @Override
+        public String toString() {
+            return rejectedFor;
+        }
     }
 
-    @Test
-    @DisplayName("a provider without reentrancy fails the reentrancy group")
-    void providerWithoutReentrancyIsRejected() {
-        assertRejected(NoReentrancyKit.class, LockContractTest.Reentrancy.class);
+    private static Row row(
+            String rejectedFor, Class<? extends LockContractTest> kit, Class<?> group, @Nullable String method) {
+        return new Row(rejectedFor, kit, group, method);
     }
 
-    @Test
-    @DisplayName("a provider whose leases never expire fails the expiry group")
-    void providerWithoutExpiryIsRejected() {
-        assertRejected(NeverExpiresKit.class, LockContractTest.Expiry.class);
+    /** Every broken kit whose rejection is one launch (and the honest provider's) of a group or a test. */
+    static Stream<Row> rows() {
+        return Stream.of(
+                row(
+                        "a provider that always grants fails mutual exclusion",
+                        BrokenCoreKits.AlwaysGrantsKit.class,
+                        LockContractTest.MutualExclusion.class,
+                        null),
+                row(
+                        "a provider without reentrancy fails the reentrancy group",
+                        BrokenCoreKits.NoReentrancyKit.class,
+                        LockContractTest.Reentrancy.class,
+                        null),
+                row(
+                        "a provider whose leases never expire fails the expiry group",
+                        BrokenCoreKits.NeverExpiresKit.class,
+                        LockContractTest.Expiry.class,
+                        null),
+                row(
+                        "a provider that lets a non-owner release fails the expiry group",
+                        BrokenCoreKits.NonOwnerReleaseKit.class,
+                        LockContractTest.Expiry.class,
+                        null),
+                row(
+                        "a provider whose tokens go backwards fails the fencing group",
+                        BrokenCoreKits.BackwardTokensKit.class,
+                        LockContractTest.Fencing.class,
+                        null),
+                row(
+                        "a provider that waits for a busy lock inside tryAcquire fails the asynchronous acquisition group",
+                        BrokenAsyncKits.WaitsInsideTryAcquireKit.class,
+                        LockContractTest.Async.class,
+                        "asyncWaitsKeepNoThread"),
+                row(
+                        "a queueing provider that ignores abandons fails the cancelled-async-wait test",
+                        BrokenQueueKits.KeepsAbandonedQueueEntryKit.class,
+                        LockContractTest.Async.class,
+                        "aCancelledAsyncWaitLeavesNoHold"),
+                row(
+                        "a provider that ignores wait timeouts fails the waiting group",
+                        BrokenWaitKits.IgnoresWaitTimeoutsKit.class,
+                        LockContractTest.Waiting.class,
+                        null),
+                row(
+                        "a provider whose release grants the lock to a local waiter without passing the grant on fails the hand-over group",
+                        BrokenGrantKits.DropsGrantsKit.class,
+                        LockContractTest.HandOver.class,
+                        null),
+                row(
+                        "a provider whose leases run 10 times longer than asked fails the lease-length test",
+                        BrokenLeaseKits.TenfoldLeaseKit.class,
+                        LockContractTest.Expiry.class,
+                        "lapsedLeaseEndsOnTime"),
+                row(
+                        "a provider whose renewals set 10 times the lease asked for fails the renewal-length test",
+                        BrokenLeaseKits.TenfoldRenewalKit.class,
+                        LockContractTest.Expiry.class,
+                        "renewalSetsTheLengthAskedFor"),
+                row(
+                        "a provider whose reentrant acquisition shortens the lease fails the reentrant-lease test",
+                        BrokenLeaseKits.ShortensOnReentryKit.class,
+                        LockContractTest.Expiry.class,
+                        "reentrantAcquisitionNeverShortensTheLease"),
+                row(
+                        "a provider whose reentrant acquisition ignores a longer lease fails the lengthening test",
+                        BrokenLeaseKits.KeepsLeaseOnReentryKit.class,
+                        LockContractTest.Expiry.class,
+                        "reentrantAcquisitionWithALongerLeaseLengthensIt"),
+                row(
+                        "a provider whose retry hints are 10 times too long fails the lapsed-lock waiter test",
+                        BrokenWaitKits.TenfoldRetryKit.class,
+                        LockContractTest.Waiting.class,
+                        "waiterTakesALapsedLockSoonAfterTheLease"),
+                row(
+                        "a provider whose inspect answers stale hold counts and leases fails both inspection tests (inspectionFollowsReentryAndRelease)",
+                        BrokenInspectionKits.StaleInspectionKit.class,
+                        LockContractTest.Inspection.class,
+                        "inspectionFollowsReentryAndRelease"),
+                row(
+                        "a provider whose inspect answers stale hold counts and leases fails both inspection tests (inspectionFollowsTheLeaseAndItsLapse)",
+                        BrokenInspectionKits.StaleInspectionKit.class,
+                        LockContractTest.Inspection.class,
+                        "inspectionFollowsTheLeaseAndItsLapse"),
+                row(
+                        "a provider whose inspect answers stale hold counts fails the factory's inspect test",
+                        BrokenInspectionKits.StaleInspectionKit.class,
+                        LockContractTest.OperatorInspection.class,
+                        "inspectShowsHolderCountTokenAndLease"),
+                row(
+                        "a provider whose inspect answers the token before the holder's fails both token checks of inspect (inspectShowsHolderCountTokenAndLease)",
+                        BrokenInspectionKits.StaleTokenInspectionKit.class,
+                        LockContractTest.OperatorInspection.class,
+                        "inspectShowsHolderCountTokenAndLease"),
+                row(
+                        "a provider whose inspect answers the token before the holder's fails both token checks of inspect (inspectTellsHoldersApart)",
+                        BrokenInspectionKits.StaleTokenInspectionKit.class,
+                        LockContractTest.OperatorInspection.class,
+                        "inspectTellsHoldersApart"),
+                row(
+                        "a provider whose listing drops the last, partial page fails the paging test",
+                        BrokenInspectionKits.DropsLastPageKit.class,
+                        LockContractTest.Listing.class,
+                        "listingSpansPages"),
+                row(
+                        "a provider that matches a prefix as a pattern (?, _ one character; *, % any) fails the literal-prefix test",
+                        BrokenInspectionKits.PatternPrefixKit.class, LockContractTest.Listing.class, "prefixIsLiteral"),
+                row(
+                        "a provider that truncates long names fails the long-names test",
+                        BrokenNameKits.TruncatesNamesKit.class,
+                        LockContractTest.Independence.class,
+                        "longNamesDifferingInTheLastCharacterAreDifferentLocks"),
+                row(
+                        "a provider whose inspect blocks the client's other calls fails the inspection test",
+                        BrokenInspectionKits.BlockingInspectionKit.class,
+                        LockContractTest.Inspection.class,
+                        "inspectionDoesNotBlockTheClient"),
+                row(
+                        "a provider that fails a wait because of an interrupt fails the interrupt-on-entry test",
+                        BrokenWaitKits.FailsWhenInterruptedKit.class,
+                        LockContractTest.Interrupts.class,
+                        "lockWithTheInterruptSetWaitsAndKeepsTheFlag"),
+                row(
+                        "a provider that clears the interrupt status fails the interrupt-on-entry test",
+                        BrokenWaitKits.SwallowsInterruptsKit.class,
+                        LockContractTest.Interrupts.class,
+                        "lockWithTheInterruptSetWaitsAndKeepsTheFlag"),
+                row(
+                        "a provider whose close frees every client's holds fails the closing test (the kit reads capabilities without closing a provider mid-test)",
+                        BrokenCloseKits.CloseFreesEveryoneKit.class,
+                        LockContractTest.Closing.class,
+                        "closingOneClientLeavesAnotherClientsHoldsAlone"),
+                row(
+                        "a provider that throws IllegalStateException once closed fails the closed-provider test",
+                        BrokenCloseKits.IllegalStateWhenClosedKit.class,
+                        LockContractTest.ClosedProvider.class,
+                        "everyCallAfterCloseThrowsLockException"),
+                row(
+                        "a provider that keeps answering once closed fails the closed-provider test",
+                        BrokenCloseKits.AnswersWhenClosedKit.class,
+                        LockContractTest.ClosedProvider.class,
+                        "everyCallAfterCloseThrowsLockException"),
+                row(
+                        "a provider that hands a lock to a waiter that gave up fails the abandon test",
+                        BrokenGrantKits.GrantsToAbandonedWaiterKit.class,
+                        LockContractTest.HandOver.class,
+                        "abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock"),
+                row(
+                        "a provider that lets a released lock be taken again with the released token fails the terms test",
+                        BrokenTokenKits.ReusesReleasedTokenKit.class,
+                        LockContractTest.Leadership.class,
+                        "termsStrictlyIncrease"),
+                row(
+                        "a provider whose renewals never report a lost hold fails the leadership-loss test",
+                        BrokenLeaseKits.HidesLossesKit.class,
+                        LockContractTest.Leadership.class,
+                        "leaderOfALostHoldIsToldAtItsNextRenewal"),
+                row(
+                        "a provider whose leases end at half the time asked fails the cut-off leader test (two leaders)",
+                        BrokenLeaseKits.HalvedLeaseKit.class,
+                        LockContractTest.Leadership.class,
+                        "cutOffLeaderIsToldBeforeAnotherIsElected"),
+                row(
+                        "a provider whose renewals set 10 times the lease keeps a cut-off leader's successor waiting",
+                        BrokenLeaseKits.TenfoldRenewalKit.class,
+                        LockContractTest.Leadership.class,
+                        "cutOffLeaderIsToldBeforeAnotherIsElected"),
+                row(
+                        "a provider whose releases wake no waiter fails the prompt hand-over test",
+                        BrokenWakeUpKits.WakesNobodyKit.class,
+                        LockContractTest.Leadership.class,
+                        "stepDownAndCloseHandOverAtOnce"),
+                row(
+                        "a provider whose inspect and listing read tokens through a double fails the exact-token test",
+                        BrokenTokenKits.InspectsTokensThroughADoubleKit.class,
+                        LockContractTest.Fencing.class,
+                        "tokenPastTwoToThe53IsExactEverywhere"),
+                row(
+                        "a provider whose renew extends the lock for whoever holds it fails the taken-over renewal test",
+                        BrokenHoldKits.RenewsWhoeverHoldsKit.class,
+                        LockContractTest.Renewal.class,
+                        "renewalOfAHoldTakenOverIsReportedLost"),
+                row(
+                        "a provider whose batch renewals report no losses fails the batch renewal test",
+                        BrokenHoldKits.BatchRenewalLosesNothingKit.class,
+                        LockContractTest.Renewal.class,
+                        "batchRenewalReportsExactlyTheLostHolds"),
+                row(
+                        "a provider whose release compares owners by their client part fails the same-client release test",
+                        BrokenHoldKits.ReleasesByClientKit.class,
+                        LockContractTest.Ownership.class,
+                        "releaseOfALapsedHoldLeavesTheSameClientsNextHolderAlone"),
+                row(
+                        "a provider that compares owner ids by prefix fails the whole-owner-id test",
+                        BrokenHoldKits.OwnersByPrefixKit.class,
+                        LockContractTest.Ownership.class,
+                        "ownerIdsAreToldApartWhole"),
+                row(
+                        "a provider that keeps hold counts in 16 bits fails the 32,768-holds test",
+                        BrokenHoldKits.SixteenBitHoldCountsKit.class,
+                        LockContractTest.Reentrancy.class,
+                        "holdCountsGoPast16Bits"),
+                row(
+                        "a provider that keeps leases in 32-bit milliseconds fails the long-lease test",
+                        BrokenHoldKits.ThirtyTwoBitLeasesKit.class,
+                        LockContractTest.Expiry.class,
+                        "longLeasesLastAsLongAsAsked"),
+                row(
+                        "a provider that clamps leases to an hour fails the long-lease test",
+                        BrokenHoldKits.HourLeasesKit.class,
+                        LockContractTest.Expiry.class,
+                        "longLeasesLastAsLongAsAsked"),
+                row(
+                        "a provider whose renew clears the interrupt status fails the interrupted-calls test",
+                        BrokenHoldKits.RenewClearsInterruptKit.class,
+                        LockContractTest.Interrupts.class,
+                        "callsThatDoNotWaitKeepTheInterruptStatus"),
+                row(
+                        "a provider that normalizes names (NFC) fails the equivalent-names test",
+                        BrokenNameKits.NormalizesNamesKit.class,
+                        LockContractTest.Independence.class,
+                        "equivalentUnicodeNamesAreDifferentLocks"),
+                row(
+                        "a provider that keeps names in 8,192 bytes of UTF-8 fails the longest-names test",
+                        BrokenNameKits.Utf8ByteColumnKit.class,
+                        LockContractTest.Independence.class,
+                        "longestNamesDifferingInTheLastCharacterAreDifferentLocks"),
+                row(
+                        "a provider whose listing matches prefixes case-insensitively fails the exact-prefix test",
+                        BrokenNameKits.CaseInsensitivePrefixKit.class,
+                        LockContractTest.Listing.class,
+                        "prefixMatchesExactly"),
+                row(
+                        "a provider whose listing shows locks that lapsed unseen fails the lapsed-listing test",
+                        BrokenNameKits.ListsLapsedLocksKit.class,
+                        LockContractTest.Listing.class,
+                        "lockLapsedUnseenIsNotListed"),
+                row(
+                        "a provider whose inspect names the latest contender fails the holder-not-contender test",
+                        BrokenNameKits.InspectsLatestContenderKit.class,
+                        LockContractTest.OperatorInspection.class,
+                        "inspectNamesTheHolderNotTheLatestContender"),
+                row(
+                        "a provider whose busy answers say \\\"try again now\\\" fails the polling test",
+                        BrokenWakeUpKits.ZeroRetryHintKit.class,
+                        LockContractTest.Waiting.class,
+                        "busyAnswersDoNotMakeAWaiterPoll"),
+                row(
+                        "a provider whose release wakes every waiter of a client fails the herd test",
+                        BrokenWakeUpKits.WakesEveryWaiterKit.class,
+                        LockContractTest.WakeUps.class,
+                        "aReleaseWakesOneWaiterOfAClient"),
+                row(
+                        "a provider whose subscriptions outlive their close fails the subscriptions test",
+                        BrokenWakeUpKits.SubscriptionOutlivesCloseKit.class,
+                        LockContractTest.WakeUps.class,
+                        "releasesReachOnlyOpenSubscriptionsOfTheName"),
+                row(
+                        "a provider whose subscriptions hear every name they start with fails the subscriptions test",
+                        BrokenWakeUpKits.WakeUpsByPrefixKit.class,
+                        LockContractTest.WakeUps.class,
+                        "releasesReachOnlyOpenSubscriptionsOfTheName"),
+                row(
+                        "a provider that cuts leases to whole milliseconds fails the never-valid-once-taken test",
+                        BrokenHoldKits.MillisecondLeasesKit.class,
+                        LockContractTest.Expiry.class,
+                        "holdIsNeverValidOnceAnotherClientHasTheLock"),
+                row(
+                        "a provider whose abandon releases the owner's hold from another wait fails the abandon-of-another-wait test",
+                        BrokenHoldKits.AbandonReleasesAnyHoldKit.class,
+                        LockContractTest.HandOver.class,
+                        "abandonOfAnotherWaitLeavesTheOwnersHoldAlone"),
+                row(
+                        "a provider whose force release spares a lock handed to a waiter fails the force-release hand-over test",
+                        BrokenQueueKits.ForceReleaseSparesHandOversKit.class,
+                        LockContractTest.HandOver.class,
+                        "forceReleaseFreesALockHandedToAWaiter"),
+                row(
+                        "a provider whose subscriptions take effect after subscribe returned fails the just-subscribed test",
+                        BrokenWakeUpKits.LateSubscriptionKit.class,
+                        LockContractTest.WakeUps.class,
+                        "releaseJustAfterSubscribingIsHeard"),
+                row(
+                        "a provider that drops a name's listeners when the last one's unsubscription completes fails the racing-subscription test",
+                        BrokenWakeUpKits.DropsListenersOnUnsubscribedKit.class,
+                        LockContractTest.WakeUps.class,
+                        "subscriptionRacingTheLastCloseHearsTheNextRelease"),
+                row(
+                        "a provider whose listing pages by offset fails the held-throughout listing test",
+                        BrokenNameKits.OffsetPagingKit.class,
+                        LockContractTest.Listing.class,
+                        "lockHeldThroughoutIsListedWhileEarlierOnesGo"),
+                row(
+                        "a provider that matches a renewal batch's answers by lock name fails the two-owners-of-one-name renewal test",
+                        BrokenHoldKits.RenewalsMatchedByNameKit.class,
+                        LockContractTest.Renewal.class,
+                        "batchRenewalTellsTwoOwnersOfOneNameApart"),
+                row(
+                        "a provider that pauses 200 ms and tries once more before a busy answer fails the round-trip test and the 100-async-waits test (aBusyAnswerComesBackInAboutOneRoundTrip)",
+                        BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
+                        LockContractTest.Async.class,
+                        "aBusyAnswerComesBackInAboutOneRoundTrip"),
+                row(
+                        "a provider that pauses 200 ms and tries once more before a busy answer fails the round-trip test and the 100-async-waits test (asyncWaitsKeepNoThread)",
+                        BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
+                        LockContractTest.Async.class,
+                        "asyncWaitsKeepNoThread"),
+                row(
+                        "a provider whose listener lists are made by computeIfAbsent and dropped by computeIfPresent when empty fails the racing-subscription test",
+                        BrokenWakeUpKits.RacyListenersKit.class,
+                        LockContractTest.WakeUps.class,
+                        "subscriptionRacingTheLastCloseHearsTheNextRelease"),
+                row(
+                        "a provider whose granted wait takes its grant again reentrantly fails the grant test",
+                        BrokenGrantKits.GrantRetakenReentrantlyKit.class,
+                        LockContractTest.HandOver.class,
+                        "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold"),
+                row(
+                        "a provider that counts fencing tokens per client fails the token-order test",
+                        BrokenHoldKits.TokensPerClientKit.class,
+                        LockContractTest.Fencing.class,
+                        "tokensIncreaseAcrossHolders"),
+                row(
+                        "a provider whose force release wakes nobody fails the force-unlock test",
+                        BrokenWakeUpKits.ForceReleaseWakesNobodyKit.class,
+                        LockContractTest.Ownership.class,
+                        "forceUnlockFreesAndWakes"),
+                row(
+                        "a provider that cuts leases to whole seconds fails the lapsed-lease test",
+                        BrokenHoldKits.WholeSecondLeasesKit.class,
+                        LockContractTest.Expiry.class,
+                        "lapsedLeaseLetsAnotherClientIn"),
+                row(
+                        "a provider that declares no capability once closed fails the closed-provider test",
+                        BrokenHoldKits.CapabilitiesGoneOnCloseKit.class,
+                        LockContractTest.ClosedProvider.class,
+                        "everyCallAfterCloseThrowsLockException"),
+                row(
+                        "a provider that ignores the abandon of another client's waiter fails the busy-for-others test (whose waiters give up)",
+                        BrokenQueueKits.KeepsAbandonedQueueEntryKit.class,
+                        LockContractTest.MutualExclusion.class,
+                        "aHeldLockIsBusyForOtherClients"),
+                row(
+                        "a provider whose subscriptions deliver one release and no more fails the every-release test",
+                        BrokenWakeUpKits.OneShotSubscriptionKit.class,
+                        LockContractTest.WakeUps.class,
+                        "anOpenSubscriptionHearsEveryRelease"));
     }
 
-    @Test
-    @DisplayName("a provider that lets a non-owner release fails the expiry group")
-    void providerReleasingForNonOwnersIsRejected() {
-        assertRejected(NonOwnerReleaseKit.class, LockContractTest.Expiry.class);
-    }
-
-    @Test
-    @DisplayName("a provider whose tokens go backwards fails the fencing group")
-    void providerWithBackwardTokensIsRejected() {
-        assertRejected(BackwardTokensKit.class, LockContractTest.Fencing.class);
-    }
-
-    @Test
-    @DisplayName("a provider that waits for a busy lock inside tryAcquire fails the asynchronous acquisition group")
-    void providerWaitingInsideTryAcquireIsRejected() {
-        assertRejectedBy(WaitsInsideTryAcquireKit.class, LockContractTest.Async.class, "asyncWaitsKeepNoThread");
-    }
-
-    @Test
-    @DisplayName("a queueing provider that ignores abandons fails the cancelled-async-wait test")
-    void providerIgnoringAbandonsFailsTheAsyncCancel() {
-        assertRejectedBy(
-                BrokenQueueKits.IgnoresAbandonKit.class,
-                LockContractTest.Async.class,
-                "aCancelledAsyncWaitLeavesNoHold");
-    }
-
-    @Test
-    @DisplayName("a provider that ignores wait timeouts fails the waiting group")
-    void providerIgnoringWaitTimeoutsIsRejected() {
-        assertRejected(IgnoresWaitTimeoutsKit.class, LockContractTest.Waiting.class);
-    }
-
-    @Test
-    @DisplayName(
-            "a provider whose release grants the lock to a local waiter without passing the grant on fails the hand-over group")
-    void providerDroppingItsGrantsIsRejected() {
-        assertRejected(DropsGrantsKit.class, LockContractTest.HandOver.class);
-    }
-
-    @Test
-    @DisplayName("a provider whose leases run 10 times longer than asked fails the lease-length test")
-    void providerWithTenfoldLeasesIsRejected() {
-        assertRejectedBy(TenfoldLeaseKit.class, LockContractTest.Expiry.class, "lapsedLeaseEndsOnTime");
-    }
-
-    @Test
-    @DisplayName("a provider whose renewals set 10 times the lease asked for fails the renewal-length test")
-    void providerWithTenfoldRenewalsIsRejected() {
-        assertRejectedBy(TenfoldRenewalKit.class, LockContractTest.Expiry.class, "renewalSetsTheLengthAskedFor");
-    }
-
-    @Test
-    @DisplayName("a provider whose reentrant acquisition shortens the lease fails the reentrant-lease test")
-    void providerShorteningLeasesOnReentryIsRejected() {
-        assertRejectedBy(
-                ShortensOnReentryKit.class, LockContractTest.Expiry.class, "reentrantAcquisitionNeverShortensTheLease");
-    }
-
-    @Test
-    @DisplayName("a provider whose reentrant acquisition ignores a longer lease fails the lengthening test")
-    void providerIgnoringLongerLeasesOnReentryIsRejected() {
-        assertRejectedBy(
-                KeepsLeaseOnReentryKit.class,
-                LockContractTest.Expiry.class,
-                "reentrantAcquisitionWithALongerLeaseLengthensIt");
-    }
-
-    @Test
-    @DisplayName("a provider whose retry hints are 10 times too long fails the lapsed-lock waiter test")
-    void providerWithTenfoldRetryHintsIsRejected() {
-        assertRejectedBy(
-                TenfoldRetryKit.class, LockContractTest.Waiting.class, "waiterTakesALapsedLockSoonAfterTheLease");
-    }
-
-    @Test
-    @DisplayName("a provider whose inspect answers stale hold counts and leases fails both inspection tests")
-    void providerWithStaleInspectionIsRejected() {
-        assertRejectedBy(
-                StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsReentryAndRelease");
-        assertRejectedBy(
-                StaleInspectionKit.class, LockContractTest.Inspection.class, "inspectionFollowsTheLeaseAndItsLapse");
-    }
-
-    @Test
-    @DisplayName("a provider whose inspect answers stale hold counts fails the factory's inspect test")
-    void providerWithStaleHoldCountsIsRejectedByTheFactoryInspectTest() {
-        assertRejectedBy(
-                StaleInspectionKit.class,
-                LockContractTest.OperatorInspection.class,
-                "inspectShowsHolderCountTokenAndLease");
-    }
-
-    @Test
-    @DisplayName("a provider whose inspect answers the token before the holder's fails both token checks of inspect")
-    void providerWithStaleInspectedTokensIsRejected() {
-        assertRejectedBy(
-                StaleTokenInspectionKit.class,
-                LockContractTest.OperatorInspection.class,
-                "inspectShowsHolderCountTokenAndLease");
-        assertRejectedBy(
-                StaleTokenInspectionKit.class, LockContractTest.OperatorInspection.class, "inspectTellsHoldersApart");
-    }
-
-    @Test
-    @DisplayName("a provider whose listing drops the last, partial page fails the paging test")
-    void providerDroppingTheLastPageIsRejected() {
-        assertRejectedBy(DropsLastPageKit.class, LockContractTest.Listing.class, "listingSpansPages");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider that matches a prefix as a pattern (?, _ one character; *, % any) fails the literal-prefix test")
-    void providerMatchingPrefixesAsPatternsIsRejected() {
-        assertRejectedBy(PatternPrefixKit.class, LockContractTest.Listing.class, "prefixIsLiteral");
-    }
-
-    @Test
-    @DisplayName("a provider that truncates long names fails the long-names test")
-    void providerTruncatingNamesIsRejected() {
-        assertRejectedBy(
-                TruncatesNamesKit.class,
-                LockContractTest.Independence.class,
-                "longNamesDifferingInTheLastCharacterAreDifferentLocks");
-    }
-
-    @Test
-    @DisplayName("a provider whose inspect blocks the client's other calls fails the inspection test")
-    void providerWithBlockingInspectionIsRejected() {
-        assertRejectedBy(
-                BlockingInspectionKit.class, LockContractTest.Inspection.class, "inspectionDoesNotBlockTheClient");
-    }
-
-    @Test
-    @DisplayName("a provider that fails a wait because of an interrupt fails the interrupt-on-entry test")
-    void providerFailingOnInterruptsIsRejected() {
-        assertRejectedBy(
-                FailsWhenInterruptedKit.class,
-                LockContractTest.Interrupts.class,
-                "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
-    }
-
-    @Test
-    @DisplayName("a provider that clears the interrupt status fails the interrupt-on-entry test")
-    void providerSwallowingInterruptsIsRejected() {
-        assertRejectedBy(
-                SwallowsInterruptsKit.class,
-                LockContractTest.Interrupts.class,
-                "lockWithTheInterruptSetWaitsAndKeepsTheFlag");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider whose close frees every client's holds fails the closing test (the kit reads capabilities without closing a provider mid-test)")
-    void providerFreeingAllHoldsOnCloseIsRejected() {
-        assertRejectedBy(
-                CloseFreesEveryoneKit.class,
-                LockContractTest.Closing.class,
-                "closingOneClientLeavesAnotherClientsHoldsAlone");
-    }
-
-    @Test
-    @DisplayName("a provider that throws IllegalStateException once closed fails the closed-provider test")
-    void providerThrowingIllegalStateWhenClosedIsRejected() {
-        assertRejectedBy(
-                IllegalStateWhenClosedKit.class,
-                LockContractTest.ClosedProvider.class,
-                "everyCallAfterCloseThrowsLockException");
-    }
-
-    @Test
-    @DisplayName("a provider that keeps answering once closed fails the closed-provider test")
-    void providerAnsweringWhenClosedIsRejected() {
-        assertRejectedBy(
-                AnswersWhenClosedKit.class,
-                LockContractTest.ClosedProvider.class,
-                "everyCallAfterCloseThrowsLockException");
-    }
-
-    @Test
-    @DisplayName("a provider that hands a lock to a waiter that gave up fails the abandon test")
-    void providerIgnoringAbandonIsRejected() {
-        assertRejectedBy(
-                IgnoresAbandonKit.class,
-                LockContractTest.HandOver.class,
-                "abandonedWaiterOfTheHoldersClientDoesNotKeepTheLock");
-    }
-
-    @Test
-    @DisplayName("a provider that lets a released lock be taken again with the released token fails the terms test")
-    void providerReusingReleasedTokensIsRejectedByLeadership() {
-        assertRejectedBy(ReusesReleasedTokenKit.class, LockContractTest.Leadership.class, "termsStrictlyIncrease");
-    }
-
-    @Test
-    @DisplayName("a provider whose renewals never report a lost hold fails the leadership-loss test")
-    void providerHidingLossesIsRejectedByLeadership() {
-        assertRejectedBy(
-                HidesLossesKit.class, LockContractTest.Leadership.class, "leaderOfALostHoldIsToldAtItsNextRenewal");
-    }
-
-    @Test
-    @DisplayName("a provider whose leases end at half the time asked fails the cut-off leader test (two leaders)")
-    void providerWithHalvedLeasesIsRejectedByLeadership() {
-        assertRejectedBy(
-                HalvedLeaseKit.class, LockContractTest.Leadership.class, "cutOffLeaderIsToldBeforeAnotherIsElected");
-    }
-
-    @Test
-    @DisplayName("a provider whose renewals set 10 times the lease keeps a cut-off leader's successor waiting")
-    void providerWithTenfoldRenewalsIsRejectedByLeadership() {
-        assertRejectedBy(
-                TenfoldRenewalKit.class, LockContractTest.Leadership.class, "cutOffLeaderIsToldBeforeAnotherIsElected");
-    }
-
-    @Test
-    @DisplayName("a provider whose releases wake no waiter fails the prompt hand-over test")
-    void providerWakingNobodyIsRejectedByLeadership() {
-        assertRejectedBy(WakesNobodyKit.class, LockContractTest.Leadership.class, "stepDownAndCloseHandOverAtOnce");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    @DisplayName("each broken provider fails the kit group or test that covers its fault")
+    void brokenProviderIsRejected(Row row) {
+        String method = row.method();
+        if (method == null) {
+            assertRejected(row.kit(), row.group());
+        } else {
+            assertRejectedBy(row.kit(), row.group(), method);
+        }
     }
 
     @Test
@@ -379,230 +514,7 @@ class BrokenProvidersTest {
         }
     }
 
-    @Test
-    @DisplayName("a provider whose inspect and listing read tokens through a double fails the exact-token test")
-    void providerInspectingTokensThroughADoubleIsRejected() {
-        assertRejectedBy(
-                BrokenTokenKits.InspectsTokensThroughADoubleKit.class,
-                LockContractTest.Fencing.class,
-                "tokenPastTwoToThe53IsExactEverywhere");
-    }
-
     // ---- faults the kit once let through (BrokenHoldKits, BrokenNameKits, BrokenWakeUpKits) ----
-
-    @Test
-    @DisplayName("a provider whose renew extends the lock for whoever holds it fails the taken-over renewal test")
-    void providerRenewingWhoeverHoldsIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.RenewsWhoeverHoldsKit.class,
-                LockContractTest.Renewal.class,
-                "renewalOfAHoldTakenOverIsReportedLost");
-    }
-
-    @Test
-    @DisplayName("a provider whose batch renewals report no losses fails the batch renewal test")
-    void providerLosingNothingInBatchRenewalsIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.BatchRenewalLosesNothingKit.class,
-                LockContractTest.Renewal.class,
-                "batchRenewalReportsExactlyTheLostHolds");
-    }
-
-    @Test
-    @DisplayName("a provider whose release compares owners by their client part fails the same-client release test")
-    void providerReleasingByClientIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.ReleasesByClientKit.class,
-                LockContractTest.Ownership.class,
-                "releaseOfALapsedHoldLeavesTheSameClientsNextHolderAlone");
-    }
-
-    @Test
-    @DisplayName("a provider that compares owner ids by prefix fails the whole-owner-id test")
-    void providerComparingOwnersByPrefixIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.OwnersByPrefixKit.class, LockContractTest.Ownership.class, "ownerIdsAreToldApartWhole");
-    }
-
-    @Test
-    @DisplayName("a provider that keeps hold counts in 16 bits fails the 32,768-holds test")
-    void providerWithSixteenBitHoldCountsIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.SixteenBitHoldCountsKit.class,
-                LockContractTest.Reentrancy.class,
-                "holdCountsGoPast16Bits");
-    }
-
-    @Test
-    @DisplayName("a provider that keeps leases in 32-bit milliseconds fails the long-lease test")
-    void providerWithThirtyTwoBitLeasesIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.ThirtyTwoBitLeasesKit.class,
-                LockContractTest.Expiry.class,
-                "longLeasesLastAsLongAsAsked");
-    }
-
-    @Test
-    @DisplayName("a provider that clamps leases to an hour fails the long-lease test")
-    void providerClampingLeasesIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.HourLeasesKit.class, LockContractTest.Expiry.class, "longLeasesLastAsLongAsAsked");
-    }
-
-    @Test
-    @DisplayName("a provider whose renew clears the interrupt status fails the interrupted-calls test")
-    void providerClearingInterruptsInRenewIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.RenewClearsInterruptKit.class,
-                LockContractTest.Interrupts.class,
-                "callsThatDoNotWaitKeepTheInterruptStatus");
-    }
-
-    @Test
-    @DisplayName("a provider that normalizes names (NFC) fails the equivalent-names test")
-    void providerNormalizingNamesIsRejected() {
-        assertRejectedBy(
-                BrokenNameKits.NormalizesNamesKit.class,
-                LockContractTest.Independence.class,
-                "equivalentUnicodeNamesAreDifferentLocks");
-    }
-
-    @Test
-    @DisplayName("a provider that keeps names in 8,192 bytes of UTF-8 fails the longest-names test")
-    void providerCuttingNamesAtEightKilobytesIsRejected() {
-        assertRejectedBy(
-                BrokenNameKits.Utf8ByteColumnKit.class,
-                LockContractTest.Independence.class,
-                "longestNamesDifferingInTheLastCharacterAreDifferentLocks");
-    }
-
-    @Test
-    @DisplayName("a provider whose listing matches prefixes case-insensitively fails the exact-prefix test")
-    void providerListingCaseInsensitivelyIsRejected() {
-        assertRejectedBy(
-                BrokenNameKits.CaseInsensitivePrefixKit.class, LockContractTest.Listing.class, "prefixMatchesExactly");
-    }
-
-    @Test
-    @DisplayName("a provider whose listing shows locks that lapsed unseen fails the lapsed-listing test")
-    void providerListingLapsedLocksIsRejected() {
-        assertRejectedBy(
-                BrokenNameKits.ListsLapsedLocksKit.class,
-                LockContractTest.Listing.class,
-                "lockLapsedUnseenIsNotListed");
-    }
-
-    @Test
-    @DisplayName("a provider whose inspect names the latest contender fails the holder-not-contender test")
-    void providerInspectingTheLatestContenderIsRejected() {
-        assertRejectedBy(
-                BrokenNameKits.InspectsLatestContenderKit.class,
-                LockContractTest.OperatorInspection.class,
-                "inspectNamesTheHolderNotTheLatestContender");
-    }
-
-    @Test
-    @DisplayName("a provider whose busy answers say \"try again now\" fails the polling test")
-    void providerWithZeroRetryHintsIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.ZeroRetryHintKit.class,
-                LockContractTest.Waiting.class,
-                "busyAnswersDoNotMakeAWaiterPoll");
-    }
-
-    @Test
-    @DisplayName("a provider whose release wakes every waiter of a client fails the herd test")
-    void providerWakingEveryWaiterIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.WakesEveryWaiterKit.class,
-                LockContractTest.WakeUps.class,
-                "aReleaseWakesOneWaiterOfAClient");
-    }
-
-    @Test
-    @DisplayName("a provider whose subscriptions outlive their close fails the subscriptions test")
-    void providerKeepingClosedSubscriptionsIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.SubscriptionOutlivesCloseKit.class,
-                LockContractTest.WakeUps.class,
-                "releasesReachOnlyOpenSubscriptionsOfTheName");
-    }
-
-    @Test
-    @DisplayName("a provider whose subscriptions hear every name they start with fails the subscriptions test")
-    void providerSubscribingByPrefixIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.WakeUpsByPrefixKit.class,
-                LockContractTest.WakeUps.class,
-                "releasesReachOnlyOpenSubscriptionsOfTheName");
-    }
-
-    @Test
-    @DisplayName("a provider that cuts leases to whole milliseconds fails the never-valid-once-taken test")
-    void providerCuttingLeasesToMillisecondsIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.MillisecondLeasesKit.class,
-                LockContractTest.Expiry.class,
-                "holdIsNeverValidOnceAnotherClientHasTheLock");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider whose abandon releases the owner's hold from another wait fails the abandon-of-another-wait test")
-    void providerAbandoningAnyHoldIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.AbandonReleasesAnyHoldKit.class,
-                LockContractTest.HandOver.class,
-                "abandonOfAnotherWaitLeavesTheOwnersHoldAlone");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider whose force release spares a lock handed to a waiter fails the force-release hand-over test")
-    void providerForceReleasingOnlyHeldLocksIsRejected() {
-        assertRejectedBy(
-                BrokenQueueKits.ForceReleaseSparesHandOversKit.class,
-                LockContractTest.HandOver.class,
-                "forceReleaseFreesALockHandedToAWaiter");
-    }
-
-    @Test
-    @DisplayName("a provider whose subscriptions take effect after subscribe returned fails the just-subscribed test")
-    void providerSubscribingLateIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.LateSubscriptionKit.class,
-                LockContractTest.WakeUps.class,
-                "releaseJustAfterSubscribingIsHeard");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider that drops a name's listeners when the last one's unsubscription completes fails the racing-subscription test")
-    void providerDroppingListenersSubscribedWhileUnsubscribingIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.DropsListenersOnUnsubscribedKit.class,
-                LockContractTest.WakeUps.class,
-                "subscriptionRacingTheLastCloseHearsTheNextRelease");
-    }
-
-    @Test
-    @DisplayName("a provider whose listing pages by offset fails the held-throughout listing test")
-    void providerPagingByOffsetIsRejected() {
-        assertRejectedBy(
-                BrokenNameKits.OffsetPagingKit.class,
-                LockContractTest.Listing.class,
-                "lockHeldThroughoutIsListedWhileEarlierOnesGo");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider that matches a renewal batch's answers by lock name fails the two-owners-of-one-name renewal test")
-    void providerMatchingRenewalsByNameIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.RenewalsMatchedByNameKit.class,
-                LockContractTest.Renewal.class,
-                "batchRenewalTellsTwoOwnersOfOneNameApart");
-    }
 
     @Test
     @DisplayName(
@@ -620,30 +532,6 @@ class BrokenProvidersTest {
 
     @Test
     @DisplayName(
-            "a provider that pauses 200 ms and tries once more before a busy answer fails the round-trip test and the 100-async-waits test")
-    void providerRetryingOnceInsideTryAcquireIsRejected() {
-        assertRejectedBy(
-                BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
-                LockContractTest.Async.class,
-                "aBusyAnswerComesBackInAboutOneRoundTrip");
-        assertRejectedBy(
-                BrokenAsyncKits.RetriesOnceInsideTryAcquireKit.class,
-                LockContractTest.Async.class,
-                "asyncWaitsKeepNoThread");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider whose listener lists are made by computeIfAbsent and dropped by computeIfPresent when empty fails the racing-subscription test")
-    void providerLosingListenersToTheLastCloseIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.RacyListenersKit.class,
-                LockContractTest.WakeUps.class,
-                "subscriptionRacingTheLastCloseHearsTheNextRelease");
-    }
-
-    @Test
-    @DisplayName(
             "a provider whose direct grant holds the lock for a hand-over's claim time, not the waiter's lease, fails the grant test")
     void providerGrantingForTheClaimTimeIsRejected() {
         assertRejectedBy(
@@ -656,69 +544,7 @@ class BrokenProvidersTest {
                 "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
     }
 
-    @Test
-    @DisplayName("a provider whose granted wait takes its grant again reentrantly fails the grant test")
-    void providerRetakingGrantsReentrantlyIsRejected() {
-        assertRejectedBy(
-                BrokenGrantKits.GrantRetakenReentrantlyKit.class,
-                LockContractTest.HandOver.class,
-                "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
-    }
-
     // ---- faults considered and found covered by tests written for something else ----
-
-    @Test
-    @DisplayName("a provider that counts fencing tokens per client fails the token-order test")
-    void providerWithTokensPerClientIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.TokensPerClientKit.class, LockContractTest.Fencing.class, "tokensIncreaseAcrossHolders");
-    }
-
-    @Test
-    @DisplayName("a provider whose force release wakes nobody fails the force-unlock test")
-    void providerForceReleasingWithoutWakeUpsIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.ForceReleaseWakesNobodyKit.class,
-                LockContractTest.Ownership.class,
-                "forceUnlockFreesAndWakes");
-    }
-
-    @Test
-    @DisplayName("a provider that cuts leases to whole seconds fails the lapsed-lease test")
-    void providerCuttingLeasesToSecondsIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.WholeSecondLeasesKit.class,
-                LockContractTest.Expiry.class,
-                "lapsedLeaseLetsAnotherClientIn");
-    }
-
-    @Test
-    @DisplayName("a provider that declares no capability once closed fails the closed-provider test")
-    void providerLosingCapabilitiesOnCloseIsRejected() {
-        assertRejectedBy(
-                BrokenHoldKits.CapabilitiesGoneOnCloseKit.class,
-                LockContractTest.ClosedProvider.class,
-                "everyCallAfterCloseThrowsLockException");
-    }
-
-    @Test
-    @DisplayName(
-            "a provider that ignores the abandon of another client's waiter fails the busy-for-others test (whose waiters give up)")
-    void providerIgnoringAnotherClientsAbandonIsRejected() {
-        assertRejectedBy(
-                BrokenQueueKits.IgnoresAbandonKit.class,
-                LockContractTest.MutualExclusion.class,
-                "aHeldLockIsBusyForOtherClients");
-    }
-
-    @Test
-    @DisplayName("a provider whose subscriptions deliver one release and no more fails the every-release test")
-    void providerWithOneShotSubscriptionsIsRejected() {
-        assertRejectedBy(
-                BrokenWakeUpKits.OneShotSubscriptionKit.class,
-                LockContractTest.WakeUps.class,
-                "anOpenSubscriptionHearsEveryRelease");
-    }
 
     private static void assertRejected(Class<? extends LockContractTest> kit, Class<?> group) {
         Events tests = run(kit, group);
@@ -744,13 +570,35 @@ class BrokenProvidersTest {
         assertThat(tests.failed().count())
                 .as("%s failed for %s", method, kit.getSimpleName())
                 .isEqualTo(1);
-        Events honest = EngineTestKit.engine("junit-jupiter")
-                .selectors(selectNestedMethod(List.of(HonestKit.class), group, method))
-                .execute()
-                .testEvents();
-        assertThat(honest.succeeded().count())
+        assertThat(honestPasses(group, method))
                 .as("%s passed for the honest provider", method)
                 .isEqualTo(1);
+    }
+
+    /**
+     * The honest provider's launches of kit tests, each once however many rows name the test: the
+     * one static state here, futures that concurrent rows share (the first row to ask launches).
+     */
+    private static final ConcurrentHashMap<String, CompletableFuture<Long>> HONEST_PASSES = new ConcurrentHashMap<>();
+
+    /** How many times the kit test {@code method} of {@code group} passed for the honest provider (1 or 0). */
+    private static long honestPasses(Class<?> group, String method) {
+        CompletableFuture<Long> mine = new CompletableFuture<>();
+        CompletableFuture<Long> first = HONEST_PASSES.putIfAbsent(group.getName() + "#" + method, mine);
+        if (first != null) {
+            return first.join();
+        }
+        try {
+            mine.complete(EngineTestKit.engine("junit-jupiter")
+                    .selectors(selectNestedMethod(List.of(HonestKit.class), group, method))
+                    .execute()
+                    .testEvents()
+                    .succeeded()
+                    .count());
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+        }
+        return mine.join();
     }
 
     /** How long a launch of a kit test whose provider leaves calls blocked may take: it must end, not hang. */
@@ -841,808 +689,6 @@ class BrokenProvidersTest {
         @Override
         LockProvider wrap(LockProvider honest) {
             return honest;
-        }
-    }
-
-    static class AlwaysGrantsKit extends BrokenKit {
-        private final AtomicLong tokens = new AtomicLong();
-
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    return Acquisition.acquired(tokens.incrementAndGet());
-                }
-
-                @Override
-                public Release release(String name, String owner) {
-                    return Release.RELEASED;
-                }
-
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    return List.of();
-                }
-            };
-        }
-    }
-
-    static class NoReentrancyKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    boolean mine = delegate()
-                            .inspect(request.name())
-                            .map(s -> s.holdCounts().containsKey(request.owner()))
-                            .orElse(false);
-                    return mine
-                            ? Acquisition.busy(Duration.ofMillis(50))
-                            : delegate().tryAcquire(request);
-                }
-            };
-        }
-    }
-
-    static class NeverExpiresKit extends BrokenKit {
-        private static final Duration FOREVER = Duration.ofDays(365);
-
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    return delegate()
-                            .tryAcquire(new LockRequest(request.name(), request.owner(), FOREVER, request.maxWait()));
-                }
-
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    return delegate()
-                            .renew(renewals.stream()
-                                    .map(r -> new Renewal(r.name(), r.owner(), FOREVER))
-                                    .toList());
-                }
-            };
-        }
-    }
-
-    static class NonOwnerReleaseKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Release release(String name, String owner) {
-                    Release r = delegate().release(name, owner);
-                    if (r.outcome() == Release.Outcome.NOT_HELD && delegate().forceRelease(name)) {
-                        return Release.RELEASED;
-                    }
-                    return r;
-                }
-            };
-        }
-    }
-
-    static class BackwardTokensKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    Acquisition a = delegate().tryAcquire(request);
-                    return a.isAcquired() ? Acquisition.acquired(1_000_000 - a.fencingToken()) : a;
-                }
-            };
-        }
-    }
-
-    /**
-     * Waits for a busy lock inside tryAcquire, polling until it is free, the caller's wait has
-     * passed or the thread is interrupted (a blocking row lock, a blocking pop): blocking callers
-     * see the same waits, but every asynchronous wait then occupies a thread of its factory.
-     */
-    static class WaitsInsideTryAcquireKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    long end = System.nanoTime()
-                            + Math.min(
-                                    request.maxWait().toNanos(),
-                                    Duration.ofMinutes(1).toNanos());
-                    while (true) {
-                        Acquisition a = delegate().tryAcquire(request);
-                        if (a.isAcquired()
-                                || System.nanoTime() - end >= 0
-                                || Thread.currentThread().isInterrupted()) {
-                            return a;
-                        }
-                        LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
-                    }
-                }
-            };
-        }
-    }
-
-    static class IgnoresWaitTimeoutsKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    // Blocks until the lock is free, whatever the caller's wait.
-                    while (true) {
-                        Acquisition a = delegate().tryAcquire(request);
-                        if (a.isAcquired()
-                                || !request.waiting()
-                                || Thread.currentThread().isInterrupted()) {
-                            return a;
-                        }
-                        try {
-                            Thread.sleep(10);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return a;
-                        }
-                    }
-                }
-            };
-        }
-    }
-
-    /**
-     * Grants a released lock outright to a waiter of the releasing client, with the lease of the
-     * waiter's request counted from the release, as a backend that hands over within a process
-     * does; but the release answers a plain RELEASED, and no wake-up goes out. The waiter finds the
-     * grant at its next attempt, which answers "acquired" without setting the lease again, so its
-     * client counts the lease from that attempt: later than the backend does.
-     */
-    static class DropsGrantsKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                /** The latest waiting request per lock name, of this client. */
-                private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
-                /** Grants made and not passed on: "name owner waitId" → token. */
-                private final Map<String, Long> grants = new ConcurrentHashMap<>();
-
-                private final AtomicBoolean granting = new AtomicBoolean();
-
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    Long granted = grants.remove(key(request.name(), request.owner(), request.waitId()));
-                    if (granted != null) {
-                        return Acquisition.acquired(granted);
-                    }
-                    Acquisition a = delegate().tryAcquire(request);
-                    if (!a.isAcquired() && request.waiting() && request.waitId() != 0) {
-                        waiting.put(request.name(), request);
-                    } else {
-                        waiting.remove(request.name(), request);
-                    }
-                    return a;
-                }
-
-                @Override
-                public Release release(String name, String owner) {
-                    LockRequest next = waiting.get(name);
-                    granting.set(true);
-                    Release r;
-                    try {
-                        r = delegate().release(name, owner);
-                    } finally {
-                        granting.set(false);
-                    }
-                    if (r.outcome() == Release.Outcome.RELEASED && next != null && waiting.remove(name, next)) {
-                        Acquisition a =
-                                delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
-                        if (a.isAcquired()) {
-                            grants.put(key(name, next.owner(), next.waitId()), a.fencingToken());
-                        }
-                    }
-                    return r;
-                }
-
-                @Override
-                public void abandon(String name, String owner, long waitId) {
-                    waiting.computeIfPresent(name, (n, r) -> r.owner().equals(owner) ? null : r);
-                    if (grants.remove(key(name, owner, waitId)) != null) {
-                        delegate().release(name, owner);
-                    }
-                }
-
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    // The grant is made without a wake-up: the releasing process would wake its own waiter.
-                    return delegate().subscribe(name, new WakeUpListener() {
-                        @Override
-                        public void released(String grantee) {
-                            if (!granting.get()) {
-                                listener.released(grantee);
-                            }
-                        }
-
-                        @Override
-                        public void missedNotifications() {
-                            listener.missedNotifications();
-                        }
-                    });
-                }
-
-                private static String key(String name, String owner, long waitId) {
-                    return name + " " + owner + " " + waitId;
-                }
-            };
-        }
-    }
-    /** Every lease (and renewal) ten times as long as asked. */
-    static class TenfoldLeaseKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    return delegate()
-                            .tryAcquire(new LockRequest(
-                                    r.name(), r.owner(), r.lease().multipliedBy(10), r.maxWait(), r.waitId()));
-                }
-
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    return delegate()
-                            .renew(renewals.stream()
-                                    .map(r -> new Renewal(
-                                            r.name(), r.owner(), r.lease().multipliedBy(10)))
-                                    .toList());
-                }
-            };
-        }
-    }
-
-    /** Acquisitions are right; renewals set ten times the lease asked for. */
-    static class TenfoldRenewalKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    return delegate()
-                            .renew(renewals.stream()
-                                    .map(r -> new Renewal(
-                                            r.name(), r.owner(), r.lease().multipliedBy(10)))
-                                    .toList());
-                }
-            };
-        }
-    }
-
-    /** A reentrant acquisition sets its own lease from now, even when that is shorter than the current one. */
-    static class ShortensOnReentryKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    boolean mine = delegate()
-                            .inspect(r.name())
-                            .map(s -> s.holdCounts().containsKey(r.owner()))
-                            .orElse(false);
-                    Acquisition a = delegate().tryAcquire(r);
-                    if (mine && a.isAcquired()) {
-                        delegate().renew(List.of(new Renewal(r.name(), r.owner(), r.lease())));
-                    }
-                    return a;
-                }
-            };
-        }
-    }
-
-    /** A reentrant acquisition keeps the current lease, even when the new one is longer. */
-    static class KeepsLeaseOnReentryKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    Optional<LockState> before = delegate()
-                            .inspect(r.name())
-                            .filter(s -> s.holdCounts().containsKey(r.owner()));
-                    Acquisition a = delegate().tryAcquire(r);
-                    if (before.isPresent() && a.isAcquired()) {
-                        delegate()
-                                .renew(List.of(new Renewal(
-                                        r.name(), r.owner(), before.get().remainingLease())));
-                    }
-                    return a;
-                }
-            };
-        }
-    }
-
-    /** Retry hints ten times as long as the time left on the holder's lease. */
-    static class TenfoldRetryKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    Acquisition a = delegate().tryAcquire(r);
-                    return a.isAcquired() ? a : Acquisition.busy(a.retryAfter().multipliedBy(10));
-                }
-            };
-        }
-    }
-
-    /** Inspect answers from a per-client cache that it keeps for ten seconds. */
-    static class StaleInspectionKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                private final Map<String, Optional<LockState>> cache = new ConcurrentHashMap<>();
-                private final Map<String, Long> cachedAt = new ConcurrentHashMap<>();
-
-                @Override
-                public Optional<LockState> inspect(String name) {
-                    Long at = cachedAt.get(name);
-                    if (at == null
-                            || System.nanoTime() - at > Duration.ofSeconds(10).toNanos()) {
-                        cache.put(name, delegate().inspect(name));
-                        cachedAt.put(name, System.nanoTime());
-                    }
-                    return cache.get(name);
-                }
-            };
-        }
-    }
-
-    /** Inspect answers the token before the holder's (as if read before the last acquisition). */
-    static class StaleTokenInspectionKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Optional<LockState> inspect(String name) {
-                    return delegate()
-                            .inspect(name)
-                            .map(s -> new LockState(
-                                    s.holdCounts(),
-                                    s.remainingLease(),
-                                    Math.max(0, s.fencingToken() - 1),
-                                    s.waiters()));
-                }
-            };
-        }
-    }
-
-    /** Listing leaves out the last page when it is not full (an off-by-one in the paging loop). */
-    static class DropsLastPageKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
-                    ListPage page = delegate().list(prefix, cursor, pageSize);
-                    return page.next() == null && page.locks().size() < pageSize ? new ListPage(List.of(), null) : page;
-                }
-            };
-        }
-    }
-
-    /** Listing passes the prefix on as a pattern, as an unescaped SCAN MATCH or LIKE would. */
-    static class PatternPrefixKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
-                    int wild = 0;
-                    StringBuilder regex = new StringBuilder();
-                    while (wild < prefix.length() && "*?%_".indexOf(prefix.charAt(wild)) < 0) {
-                        wild++;
-                    }
-                    for (char c : prefix.toCharArray()) {
-                        regex.append(
-                                c == '?' || c == '_'
-                                        ? "."
-                                        : c == '*' || c == '%'
-                                                ? ".*"
-                                                : java.util.regex.Pattern.quote(String.valueOf(c)));
-                    }
-                    java.util.regex.Pattern pattern =
-                            java.util.regex.Pattern.compile(regex + ".*", java.util.regex.Pattern.DOTALL);
-                    ListPage page = delegate().list(prefix.substring(0, wild), cursor, pageSize);
-                    return new ListPage(
-                            page.locks().stream()
-                                    .filter(h -> pattern.matcher(h.name()).matches())
-                                    .toList(),
-                            page.next());
-                }
-            };
-        }
-    }
-
-    /** The backend keeps only the first 512 characters of a name. */
-    static class TruncatesNamesKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    return delegate()
-                            .tryAcquire(new LockRequest(cut(r.name()), r.owner(), r.lease(), r.maxWait(), r.waitId()));
-                }
-
-                @Override
-                public Release release(String name, String owner) {
-                    return delegate().release(cut(name), owner);
-                }
-
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    List<Renewal> cutRenewals = renewals.stream()
-                            .map(r -> new Renewal(cut(r.name()), r.owner(), r.lease()))
-                            .toList();
-                    List<Renewal> gone = delegate().renew(cutRenewals);
-                    return renewals.stream()
-                            .filter(r -> gone.stream()
-                                    .anyMatch(g -> g.name().equals(cut(r.name()))
-                                            && g.owner().equals(r.owner())))
-                            .toList();
-                }
-
-                @Override
-                public void abandon(String name, String owner, long waitId) {
-                    delegate().abandon(cut(name), owner, waitId);
-                }
-
-                @Override
-                public boolean forceRelease(String name) {
-                    return delegate().forceRelease(cut(name));
-                }
-
-                @Override
-                public Optional<LockState> inspect(String name) {
-                    return delegate().inspect(cut(name));
-                }
-
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    return delegate().subscribe(cut(name), listener);
-                }
-
-                private String cut(String name) {
-                    return name.length() > 512 ? name.substring(0, 512) : name;
-                }
-            };
-        }
-    }
-
-    /** Inspect holds a lock of the client for a second (a slow query on the client's only connection), and so does every other call. */
-    static class BlockingInspectionKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            ReentrantLock connection = new ReentrantLock();
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Optional<LockState> inspect(String name) {
-                    return on(() -> {
-                        LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
-                        return delegate().inspect(name);
-                    });
-                }
-
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    return on(() -> delegate().tryAcquire(r));
-                }
-
-                @Override
-                public Release release(String name, String owner) {
-                    return on(() -> delegate().release(name, owner));
-                }
-
-                private <T> T on(java.util.function.Supplier<T> call) {
-                    connection.lock();
-                    try {
-                        return call.get();
-                    } finally {
-                        connection.unlock();
-                    }
-                }
-            };
-        }
-    }
-
-    /** Turns an interrupt during a subscription into a backend failure, as the Redis provider once did. */
-    static class FailsWhenInterruptedKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    if (Thread.currentThread().isInterrupted()) {
-                        throw new BackendUnavailableException(name, "interrupted while subscribing to wake-ups", null);
-                    }
-                    return delegate().subscribe(name, listener);
-                }
-            };
-        }
-    }
-
-    /** Clears the interrupt status of the thread that calls it. */
-    static class SwallowsInterruptsKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    Thread.interrupted();
-                    return delegate().tryAcquire(r);
-                }
-            };
-        }
-    }
-
-    /**
-     * Closing any client frees every lock any client of the backend took. (The kit once opened and
-     * closed a provider mid-test to read its capabilities, which this provider turned into a
-     * failure of its own; it now reads them from a provider it keeps until the test ends.)
-     */
-    static class CloseFreesEveryoneKit extends BrokenKit {
-        private final Set<String> names = ConcurrentHashMap.newKeySet();
-
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    names.add(r.name());
-                    return delegate().tryAcquire(r);
-                }
-
-                @Override
-                public void close() {
-                    names.forEach(n -> delegate().forceRelease(n));
-                    super.close();
-                }
-            };
-        }
-    }
-
-    /**
-     * Queues the waiting owners of each client and hands a released lock to the latest of them
-     * (passing the grant on, as it should), but ignores abandon: a waiter that gave up still gets
-     * the lock, which then sits with nobody until its lease lapses.
-     */
-    static class IgnoresAbandonKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
-
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    Acquisition a = delegate().tryAcquire(r);
-                    if (!a.isAcquired() && r.waiting() && r.waitId() != 0) {
-                        waiting.put(r.name(), r);
-                    }
-                    return a;
-                }
-
-                @Override
-                public Release release(String name, String owner) {
-                    Release r = delegate().release(name, owner);
-                    LockRequest next = waiting.remove(name);
-                    if (r.outcome() == Release.Outcome.RELEASED && next != null) {
-                        Acquisition a =
-                                delegate().tryAcquire(new LockRequest(name, next.owner(), next.lease(), Duration.ZERO));
-                        if (a.isAcquired()) {
-                            return Release.grantedTo(next.owner(), a.fencingToken(), next.waitId());
-                        }
-                    }
-                    return r;
-                }
-
-                @Override
-                public void abandon(String name, String owner, long waitId) {
-                    // the fault: the queue entry stays
-                }
-            };
-        }
-    }
-
-    /** Once closed, every call throws IllegalStateException, as the in-JVM provider once did. */
-    static class IllegalStateWhenClosedKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ClosedGate(honest) {
-                @Override
-                RuntimeException closedFailure(String name) {
-                    return new IllegalStateException("closed (lock '" + name + "')");
-                }
-            };
-        }
-    }
-
-    /** Close is ignored: the provider keeps answering, as one whose pool reconnects on demand would. */
-    static class AnswersWhenClosedKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public void close() {
-                    // the fault: nothing is closed
-                }
-            };
-        }
-    }
-
-    /** Fails every call after close with {@link #closedFailure}, before the delegate sees it. */
-    abstract static class ClosedGate extends ForwardingLockProvider {
-        private volatile boolean closed;
-
-        ClosedGate(LockProvider delegate) {
-            super(delegate);
-        }
-
-        abstract RuntimeException closedFailure(String name);
-
-        private void check(String name) {
-            if (closed) {
-                throw closedFailure(name);
-            }
-        }
-
-        @Override
-        public Acquisition tryAcquire(LockRequest r) {
-            check(r.name());
-            return super.tryAcquire(r);
-        }
-
-        @Override
-        public Release release(String name, String owner) {
-            check(name);
-            return super.release(name, owner);
-        }
-
-        @Override
-        public List<Renewal> renew(List<Renewal> renewals) {
-            check(renewals.isEmpty() ? null : renewals.get(0).name());
-            return super.renew(renewals);
-        }
-
-        @Override
-        public void abandon(String name, String owner, long waitId) {
-            check(name);
-            super.abandon(name, owner, waitId);
-        }
-
-        @Override
-        public boolean forceRelease(String name) {
-            check(name);
-            return super.forceRelease(name);
-        }
-
-        @Override
-        public Optional<LockState> inspect(String name) {
-            check(name);
-            return super.inspect(name);
-        }
-
-        @Override
-        public Subscription subscribe(String name, WakeUpListener listener) {
-            check(name);
-            return super.subscribe(name, listener);
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-            super.close();
-        }
-    }
-
-    /**
-     * Reuses the token of the last released hold of a name for the next one, as a backend that
-     * keeps its counter in the lock's own key (deleted at release) would: every term after a
-     * hand-over carries the number of the term before.
-     */
-    static class ReusesReleasedTokenKit extends BrokenKit {
-        /** Per name: the token the honest provider gave and the one this provider answered, of the current hold. */
-        private final Map<String, long[]> current = new ConcurrentHashMap<>();
-        /** Per name: the answered token of the last hold released. */
-        private final Map<String, Long> released = new ConcurrentHashMap<>();
-
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest request) {
-                    Acquisition a = delegate().tryAcquire(request);
-                    if (!a.isAcquired()) {
-                        return a;
-                    }
-                    long[] c = current.compute(
-                            request.name(),
-                            (n, old) -> old != null && old[0] == a.fencingToken()
-                                    ? old
-                                    : new long[] {a.fencingToken(), released.getOrDefault(n, a.fencingToken())});
-                    return Acquisition.acquired(c[1]);
-                }
-
-                @Override
-                public Release release(String name, String owner) {
-                    Release r = delegate().release(name, owner);
-                    if (r.outcome() == Release.Outcome.RELEASED) {
-                        long[] c = current.remove(name);
-                        if (c != null) {
-                            released.put(name, c[1]);
-                        }
-                    }
-                    return r;
-                }
-            };
-        }
-    }
-
-    /** Renews what it can, but never says that a hold was gone. */
-    static class HidesLossesKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    delegate().renew(renewals);
-                    return List.of();
-                }
-            };
-        }
-    }
-
-    /** Every lease and renewal half as long as asked: the backend frees a lock before its holder's deadline. */
-    static class HalvedLeaseKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    return delegate()
-                            .tryAcquire(new LockRequest(
-                                    r.name(), r.owner(), r.lease().dividedBy(2), r.maxWait(), r.waitId()));
-                }
-
-                @Override
-                public List<Renewal> renew(List<Renewal> renewals) {
-                    List<Renewal> halved = renewals.stream()
-                            .map(r -> new Renewal(r.name(), r.owner(), r.lease().dividedBy(2)))
-                            .toList();
-                    List<Renewal> gone = delegate().renew(halved);
-                    // Answers with the caller's renewals: losses are reported right, only leases are short.
-                    List<Renewal> answer = new java.util.ArrayList<>();
-                    for (int i = 0; i < renewals.size(); i++) {
-                        if (gone.contains(halved.get(i))) {
-                            answer.add(renewals.get(i));
-                        }
-                    }
-                    return answer;
-                }
-            };
-        }
-    }
-
-    /** Subscriptions that never deliver a wake-up: waiters learn of a release only at their retry hint. */
-    static class WakesNobodyKit extends BrokenKit {
-        @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    return () -> {};
-                }
-            };
         }
     }
 }

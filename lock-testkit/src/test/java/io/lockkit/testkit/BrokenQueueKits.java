@@ -1,12 +1,12 @@
 package io.lockkit.testkit;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.ForwardingLockProvider;
+import io.lockkit.spi.support.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -187,7 +187,7 @@ final class BrokenQueueKits {
      * Abandon does nothing: a waiter of another client that gave up stays queued, is handed the
      * lock, and keeps it from everyone until the claim times out.
      */
-    static class IgnoresAbandonKit extends QueueingKit {
+    static class KeepsAbandonedQueueEntryKit extends QueueingKit {
         @Override
         void abandoned(LockProvider honest, String name, String owner) {
             // the fault: the queue entry and a hand-over not yet claimed stay

@@ -1,11 +1,13 @@
 package io.lockkit.testkit;
 
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockState;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongUnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -99,6 +101,49 @@ final class BrokenTokenKits {
         private LockState stored(LockState s) {
             return new LockState(
                     s.holdCounts(), s.remainingLease(), storage.applyAsLong(s.fencingToken()), s.waiters());
+        }
+    }
+
+    /**
+     * Reuses the token of the last released hold of a name for the next one, as a backend that
+     * keeps its counter in the lock's own key (deleted at release) would: every term after a
+     * hand-over carries the number of the term before.
+     */
+    static class ReusesReleasedTokenKit extends BrokenProvidersTest.BrokenKit {
+        /** Per name: the token the honest provider gave and the one this provider answered, of the current hold. */
+        private final Map<String, long[]> current = new ConcurrentHashMap<>();
+        /** Per name: the answered token of the last hold released. */
+        private final Map<String, Long> released = new ConcurrentHashMap<>();
+
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest request) {
+                    Acquisition a = delegate().tryAcquire(request);
+                    if (!a.isAcquired()) {
+                        return a;
+                    }
+                    long[] c = current.compute(
+                            request.name(),
+                            (n, old) -> old != null && old[0] == a.fencingToken()
+                                    ? old
+                                    : new long[] {a.fencingToken(), released.getOrDefault(n, a.fencingToken())});
+                    return Acquisition.acquired(c[1]);
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release r = delegate().release(name, owner);
+                    if (r.outcome() == Release.Outcome.RELEASED) {
+                        long[] c = current.remove(name);
+                        if (c != null) {
+                            released.put(name, c[1]);
+                        }
+                    }
+                    return r;
+                }
+            };
         }
     }
 }

@@ -2,11 +2,11 @@ package io.lockkit.testkit;
 
 import io.lockkit.LockException;
 import io.lockkit.spi.Acquisition;
-import io.lockkit.spi.ForwardingLockProvider;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
+import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -363,6 +363,19 @@ final class BrokenWakeUpKits {
                         });
                         s.close();
                     };
+                }
+            };
+        }
+    }
+
+    /** Subscriptions that never deliver a wake-up: waiters learn of a release only at their retry hint. */
+    static class WakesNobodyKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Subscription subscribe(String name, WakeUpListener listener) {
+                    return () -> {};
                 }
             };
         }

@@ -9,6 +9,7 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ProviderFactories;
 import jakarta.enterprise.inject.Instance;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -213,7 +214,7 @@ final class FactoryResolver {
     private static LockProviderFactory providerFactory(LockkitConfig config) {
         String name = providerName(config);
         try {
-            return LockProviderFactory.named(name, LockkitConfig.applicationLoader());
+            return ProviderFactories.named(name, LockkitConfig.applicationLoader());
         } catch (IllegalArgumentException e) {
             String why = String.valueOf(e.getMessage()).replaceFirst("^lockkit: ", "");
             throw new IllegalStateException(

@@ -5,7 +5,7 @@ import io.lockkit.LockException;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.WakeUpListeners;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

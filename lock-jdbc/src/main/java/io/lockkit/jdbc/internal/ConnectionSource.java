@@ -1,7 +1,7 @@
 package io.lockkit.jdbc.internal;
 
 import io.lockkit.BackendUnavailableException;
-import io.lockkit.spi.Causes;
+import io.lockkit.spi.support.Causes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

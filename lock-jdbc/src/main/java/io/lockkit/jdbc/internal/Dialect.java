@@ -3,7 +3,7 @@ package io.lockkit.jdbc.internal;
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
 import io.lockkit.jdbc.LockSchemaException;
-import io.lockkit.spi.Causes;
+import io.lockkit.spi.support.Causes;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -85,13 +85,24 @@ public abstract class Dialect {
 
     protected final Context context;
     private final String folder;
+    private final Map<String, Set<String>> unusedArguments;
+    private final List<String> migrations;
     private final Map<String, NamedSql> statements;
     private final LongAdder roundTrips = new LongAdder();
     private final ConcurrentHashMap<String, LongAdder> byStatement = new ConcurrentHashMap<>();
 
-    protected Dialect(String folder, Context context) {
+    /**
+     * A dialect whose SQL is in the jar folder {@code folder}, with its {@link #unusedArguments()}
+     * and its migration files' names in version order ({@code V<n>__<description>.sql}, under
+     * {@code <folder>/migration}).
+     */
+    protected Dialect(String folder, Context context, Map<String, Set<String>> unusedArguments, String... migrations) {
         this.folder = folder;
         this.context = context;
+        this.unusedArguments = Map.copyOf(unusedArguments);
+        this.migrations = java.util.Arrays.stream(migrations)
+                .map(m -> folder + "/migration/" + m)
+                .toList();
         Map<String, NamedSql> parsed = new LinkedHashMap<>();
         SqlFile.statements(folder + "/statements.sql", context.table())
                 .forEach((name, text) -> parsed.put(name, NamedSql.parse(name, text)));
@@ -118,10 +129,14 @@ public abstract class Dialect {
      * database does that part otherwise (e.g. no queue on H2, no notification channel on MariaDB).
      * {@code SqlContractTest}: the SQL's parameters plus these are exactly the record's components.
      */
-    public abstract Map<String, Set<String>> unusedArguments();
+    public final Map<String, Set<String>> unusedArguments() {
+        return unusedArguments;
+    }
 
     /** The migration files, in version order ({@code <folder>/migration/V<n>__<description>.sql}). */
-    public abstract List<String> migrations();
+    public final List<String> migrations() {
+        return migrations;
+    }
 
     // ---- migrations ----
 
@@ -183,18 +198,26 @@ public abstract class Dialect {
     }
 
     // ---- operations, each on a connection in autocommit that the caller borrowed ----
+    // The defaults call the statements file's routines, which bound their own lock waits (no JDBC
+    // query timeout on them), and renew in one batch; a dialect overrides what it does otherwise.
 
-    public abstract AcquireStatement.Reply acquire(Connection c, AcquireStatement.Args args) throws SQLException;
+    public AcquireStatement.Reply acquire(Connection c, AcquireStatement.Args args) throws SQLException {
+        return run(c, AcquireStatement.NAME, args, AcquireStatement::decode, false);
+    }
 
-    public abstract ReleaseStatement.Reply release(Connection c, ReleaseStatement.Args args) throws SQLException;
+    public ReleaseStatement.Reply release(Connection c, ReleaseStatement.Args args) throws SQLException {
+        return run(c, ReleaseStatement.NAME, args, ReleaseStatement::decode, false);
+    }
 
-    /** Leaves the queue; nothing where the dialect keeps none ({@link #queues()}). */
+    /** Leaves the queue (only called where the dialect {@link #queues()}). */
     public AbandonStatement.Reply abandon(Connection c, AbandonStatement.Args args) throws SQLException {
-        return run(c, AbandonStatement.NAME, args, AbandonStatement::decode);
+        return run(c, AbandonStatement.NAME, args, AbandonStatement::decode, false);
     }
 
     /** Renews every hold; returns for each whether it still existed, in the order given. */
-    public abstract boolean[] renew(Connection c, List<RenewStatement.Hold> holds) throws SQLException;
+    public boolean[] renew(Connection c, List<RenewStatement.Hold> holds) throws SQLException {
+        return renewInBatch(c, holds);
+    }
 
     public ForceReleaseStatement.Reply forceRelease(Connection c, ForceReleaseStatement.Args args) throws SQLException {
         return run(c, ForceReleaseStatement.NAME, args, ForceReleaseStatement::decode);
@@ -209,7 +232,9 @@ public abstract class Dialect {
     }
 
     /** Whether the dialect queues waiters and hands locks over (so that {@link #abandon} matters). */
-    public abstract boolean queues();
+    public boolean queues() {
+        return true;
+    }
 
     // ---- wake-ups ----
 
@@ -341,6 +366,14 @@ public abstract class Dialect {
             try (ResultSet rs = ps.executeQuery()) {
                 return decoder.decode(rs);
             }
+        }
+    }
+
+    /** Runs the named statement (a step of an operation) with {@code args}; returns the rows it changed. */
+    protected final int update(Connection c, String name, Record args) throws SQLException {
+        try (PreparedStatement ps = prepare(c, name, true)) {
+            statement(name).bind(ps, args);
+            return ps.executeUpdate();
         }
     }
 

@@ -1,9 +1,7 @@
 package io.lockkit.jdbc.internal;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -26,59 +24,22 @@ public final class H2Dialect extends Dialect {
     /** The jar folder of the dialect's SQL. */
     public static final String FOLDER = "/io/lockkit/jdbc/h2";
 
-    private static final List<String> MIGRATIONS = List.of(FOLDER + "/migration/V1__lockkit_locks.sql");
-
     private static final Map<String, Set<String>> UNUSED = Map.of(
             AcquireStatement.NAME, Set.of("maxWait", "waitId", "claim", "gate", "lockTimeoutMs"),
             ReleaseStatement.NAME, Set.of("client", "maxStreak", "claim", "channel", "origin", "lockTimeoutMs"),
             ForceReleaseStatement.NAME, Set.of("channel"));
 
     public H2Dialect(Context context) {
-        super(FOLDER, context);
-    }
-
-    @Override
-    public Map<String, Set<String>> unusedArguments() {
-        return UNUSED;
-    }
-
-    @Override
-    public List<String> migrations() {
-        return MIGRATIONS;
+        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql");
     }
 
     /** The locked row, or null. */
     private record Row(String owner, int holdCount, long token, long remainingMicros) {}
 
-    @FunctionalInterface
-    private interface Work<T> {
-        T run() throws SQLException;
-    }
-
-    private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
-        c.setAutoCommit(false);
-        boolean done = false;
-        try {
-            T result = work.run();
-            c.commit();
-            done = true;
-            return result;
-        } finally {
-            if (!done) {
-                try {
-                    c.rollback();
-                } catch (SQLException e) {
-                    // the connection is broken; the caller discards it
-                }
-            }
-            c.setAutoCommit(true);
-        }
-    }
-
     @Override
     public AcquireStatement.Reply acquire(Connection c, AcquireStatement.Args args) throws SQLException {
         try {
-            return inTransaction(c, () -> {
+            return Transactions.run(c, () -> {
                 Optional<Row> locked = run(
                         c,
                         "acquire.lockRow",
@@ -118,13 +79,6 @@ public final class H2Dialect extends Dialect {
         });
     }
 
-    private void update(Connection c, String step, Record args) throws SQLException {
-        try (PreparedStatement ps = prepare(c, step, true)) {
-            statement(step).bind(ps, args);
-            ps.executeUpdate();
-        }
-    }
-
     @Override
     public ReleaseStatement.Reply release(Connection c, ReleaseStatement.Args args) throws SQLException {
         Optional<Boolean> held =
@@ -132,20 +86,12 @@ public final class H2Dialect extends Dialect {
         if (held.isPresent()) {
             return held.get() ? ReleaseStatement.freed() : ReleaseStatement.lapsed();
         }
-        try (PreparedStatement ps = prepare(c, "release.lower", true)) {
-            statement("release.lower").bind(ps, args);
-            return ps.executeUpdate() > 0 ? ReleaseStatement.stillHeld() : ReleaseStatement.notHeld();
-        }
+        return update(c, "release.lower", args) > 0 ? ReleaseStatement.stillHeld() : ReleaseStatement.notHeld();
     }
 
     @Override
     public AbandonStatement.Reply abandon(Connection c, AbandonStatement.Args args) {
         throw new UnsupportedOperationException("H2 keeps no wait queue");
-    }
-
-    @Override
-    public boolean[] renew(Connection c, List<RenewStatement.Hold> holds) throws SQLException {
-        return renewInBatch(c, holds);
     }
 
     @Override

@@ -45,8 +45,6 @@ public final class MariaDbDialect extends Dialect {
     /** The jar folder of the dialect's SQL. */
     public static final String FOLDER = "/io/lockkit/jdbc/mariadb";
 
-    private static final List<String> MIGRATIONS = List.of(FOLDER + "/migration/V1__lockkit_locks.sql");
-
     private static final Map<String, Set<String>> UNUSED = Map.of(
             AcquireStatement.NAME, Set.of("gate"),
             ReleaseStatement.NAME, Set.of("channel", "origin"),
@@ -54,37 +52,7 @@ public final class MariaDbDialect extends Dialect {
             ForceReleaseStatement.NAME, Set.of("channel"));
 
     public MariaDbDialect(Context context) {
-        super(FOLDER, context);
-    }
-
-    @Override
-    public Map<String, Set<String>> unusedArguments() {
-        return UNUSED;
-    }
-
-    @Override
-    public List<String> migrations() {
-        return MIGRATIONS;
-    }
-
-    @Override
-    public AcquireStatement.Reply acquire(Connection c, AcquireStatement.Args args) throws SQLException {
-        return run(c, AcquireStatement.NAME, args, AcquireStatement::decode, false);
-    }
-
-    @Override
-    public ReleaseStatement.Reply release(Connection c, ReleaseStatement.Args args) throws SQLException {
-        return run(c, ReleaseStatement.NAME, args, ReleaseStatement::decode, false);
-    }
-
-    @Override
-    public AbandonStatement.Reply abandon(Connection c, AbandonStatement.Args args) throws SQLException {
-        return run(c, AbandonStatement.NAME, args, AbandonStatement::decode, false);
-    }
-
-    @Override
-    public boolean[] renew(Connection c, List<RenewStatement.Hold> holds) throws SQLException {
-        return renewInBatch(c, holds);
+        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql");
     }
 
     @Override
@@ -95,21 +63,9 @@ public final class MariaDbDialect extends Dialect {
         return ForceReleaseStatement.of(update(c, "forceRelease.any", args) > 0, false);
     }
 
-    private int update(Connection c, String step, Record args) throws SQLException {
-        try (PreparedStatement ps = prepare(c, step, true)) {
-            statement(step).bind(ps, args);
-            return ps.executeUpdate();
-        }
-    }
-
     /** The state of the locks with these row keys, in one query. */
     List<WatchStatement.Row> watch(Connection c, Collection<String> keys) throws SQLException {
         return run(c, WatchStatement.NAME, WatchStatement.Args.of(keys), WatchStatement::decode);
-    }
-
-    @Override
-    public boolean queues() {
-        return true;
     }
 
     @Override

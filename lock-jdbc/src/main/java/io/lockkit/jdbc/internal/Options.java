@@ -4,7 +4,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The builder's SQL-specific argument checks (the general ones are {@link io.lockkit.spi.Arguments}):
+ * The builder's SQL-specific argument checks (the general ones are {@link io.lockkit.spi.support.Arguments}):
  * an {@link IllegalArgumentException} names the argument. Stateless.
  */
 public final class Options {

@@ -1,11 +1,10 @@
 package io.lockkit.jdbc.internal;
 
-import io.lockkit.spi.Outage;
+import io.lockkit.spi.support.OutageTracker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +22,7 @@ import org.postgresql.PGNotification;
  * <p>Design: the thread blocks in {@code getNotifications(timeout)}; every {@link #HEALTH_CHECK} without
  * traffic it runs {@code SELECT 1}, so a connection that died silently (a stalled server, a dropped
  * network path) is noticed within that time plus the network timeout. A lost connection is an
- * {@link Outage}, as for the Redis provider's wake-ups: one warning, the dispatcher told that
+ * {@link OutageTracker} outage, as for the Redis provider's wake-ups: one warning, the dispatcher told that
  * notifications may be missed (waiters check again, and poll while it reconnects), the first
  * reconnect at once and the next ones after pauses growing from 25 to 200 ms, waiters alerted again
  * if it lasts twice the timeout, and told once more when it LISTENs again (with one line in the log).
@@ -39,15 +38,12 @@ public final class PgListener implements WakeUpSource {
     private final String origin;
     private final Dispatcher dispatcher;
     private final int queryTimeoutSeconds;
-    private final Duration timeout;
-    private final String subject;
+    private final OutageTracker outages;
     private final Thread thread;
     private final CountDownLatch firstListen = new CountDownLatch(1);
     private volatile boolean listening;
     private volatile boolean closed;
     private volatile @Nullable Connection current;
-    /** The outage of the connection now, or null; the thread's own. */
-    private @Nullable Outage outage;
 
     /** Whether the PostgreSQL driver (and so this class) can be used. */
     public static boolean driverPresent() {
@@ -75,8 +71,8 @@ public final class PgListener implements WakeUpSource {
         this.origin = origin;
         this.dispatcher = dispatcher;
         this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
-        this.timeout = timeout;
-        this.subject = "the LISTEN connection for lock releases on channel " + channel;
+        this.outages = new OutageTracker(
+                "the LISTEN connection for lock releases on channel " + channel, timeout, dispatcher::missed);
         this.thread = threads.newThread(this::run);
         thread.setDaemon(true);
         thread.start();
@@ -138,22 +134,13 @@ public final class PgListener implements WakeUpSource {
      * a reconnect attempt failed (the next one after a growing pause). Returns the pause in ms.
      */
     private long failed(Exception e) {
-        Outage o = outage;
         firstListen.countDown();
-        if (listening || o == null) {
-            boolean was = listening;
-            listening = false;
-            outage = Outage.begin(subject, was ? "broke" : "could not be made", timeout, e);
-            if (was) {
-                dispatcher.missed();
-            }
-            return Objects.requireNonNull(outage).failed(false, e);
-        }
-        long pause = o.failed(true, e);
-        if (o.alertDue()) {
+        boolean was = listening;
+        listening = false;
+        if (was) {
             dispatcher.missed();
         }
-        return pause;
+        return outages.failed(was, e);
     }
 
     /** LISTENs on {@code c} and hands notifications on until closed or the connection fails. */
@@ -165,10 +152,7 @@ public final class PgListener implements WakeUpSource {
         PGConnection pg = c.unwrap(PGConnection.class);
         listening = true;
         firstListen.countDown();
-        Outage o = outage;
-        if (o != null) {
-            outage = null;
-            o.over();
+        if (outages.over()) {
             dispatcher.missed();
         }
         long quietSince = System.nanoTime();

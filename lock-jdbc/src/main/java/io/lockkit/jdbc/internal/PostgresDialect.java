@@ -35,35 +35,8 @@ public final class PostgresDialect extends Dialect {
      */
     public static final int MAX_LOCAL_STREAK = 8;
 
-    private static final List<String> MIGRATIONS = List.of(FOLDER + "/migration/V1__lockkit_locks.sql");
-
     public PostgresDialect(Context context) {
-        super(FOLDER, context);
-    }
-
-    @Override
-    public Map<String, Set<String>> unusedArguments() {
-        return Map.of();
-    }
-
-    @Override
-    public List<String> migrations() {
-        return MIGRATIONS;
-    }
-
-    @Override
-    public AcquireStatement.Reply acquire(Connection c, AcquireStatement.Args args) throws SQLException {
-        return run(c, AcquireStatement.NAME, args, AcquireStatement::decode, false);
-    }
-
-    @Override
-    public ReleaseStatement.Reply release(Connection c, ReleaseStatement.Args args) throws SQLException {
-        return run(c, ReleaseStatement.NAME, args, ReleaseStatement::decode, false);
-    }
-
-    @Override
-    public AbandonStatement.Reply abandon(Connection c, AbandonStatement.Args args) throws SQLException {
-        return run(c, AbandonStatement.NAME, args, AbandonStatement::decode, false);
+        super(FOLDER, context, Map.of(), "V1__lockkit_locks.sql");
     }
 
     @Override
@@ -82,11 +55,6 @@ public final class PostgresDialect extends Dialect {
             out[i] = renewed.contains(holds.get(i).key() + '\0' + holds.get(i).owner());
         }
         return out;
-    }
-
-    @Override
-    public boolean queues() {
-        return true;
     }
 
     @Override
@@ -142,9 +110,7 @@ public final class PostgresDialect extends Dialect {
 
     @Override
     public void migrate(Connection c, int installed) throws SQLException {
-        c.setAutoCommit(false);
-        boolean done = false;
-        try {
+        Transactions.run(c, () -> {
             try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?, 0)")) {
                 lock.setInt(1, context.gate());
                 lock.executeQuery().close();
@@ -161,13 +127,7 @@ public final class PostgresDialect extends Dialect {
                 }
             }
             runMigrations(c, now);
-            c.commit();
-            done = true;
-        } finally {
-            if (!done) {
-                c.rollback();
-            }
-            c.setAutoCommit(true);
-        }
+            return now;
+        });
     }
 }

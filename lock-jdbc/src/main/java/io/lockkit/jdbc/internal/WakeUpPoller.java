@@ -1,6 +1,6 @@
 package io.lockkit.jdbc.internal;
 
-import io.lockkit.spi.Outage;
+import io.lockkit.spi.support.OutageTracker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
 //   held for minutes costs its process four queries a second. A new waiter looks at once.
 // - A releasing process wakes its own grantee itself (and passes direct grants without any wake-up),
 //   so polls only matter across processes. The connection is the poller's own (as LISTEN's is on
-//   PostgreSQL); when it fails, it is an Outage (as for every wake-up connection): waiters are told
+//   PostgreSQL); when it fails, it is an outage (OutageTracker, as for every wake-up connection): waiters are told
 //   to look again and fall back to their retry hints, no longer than the poll interval.
 public final class WakeUpPoller implements WakeUpSource {
 
@@ -45,8 +45,7 @@ public final class WakeUpPoller implements WakeUpSource {
     private final MariaDbDialect dialect;
     private final Dispatcher dispatcher;
     private final long maxIntervalMillis;
-    private final Duration timeout;
-    private final String subject = "the wake-up poller's connection";
+    private final OutageTracker outages;
     private final Thread thread;
     private final CountDownLatch firstLook = new CountDownLatch(1);
     /** The state last seen per watched key ("free", or owner/hold count/token). */
@@ -56,7 +55,6 @@ public final class WakeUpPoller implements WakeUpSource {
     private volatile boolean closed;
     private volatile boolean hurry;
     private volatile @Nullable Connection current;
-    private @Nullable Outage outage;
 
     public WakeUpPoller(
             ConnectionSource connections, MariaDbDialect dialect, Dispatcher dispatcher, ThreadFactory threads) {
@@ -65,7 +63,8 @@ public final class WakeUpPoller implements WakeUpSource {
         this.dispatcher = dispatcher;
         this.maxIntervalMillis =
                 Math.max(MIN_INTERVAL_MILLIS, dialect.context().pollInterval().toMillis());
-        this.timeout = dialect.context().timeout();
+        this.outages = new OutageTracker(
+                "the wake-up poller's connection", dialect.context().timeout(), dispatcher::missed);
         this.thread = threads.newThread(this::run);
         thread.setDaemon(true);
         thread.start();
@@ -149,37 +148,22 @@ public final class WakeUpPoller implements WakeUpSource {
 
     /** The look succeeded: the poller is live, and an outage (if any) is over. */
     private void resumed() {
-        boolean was = live;
         live = true;
         firstLook.countDown();
-        Outage o = outage;
-        if (o != null) {
-            outage = null;
-            o.over();
-        }
-        if (!was && o != null) {
+        if (outages.over()) {
             dispatcher.missed();
         }
     }
 
     /** A look failed: an outage begins (waiters look again), or goes on. Returns the pause in ms. */
     private long failed(Exception e) {
-        Outage o = outage;
         firstLook.countDown();
-        if (live || o == null) {
-            boolean was = live;
-            live = false;
-            outage = Outage.begin(subject, was ? "broke" : "could not be made", timeout, e);
-            if (was) {
-                dispatcher.missed();
-            }
-            return Objects.requireNonNull(outage).failed(false, e);
-        }
-        long pause = o.failed(true, e);
-        if (o.alertDue()) {
+        boolean was = live;
+        live = false;
+        if (was) {
             dispatcher.missed();
         }
-        return pause;
+        return outages.failed(was, e);
     }
 
     private void drop() {

@@ -2,7 +2,7 @@ package io.lockkit.jdbc.internal;
 
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.WakeUpListeners;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;

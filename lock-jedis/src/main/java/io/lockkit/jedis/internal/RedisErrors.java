@@ -2,7 +2,7 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
-import io.lockkit.spi.Causes;
+import io.lockkit.spi.support.Causes;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;

@@ -3,8 +3,8 @@ package io.lockkit.jedis.internal;
 import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import io.lockkit.spi.Outage;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.OutageTracker;
+import io.lockkit.spi.support.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisShardedPubSub;
@@ -215,34 +214,34 @@ public final class ShardedWakeUps implements WakeUps {
         }
 
         private void run(String firstChannel) {
-            Outage outage = null;
+            // The channels to route again; the shard thread's alone, as are its outages.
+            List<String> pending = new ArrayList<>();
+            OutageTracker outages = new OutageTracker(subject(), timeout, () -> pending.forEach(listeners::missed));
             try {
                 proceed(connection, firstChannel);
             } catch (RuntimeException e) {
                 // Never hand a connection that may still be subscribed back to the command pool.
                 connection.setBroken();
                 if (!ended && !closed) {
-                    outage = Outage.begin(subject(), "ended", timeout, e);
+                    outages.failed(true, e);
                 }
             } finally {
-                List<String> orphans;
                 lock.lock();
                 try {
                     ended = true;
                     shards.remove(node, this);
-                    orphans = new ArrayList<>();
                     routes.forEach((channel, shard) -> {
                         if (shard == this) {
-                            orphans.add(channel);
+                            pending.add(channel);
                         }
                     });
-                    orphans.forEach(routes::remove);
+                    pending.forEach(routes::remove);
                 } finally {
                     lock.unlock();
                 }
                 connection.close();
                 if (!closed) {
-                    reroute(orphans, outage, subject());
+                    reroute(pending, outages);
                 }
             }
         }
@@ -289,11 +288,12 @@ public final class ShardedWakeUps implements WakeUps {
     }
 
     /**
-     * Subscribes orphaned channels again, backing off while that fails, and tells their waiters to
-     * look again; {@code outage} is the one that ended their shard, if any.
+     * Subscribes orphaned channels ({@code pending}, emptied as they succeed) again, backing off
+     * while that fails, and tells their waiters to look again; {@code outages} alerts the channels
+     * still pending when the shard stays away: they check now and get a typed failure, rather than
+     * sleeping until their retry hint (a failover within that time is ridden out).
      */
-    private void reroute(List<String> channels, @Nullable Outage outage, String subject) {
-        List<String> pending = new ArrayList<>(channels);
+    private void reroute(List<String> pending, OutageTracker outages) {
         while (!pending.isEmpty() && !closed) {
             List<String> failed = new ArrayList<>();
             Exception cause = null;
@@ -313,29 +313,20 @@ public final class ShardedWakeUps implements WakeUps {
                     cause = e;
                 }
             }
-            pending = failed;
+            pending.clear();
+            pending.addAll(failed);
             if (cause == null) {
                 break;
             }
-            if (outage == null) {
-                outage = Outage.begin(subject, "could not be made again", timeout, cause);
-            }
-            long backoff = outage.failed(true, cause);
-            if (outage.alertDue()) {
-                // The shard stays away: its waiters check now and get a typed failure, rather than
-                // sleeping until their retry hint. A failover within this time is ridden out.
-                for (String c : pending) {
-                    listeners.missed(c);
-                }
-            }
+            long backoff = outages.failed(false, cause);
             try {
                 Thread.sleep(backoff);
             } catch (InterruptedException e) {
                 return;
             }
         }
-        if (outage != null && pending.isEmpty()) {
-            outage.over();
+        if (pending.isEmpty()) {
+            outages.over();
         }
     }
 }

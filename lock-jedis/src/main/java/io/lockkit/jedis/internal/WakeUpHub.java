@@ -3,8 +3,8 @@ package io.lockkit.jedis.internal;
 import io.lockkit.LockException;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import io.lockkit.spi.Outage;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.OutageTracker;
+import io.lockkit.spi.support.WakeUpListeners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,7 +35,7 @@ import redis.clients.jedis.UnifiedJedis;
  * attempt that meets a dead idle connection (the command connections were killed too) drops the
  * pool's idle connections and tries again at once; only failures on fresh connections back off.
  * The outage itself (warning, back-off, alerting waiters, the line when it is over) is an
- * {@link Outage}, as for sharded wake-ups.
+ * {@link OutageTracker}, as for sharded wake-ups.
  */
 public final class WakeUpHub implements WakeUps {
 
@@ -55,8 +55,10 @@ public final class WakeUpHub implements WakeUps {
     private final Set<String> toResync = ConcurrentHashMap.newKeySet();
     private final PubSub pubSub = new PubSub();
     private @Nullable Thread thread;
-    /** The current outage, if any; the pub/sub thread's alone. */
-    private @Nullable Outage outage;
+    /** The pub/sub thread's alone, as is {@link #idleDiscarded}. */
+    private final OutageTracker outages;
+    /** Whether the idle pooled connections were dropped in the current outage. */
+    private boolean idleDiscarded;
 
     private boolean connected;
     private volatile boolean closed;
@@ -66,6 +68,7 @@ public final class WakeUpHub implements WakeUps {
         this.controlChannel = controlChannel;
         this.threadFactory = threadFactory;
         this.timeout = timeout;
+        this.outages = new OutageTracker(SUBJECT, timeout, this::notifyAllListeners);
     }
 
     @Override
@@ -179,8 +182,6 @@ public final class WakeUpHub implements WakeUps {
         // restart): Jedis borrows the subscription connection from the command pool, whose idle
         // connections may all be dead at once. Only failures on fresh connections back off.
         long backoff = 0;
-        boolean idleDiscarded = false;
-        outage = null;
         boolean reconnect = false;
         while (!closed) {
             String[] channels;
@@ -205,32 +206,7 @@ public final class WakeUpHub implements WakeUps {
                 if (closed) {
                     break;
                 }
-                boolean wasConnected;
-                lock.lock();
-                try {
-                    wasConnected = connected;
-                } finally {
-                    lock.unlock();
-                }
-                Outage current = outage;
-                if (wasConnected || current == null) {
-                    // A working connection broke, or the first attempt failed: a new outage.
-                    current = Outage.begin(SUBJECT, wasConnected ? "broke" : "could not be made", timeout, e);
-                    outage = current;
-                    idleDiscarded = false;
-                    backoff = current.failed(false, e);
-                } else if (!idleDiscarded) {
-                    // A reconnect failed at once: likely on an idle pooled connection that died
-                    // with the others. Drop the idle ones and try again on a fresh one, now.
-                    idleDiscarded = true;
-                    Pools.discardIdle(jedis);
-                    backoff = current.failed(false, e);
-                } else {
-                    backoff = current.failed(true, e);
-                    if (current.alertDue()) {
-                        notifyAllListeners();
-                    }
-                }
+                backoff = failed(e);
             } finally {
                 lock.lock();
                 try {
@@ -252,13 +228,32 @@ public final class WakeUpHub implements WakeUps {
         }
     }
 
+    /** After a failed subscribe loop: the pause in ms before the next attempt. */
+    private long failed(RuntimeException e) {
+        boolean wasConnected;
+        lock.lock();
+        try {
+            wasConnected = connected;
+        } finally {
+            lock.unlock();
+        }
+        boolean newOutage = wasConnected || !outages.inOutage();
+        if (!newOutage && !idleDiscarded) {
+            // A reconnect failed at once: likely on an idle pooled connection that died with the
+            // others. Drop the idle ones and try again on a fresh one, now.
+            idleDiscarded = true;
+            Pools.discardIdle(jedis);
+            return outages.failedAtOnce(e);
+        }
+        // A working connection broke or the first attempt failed (a new outage: the next attempt at
+        // once), or one on a fresh connection failed (the pause grows).
+        idleDiscarded &= !newOutage;
+        return outages.failed(wasConnected, e);
+    }
+
     /** Called on the pub/sub thread when a connection is confirmed: the outage, if any, is over. */
     private void connectionMade() {
-        Outage current = outage;
-        if (current != null) {
-            current.over();
-            outage = null;
-        }
+        outages.over();
     }
 
     private final class PubSub extends JedisPubSub {

@@ -2,7 +2,7 @@ package io.lockkit.jedis.internal;
 
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
-import io.lockkit.spi.WakeUpListeners;
+import io.lockkit.spi.support.WakeUpListeners;
 
 /** Where a provider's waiters hear of releases: classic pub/sub, or sharded pub/sub per cluster shard. */
 public interface WakeUps {

@@ -4,6 +4,7 @@ import io.lockkit.LockOptions;
 import io.lockkit.cdi.spi.ConfigNames;
 import io.lockkit.spi.LockProviderFactory;
 import io.lockkit.spi.ProviderSettings;
+import io.lockkit.spi.support.ProviderFactories;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -158,7 +159,7 @@ public final class LockkitConfig {
         List<String> keys = new ArrayList<>(KEYS);
         try {
             for (LockProviderFactory factory :
-                    LockProviderFactory.available(loader).values()) {
+                    ProviderFactories.available(loader).values()) {
                 factory.settings().forEach(setting -> keys.add(setting.key()));
             }
         } catch (RuntimeException | ServiceConfigurationError e) {

@@ -1,5 +1,6 @@
-package io.lockkit.spi;
+package io.lockkit.spi.support;
 
+import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import java.util.Collections;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.lockkit.spi;
+package io.lockkit.spi.support;
 
 import java.util.ArrayList;
 import java.util.Collections;

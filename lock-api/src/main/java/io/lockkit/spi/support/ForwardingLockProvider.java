@@ -1,5 +1,8 @@
-package io.lockkit.spi;
+package io.lockkit.spi.support;
 
+import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.Release;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

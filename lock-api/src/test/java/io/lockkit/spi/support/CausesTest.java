@@ -1,4 +1,4 @@
-package io.lockkit.spi;
+package io.lockkit.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

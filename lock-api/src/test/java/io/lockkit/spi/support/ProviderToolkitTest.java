@@ -1,9 +1,10 @@
-package io.lockkit.spi;
+package io.lockkit.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockkit.spi.LockProvider.WakeUpListener;
+import io.lockkit.spi.ProviderSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

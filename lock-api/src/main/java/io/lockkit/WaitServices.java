@@ -1,0 +1,32 @@
+package io.lockkit;
+
+/**
+ * What a {@link Wait} (and an {@link AsyncWait}) uses of its factory, made once per factory: the
+ * ticker its deadline runs on, the provider's attempts, the gate it checks, the holds that confirm or
+ * give back what it won, the rooms where it is woken, the count of waits in flight that close awaits,
+ * the abandons that take it off the backend's queue, and the events it reports. Immutable; each part
+ * is thread-safe.
+ */
+record WaitServices(
+        Ticker ticker,
+        ProviderCalls calls,
+        Gate gate,
+        Holds holds,
+        WaitQueues rooms,
+        InFlight inFlight,
+        Abandons abandons,
+        Events events) {
+
+    // Written out, as in HoldKey: a record's generated equals/hashCode goes through
+    // java.lang.runtime.ObjectMethods, whose cache on JDK 17 keeps the class (and a Jakarta EE
+    // application's class loader) alive after undeploy. Identity is all this record needs.
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
+}

@@ -55,27 +55,6 @@ final class InFlight {
      * @return whether none is left
      */
     boolean awaitNone(long nanos) {
-        long end = System.nanoTime() + nanos;
-        boolean interrupted = false;
-        lock.lock();
-        try {
-            while (count > 0) {
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                try {
-                    none.awaitNanos(left);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            return true;
-        } finally {
-            lock.unlock();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Conditions.awaitKeepingInterrupt(lock, none, () -> count <= 0, nanos);
     }
 }

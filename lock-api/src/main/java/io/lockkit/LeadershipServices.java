@@ -20,16 +20,7 @@ record LeadershipServices(
         Ticker ticker,
         Clock clock,
         ScheduledExecutorService scheduler) {
-
-    // Written out, as in HoldKey: identity is all this record needs, and the generated methods
-    // would go through java.lang.runtime.ObjectMethods (see HoldKey).
-    @Override
-    public boolean equals(Object o) {
-        return this == o;
-    }
-
-    @Override
-    public int hashCode() {
-        return System.identityHashCode(this);
-    }
+    // Never compared, hashed or printed: the generated equals/hashCode/toString, which go through
+    // java.lang.runtime.ObjectMethods (whose JDK 17 cache would keep an undeployed application's
+    // class loader, see HoldKey), never run.
 }

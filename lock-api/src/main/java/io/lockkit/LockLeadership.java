@@ -422,27 +422,6 @@ final class LockLeadership implements Leadership {
 
     /** Waits for {@code done} (read under the lock) up to {@code nanos}, keeping an interrupt for later. */
     private boolean awaitCondition(java.util.function.BooleanSupplier done, long nanos) {
-        long end = System.nanoTime() + nanos;
-        boolean interrupted = false;
-        lock.lock();
-        try {
-            while (!done.getAsBoolean()) {
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                try {
-                    changed.awaitNanos(left);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            return true;
-        } finally {
-            lock.unlock();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Conditions.awaitKeepingInterrupt(lock, changed, done, nanos);
     }
 }

@@ -16,17 +16,7 @@ record WaitServices(
         InFlight inFlight,
         Abandons abandons,
         Events events) {
-
-    // Written out, as in HoldKey: a record's generated equals/hashCode goes through
-    // java.lang.runtime.ObjectMethods, whose cache on JDK 17 keeps the class (and a Jakarta EE
-    // application's class loader) alive after undeploy. Identity is all this record needs.
-    @Override
-    public boolean equals(Object o) {
-        return this == o;
-    }
-
-    @Override
-    public int hashCode() {
-        return System.identityHashCode(this);
-    }
+    // Never compared, hashed or printed: the generated equals/hashCode/toString, which go through
+    // java.lang.runtime.ObjectMethods (whose JDK 17 cache would keep an undeployed application's
+    // class loader, see HoldKey), never run.
 }

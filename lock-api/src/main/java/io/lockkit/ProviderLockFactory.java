@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * <p>Design: {@link Acquirer} turns a provider's single attempts into waits (each a {@link Wait}
  * or {@link AsyncWait}); {@link Holds} keeps this client's holds, renews and watches them through a
  * {@link LeaseWatchdog}, releases them and reports their losses; {@link ThreadHolds} keeps what each
- * thread holds; {@link LockOperations} is the operator's view; {@link Leaderships} runs leaderships;
+ * thread holds; {@link OperatorCalls} is the operator's view; {@link Leaderships} runs leaderships;
  * {@link EngineThreads} owns the executors and {@link Gate} the open/closing/closed state. Each gets
  * what it uses in its constructor and none reads this class. ARCHITECTURE.md draws the map.
  *
@@ -47,7 +47,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     private final Acquirer acquirer;
     private final ThreadHolds threadHolds;
-    private final LockOperations operations;
+    private final OperatorCalls operations;
     /** The open leaderships of this factory, one per name. */
     private final Leaderships leaderships;
 
@@ -74,7 +74,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
         WaitServices waiting = new WaitServices(ticker, calls, gate, holds, waits, inFlight, abandons, events);
         this.acquirer = new Acquirer(waiting, defaults, owners, threads);
         this.threadHolds = new ThreadHolds(owners, acquirer, holds, events, ticker, defaults);
-        this.operations = new LockOperations(calls, gate, holds, waits);
+        this.operations = new OperatorCalls(calls, gate, holds, waits);
         this.leaderships = new Leaderships(
                 b.threadFactory,
                 new LeadershipServices(gate, calls, defaults, acquirer, holds, events, ticker, b.clock, scheduler));

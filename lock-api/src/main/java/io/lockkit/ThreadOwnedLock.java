@@ -9,12 +9,12 @@ import org.jspecify.annotations.Nullable;
 final class ThreadOwnedLock implements DistributedLock {
 
     private final ThreadHolds threads;
-    private final LockOperations operations;
+    private final OperatorCalls operations;
     private final ProviderCalls calls;
     private final Ticker ticker;
     private final String name;
 
-    ThreadOwnedLock(ThreadHolds threads, LockOperations operations, ProviderCalls calls, Ticker ticker, String name) {
+    ThreadOwnedLock(ThreadHolds threads, OperatorCalls operations, ProviderCalls calls, Ticker ticker, String name) {
         this.threads = threads;
         this.operations = operations;
         this.calls = calls;

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,7 +33,12 @@ final class AsyncWait<T> {
 
     private static final System.Logger LOG = System.getLogger(ProviderLockFactory.class.getName());
 
-    private final ProviderLockFactory factory;
+    private final WaitServices services;
+    /** The factory's scheduler: only the timers of retry hints and deadlines, which only kick. */
+    private final ScheduledExecutorService timers;
+    /** Registers the hold a grant stands for and makes its handle. */
+    private final Function<Grant, LockHandle> handles;
+
     private final Wait wait;
     private final String name;
     private final String owner;
@@ -52,21 +58,25 @@ final class AsyncWait<T> {
     private boolean done;
 
     AsyncWait(
-            ProviderLockFactory factory,
+            WaitServices services,
+            ScheduledExecutorService timers,
             String name,
             String owner,
             ResolvedOptions options,
             long start,
             Executor executor,
+            Function<Grant, LockHandle> handles,
             Function<Optional<LockHandle>, T> result) {
-        this.factory = factory;
+        this.services = services;
+        this.timers = timers;
+        this.handles = handles;
         this.name = name;
         this.owner = owner;
         this.options = options;
         this.start = start;
         this.executor = executor;
         this.result = result;
-        this.wait = new Wait(factory, name, owner, options, false, start, 0);
+        this.wait = new Wait(services, name, owner, options, false, start, 0);
     }
 
     /** Joins the room (unless the wait is one attempt) and kicks the first step; returns the stage. */
@@ -119,7 +129,7 @@ final class AsyncWait<T> {
         try {
             if (stage.isDone()) {
                 // Cancelled (or completed) by the caller: give up as an interrupt does.
-                factory.events.notAcquired(name, start, Outcome.INTERRUPTED);
+                services.events().notAcquired(name, start, Outcome.INTERRUPTED);
                 finish(null);
                 return;
             }
@@ -130,7 +140,7 @@ final class AsyncWait<T> {
             Grant g;
             if (!begun) {
                 begun = true;
-                factory.ensureOpen(name, owner);
+                services.gate().ensureOpen(name, owner);
                 g = wait.begin(w);
             } else {
                 wait.checkCancelled(w);
@@ -152,7 +162,7 @@ final class AsyncWait<T> {
             } else if (pause == 0 || w.signalled()) {
                 kick(); // a direct grant, or a wake-up that came during this step's attempts
             } else {
-                timer = factory.scheduler.schedule(this::timerFired, pause, TimeUnit.NANOSECONDS);
+                timer = timers.schedule(this::timerFired, pause, TimeUnit.NANOSECONDS);
             }
         } catch (RuntimeException | Error e) {
             fail(e);
@@ -166,7 +176,7 @@ final class AsyncWait<T> {
                 || w.grant() != null
                 || w.cancelled()
                 || stage.isDone()
-                || factory.isClosed();
+                || services.gate().isClosed();
     }
 
     private volatile boolean timerFired;
@@ -186,7 +196,7 @@ final class AsyncWait<T> {
             complete(Optional.empty());
             return;
         }
-        LockHandle handle = factory.handleFor(name, owner, g, options, start);
+        LockHandle handle = handles.apply(g);
         complete(Optional.of(handle));
     }
 

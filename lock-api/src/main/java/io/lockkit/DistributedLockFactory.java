@@ -137,6 +137,11 @@ public interface DistributedLockFactory extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getName() + " cannot acquire asynchronously");
     }
 
+    /** {@link #tryAcquireAsync(String, LockOptions)} only if the lock is free now, as {@link #tryAcquire(String)}. */
+    default CompletionStage<Optional<LockHandle>> tryAcquireAsync(String name) {
+        return tryAcquireAsync(name, defaultOptions().toBuilder().noWait().build());
+    }
+
     /**
      * Runs {@code action} while holding the lock and returns its result; the lock is released
      * afterwards whatever happens.
@@ -162,59 +167,23 @@ public interface DistributedLockFactory extends AutoCloseable {
         });
     }
 
-    /**
-     * What the backend says about the lock now: holder (owner and client id), hold count, fencing
-     * token, lease left and waiters; empty when it is free. One provider call (one round trip on
-     * Redis and on a database). The answer is a snapshot for operators and diagnostics, possibly
-     * stale by the time it is read: never decide from it whether to lock. Thread-safe.
-     *
-     * @throws IllegalArgumentException when {@code name} is not a valid lock name
-     * @throws UnsupportedOperationException when the provider does not declare
-     *         {@link io.lockkit.spi.LockProvider.Capability#INSPECTION}
-     * @throws LockException when the factory is closed, or (as {@link BackendUnavailableException})
-     *         when the backend did not answer within its timeout
-     */
+    /** What the backend says about the lock now; see {@link LockOperations#inspect}. */
     Optional<LockInfo> inspect(String name);
 
-    /**
-     * The locks held now whose names start with {@code prefix} ({@code ""}: all of them), in no
-     * particular order. The stream is lazy: it asks the provider for one bounded page at a time
-     * as it is consumed (on Redis one {@code SCAN} and one pipelined read per page, cluster-wide;
-     * never {@code KEYS}), so memory stays constant however many locks exist. A lock held during
-     * the whole listing is listed at least once (on Redis possibly twice, as {@code SCAN} may
-     * return a key twice); one taken or freed meanwhile may or may not be. Close the stream, best
-     * with try-with-resources; closing ends the listing and releases what it holds of the backend
-     * (a page cursor keeps no connection between pages, so an unclosed stream leaks nothing but
-     * its buffered page):
-     *
-     * <pre>{@code
-     * try (Stream<LockInfo> held = locks.locks("order:")) {
-     *     held.filter(l -> l.waiters() > 0).forEach(l -> log(l.name(), l.owner()));
-     * }
-     * }</pre>
-     *
-     * The stream is for one thread; pages are fetched on the thread that consumes it. A backend
-     * failure while it is consumed is thrown from the terminal operation.
-     *
-     * @throws IllegalArgumentException when {@code prefix} is null or longer than a lock name may be
-     * @throws UnsupportedOperationException when the provider does not declare
-     *         {@link io.lockkit.spi.LockProvider.Capability#LISTING}
-     * @throws LockException when the factory is closed (also from the stream, once it is)
-     */
+    /** The locks held now whose names start with {@code prefix}; see {@link LockOperations#locks}. */
     Stream<LockInfo> locks(String prefix);
 
-    /**
-     * Frees the lock whoever holds it, for operators. A holder in this factory learns of the loss
-     * at once; a holder elsewhere at its next renewal (or sooner through a failed unlock), when its
-     * handle reports the loss and its loss listener is called. Waiters are woken. Thread-safe.
-     *
-     * @return whether the lock was held
-     * @throws IllegalArgumentException when {@code name} is not a valid lock name
-     * @throws UnsupportedOperationException when the provider does not declare
-     *         {@link io.lockkit.spi.LockProvider.Capability#FORCE_RELEASE}
-     * @throws LockException when the factory is closed or the backend did not answer
-     */
+    /** Frees the lock whoever holds it, for operators; see {@link LockOperations#forceRelease}. */
     boolean forceRelease(String name);
+
+    /**
+     * The operator's view of this factory: {@link LockOperations#inspect inspect}, {@link
+     * LockOperations#locks list} and {@link LockOperations#forceRelease force-release} locks
+     * whoever holds them, and check its {@link LockOperations#health health}. Thread-safe.
+     */
+    default LockOperations operations() {
+        return new FactoryOperations(this);
+    }
 
     /**
      * A leadership of {@code name} for this instance, not yet campaigning: {@link Leadership#start()}
@@ -255,13 +224,8 @@ public interface DistributedLockFactory extends AutoCloseable {
     }
 
     /**
-     * Checks now whether this factory can lock, for readiness probes: asks the backend one cheap
-     * question (a lookup of a fixed probe name, or a try-lock and release of it), waiting at most
-     * {@code probeTimeout} for the answer, and reports the watchdog's state, the active holds and
-     * the losses of the last minute; {@link HealthReport#isUp()} gives the verdict. Probes do not
-     * reach observers or JFR. Thread-safe; a backend failure or timeout is reported, never thrown.
+     * Checks now whether this factory can lock, for readiness probes; see {@link LockOperations#health}.
      *
-     * @throws IllegalArgumentException when {@code probeTimeout} is null, zero or negative
      * @throws UnsupportedOperationException when this implementation cannot check itself (the
      *         default; the factories {@link #builder} builds can)
      */

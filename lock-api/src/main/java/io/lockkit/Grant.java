@@ -7,7 +7,7 @@ package io.lockkit;
  */
 record Grant(long token, long sentNanos) {
 
-    // Written out, as in ProviderLockFactory's HoldKey: a record's generated equals/hashCode goes
+    // Written out, as in HoldKey: a record's generated equals/hashCode goes
     // through java.lang.runtime.ObjectMethods, whose cache on JDK 17 keeps the class (and with it a
     // Jakarta EE application's class loader) alive after undeploy.
     @Override

@@ -7,10 +7,7 @@ import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.spi.Release;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -20,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The holds of one {@link ProviderLockFactory} once taken: registers them with the
  * {@link LeaseWatchdog}, releases, extends and takes them again, reports their losses, and
- * releases what is left when the factory closes. Thread-safe.
+ * releases what is left when the factory closes. Called on the holders' threads, the watchdog's
+ * (scheduler) threads and the closing thread; owns no thread or executor. Thread-safe.
  *
  * <p>Design: a hold is live from its registration until it is released or lost; {@link Hold}
  * guards each state change, so a release and a loss that race report one outcome. Every release
@@ -38,28 +36,58 @@ final class Holds {
      */
     private static final int MAX_RELEASES = 64;
 
-    private final ProviderLockFactory factory;
+    private final ProviderCalls calls;
     private final LockProvider provider;
+    private final Ticker ticker;
+    private final Gate gate;
+    private final LiveHolds live;
+    private final Unsettled unsettled;
     private final Events events;
     private final WaitQueues waits;
     private final Consumer<LockLostException> lossListener;
-    final LeaseWatchdog watchdog;
-    private final Set<Hold> live = ConcurrentHashMap.newKeySet();
-    /**
-     * Thread owners whose backend state for a name is unknown: a release or acquisition failed, or
-     * the hold's lease ran out here, so the backend may still hold it for that owner. The thread's
-     * next lock of the name releases that first ({@link #settle}), or the backend would count the
-     * new hold into the old one and hand back the old one's fencing token.
-     */
-    private final Set<ProviderLockFactory.HoldKey> unsettled = ConcurrentHashMap.newKeySet();
+    private final LeaseWatchdog watchdog;
 
-    Holds(ProviderLockFactory factory, Consumer<LockLostException> lossListener, ScheduledExecutorService scheduler) {
-        this.factory = factory;
-        this.provider = factory.provider;
-        this.events = factory.events;
-        this.waits = factory.waits;
+    /**
+     * @param scheduler the watchdog's (renewals and loss deadlines run there)
+     */
+    Holds(
+            ProviderCalls calls,
+            Ticker ticker,
+            Gate gate,
+            LiveHolds live,
+            Unsettled unsettled,
+            Events events,
+            WaitQueues waits,
+            Consumer<LockLostException> lossListener,
+            ScheduledExecutorService scheduler) {
+        this.calls = calls;
+        this.provider = calls.provider();
+        this.ticker = ticker;
+        this.gate = gate;
+        this.live = live;
+        this.unsettled = unsettled;
+        this.events = events;
+        this.waits = waits;
         this.lossListener = lossListener;
-        this.watchdog = new LeaseWatchdog(provider, factory.ticker, scheduler, this::lostByWatchdog, events);
+        this.watchdog = new LeaseWatchdog(provider, ticker, scheduler, this::lostByWatchdog, events);
+    }
+
+    /** The watchdog that renews these holds and reports them lost at their deadlines. */
+    LeaseWatchdog watchdog() {
+        return watchdog;
+    }
+
+    /**
+     * The grant of a hold just won, unless the factory closed meanwhile (then the hold is given back).
+     *
+     * @throws LockException when the factory closed while acquiring
+     */
+    Grant granted(String name, String owner, long token, long sent) {
+        if (gate.refuses(name, owner)) {
+            releaseQuietly(name, owner);
+            throw new LockException(name, "the lock factory was closed while acquiring");
+        }
+        return new Grant(token, sent);
     }
 
     Hold register(String name, String owner, Grant g, ResolvedOptions options) {
@@ -67,7 +95,7 @@ final class Holds {
                 name, owner, g.token(), options.lease(), options.watchdog(), options.renewalInterval(), g.sentNanos());
         live.add(h);
         watchdog.watch(h);
-        if (factory.isClosed() && h.markReleased(true)) {
+        if (gate.isClosed() && h.markReleased(true)) {
             live.remove(h);
             releaseQuietly(h.name, h.owner);
             throw new LockException(name, "the lock factory was closed while acquiring");
@@ -102,7 +130,7 @@ final class Holds {
     private void releaseHeld(Hold h, Runnable whenEmpty) {
         boolean last = h.count() <= 1;
         Release r;
-        long sent = factory.now();
+        long sent = ticker.nanoTime();
         try {
             r = provider.release(h.name, h.owner);
             if (last) {
@@ -156,9 +184,9 @@ final class Holds {
     /** Takes the hold once more for the same owner (a handle's reentrant acquisition). */
     void reacquire(Hold h) {
         h.requireHeld("this handle");
-        factory.ensureOpen(h.name, h.owner);
-        long start = factory.now();
-        Acquisition a = factory.attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
+        gate.ensureOpen(h.name, h.owner);
+        long start = ticker.nanoTime();
+        Acquisition a = calls.attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
         if (!a.isAcquired() || a.fencingToken() != h.token) {
             if (a.isAcquired()) {
                 releaseQuietly(h.name, h.owner);
@@ -190,9 +218,9 @@ final class Holds {
 
     /** Sets a hold's lease to {@code lease} from now. */
     void extend(Hold h, Duration lease) {
-        factory.require(Capability.EXPLICIT_LEASE, "extending a lease");
+        calls.require(Capability.EXPLICIT_LEASE, "extending a lease");
         h.requireHeld("this owner");
-        long sent = factory.now();
+        long sent = ticker.nanoTime();
         if (!h.isValid(sent)) {
             lost(h, LossCause.LEASE_EXPIRED, "the lease ran out before it was extended");
             throw h.lossToThrow();
@@ -215,7 +243,7 @@ final class Holds {
 
     /** A loss the watchdog found: past the client-side deadline, or a renewal found the hold gone. */
     private void lostByWatchdog(Hold h, String reason) {
-        lost(h, h.deadlineNanos() - factory.now() <= 0 ? LossCause.LEASE_EXPIRED : LossCause.NOT_HELD, reason);
+        lost(h, h.deadlineNanos() - ticker.nanoTime() <= 0 ? LossCause.LEASE_EXPIRED : LossCause.NOT_HELD, reason);
     }
 
     /** Reports a hold as lost, once. */
@@ -259,7 +287,7 @@ final class Holds {
     /** Releases until the backend has no count left for the owner, at most {@code times} times. */
     private void releaseUpTo(String name, String owner, int times) {
         for (int i = 0; i < times; i++) {
-            long sent = factory.now();
+            long sent = ticker.nanoTime();
             Release r = provider.release(name, owner);
             if (r.outcome() != Release.Outcome.STILL_HELD) {
                 passOn(name, r, sent);
@@ -287,9 +315,7 @@ final class Holds {
 
     /** Notes that the backend may still hold {@code name} for {@code owner}, if a thread of this client. */
     void unsettle(String name, String owner) {
-        if (factory.isThreadOwner(owner)) {
-            unsettled.add(new ProviderLockFactory.HoldKey(name, owner));
-        }
+        unsettled.unsettle(name, owner);
     }
 
     /**
@@ -297,14 +323,14 @@ final class Holds {
      * still hold for it from a hold that ended here without the backend's word. If that fails, so
      * does the lock call, and the next one tries again.
      */
-    void settle(ProviderLockFactory.HoldKey key) {
-        if (unsettled.isEmpty() || !unsettled.remove(key)) {
+    void settle(HoldKey key) {
+        if (!unsettled.take(key)) {
             return;
         }
         try {
             releaseUpTo(key.name(), key.owner(), MAX_RELEASES);
         } catch (RuntimeException e) {
-            unsettled.add(key);
+            unsettled.putBack(key);
             events.failed(key.name(), e);
             throw e;
         }
@@ -345,7 +371,7 @@ final class Holds {
     void drain(Duration drainTime) {
         long start = System.nanoTime();
         long deadline = start + drainTime.toNanos();
-        int held = live.size();
+        int held = live.count();
         if (held == 0) {
             // Logged too: where a server lets running requests finish before it stops the
             // application, this line shows that the drain ran and found nothing left to wait for.
@@ -365,7 +391,7 @@ final class Holds {
                 System.Logger.Level.INFO,
                 "lockkit: closing; waited {0} ms, {1} held lock(s) left to release",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
-                live.size());
+                live.count());
     }
 
     /** Tells the holder of a hold that close released that its lock is gone. */
@@ -388,7 +414,7 @@ final class Holds {
 
     /** Releases every live hold for close, once: its full count, then tells its holder. */
     void releaseOnClose(Duration drainTime) {
-        for (Hold h : new ArrayList<>(live)) {
+        for (Hold h : live.snapshot()) {
             if (h.markReleased(true)) {
                 live.remove(h);
                 try {
@@ -405,25 +431,13 @@ final class Holds {
 
     /** The lock {@code name} was force-released: every live hold of it is lost. */
     void forceReleased(String name) {
-        for (Hold h : live) {
-            if (h.name.equals(name)) {
-                lost(h, LossCause.FORCE_RELEASED, "the lock was force-released");
-            }
+        for (Hold h : live.of(name)) {
+            lost(h, LossCause.FORCE_RELEASED, "the lock was force-released");
         }
     }
 
     /** How many holds are live (held, not yet released or lost). */
     int liveCount() {
-        return live.size();
-    }
-
-    /** Whether {@code owner} has a live hold of {@code name} that is still held. */
-    boolean holds(String name, String owner) {
-        for (Hold h : live) {
-            if (h.owner.equals(owner) && h.name.equals(name) && h.state() == Hold.State.HELD) {
-                return true;
-            }
-        }
-        return false;
+        return live.count();
     }
 }

@@ -1,6 +1,5 @@
 package io.lockkit;
 
-import java.time.Clock;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,42 +8,45 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The open {@link Leadership}s of one {@link ProviderLockFactory}, one per name: made, closed with
- * the factory (before its holds go), and listed for health reports. Thread-safe.
+ * the factory (before its holds go), and listed for health reports; makes each one's thread.
+ * Thread-safe.
  */
 final class Leaderships {
 
     private final ConcurrentHashMap<String, LockLeadership> open = new ConcurrentHashMap<>();
     /** The caller's thread factory, for the leaderships' threads; null: daemon threads of our own. */
     private final @Nullable ThreadFactory threadFactory;
-    /** The factory's wall clock, for {@link Term#electedAt()}. */
-    final Clock clock;
 
-    Leaderships(@Nullable ThreadFactory threadFactory, Clock clock) {
+    private final LeadershipServices services;
+
+    Leaderships(@Nullable ThreadFactory threadFactory, LeadershipServices services) {
         this.threadFactory = threadFactory;
-        this.clock = clock;
+        this.services = services;
     }
 
     /**
-     * A new leadership of {@code name} for {@code factory} (see {@link DistributedLockFactory#leadership}).
+     * A new leadership of {@code name} (see {@link DistributedLockFactory#leadership}).
      *
      * @throws IllegalArgumentException for a bad name or options
      * @throws IllegalStateException when one is open already
      */
-    LockLeadership open(ProviderLockFactory factory, String name, LeadershipOptions options) {
+    LockLeadership open(String name, LeadershipOptions options) {
         LockNames.check(name);
         if (options == null) {
             throw new IllegalArgumentException("options must not be null");
         }
-        factory.require(
-                io.lockkit.spi.LockProvider.Capability.FENCING_TOKENS, "leadership (its terms are fencing tokens)");
-        LeadershipOptions.Resolved resolved = options.resolve(factory.defaultOptions());
-        factory.ensureOpen(name);
-        LockLeadership l = new LockLeadership(factory, name, resolved);
+        services.calls()
+                .require(
+                        io.lockkit.spi.LockProvider.Capability.FENCING_TOKENS,
+                        "leadership (its terms are fencing tokens)");
+        LeadershipOptions.Resolved resolved = options.resolve(services.defaults());
+        services.gate().ensureOpen(name);
+        LockLeadership l = new LockLeadership(services, this, name, resolved);
         if (open.putIfAbsent(name, l) != null) {
             throw new IllegalStateException("a leadership of '" + LockException.abbreviate(name)
                     + "' is already open on this factory; close it first");
         }
-        if (factory.isClosed()) {
+        if (services.gate().isClosed()) {
             open.remove(name, l);
             throw new LockException(name, "the lock factory is closed");
         }

@@ -37,7 +37,10 @@ final class LockLeadership implements Leadership {
         CLOSED
     }
 
-    private final ProviderLockFactory factory;
+    private final LeadershipServices services;
+    /** The factory's open leaderships: makes this one's thread, and forgets it when closed. */
+    private final Leaderships leaderships;
+
     private final String name;
     private final LeadershipOptions.Resolved options;
     private final LockOptions lockOptions;
@@ -59,8 +62,10 @@ final class LockLeadership implements Leadership {
     /** Sitting out or backing off. */
     private final CampaignPause pause;
 
-    LockLeadership(ProviderLockFactory factory, String name, LeadershipOptions.Resolved options) {
-        this.factory = factory;
+    LockLeadership(
+            LeadershipServices services, Leaderships leaderships, String name, LeadershipOptions.Resolved options) {
+        this.services = services;
+        this.leaderships = leaderships;
         this.name = name;
         this.options = options;
         this.lockOptions = LockOptions.builder()
@@ -69,8 +74,8 @@ final class LockLeadership implements Leadership {
                 .renewalInterval(options.renewalInterval())
                 .build();
         this.callbacks = new LeaderCallbacks(name, options);
-        this.terms = new Terms(factory, name, options, lock, changed);
-        this.pause = new CampaignPause(lock, changed, factory.scheduler, factory.ticker);
+        this.terms = new Terms(services, name, options, lock, changed);
+        this.pause = new CampaignPause(lock, changed, services.scheduler(), services.ticker());
     }
 
     @Override
@@ -89,8 +94,8 @@ final class LockLeadership implements Leadership {
                 pause.rejoin();
                 return this;
             }
-            factory.ensureOpen(name);
-            Thread t = factory.leaderships.newThread(this::run, "lockkit-leadership-" + LockException.abbreviate(name));
+            services.gate().ensureOpen(name);
+            Thread t = leaderships.newThread(this::run, "lockkit-leadership-" + LockException.abbreviate(name));
             state = State.RUNNING;
             thread = t;
             t.start();
@@ -188,7 +193,7 @@ final class LockLeadership implements Leadership {
             lock.unlock();
         }
         if (first) {
-            factory.leaderships.closed(this);
+            leaderships.closed(this);
         }
         if (t != null) {
             terms.revoke(t, RevocationReason.CLOSED);
@@ -233,7 +238,7 @@ final class LockLeadership implements Leadership {
                 try {
                     h = campaign();
                 } catch (RuntimeException e) {
-                    if (factory.isClosed()) {
+                    if (services.gate().isClosed()) {
                         return; // the factory closes this leadership too
                     }
                     failures++;
@@ -309,7 +314,7 @@ final class LockLeadership implements Leadership {
         }
         LockHandle won = null;
         try {
-            won = factory.acquire(name, lockOptions);
+            won = services.acquirer().acquire(name, lockOptions);
         } catch (InterruptedException e) {
             // a step down or a close ended the wait (the loop looks at which)
         } finally {
@@ -346,7 +351,7 @@ final class LockLeadership implements Leadership {
         terms.watchExpiry(t);
         boolean announced = terms.announceable(t);
         if (announced) {
-            factory.events.elected(name, t.fencingToken());
+            services.events().elected(name, t.fencingToken());
             if (!callbacks.elected(t)) {
                 stepDownAfterFailedElection();
                 terms.revoke(t, RevocationReason.STEPPED_DOWN);
@@ -354,7 +359,7 @@ final class LockLeadership implements Leadership {
         }
         RevocationReason reason = terms.awaitRevocation();
         if (announced) {
-            factory.events.revoked(name, t.fencingToken(), reason, t.revokedAtNanos() - hold.acquiredNanos);
+            services.events().revoked(name, t.fencingToken(), reason, t.revokedAtNanos() - hold.acquiredNanos);
             callbacks.revoked(t, reason);
         }
         callbacks.release(h);
@@ -417,27 +422,6 @@ final class LockLeadership implements Leadership {
 
     /** Waits for {@code done} (read under the lock) up to {@code nanos}, keeping an interrupt for later. */
     private boolean awaitCondition(java.util.function.BooleanSupplier done, long nanos) {
-        long end = System.nanoTime() + nanos;
-        boolean interrupted = false;
-        lock.lock();
-        try {
-            while (!done.getAsBoolean()) {
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                try {
-                    changed.awaitNanos(left);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            return true;
-        } finally {
-            lock.unlock();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Conditions.awaitKeepingInterrupt(lock, changed, done, nanos);
     }
 }

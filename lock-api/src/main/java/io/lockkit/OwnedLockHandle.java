@@ -4,15 +4,19 @@ import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
-/** {@link LockHandle} over the factory's core: the handle is the owner. */
+/** {@link LockHandle} over the factory's core: the handle is the owner. Thread-safe. */
 final class OwnedLockHandle implements LockHandle {
 
-    private final ProviderLockFactory factory;
+    private final ProviderCalls calls;
+    private final Ticker ticker;
+    private final Holds holds;
     private final Hold hold;
     private volatile boolean closed;
 
-    OwnedLockHandle(ProviderLockFactory factory, Hold hold) {
-        this.factory = factory;
+    OwnedLockHandle(ProviderCalls calls, Ticker ticker, Holds holds, Hold hold) {
+        this.calls = calls;
+        this.ticker = ticker;
+        this.holds = holds;
         this.hold = hold;
     }
 
@@ -28,18 +32,18 @@ final class OwnedLockHandle implements LockHandle {
 
     @Override
     public long fencingToken() {
-        factory.require(Capability.FENCING_TOKENS, "fencing tokens");
+        calls.require(Capability.FENCING_TOKENS, "fencing tokens");
         return hold.token;
     }
 
     @Override
     public boolean isValid() {
-        return hold.isValid(factory.now());
+        return hold.isValid(ticker.nanoTime());
     }
 
     @Override
     public Duration remainingLease() {
-        return hold.remaining(factory.now());
+        return hold.remaining(ticker.nanoTime());
     }
 
     @Override
@@ -49,18 +53,17 @@ final class OwnedLockHandle implements LockHandle {
 
     @Override
     public void acquireAgain() {
-        factory.holds.reacquire(hold);
+        holds.reacquire(hold);
     }
 
     @Override
     public void extend(Duration lease) {
-        factory.holds.extend(
-                hold, LockOptions.builder().lease(lease).build().lease().orElseThrow());
+        holds.extend(hold, LockOptions.builder().lease(lease).build().lease().orElseThrow());
     }
 
     @Override
     public void release() {
-        factory.holds.releaseOnce(hold, () -> closed = true);
+        holds.releaseOnce(hold, () -> closed = true);
     }
 
     @Override
@@ -68,7 +71,7 @@ final class OwnedLockHandle implements LockHandle {
         if (delay == null || delay.isNegative()) {
             throw new IllegalArgumentException("delay must be zero or positive; was " + delay);
         }
-        factory.holds.releaseAfter(hold, delay, () -> closed = true);
+        holds.releaseAfter(hold, delay, () -> closed = true);
     }
 
     @Override
@@ -85,7 +88,7 @@ final class OwnedLockHandle implements LockHandle {
                     closed = true;
                     if (hold.lossUnreported()) {
                         // Release what the backend may still have, then say so once.
-                        factory.holds.releaseOnce(hold, () -> {});
+                        holds.releaseOnce(hold, () -> {});
                     }
                     return;
                 }

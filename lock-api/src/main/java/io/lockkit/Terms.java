@@ -34,7 +34,8 @@ final class Terms {
 
     private static final System.Logger LOG = System.getLogger(LockLeadership.class.getName());
 
-    private final ProviderLockFactory factory;
+    private final Holds holds;
+    private final java.time.Clock clock;
     private final String name;
     private final LeadershipOptions.Resolved options;
     private final Ticker ticker;
@@ -54,16 +55,17 @@ final class Terms {
     private @Nullable RevocationReason pending;
 
     Terms(
-            ProviderLockFactory factory,
+            LeadershipServices services,
             String name,
             LeadershipOptions.Resolved options,
             ReentrantLock lock,
             Condition changed) {
-        this.factory = factory;
+        this.holds = services.holds();
+        this.clock = services.clock();
         this.name = name;
         this.options = options;
-        this.ticker = factory.ticker;
-        this.scheduler = factory.scheduler;
+        this.ticker = services.ticker();
+        this.scheduler = services.scheduler();
         this.lock = lock;
         this.changed = changed;
     }
@@ -80,7 +82,7 @@ final class Terms {
         }
         long sent = ticker.nanoTime();
         try {
-            if (!factory.holds.confirm(hold.name, hold.owner, hold.lease())) {
+            if (!holds.confirm(hold.name, hold.owner, hold.lease())) {
                 giveUp(hold, "the backend no longer has it", null);
                 return null;
             }
@@ -89,7 +91,7 @@ final class Terms {
             return null;
         }
         hold.renewed(sent);
-        factory.holds.watchdog.rescheduled(hold);
+        holds.watchdog().rescheduled(hold);
         if (!hasLeaseLeft(hold)) {
             giveUp(hold, "the renewal that confirmed it came back after the term's lease too", null);
             return null;
@@ -102,8 +104,7 @@ final class Terms {
     }
 
     private Term newTerm(Hold hold) {
-        return new Term(
-                name, hold.token, hold, ticker, options.margin().toNanos(), factory.leaderships.clock.instant());
+        return new Term(name, hold.token, hold, ticker, options.margin().toNanos(), clock.instant());
     }
 
     private void giveUp(Hold hold, String why, @Nullable RuntimeException failure) {

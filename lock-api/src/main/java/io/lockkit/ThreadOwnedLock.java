@@ -5,14 +5,20 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
-/** {@link DistributedLock} over the factory's core; each thread is its own owner. */
+/** {@link DistributedLock} over the factory's core; each thread is its own owner. Thread-safe. */
 final class ThreadOwnedLock implements DistributedLock {
 
-    private final ProviderLockFactory factory;
+    private final ThreadHolds threads;
+    private final OperatorCalls operations;
+    private final ProviderCalls calls;
+    private final Ticker ticker;
     private final String name;
 
-    ThreadOwnedLock(ProviderLockFactory factory, String name) {
-        this.factory = factory;
+    ThreadOwnedLock(ThreadHolds threads, OperatorCalls operations, ProviderCalls calls, Ticker ticker, String name) {
+        this.threads = threads;
+        this.operations = operations;
+        this.calls = calls;
+        this.ticker = ticker;
         this.name = name;
     }
 
@@ -33,7 +39,7 @@ final class ThreadOwnedLock implements DistributedLock {
 
     private void lockUninterruptibly(@Nullable Duration lease) {
         try {
-            factory.lockForThread(name, lease, null, false);
+            threads.lockForThread(name, lease, null, false);
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         }
@@ -41,13 +47,13 @@ final class ThreadOwnedLock implements DistributedLock {
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        factory.lockForThread(name, null, null, true);
+        threads.lockForThread(name, null, null, true);
     }
 
     @Override
     public boolean tryLock() {
         try {
-            return factory.lockForThread(name, null, Duration.ZERO, false);
+            return threads.lockForThread(name, null, Duration.ZERO, false);
         } catch (InterruptedException e) {
             throw new AssertionError("a wait of zero cannot be interrupted", e);
         }
@@ -64,7 +70,7 @@ final class ThreadOwnedLock implements DistributedLock {
         if (wait.compareTo(LockOptions.MAX_DURATION) > 0) {
             wait = LockOptions.MAX_DURATION;
         }
-        return factory.lockForThread(name, null, wait, true);
+        return threads.lockForThread(name, null, wait, true);
     }
 
     @Override
@@ -74,49 +80,49 @@ final class ThreadOwnedLock implements DistributedLock {
             b.lease(lease);
         }
         b.build();
-        return factory.lockForThread(name, lease, wait, true);
+        return threads.lockForThread(name, lease, wait, true);
     }
 
     @Override
     public void unlock() {
-        factory.unlockForThread(name);
+        threads.unlockForThread(name);
     }
 
     @Override
     public boolean isLocked() {
-        return factory.isLocked(name);
+        return operations.isLocked(name);
     }
 
     @Override
     public boolean isHeldByCurrentThread() {
-        Hold h = factory.currentThreadHold(name);
-        return h != null && h.isValid(factory.now());
+        Hold h = threads.currentThreadHold(name);
+        return h != null && h.isValid(ticker.nanoTime());
     }
 
     @Override
     public int getHoldCount() {
-        Hold h = factory.currentThreadHold(name);
-        return h != null && h.isValid(factory.now()) ? h.count() : 0;
+        Hold h = threads.currentThreadHold(name);
+        return h != null && h.isValid(ticker.nanoTime()) ? h.count() : 0;
     }
 
     @Override
     public Duration remainingLease() {
-        return held().remaining(factory.now());
+        return held().remaining(ticker.nanoTime());
     }
 
     @Override
     public long fencingToken() {
-        factory.require(Capability.FENCING_TOKENS, "fencing tokens");
+        calls.require(Capability.FENCING_TOKENS, "fencing tokens");
         return held().token;
     }
 
     @Override
     public boolean forceUnlock() {
-        return factory.forceRelease(name);
+        return operations.forceRelease(name);
     }
 
     private Hold held() {
-        Hold h = factory.currentThreadHold(name);
+        Hold h = threads.currentThreadHold(name);
         if (h == null || h.state() != Hold.State.HELD) {
             throw new IllegalMonitorStateException(
                     "the current thread does not hold lock '" + LockException.abbreviate(name) + "'");

@@ -4,13 +4,12 @@ import io.lockkit.LockObserver.Outcome;
 import io.lockkit.spi.Acquisition;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One thread's wait for one lock: turns the provider's single attempts into a wait. Used once, by
- * the waiting thread only; {@link InFlight} is thread-safe.
+ * the waiting thread only (or by an {@link AsyncWait}'s steps, one at a time); what it uses of the
+ * factory comes in one {@link WaitServices}.
  *
  * <p>Design: the steps, in order.
  * <ol>
@@ -48,7 +47,7 @@ final class Wait {
     /** A provider that answers "try again now" is not retried in a tighter loop than this. */
     static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final ProviderLockFactory factory;
+    private final WaitServices services;
     private final String name;
     private final String owner;
     private final ResolvedOptions options;
@@ -73,14 +72,14 @@ final class Wait {
     private boolean expired;
 
     Wait(
-            ProviderLockFactory factory,
+            WaitServices services,
             String name,
             String owner,
             ResolvedOptions options,
             boolean interruptible,
             long start,
             long heldToken) {
-        this.factory = factory;
+        this.services = services;
         this.name = name;
         this.owner = owner;
         this.options = options;
@@ -103,7 +102,7 @@ final class Wait {
             return tryOnce();
         }
         if (interruptible && Thread.interrupted()) {
-            throw factory.events.interrupted(name, start);
+            throw services.events().interrupted(name, start);
         }
         WaitQueues.Waiter w = join(null);
         try {
@@ -120,12 +119,11 @@ final class Wait {
      * {@link #end} ends it.
      */
     WaitQueues.Waiter join(@Nullable Runnable onSignal) {
-        waitId = factory.nextWaitId();
-        factory.inFlight.began();
+        waitId = services.inFlight().began();
         try {
-            return factory.waits.join(name, owner, waitId, onSignal);
+            return services.rooms().join(name, owner, waitId, onSignal);
         } catch (RuntimeException | Error e) {
-            factory.inFlight.ended();
+            services.inFlight().ended();
             throw e;
         }
     }
@@ -133,14 +131,14 @@ final class Wait {
     /** A wait of zero: one attempt, no room, no wait id; the grant or null. */
     @Nullable
     Grant tryOnce() {
-        sent = factory.now();
-        Acquisition a = factory.attempt(name, owner, options.lease(), Duration.ZERO, 0);
+        sent = now();
+        Acquisition a = services.calls().attempt(name, owner, options.lease(), Duration.ZERO, 0);
         Grant g = won(a);
         if (g == null) {
-            factory.events.notAcquired(name, start, Outcome.BUSY);
+            services.events().notAcquired(name, start, Outcome.BUSY);
             return null;
         }
-        return factory.granted(name, owner, g.token(), g.sentNanos());
+        return services.holds().granted(name, owner, g.token(), g.sentNanos());
     }
 
     private @Nullable Grant waitFor(WaitQueues.Waiter w) throws InterruptedException {
@@ -156,7 +154,7 @@ final class Wait {
             checkCancelled(w);
             if (Thread.interrupted()) {
                 if (interruptible) {
-                    throw factory.events.interrupted(name, start);
+                    throw services.events().interrupted(name, start);
                 }
                 interrupted = true;
             }
@@ -176,12 +174,12 @@ final class Wait {
      */
     @Nullable
     Grant begin(WaitQueues.Waiter w) {
-        busy = subscribeAndRetry(w, attempt(factory.now()));
+        busy = subscribeAndRetry(w, attempt(now()));
         Grant won = won(busy);
         if (won != null) {
             return took(won);
         }
-        waiting = factory.events.waitStarted(name);
+        waiting = services.events().waitStarted(name);
         return null;
     }
 
@@ -194,7 +192,7 @@ final class Wait {
         if (w.grant() != null) {
             return 0;
         }
-        long left = options.waitsForever() ? Long.MAX_VALUE : deadline - factory.now();
+        long left = options.waitsForever() ? Long.MAX_VALUE : deadline - now();
         if (left <= 0) {
             return -1;
         }
@@ -205,7 +203,7 @@ final class Wait {
      * @throws LockException when close cancelled the wait
      */
     void checkCancelled(WaitQueues.Waiter w) {
-        if (w.cancelled() || factory.isClosed()) {
+        if (w.cancelled() || services.gate().isClosed()) {
             throw new LockException(name, "the lock factory was closed while waiting");
         }
     }
@@ -222,7 +220,7 @@ final class Wait {
             return direct;
         }
         w.consumeSignal();
-        long now = factory.now();
+        long now = now();
         if (!options.waitsForever() && deadline - now <= 0) {
             Grant won = won(lastLook(now));
             if (won == null) {
@@ -236,6 +234,10 @@ final class Wait {
         return won == null ? null : took(won);
     }
 
+    private long now() {
+        return services.ticker().nanoTime();
+    }
+
     /** Whether the last look at the deadline found the lock busy. */
     boolean expired() {
         return expired;
@@ -243,7 +245,7 @@ final class Wait {
 
     private Grant took(Grant won) {
         acquired = true;
-        return factory.granted(name, owner, won.token(), won.sentNanos());
+        return services.holds().granted(name, owner, won.token(), won.sentNanos());
     }
 
     /** The hold {@code a} won, unless it is lost already (see "Lost already?"); null when busy or lost. */
@@ -258,12 +260,12 @@ final class Wait {
      */
     private @Nullable Grant unlessLost(long token, long sentNanos) {
         long lease = options.lease().toNanos();
-        if ((heldToken != 0 && token == heldToken) || factory.now() - sentNanos < lease) {
+        if ((heldToken != 0 && token == heldToken) || now() - sentNanos < lease) {
             return new Grant(token, sentNanos);
         }
         while (true) {
-            long renewal = factory.now();
-            if (!factory.holds.confirm(name, owner, options.lease())) {
+            long renewal = now();
+            if (!services.holds().confirm(name, owner, options.lease())) {
                 LOG.log(
                         System.Logger.Level.DEBUG,
                         "lock ''{0}'' (token {1}) was won after its lease had run out, and the backend no longer"
@@ -272,12 +274,12 @@ final class Wait {
                         token);
                 return null;
             }
-            long now = factory.now();
+            long now = now();
             if (now - renewal < lease) {
                 return new Grant(token, renewal);
             }
             if (!options.waitsForever() && deadline - now <= 0) {
-                factory.holds.unsettle(name, owner);
+                services.holds().unsettle(name, owner);
                 return null;
             }
         }
@@ -288,13 +290,13 @@ final class Wait {
         sent = now;
         Duration left =
                 options.waitsForever() ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
-        return factory.attempt(name, owner, options.lease(), left, waitId);
+        return services.calls().attempt(name, owner, options.lease(), left, waitId);
     }
 
     /** After a busy first answer: subscribe the room, and when that was done just now, attempt once more. */
     private Acquisition subscribeAndRetry(WaitQueues.Waiter w, Acquisition first) {
-        if (!first.isAcquired() && factory.waits.subscribe(w)) {
-            return attempt(factory.now());
+        if (!first.isAcquired() && services.rooms().subscribe(w)) {
+            return attempt(now());
         }
         return first;
     }
@@ -312,24 +314,24 @@ final class Wait {
     /** At the deadline: one attempt that does not wait, so a lock freed exactly then is not missed. */
     private Acquisition lastLook(long now) {
         sent = now;
-        return factory.attempt(name, owner, options.lease(), Duration.ZERO, waitId);
+        return services.calls().attempt(name, owner, options.lease(), Duration.ZERO, waitId);
     }
 
     @Nullable
     Grant timedOut() {
-        factory.events.notAcquired(name, start, Outcome.TIMED_OUT);
+        services.events().notAcquired(name, start, Outcome.TIMED_OUT);
         return null;
     }
 
     /** Leaves the room, abandons the wait unless it took the lock, and restores a kept interrupt. */
     void end(WaitQueues.Waiter w) {
-        factory.waits.leave(w, acquired);
+        services.rooms().leave(w, acquired);
         if (!acquired) {
             abandon();
         }
-        factory.inFlight.ended();
+        services.inFlight().ended();
         if (waiting) {
-            factory.events.waitEnded(name);
+            services.events().waitEnded(name);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -342,76 +344,6 @@ final class Wait {
      * did not take goes back.
      */
     private void abandon() {
-        factory.abandons.abandon(name, owner, waitId);
-    }
-
-    /**
-     * The waits in flight on one factory, from joining a room until they have left the backend's
-     * queue; close() awaits them (signalled by the last one to end, not polled). Thread-safe.
-     */
-    static final class InFlight {
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition none = lock.newCondition();
-        private int count;
-
-        void began() {
-            lock.lock();
-            try {
-                count++;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        void ended() {
-            lock.lock();
-            try {
-                if (--count == 0) {
-                    none.signalAll();
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        int count() {
-            lock.lock();
-            try {
-                return count;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /**
-         * Waits up to {@code nanos} for no wait to be left, through interrupts (the caller's
-         * interrupt status is kept).
-         *
-         * @return whether none is left
-         */
-        boolean awaitNone(long nanos) {
-            long end = System.nanoTime() + nanos;
-            boolean interrupted = false;
-            lock.lock();
-            try {
-                while (count > 0) {
-                    long left = end - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    try {
-                        none.awaitNanos(left);
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-                return true;
-            } finally {
-                lock.unlock();
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        services.abandons().abandon(name, owner, waitId);
     }
 }

@@ -113,7 +113,7 @@ class AsyncAcquisitionTest {
                 .allMatch(n -> n.startsWith("lockkit-async-"));
         assertThat(peakThreads.get() - threadsBefore)
                 .as("threads added while 1,000 waited (one per waiter would be 1,000)")
-                .isLessThanOrEqualTo(ProviderLockFactory.ASYNC_THREADS + 2);
+                .isLessThanOrEqualTo(EngineThreads.ASYNC_THREADS + 2);
         assertThat(locks.tryAcquire(name))
                 .as("free after the last one")
                 .isPresent()
@@ -276,7 +276,7 @@ class AsyncAcquisitionTest {
                 .isPresent()
                 .get()
                 .satisfies(LockHandle::release);
-        assertThat(((ProviderLockFactory) locks).inFlight.count()).isZero();
+        assertThat(((ProviderLockFactory) locks).waitsInFlight()).isZero();
     }
 
     @Test
@@ -301,7 +301,7 @@ class AsyncAcquisitionTest {
                 .isPresent()
                 .get()
                 .satisfies(LockHandle::release);
-        assertThat(((ProviderLockFactory) locks).inFlight.count()).isZero();
+        assertThat(((ProviderLockFactory) locks).waitsInFlight()).isZero();
     }
 
     @Test
@@ -381,8 +381,8 @@ class AsyncAcquisitionTest {
                                 })
                                 .orElse(false));
             }
-            assertThat(((ProviderLockFactory) locks).holds.liveCount()).isZero();
-            await().atMost(Duration.ofSeconds(10)).until(() -> ((ProviderLockFactory) locks).inFlight.count() == 0);
+            assertThat(((ProviderLockFactory) locks).liveHolds()).isZero();
+            await().atMost(Duration.ofSeconds(10)).until(() -> ((ProviderLockFactory) locks).waitsInFlight() == 0);
         } finally {
             racer.shutdownNow();
         }

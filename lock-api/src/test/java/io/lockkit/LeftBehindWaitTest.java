@@ -70,12 +70,12 @@ class LeftBehindWaitTest {
         Optional<LockHandle> timedOut = locks.tryAcquire("left", LockOptions.waitAtMost(Duration.ofMillis(100)));
         assertThat(timedOut).isEmpty();
         assertThat(abandons).as("the abandon failed").isEmpty();
-        assertThat(((ProviderLockFactory) locks).abandons.pending()).isEqualTo(1);
+        assertThat(((ProviderLockFactory) locks).pendingAbandons()).isEqualTo(1);
 
         down.set(false);
         assertThat(locks.tryAcquire("another")).isPresent().get().satisfies(LockHandle::release);
         await().atMost(Duration.ofSeconds(5)).until(() -> abandons.stream().anyMatch(a -> a.startsWith("left ")));
-        assertThat(((ProviderLockFactory) locks).abandons.pending()).isZero();
+        assertThat(((ProviderLockFactory) locks).pendingAbandons()).isZero();
         held.release();
     }
 
@@ -88,7 +88,7 @@ class LeftBehindWaitTest {
         assertThat(locks.getLock("thread").tryLock(100, java.util.concurrent.TimeUnit.MILLISECONDS))
                 .isFalse();
         assertThat(abandons).as("the abandon failed").isEmpty();
-        assertThat(((ProviderLockFactory) locks).abandons.pending()).isZero();
+        assertThat(((ProviderLockFactory) locks).pendingAbandons()).isZero();
 
         down.set(false);
         assertThat(locks.tryAcquire("another")).isPresent().get().satisfies(LockHandle::release);

@@ -134,7 +134,7 @@ class WaitProtocolTest {
                 .isEqualTo(Duration.ofHours(1));
         assertThat(recording.subscriptions.get()).isZero();
         assertThat(recording.abandoned).isEmpty();
-        assertThat(locks.inFlight.count()).as("waits in flight after the wait").isZero();
+        assertThat(locks.waitsInFlight()).as("waits in flight after the wait").isZero();
         h.release();
     }
 
@@ -260,7 +260,7 @@ class WaitProtocolTest {
         assertThat(recording.last().maxWait()).as("the last look does not wait").isZero();
         assertThat(recording.abandoned).as("the wait left the backend's queue").containsExactly(waitId);
         assertThat(locks.liveSubscriptions()).isZero();
-        assertThat(locks.inFlight.count()).isZero();
+        assertThat(locks.waitsInFlight()).isZero();
     }
 
     // ---- direct grant ----
@@ -305,7 +305,7 @@ class WaitProtocolTest {
                 .withCauseInstanceOf(InterruptedException.class);
         assertThat(recording.abandoned)
                 .containsExactly(recording.requests.get(0).waitId());
-        assertThat(locks.inFlight.count()).isZero();
+        assertThat(locks.waitsInFlight()).isZero();
     }
 
     @Test
@@ -353,7 +353,7 @@ class WaitProtocolTest {
                 .withCauseInstanceOf(BackendUnavailableException.class);
         assertThat(failingSecond.abandoned)
                 .containsExactly(failingSecond.requests.get(0).waitId());
-        assertThat(locks.inFlight.count()).isZero();
+        assertThat(locks.waitsInFlight()).isZero();
     }
 
     // ---- close with waits in flight ----
@@ -368,7 +368,7 @@ class WaitProtocolTest {
         CompletableFuture<Boolean> b = startWaiter(() -> locks.getLock(NAME).tryLock(1, TimeUnit.HOURS));
         Thread second = lastThread();
         await().atMost(Duration.ofSeconds(5))
-                .until(() -> parked(first) && parked(second) && locks.inFlight.count() == 2);
+                .until(() -> parked(first) && parked(second) && locks.waitsInFlight() == 2);
 
         long start = System.nanoTime();
         locks.close();
@@ -376,7 +376,7 @@ class WaitProtocolTest {
         assertThat(recording.abandoned)
                 .as("both waits left the queue before close returned")
                 .hasSize(2);
-        assertThat(locks.inFlight.count()).isZero();
+        assertThat(locks.waitsInFlight()).isZero();
         assertThat(closeMillis).as("millis close() took").isLessThan(1500);
         for (CompletableFuture<?> f : List.of(a, b)) {
             assertThat(f)
@@ -447,7 +447,7 @@ class WaitProtocolTest {
 
     @Test
     void waitingForWaitsInFlightGivesUpAtItsTime() {
-        Wait.InFlight inFlight = new Wait.InFlight();
+        InFlight inFlight = new InFlight();
         inFlight.began();
         long start = System.nanoTime();
         assertThat(inFlight.awaitNone(TimeUnit.MILLISECONDS.toNanos(50)))
@@ -462,7 +462,7 @@ class WaitProtocolTest {
 
     @Test
     void anInterruptDuringCloseDoesNotCutTheWaitForWaitsShortAndIsKept() throws Exception {
-        Wait.InFlight inFlight = new Wait.InFlight();
+        InFlight inFlight = new InFlight();
         inFlight.began();
         CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
         CompletableFuture<Boolean> none = new CompletableFuture<>();

@@ -1,0 +1,103 @@
+package io.lockkit;
+
+import io.lockkit.spi.LockProvider.Capability;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Acquisitions of one {@link ProviderLockFactory}: checks their options, runs a {@link Wait} on the
+ * caller's thread or an {@link AsyncWait} on the asynchronous executor, and turns a handle's grant
+ * into a registered hold and its {@link OwnedLockHandle}. Owns no thread; thread-safe.
+ */
+final class Acquirer {
+
+    private final WaitServices services;
+    private final LockOptions defaults;
+    private final Owners owners;
+    private final ScheduledExecutorService timers;
+    private final Executor asyncExecutor;
+
+    Acquirer(WaitServices services, LockOptions defaults, Owners owners, EngineThreads threads) {
+        this.services = services;
+        this.defaults = defaults;
+        this.owners = owners;
+        this.timers = threads.scheduler();
+        this.asyncExecutor = threads.asyncExecutor();
+    }
+
+    /**
+     * A handle's acquisition that must succeed (see {@link DistributedLockFactory#acquire(String, LockOptions)}).
+     *
+     * @throws LockNotAcquiredException when the wait ran out
+     */
+    LockHandle acquire(String name, LockOptions options) throws InterruptedException {
+        return tryAcquire(name, options)
+                .orElseThrow(() ->
+                        new LockNotAcquiredException(name, options.waitTime().orElse(Duration.ZERO)));
+    }
+
+    /** A handle's acquisition (see {@link DistributedLockFactory#tryAcquire(String, LockOptions)}). */
+    Optional<LockHandle> tryAcquire(String name, LockOptions options) throws InterruptedException {
+        ResolvedOptions o = ResolvedOptions.of(options, defaults);
+        String owner = owners.nextHandleOwner();
+        long start = services.ticker().nanoTime();
+        Grant g = take(name, owner, o, true, start, 0);
+        if (g == null) {
+            return Optional.empty();
+        }
+        return Optional.of(handleFor(name, owner, g, o, start));
+    }
+
+    /**
+     * Waits for the lock as {@code options} say (see {@link Wait}).
+     *
+     * @param start when the call started, on the ticker (the wait runs from here)
+     * @param heldToken the token of the owner's hold of the name this client still counts on, or 0
+     * @return the grant, or null when the wait ran out
+     */
+    @Nullable
+    Grant take(String name, String owner, ResolvedOptions options, boolean interruptible, long start, long heldToken)
+            throws InterruptedException {
+        services.gate().ensureOpen(name, owner);
+        check(options);
+        return new Wait(services, name, owner, options, interruptible, start, heldToken).run();
+    }
+
+    /**
+     * Starts an {@link AsyncWait}: checks the options as {@link #take} does (synchronously: bad input
+     * throws), and a closed factory fails the stage rather than the call.
+     */
+    <T> CompletionStage<T> startAsync(String name, LockOptions options, Function<Optional<LockHandle>, T> result) {
+        ResolvedOptions o = ResolvedOptions.of(options, defaults);
+        check(o);
+        String owner = owners.nextHandleOwner();
+        long start = services.ticker().nanoTime();
+        try {
+            services.gate().ensureOpen(name, owner);
+        } catch (LockException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Function<Grant, LockHandle> handles = g -> handleFor(name, owner, g, o, start);
+        return new AsyncWait<>(services, timers, name, owner, o, start, asyncExecutor, handles, result).start();
+    }
+
+    private void check(ResolvedOptions options) {
+        if (!options.watchdog()) {
+            services.calls().require(Capability.EXPLICIT_LEASE, "an explicit lease");
+        }
+        options.checkRenewalInterval();
+    }
+
+    /** The handle of a hold won for a handle owner: registered, watched, reported. */
+    private LockHandle handleFor(String name, String owner, Grant g, ResolvedOptions o, long start) {
+        Hold h = services.holds().register(name, owner, g, o);
+        services.events().acquired(name, start, g.token(), false);
+        return new OwnedLockHandle(services.calls(), services.ticker(), services.holds(), h);
+    }
+}

@@ -1,0 +1,66 @@
+package io.lockkit;
+
+import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.LockProvider.Capability;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The operator's view of one {@link ProviderLockFactory}: inspect, list and force-release locks
+ * whoever holds them. Runs on the caller's thread; owns nothing. Thread-safe.
+ */
+final class OperatorCalls {
+
+    private final ProviderCalls calls;
+    private final LockProvider provider;
+    private final Gate gate;
+    private final Holds holds;
+    private final WaitQueues rooms;
+
+    OperatorCalls(ProviderCalls calls, Gate gate, Holds holds, WaitQueues rooms) {
+        this.calls = calls;
+        this.provider = calls.provider();
+        this.gate = gate;
+        this.holds = holds;
+        this.rooms = rooms;
+    }
+
+    /** See {@link DistributedLockFactory#forceRelease}: this client's holds of it are lost, its waiters look again. */
+    boolean forceRelease(String name) {
+        calls.require(Capability.FORCE_RELEASE, "force release");
+        LockNames.check(name);
+        gate.ensureOpen(name);
+        boolean wasHeld = provider.forceRelease(name);
+        holds.forceReleased(name);
+        rooms.handedTo(name, null);
+        return wasHeld;
+    }
+
+    /** Whether anyone holds {@code name} (see {@link DistributedLock#isLocked()}). */
+    boolean isLocked(String name) {
+        calls.require(Capability.INSPECTION, "inspecting a lock");
+        gate.ensureOpen(name);
+        return provider.inspect(name).isPresent();
+    }
+
+    /** See {@link DistributedLockFactory#inspect}. */
+    Optional<LockInfo> inspect(String name) {
+        calls.require(Capability.INSPECTION, "inspecting a lock");
+        LockNames.check(name);
+        gate.ensureOpen(name);
+        return provider.inspect(name).flatMap(state -> LockListing.info(name, state));
+    }
+
+    /** See {@link DistributedLockFactory#locks}. */
+    Stream<LockInfo> locks(String prefix) {
+        calls.require(Capability.LISTING, "listing locks");
+        LockListing.checkPrefix(prefix);
+        Runnable checkOpen = () -> {
+            if (gate.isClosed()) {
+                throw new LockException(null, "the lock factory is closed");
+            }
+        };
+        checkOpen.run();
+        return LockListing.stream(provider, prefix, LockListing.PAGE_SIZE, checkOpen);
+    }
+}

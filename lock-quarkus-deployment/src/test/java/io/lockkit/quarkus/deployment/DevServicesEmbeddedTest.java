@@ -21,7 +21,7 @@ class DevServicesEmbeddedTest {
                     .singleElement()
                     .satisfies(text -> assertThat(text)
                             .contains("Redis 6.2")
-                            .contains("from the redis-server binary bundled with lockkit's test kit")));
+                            .contains("from the redis-server binary bundled with lockkit's Redis launcher")));
 
     @Inject
     Counter counter;

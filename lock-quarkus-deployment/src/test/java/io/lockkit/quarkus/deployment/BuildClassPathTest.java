@@ -30,11 +30,25 @@ class BuildClassPathTest {
     void lockkitBringsNoTestLibraryToAnApplication(String artifactId) throws Exception {
         DependencyNode root = tree(artifactId);
         List<String> found = new ArrayList<>();
-        collectTestLibraries(root, artifactId, found);
+        collect(root, artifactId, TEST_LIBRARIES, found);
         assertThat(found)
                 .as("paths from %s to a test library (Quarkus' own dependencies are Quarkus' business)", artifactId)
                 .isEmpty();
         assertThat(root.getChildren()).as("the tree was resolved").isNotEmpty();
+    }
+
+    /** Providers (and their clients) are the application's to add: a JDBC-only application has no Jedis. */
+    private static final List<String> PROVIDERS =
+            List.of("redis.clients:", "io.lockkit:lock-jedis", "io.lockkit:lock-jdbc");
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"lock-quarkus", "lock-quarkus-deployment"})
+    void lockkitBringsNoProviderToAnApplication(String artifactId) throws Exception {
+        List<String> found = new ArrayList<>();
+        collect(tree(artifactId), artifactId, PROVIDERS, found);
+        assertThat(found)
+                .as("paths from %s to a provider or its client", artifactId)
+                .isEmpty();
     }
 
     /** The dependency tree of {@code io.lockkit:<artifactId>} as an application's dependency (no test scope). */
@@ -43,7 +57,7 @@ class BuildClassPathTest {
                 .setWorkspaceDiscovery(true)
                 .setCurrentProject(Path.of("").toAbsolutePath().toString())
                 .build();
-        String version = Objects.requireNonNull(System.getProperty("lockkit.version"), "lockkit.version");
+        String version = Objects.requireNonNull(System.getProperty("lockkitVersion"), "lockkitVersion");
         CollectRequest request = new CollectRequest()
                 .setRoot(new Dependency(new DefaultArtifact("io.lockkit", artifactId, "jar", version), "compile"))
                 .setRepositories(resolver.getRepositories());
@@ -53,10 +67,10 @@ class BuildClassPathTest {
     }
 
     /**
-     * Adds the path to each test library below {@code node}; subtrees of Quarkus' own artifacts are
+     * Adds the path to each artifact below {@code node} that one of {@code banned} starts; subtrees of Quarkus' own artifacts are
      * left out (quarkus-core-deployment brings JUnit for continuous testing, whatever the extensions).
      */
-    private static void collectTestLibraries(DependencyNode node, String path, List<String> found) {
+    private static void collect(DependencyNode node, String path, List<String> banned, List<String> found) {
         for (DependencyNode child : node.getChildren()) {
             Artifact artifact = child.getArtifact();
             if (artifact == null || artifact.getGroupId().equals("io.quarkus")) {
@@ -65,10 +79,10 @@ class BuildClassPathTest {
             String coordinates = artifact.getGroupId() + ":" + artifact.getArtifactId();
             String here =
                     path + " > " + coordinates + " (" + child.getDependency().getScope() + ")";
-            if (TEST_LIBRARIES.stream().anyMatch(coordinates::startsWith)) {
+            if (banned.stream().anyMatch(coordinates::startsWith)) {
                 found.add(here);
             }
-            collectTestLibraries(child, here, found);
+            collect(child, here, banned, found);
         }
     }
 }

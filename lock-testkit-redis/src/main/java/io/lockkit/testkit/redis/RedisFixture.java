@@ -66,16 +66,15 @@ public final class RedisFixture {
     private static final System.Logger LOG = System.getLogger(RedisFixture.class.getName());
 
     private final List<Source> sources;
-    private final String searchPath;
     private final @Nullable String explicitUri;
     private final @Nullable String explicitUriOrigin;
     private final @Nullable Endpoint explicitEndpoint;
     private final Duration startupTimeout;
     private final Duration commandTimeout;
-    private final String dockerImage;
-    private final int port;
     private final boolean announce;
     private final RedisLauncher launcher;
+    /** The launcher over the fixture's local sources (PATH, EMBEDDED) in their order; null when it has none. */
+    private final @Nullable RedisLauncher localLauncher;
 
     private RedisFixture(
             Builder builder,
@@ -83,16 +82,20 @@ public final class RedisFixture {
             @Nullable String explicitUriOrigin,
             @Nullable Endpoint explicitEndpoint) {
         this.sources = builder.sources;
-        this.searchPath = builder.searchPath;
         this.startupTimeout = builder.startupTimeout;
         this.commandTimeout = builder.commandTimeout;
-        this.dockerImage = builder.dockerImage;
-        this.port = builder.port;
         this.announce = builder.announce;
         this.explicitUri = explicitUri;
         this.explicitUriOrigin = explicitUriOrigin;
         this.explicitEndpoint = explicitEndpoint;
-        this.launcher = launcherBuilder().build();
+        // The launcher tries one source at a time (launchFrom); the fixture keeps the order.
+        this.launcher = builder.launcher.sources(RedisLauncher.Source.values()).build();
+        RedisLauncher.Source[] local = sources.stream()
+                .filter(source -> source == Source.PATH || source == Source.EMBEDDED)
+                .map(RedisFixture::launched)
+                .toArray(RedisLauncher.Source[]::new);
+        this.localLauncher =
+                local.length == 0 ? null : builder.launcher.sources(local).build();
     }
 
     /** A builder with every source enabled in the default order and the default timeouts. */
@@ -174,26 +177,12 @@ public final class RedisFixture {
         return localLauncher().redisServerBinary();
     }
 
-    /** The launcher over this fixture's local sources (PATH, EMBEDDED), in their order. */
     private RedisLauncher localLauncher() {
-        RedisLauncher.Source[] local = sources.stream()
-                .filter(source -> source == Source.PATH || source == Source.EMBEDDED)
-                .map(RedisFixture::launched)
-                .toArray(RedisLauncher.Source[]::new);
-        if (local.length == 0) {
+        if (localLauncher == null) {
             throw new IllegalStateException("no redis-server binary available from sources " + sources
                     + " (only PATH and EMBEDDED provide binaries)");
         }
-        return launcherBuilder().sources(local).build();
-    }
-
-    private RedisLauncher.Builder launcherBuilder() {
-        return RedisLauncher.builder()
-                .searchPath(searchPath)
-                .startupTimeout(startupTimeout)
-                .dockerImage(dockerImage)
-                .port(port)
-                .freePorts(FreePorts::freePort);
+        return localLauncher;
     }
 
     /**
@@ -265,12 +254,12 @@ public final class RedisFixture {
         /** Whether {@link #sources} is still the default (perhaps narrowed by the environment). */
         private boolean defaultSources = true;
 
-        private String searchPath = Objects.requireNonNullElse(System.getenv("PATH"), "");
+        /** Where servers are started from: search path, image, port, startup timeout (validated there). */
+        private final RedisLauncher.Builder launcher = RedisLauncher.builder().freePorts(FreePorts::freePort);
+
         private @Nullable String explicitUri;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
-        private String dockerImage = DEFAULT_DOCKER_IMAGE;
-        private int port;
         private boolean announce = true;
 
         private Builder() {}
@@ -282,10 +271,7 @@ public final class RedisFixture {
          * @throws IllegalArgumentException when outside 0..65535
          */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be in 0..65535: " + port);
-            }
-            this.port = port;
+            launcher.port(port);
             return this;
         }
 
@@ -325,7 +311,7 @@ public final class RedisFixture {
          * string finds nothing. Default: the {@code PATH} environment variable.
          */
         public Builder searchPath(String searchPath) {
-            this.searchPath = Objects.requireNonNull(searchPath, "searchPath");
+            launcher.searchPath(searchPath);
             return this;
         }
 
@@ -355,7 +341,8 @@ public final class RedisFixture {
          * @throws IllegalArgumentException when not positive
          */
         public Builder startupTimeout(Duration startupTimeout) {
-            this.startupTimeout = positive(startupTimeout, "startupTimeout");
+            launcher.startupTimeout(startupTimeout);
+            this.startupTimeout = startupTimeout;
             return this;
         }
 
@@ -377,11 +364,7 @@ public final class RedisFixture {
          * @throws IllegalArgumentException when blank
          */
         public Builder dockerImage(String dockerImage) {
-            Objects.requireNonNull(dockerImage, "dockerImage");
-            if (dockerImage.isBlank()) {
-                throw new IllegalArgumentException("dockerImage must not be blank");
-            }
-            this.dockerImage = dockerImage;
+            launcher.dockerImage(dockerImage);
             return this;
         }
 

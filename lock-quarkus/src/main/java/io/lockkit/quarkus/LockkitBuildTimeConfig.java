@@ -62,7 +62,7 @@ public interface LockkitBuildTimeConfig {
          * Where the server comes from, tried in order: {@code container} (a {@code redis:7-alpine}
          * container, only when Testcontainers is on the build's class path and a container runtime
          * answers), {@code path} (a {@code redis-server} on the {@code PATH}) and {@code embedded}
-         * (the Redis 6.2 binary bundled with lockkit's test kit).
+         * (the Redis 6.2 binary bundled with lockkit's Redis launcher, lock-redis-launcher).
          */
         @WithDefault("container,path,embedded")
         List<String> sources();

@@ -11,8 +11,10 @@ import java.util.Optional;
 /**
  * lockkit's run-time configuration, {@code quarkus.lockkit.*}. Each key is read by lock-cdi and the
  * providers as the {@code lockkit.*} key of the same name (the configuration reference describes
- * values and defaults); a plain {@code lockkit.*} key, where both are set, wins. Values are checked
- * when the application starts, by lockkit, which names the key of a wrong value.
+ * values and defaults). Where both are set, the one from the configuration source of higher ordinal
+ * wins (an environment variable over {@code application.properties}), the plain {@code lockkit.*} key
+ * on a tie. Values are checked when the application starts, by lockkit, which names the key of a
+ * wrong value.
  */
 // Design notes.
 // - The keys are declared here so that Quarkus knows them: it reports a mistyped quarkus.lockkit.*
@@ -28,7 +30,11 @@ import java.util.Optional;
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 public interface LockkitRuntimeConfig {
 
-    /** The provider: {@code redis} or {@code jdbc} (or a provider's name); by default the one on the class path. */
+    /**
+     * The provider: {@code redis}, {@code jdbc}, {@code local} (in-JVM, one process) or another provider's
+     * name; {@code redis} when unset. The provider's artifact (lock-jedis, lock-jdbc) is the application's
+     * to add.
+     */
     Optional<String> provider();
 
     /** This instance's name in lock holders ({@code lockkit.client-id}); by default host name and process id. */

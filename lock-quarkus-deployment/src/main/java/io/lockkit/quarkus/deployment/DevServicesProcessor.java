@@ -14,7 +14,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
-/** Dev Services: a Redis server in dev and test mode when the Redis provider has none configured. */
+/**
+ * Dev Services: a Redis server in dev and test mode when the application has the Redis provider
+ * (lock-jedis) and configures no server for it.
+ */
 // Design notes.
 // - "Configured" is any key that names a server, as lockkit reads it: the plain lockkit.* key or the
 //   quarkus.lockkit.* one (LockkitConfigFallback maps the second onto the first at run time).
@@ -38,7 +41,12 @@ class DevServicesProcessor {
     /** The server of quarkus-redis-client's default client, which lockkit uses when it names none. */
     static final String REDIS_CLIENT_HOSTS = "quarkus.redis.hosts";
 
-    @BuildStep(onlyIf = {IsDevServicesSupportedByLaunchMode.class, DevServicesConfig.Enabled.class})
+    @BuildStep(
+            onlyIf = {
+                IsDevServicesSupportedByLaunchMode.class,
+                DevServicesConfig.Enabled.class,
+                RedisProviderPresent.class
+            })
     @Nullable
     DevServicesResultBuildItem redis(LockkitBuildTimeConfig config) {
         if (!config.devservices().enabled()) {

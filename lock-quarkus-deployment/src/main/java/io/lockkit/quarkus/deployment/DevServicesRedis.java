@@ -1,8 +1,9 @@
 package io.lockkit.quarkus.deployment;
 
-import io.lockkit.testkit.redis.RedisFixture;
-import io.lockkit.testkit.redis.RedisServer;
-import io.lockkit.testkit.redis.Source;
+import io.lockkit.redis.launcher.Endpoint;
+import io.lockkit.redis.launcher.RedisLauncher;
+import io.lockkit.redis.launcher.RedisLauncher.Source;
+import io.lockkit.redis.launcher.ServerControl;
 import io.quarkus.deployment.builditem.Startable;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,12 +20,12 @@ import org.jspecify.annotations.Nullable;
  * the application exits.
  */
 // Design notes.
-// - The server is the test kit's: RedisFixture starts redis-server from the PATH or its bundled
-//   binary on a free (or the configured) loopback port and waits until it answers PING; a container
-//   when Testcontainers is on the build's class path and a container runtime answers. The fixture
-//   looks for a container runtime quietly before it asks Testcontainers, whose own search logs an
-//   ERROR on a machine without one; why no container was used goes into this class's one INFO line
-//   (the fixture's own line is DEBUG here).
+// - The server is lock-redis-launcher's (the JUnit-free core of the test kit's Redis fixture):
+//   redis-server from the PATH or its bundled binary on a free (or the configured) loopback port,
+//   awaited until it answers PING; a container when Testcontainers is on the build's class path and a
+//   container runtime answers. The launcher looks for a container runtime quietly before it asks
+//   Testcontainers, whose own search logs an ERROR on a machine without one; why no container was used
+//   goes into this class's one INFO line.
 // - Shared: with a fixed port, a Redis that already listens there (another application's Dev
 //   Services on the same port, say) is used as it is and never stopped by this application, as
 //   Quarkus' container Dev Services share a container they find by its label.
@@ -49,15 +50,18 @@ final class DevServicesRedis implements Startable {
      */
     record Settings(List<Source> sources, int port, boolean shared) {}
 
+    /** A started or found server and its version. */
+    private record Running(ServerControl control, String version) {}
+
     private final Settings settings;
-    private @Nullable RedisServer server;
+    private @Nullable Running server;
 
     DevServicesRedis(Settings settings) {
         this.settings = settings;
     }
 
     /**
-     * The test kit's sources for the configured names ({@code container}, {@code path}, {@code embedded}).
+     * The launcher's sources for the configured names ({@code container}, {@code path}, {@code embedded}).
      *
      * @throws IllegalArgumentException naming {@value #SOURCES_KEY} for an unknown name
      */
@@ -82,36 +86,50 @@ final class DevServicesRedis implements Startable {
     @Override
     public void start() {
         if (settings.shared() && settings.port() != 0 && listening(settings.port())) {
-            RedisServer found = RedisFixture.builder()
-                    .explicitUri("redis://127.0.0.1:" + settings.port())
-                    .sources(Source.EXPLICIT_URI)
-                    .announce(false)
-                    .build()
-                    .start();
-            server = found;
+            ServerControl found = ServerControl.unowned(Endpoint.loopback(settings.port()));
+            String version = version(found);
+            server = new Running(found, version);
             LOG.infof(
                     "lockkit Dev Services: Redis %s already at %s (quarkus.lockkit.devservices.port, shared), used as"
                             + " quarkus.lockkit.redis.uri; left running when the application exits",
-                    found.version(), found.uri());
+                    version, found.endpoint().redactedUri());
             return;
         }
-        RedisServer started = RedisFixture.builder()
+        RedisLauncher.Launch launch = RedisLauncher.builder()
                 .sources(settings.sources().toArray(new Source[0]))
                 .port(settings.port())
-                .announce(false) // this class logs the one line
                 .build()
-                .start();
+                .launch(List.of());
+        Running started;
+        try {
+            started = new Running(launch.control(), version(launch.control()));
+        } catch (RuntimeException e) {
+            launch.control().stop();
+            throw e;
+        }
         server = started;
         LOG.infof(
                 "lockkit Dev Services: Redis %s from %s at %s (quarkus.lockkit.redis.uri)%s; shared across live"
                         + " reloads, stopped when the application exits",
-                started.version(), describe(started.source()), started.uri(), passedOver(started));
+                started.version(), describe(launch.source()), getConnectionInfo(), passedOver(launch.passedOver()));
+    }
+
+    /** The server's version, as its log line names it. */
+    private static String version(ServerControl control) {
+        try {
+            return RedisLauncher.version(control.endpoint());
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "lockkit Dev Services: the Redis at " + control.endpoint().redactedUri() + " does not answer INFO: "
+                            + e.getMessage(),
+                    e);
+        }
     }
 
     /** Why sources tried before the server's gave none (a container, mostly), for the log line. */
-    private static String passedOver(RedisServer server) {
+    private static String passedOver(List<String> reasons) {
         StringBuilder why = new StringBuilder();
-        for (String reason : server.passedOver()) {
+        for (String reason : reasons) {
             if (reason.startsWith(Source.TESTCONTAINERS + ": ")) {
                 why.append("; not a container: ")
                         .append(reason.substring(Source.TESTCONTAINERS.name().length() + 2));
@@ -134,11 +152,11 @@ final class DevServicesRedis implements Startable {
     static String describe(Source source) {
         switch (source) {
             case TESTCONTAINERS:
-                return "a container (" + RedisFixture.DEFAULT_DOCKER_IMAGE + ")";
+                return "a container (" + RedisLauncher.DEFAULT_DOCKER_IMAGE + ")";
             case PATH:
                 return "the redis-server on the PATH";
             case EMBEDDED:
-                return "the redis-server binary bundled with lockkit's test kit";
+                return "the redis-server binary bundled with lockkit's Redis launcher";
             default:
                 return source.name();
         }
@@ -146,12 +164,7 @@ final class DevServicesRedis implements Startable {
 
     @Override
     public String getConnectionInfo() {
-        return running().uri();
-    }
-
-    /** Where the running server came from. */
-    Source source() {
-        return running().source();
+        return running().control().endpoint().redactedUri();
     }
 
     @Override
@@ -161,16 +174,18 @@ final class DevServicesRedis implements Startable {
 
     @Override
     public void close() {
-        RedisServer running = server;
+        Running running = server;
         if (running != null) {
             server = null;
-            running.stop(); // a shared server found running (explicit URI) is left alone
-            LOG.debugf("lockkit Dev Services: Redis at %s stopped", running.uri());
+            running.control().stop(); // a shared server found running is left alone
+            LOG.debugf(
+                    "lockkit Dev Services: Redis at %s stopped",
+                    running.control().endpoint().redactedUri());
         }
     }
 
-    private RedisServer running() {
-        RedisServer running = server;
+    private Running running() {
+        Running running = server;
         if (running == null) {
             throw new IllegalStateException("lockkit Dev Services: the Redis server is not running");
         }

@@ -35,13 +35,16 @@ class NativeImageProcessor {
     static final String PROVIDER_SERVICE = "io.lockkit.spi.LockProviderFactory";
 
     @BuildStep
-    void resources(
-            BuildProducer<NativeImageResourcePatternsBuildItem> patterns,
-            BuildProducer<NativeImageResourceBuildItem> resources) {
-        patterns.produce(NativeImageResourcePatternsBuildItem.builder()
+    NativeImageResourcePatternsBuildItem resources() {
+        return NativeImageResourcePatternsBuildItem.builder()
                 .includeGlobs(RESOURCE_GLOBS)
-                .build());
-        resources.produce(new NativeImageResourceBuildItem(JEDIS_VERSION_RESOURCE));
+                .build();
+    }
+
+    /** Jedis' version resource, when the application has the Redis provider. */
+    @BuildStep(onlyIf = RedisProviderPresent.class)
+    NativeImageResourceBuildItem jedisVersion() {
+        return new NativeImageResourceBuildItem(JEDIS_VERSION_RESOURCE);
     }
 
     /** The service lock-cdi finds runtimes' say in @Locked by. */

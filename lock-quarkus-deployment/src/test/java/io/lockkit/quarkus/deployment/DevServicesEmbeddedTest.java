@@ -8,7 +8,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@DisplayName("Dev Services: the Redis binary bundled with the test kit, when the sources say so")
+@DisplayName("Dev Services: the Redis binary bundled with lockkit's Redis launcher, when the sources say so")
 class DevServicesEmbeddedTest {
 
     @RegisterExtension
@@ -21,7 +21,7 @@ class DevServicesEmbeddedTest {
                     .singleElement()
                     .satisfies(text -> assertThat(text)
                             .contains("Redis 6.2")
-                            .contains("from the redis-server binary bundled with lockkit's test kit")));
+                            .contains("from the redis-server binary bundled with lockkit's Redis launcher")));
 
     @Inject
     Counter counter;

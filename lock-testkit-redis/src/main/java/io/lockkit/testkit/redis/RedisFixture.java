@@ -1,5 +1,11 @@
 package io.lockkit.testkit.redis;
 
+import io.lockkit.redis.launcher.Endpoint;
+import io.lockkit.redis.launcher.Readiness;
+import io.lockkit.redis.launcher.RedisLauncher;
+import io.lockkit.redis.launcher.RedisReplyException;
+import io.lockkit.redis.launcher.RespConnection;
+import io.lockkit.redis.launcher.ServerControl;
 import io.lockkit.testkit.FreePorts;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -31,14 +37,11 @@ import org.jspecify.annotations.Nullable;
 //   bad argument is reported against the server that rejected it instead of being hidden by a fallback.
 //   The one exception is Testcontainers, whose infrastructure (image pulls, Ryuk) can fail for reasons
 //   unrelated to Redis; it falls through to the next source with a warning.
-// - PATH and EMBEDDED are the same mechanism with a different binary: the fixture launches redis-server
-//   itself (ProcessServerControl) instead of using embedded-redis's launcher, so both are started,
-//   awaited, logged, restarted and stopped identically, and raw binaries are available to set up
-//   Cluster and Sentinel nodes (redisServerBinary(), startLocal()).
-// - Testcontainers is an optional dependency: it is touched only inside TestcontainersSupport, and that
-//   class is loaded only after Class.forName found Testcontainers, so its absence costs nothing.
-// - No Redis client library: a few dozen lines of RESP (RespConnection) cover PING, INFO, SHUTDOWN and
-//   the generic RedisServer.command(), and work with whichever server version the sources produce.
+// - Starting servers is lock-redis-launcher's (RedisLauncher: containers, PATH and EMBEDDED binaries,
+//   process control), a JUnit-free artifact that Quarkus Dev Services use too; the fixture adds the
+//   explicit URI, the environment's narrowing of sources, the JUnit extension and the kit's outage control.
+// - No Redis client library: the launcher's few dozen lines of RESP (RespConnection) cover PING, INFO,
+//   SHUTDOWN and the generic RedisServer.command(), and work with whichever server version the sources produce.
 public final class RedisFixture {
 
     /** How long a server may take to answer PING after it was started, unless configured otherwise. */
@@ -58,20 +61,20 @@ public final class RedisFixture {
     /** The system property that narrows the default sources; consulted when the environment variable is unset. */
     public static final String SOURCES_SYSTEM_PROPERTY = "lockkit.redis.sources";
     /** The image used for {@link Source#TESTCONTAINERS} unless configured otherwise. */
-    public static final String DEFAULT_DOCKER_IMAGE = "redis:7-alpine";
+    public static final String DEFAULT_DOCKER_IMAGE = RedisLauncher.DEFAULT_DOCKER_IMAGE;
 
     private static final System.Logger LOG = System.getLogger(RedisFixture.class.getName());
 
     private final List<Source> sources;
-    private final String searchPath;
     private final @Nullable String explicitUri;
     private final @Nullable String explicitUriOrigin;
     private final @Nullable Endpoint explicitEndpoint;
     private final Duration startupTimeout;
     private final Duration commandTimeout;
-    private final String dockerImage;
-    private final int port;
     private final boolean announce;
+    private final RedisLauncher launcher;
+    /** The launcher over the fixture's local sources (PATH, EMBEDDED) in their order; null when it has none. */
+    private final @Nullable RedisLauncher localLauncher;
 
     private RedisFixture(
             Builder builder,
@@ -79,15 +82,20 @@ public final class RedisFixture {
             @Nullable String explicitUriOrigin,
             @Nullable Endpoint explicitEndpoint) {
         this.sources = builder.sources;
-        this.searchPath = builder.searchPath;
         this.startupTimeout = builder.startupTimeout;
         this.commandTimeout = builder.commandTimeout;
-        this.dockerImage = builder.dockerImage;
-        this.port = builder.port;
         this.announce = builder.announce;
         this.explicitUri = explicitUri;
         this.explicitUriOrigin = explicitUriOrigin;
         this.explicitEndpoint = explicitEndpoint;
+        // The launcher tries one source at a time (launchFrom); the fixture keeps the order.
+        this.launcher = builder.launcher.sources(RedisLauncher.Source.values()).build();
+        RedisLauncher.Source[] local = sources.stream()
+                .filter(source -> source == Source.PATH || source == Source.EMBEDDED)
+                .map(RedisFixture::launched)
+                .toArray(RedisLauncher.Source[]::new);
+        this.localLauncher =
+                local.length == 0 ? null : builder.launcher.sources(local).build();
     }
 
     /** A builder with every source enabled in the default order and the default timeouts. */
@@ -109,15 +117,9 @@ public final class RedisFixture {
     public RedisServer start(String... extraArgs) {
         List<String> args = copyArgs(extraArgs, "extraArgs");
         List<String> unavailable = new ArrayList<>();
-        RuntimeException containerFailure = null;
         for (Source source : sources) {
-            switch (source) {
-                case EXPLICIT_URI: {
-                    if (explicitEndpoint == null) {
-                        unavailable.add("EXPLICIT_URI: neither " + URI_ENVIRONMENT_VARIABLE + " nor "
-                                + URI_SYSTEM_PROPERTY + " is set");
-                        break;
-                    }
+            if (source == Source.EXPLICIT_URI) {
+                if (explicitEndpoint != null) {
                     if (!args.isEmpty()) {
                         throw new IllegalArgumentException("extra server arguments " + args
                                 + " cannot be applied to the Redis server given by " + explicitUriOrigin + " ("
@@ -126,52 +128,23 @@ public final class RedisFixture {
                     }
                     return connectExplicit();
                 }
-                case TESTCONTAINERS: {
-                    try {
-                        String missing = ContainerRuntimeProbe.whyNoContainer();
-                        if (missing != null) {
-                            unavailable.add("TESTCONTAINERS: " + missing);
-                            break;
-                        }
-                        return handOut(
-                                Source.TESTCONTAINERS,
-                                TestcontainersSupport.start(dockerImage, args, startupTimeout, port),
-                                null,
-                                unavailable);
-                    } catch (RuntimeException | LinkageError e) {
-                        LOG.log(
-                                System.Logger.Level.WARNING,
-                                "Testcontainers could not start " + dockerImage + "; trying the next source",
-                                e);
-                        unavailable.add("TESTCONTAINERS: failed: " + e);
-                        if (e instanceof RuntimeException) {
-                            containerFailure = (RuntimeException) e;
-                        }
-                    }
-                    break;
+                unavailable.add("EXPLICIT_URI: neither " + URI_ENVIRONMENT_VARIABLE + " nor " + URI_SYSTEM_PROPERTY
+                        + " is set");
+            } else {
+                Optional<ServerControl> started = launcher.launchFrom(launched(source), args, unavailable);
+                if (started.isPresent()) {
+                    return handOut(source, started.get(), null, unavailable);
                 }
-                case PATH:
-                case EMBEDDED: {
-                    Optional<Path> binary = RedisBinaries.of(source, searchPath, unavailable);
-                    if (binary.isPresent()) {
-                        ServerControl process = port == 0
-                                ? ProcessServerControl.startOnFreePort(binary.get(), args, startupTimeout)
-                                : ProcessServerControl.start(binary.get(), port, args, startupTimeout);
-                        return handOut(source, process, null, unavailable);
-                    }
-                    break;
-                }
-                default:
-                    throw new AssertionError(source);
             }
             LOG.log(System.Logger.Level.DEBUG, "Redis source skipped: {0}", unavailable.get(unavailable.size() - 1));
         }
-        IllegalStateException failure = new IllegalStateException(
+        throw new IllegalStateException(
                 "no Redis server available from sources " + sources + ":\n  " + String.join("\n  ", unavailable));
-        if (containerFailure != null) {
-            failure.addSuppressed(containerFailure);
-        }
-        throw failure;
+    }
+
+    /** The launcher's source for one of the fixture's own (every source but {@link Source#EXPLICIT_URI}). */
+    private static RedisLauncher.Source launched(Source source) {
+        return RedisLauncher.Source.valueOf(source.name());
     }
 
     /**
@@ -189,15 +162,8 @@ public final class RedisFixture {
             throw new IllegalArgumentException("port must be in 1..65535: " + port);
         }
         List<String> copy = copyArgs(Objects.requireNonNull(args, "args").toArray(new String[0]), "args");
-        List<String> unavailable = new ArrayList<>();
-        for (Source source : sources) {
-            Optional<Path> binary = RedisBinaries.of(source, searchPath, unavailable);
-            if (binary.isPresent()) {
-                ServerControl process = ProcessServerControl.start(binary.get(), port, copy, startupTimeout);
-                return handOut(source, process, null, unavailable);
-            }
-        }
-        throw RedisBinaries.none(sources, unavailable);
+        RedisLauncher.Launch launch = localLauncher().launchLocal(port, copy);
+        return handOut(Source.valueOf(launch.source().name()), launch.control(), null, launch.passedOver());
     }
 
     /**
@@ -208,14 +174,15 @@ public final class RedisFixture {
      * @throws IllegalStateException when neither {@link Source#PATH} nor {@link Source#EMBEDDED} yields a binary
      */
     public Path redisServerBinary() {
-        List<String> unavailable = new ArrayList<>();
-        for (Source source : sources) {
-            Optional<Path> binary = RedisBinaries.of(source, searchPath, unavailable);
-            if (binary.isPresent()) {
-                return binary.get();
-            }
+        return localLauncher().redisServerBinary();
+    }
+
+    private RedisLauncher localLauncher() {
+        if (localLauncher == null) {
+            throw new IllegalStateException("no redis-server binary available from sources " + sources
+                    + " (only PATH and EMBEDDED provide binaries)");
         }
-        throw RedisBinaries.none(sources, unavailable);
+        return localLauncher;
     }
 
     /**
@@ -235,7 +202,7 @@ public final class RedisFixture {
             String reason;
             try (RespConnection connection = RespConnection.open(endpoint, commandTimeout)) {
                 reason = "PING answered " + connection.call("PING");
-            } catch (IOException | RedisCommandException e) {
+            } catch (IOException | RedisReplyException e) {
                 reason = e.toString();
             }
             throw new IllegalStateException("the Redis server given by " + explicitUriOrigin + " ("
@@ -287,12 +254,12 @@ public final class RedisFixture {
         /** Whether {@link #sources} is still the default (perhaps narrowed by the environment). */
         private boolean defaultSources = true;
 
-        private String searchPath = Objects.requireNonNullElse(System.getenv("PATH"), "");
+        /** Where servers are started from: search path, image, port, startup timeout (validated there). */
+        private final RedisLauncher.Builder launcher = RedisLauncher.builder().freePorts(FreePorts::freePort);
+
         private @Nullable String explicitUri;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
-        private String dockerImage = DEFAULT_DOCKER_IMAGE;
-        private int port;
         private boolean announce = true;
 
         private Builder() {}
@@ -304,10 +271,7 @@ public final class RedisFixture {
          * @throws IllegalArgumentException when outside 0..65535
          */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be in 0..65535: " + port);
-            }
-            this.port = port;
+            launcher.port(port);
             return this;
         }
 
@@ -347,7 +311,7 @@ public final class RedisFixture {
          * string finds nothing. Default: the {@code PATH} environment variable.
          */
         public Builder searchPath(String searchPath) {
-            this.searchPath = Objects.requireNonNull(searchPath, "searchPath");
+            launcher.searchPath(searchPath);
             return this;
         }
 
@@ -377,7 +341,8 @@ public final class RedisFixture {
          * @throws IllegalArgumentException when not positive
          */
         public Builder startupTimeout(Duration startupTimeout) {
-            this.startupTimeout = positive(startupTimeout, "startupTimeout");
+            launcher.startupTimeout(startupTimeout);
+            this.startupTimeout = startupTimeout;
             return this;
         }
 
@@ -399,11 +364,7 @@ public final class RedisFixture {
          * @throws IllegalArgumentException when blank
          */
         public Builder dockerImage(String dockerImage) {
-            Objects.requireNonNull(dockerImage, "dockerImage");
-            if (dockerImage.isBlank()) {
-                throw new IllegalArgumentException("dockerImage must not be blank");
-            }
-            this.dockerImage = dockerImage;
+            launcher.dockerImage(dockerImage);
             return this;
         }
 

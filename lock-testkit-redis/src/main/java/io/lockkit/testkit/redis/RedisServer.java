@@ -1,5 +1,9 @@
 package io.lockkit.testkit.redis;
 
+import io.lockkit.redis.launcher.Endpoint;
+import io.lockkit.redis.launcher.Readiness;
+import io.lockkit.redis.launcher.RespConnection;
+import io.lockkit.redis.launcher.ServerControl;
 import io.lockkit.testkit.BackendControl;
 import io.lockkit.testkit.TestServer;
 import java.io.IOException;
@@ -113,7 +117,7 @@ public final class RedisServer implements TestServer {
         if (stopped.get()) {
             throw new IllegalStateException(this + " was stopped");
         }
-        try (RespConnection connection = RespConnection.open(endpoint, commandTimeout)) {
+        try (RespConnection connection = RespConnection.open(endpoint, commandTimeout, RedisCommandException::new)) {
             return connection.call(args);
         } catch (IOException e) {
             throw new UncheckedIOException(args[0] + " to " + endpoint.redactedUri() + " failed: " + e.getMessage(), e);
@@ -139,6 +143,10 @@ public final class RedisServer implements TestServer {
     public synchronized void restart() {
         if (stopped.get()) {
             throw new IllegalStateException(this + " was stopped");
+        }
+        if (source == Source.EXPLICIT_URI) {
+            throw new UnsupportedOperationException("the Redis server at " + endpoint.redactedUri()
+                    + " was not started by the fixture (source EXPLICIT_URI), so it cannot be restarted");
         }
         control.restart(startupTimeout);
     }

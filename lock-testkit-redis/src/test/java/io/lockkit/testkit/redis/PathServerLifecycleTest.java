@@ -3,6 +3,7 @@ package io.lockkit.testkit.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lockkit.redis.launcher.RedisLauncher;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ class PathServerLifecycleTest extends ServerLifecycleContract {
 
     @BeforeAll
     static void requireRedisOnPath() {
-        assumeTrue(RedisBinaries.onPath(System.getenv("PATH")).isPresent(), "no redis-server on the PATH");
+        assumeTrue(RedisLauncher.onPath(System.getenv("PATH")).isPresent(), "no redis-server on the PATH");
     }
 
     @Override

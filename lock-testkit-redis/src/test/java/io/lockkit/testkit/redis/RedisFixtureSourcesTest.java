@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lockkit.redis.launcher.RedisLauncher;
 import java.net.ConnectException;
 import java.net.Socket;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class RedisFixtureSourcesTest {
 
     @Test
     void redisServerOnThePathIsUsedWhenPresent() {
-        assumeTrue(RedisBinaries.onPath(System.getenv("PATH")).isPresent(), "no redis-server on the PATH");
+        assumeTrue(RedisLauncher.onPath(System.getenv("PATH")).isPresent(), "no redis-server on the PATH");
         try (RedisServer server =
                 RedisFixture.builder().sources(Source.PATH).build().start()) {
             assertThat(server.source()).isEqualTo(Source.PATH);
@@ -115,7 +116,7 @@ class RedisFixtureSourcesTest {
 
     @Test
     void testcontainersIsUsedWhenADockerEngineAnswers() {
-        assumeTrue(ContainerRuntimeProbe.whyNoContainer() == null, "no Docker engine answers");
+        assumeTrue(RedisLauncher.whyNoContainer() == null, "no Docker engine answers");
         try (RedisServer server =
                 RedisFixture.builder().sources(Source.TESTCONTAINERS).build().start()) {
             assertThat(server.source()).isEqualTo(Source.TESTCONTAINERS);
@@ -147,7 +148,7 @@ class RedisFixtureSourcesTest {
         assertThat(embeddedOnly.redisServerBinary()).isExecutable();
         assertThat(embeddedOnly.redisServerBinary()).isEqualTo(embeddedOnly.redisServerBinary());
 
-        var onPath = RedisBinaries.onPath(System.getenv("PATH"));
+        var onPath = RedisLauncher.onPath(System.getenv("PATH"));
         assumeTrue(onPath.isPresent(), "no redis-server on the PATH");
         assertThat(RedisFixture.builder()
                         .sources(Source.PATH, Source.EMBEDDED)

@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.io.File;
 import java.io.IOException;
@@ -28,7 +28,7 @@ import redis.embedded.model.OsArchitecture;
  * (e.g. {@code /redis-server-6.2.6-v5-linux-amd64}); the library's own
  * {@link ExecutableProvider#newProvidedVersionsMap()} names them, so a new library version with
  * renamed binaries keeps working. The binary is copied once per JVM to a temporary file marked
- * executable and deleted when the JVM exits; the fixture then launches it itself, like any other
+ * executable and deleted when the JVM exits; the launcher then launches it itself, like any other
  * binary, so every source is stopped, logged and restarted the same way. Thread-safe.
  */
 final class RedisBinaries {
@@ -44,7 +44,7 @@ final class RedisBinaries {
     static Optional<Path> onPath(String searchPath) {
         boolean windows = isWindows();
         for (String dir : searchPath.split(Pattern.quote(File.pathSeparator), -1)) {
-            // An empty entry means "the current directory" to a shell; a test fixture should not guess that.
+            // An empty entry means "the current directory" to a shell; the launcher should not guess that.
             if (dir.isBlank()) {
                 continue;
             }
@@ -182,18 +182,18 @@ final class RedisBinaries {
     }
 
     /**
-     * The binary {@code source} provides ({@link Source#PATH} searched on {@code searchPath},
-     * {@link Source#EMBEDDED}), or empty, with the reason added to {@code unavailable}.
+     * The binary {@code source} provides ({@link RedisLauncher.Source#PATH} searched on {@code searchPath},
+     * {@link RedisLauncher.Source#EMBEDDED}), or empty, with the reason added to {@code unavailable}.
      */
-    static Optional<Path> of(Source source, String searchPath, List<String> unavailable) {
-        if (source == Source.PATH) {
+    static Optional<Path> of(RedisLauncher.Source source, String searchPath, List<String> unavailable) {
+        if (source == RedisLauncher.Source.PATH) {
             Optional<Path> binary = onPath(searchPath);
             if (binary.isEmpty()) {
                 unavailable.add("PATH: no redis-server on the search path");
             }
             return binary;
         }
-        if (source == Source.EMBEDDED) {
+        if (source == RedisLauncher.Source.EMBEDDED) {
             Optional<Path> binary = embedded();
             if (binary.isEmpty()) {
                 unavailable.add("EMBEDDED: embedded-redis has no binary for " + System.getProperty("os.name") + "/"
@@ -204,8 +204,8 @@ final class RedisBinaries {
         return Optional.empty();
     }
 
-    /** The failure of a fixture whose {@code sources} provided no binary, with why each did not. */
-    static IllegalStateException none(List<Source> sources, List<String> unavailable) {
+    /** The failure of a launcher whose {@code sources} provided no binary, with why each did not. */
+    static IllegalStateException none(List<RedisLauncher.Source> sources, List<String> unavailable) {
         return new IllegalStateException("no redis-server binary available from sources " + sources
                 + (unavailable.isEmpty()
                         ? " (only PATH and EMBEDDED provide binaries)"

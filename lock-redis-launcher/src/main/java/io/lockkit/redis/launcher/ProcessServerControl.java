@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -15,12 +15,13 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code redis-server} process started by the fixture on 127.0.0.1.
+ * A {@code redis-server} process started by the launcher on 127.0.0.1.
  *
  * <p>Each server gets a temporary working directory ({@code --dir}) that also holds its log (stdout
  * and stderr); persistence is off ({@code --save "" --appendonly no}) and, on Redis 7 and later,
@@ -34,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class ProcessServerControl implements ServerControl {
 
-    private static final System.Logger LOG = System.getLogger(RedisFixture.class.getName());
+    private static final System.Logger LOG = System.getLogger(RedisLauncher.class.getName());
     private static final Set<ProcessServerControl> LIVE = ConcurrentHashMap.newKeySet();
     private static final int PORT_ATTEMPTS = 3;
     private static final int LOG_TAIL_LINES = 40;
@@ -78,10 +79,11 @@ final class ProcessServerControl implements ServerControl {
      * @throws IllegalStateException when the server does not answer in time; the message holds the
      *     end of its log, and no process or file is left behind
      */
-    static ProcessServerControl startOnFreePort(Path binary, List<String> args, Duration startupTimeout) {
+    static ProcessServerControl startOnFreePort(
+            Path binary, List<String> args, Duration startupTimeout, IntSupplier freePorts) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return start(binary, RedisFixture.freePort(), args, startupTimeout, attempt < PORT_ATTEMPTS);
+                return start(binary, freePorts.getAsInt(), args, startupTimeout, attempt < PORT_ATTEMPTS);
             } catch (PortTaken e) {
                 LOG.log(
                         System.Logger.Level.DEBUG,
@@ -244,7 +246,7 @@ final class ProcessServerControl implements ServerControl {
                 }
             } catch (InterruptedIOException e) {
                 unresponsive = true;
-            } catch (IOException | RedisCommandException e) {
+            } catch (IOException | RedisReplyException e) {
                 // Usual outcome: the server closes the connection instead of replying.
             }
         }

@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -9,11 +9,16 @@ import org.jspecify.annotations.Nullable;
  * Polls a server until it answers PING (and, optionally, a further check passes). A server that is
  * still loading answers PING with an error, which counts as "not yet".
  */
-final class Readiness {
+public final class Readiness {
 
     /** Whether a freshly connected server is the one we are waiting for. */
     @FunctionalInterface
-    interface Check {
+    public interface Check {
+        /**
+         * Whether the server behind {@code connection} is the awaited one.
+         *
+         * @throws IOException when asking it fails
+         */
         boolean test(RespConnection connection) throws IOException;
     }
 
@@ -23,10 +28,10 @@ final class Readiness {
     private Readiness() {}
 
     /** Returns whether the server answers PING within {@code timeout}, a single attempt. */
-    static boolean pings(Endpoint endpoint, Duration timeout) {
+    public static boolean pings(Endpoint endpoint, Duration timeout) {
         try (RespConnection connection = RespConnection.open(endpoint, timeout)) {
             return "PONG".equals(connection.call("PING"));
-        } catch (IOException | RedisCommandException e) {
+        } catch (IOException | RedisReplyException e) {
             return false;
         }
     }
@@ -38,7 +43,7 @@ final class Readiness {
      * @return true when ready, false on timeout or when {@code keepTrying} turned false
      * @throws IllegalStateException when the waiting thread is interrupted (the flag is restored)
      */
-    static boolean await(Endpoint endpoint, Duration timeout, Check check, BooleanSupplier keepTrying) {
+    public static boolean await(Endpoint endpoint, Duration timeout, Check check, BooleanSupplier keepTrying) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             if (!keepTrying.getAsBoolean()) {
@@ -48,7 +53,7 @@ final class Readiness {
                 if ("PONG".equals(connection.call("PING")) && check.test(connection)) {
                     return true;
                 }
-            } catch (IOException | RedisCommandException e) {
+            } catch (IOException | RedisReplyException e) {
                 // Not listening yet, or still loading: try again.
             }
             if (System.nanoTime() - deadline >= 0) {
@@ -64,7 +69,7 @@ final class Readiness {
     }
 
     /** The value of one field of an INFO reply, e.g. {@code redis_version}, or null. */
-    static @Nullable String infoField(@Nullable Object infoReply, String field) {
+    public static @Nullable String infoField(@Nullable Object infoReply, String field) {
         if (!(infoReply instanceof String)) {
             return null;
         }

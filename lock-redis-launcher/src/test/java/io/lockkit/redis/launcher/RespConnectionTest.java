@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -19,7 +19,8 @@ class RespConnectionTest {
     private final ByteArrayOutputStream sent = new ByteArrayOutputStream();
 
     private RespConnection replying(String wire) {
-        return new RespConnection(null, new ByteArrayInputStream(wire.getBytes(StandardCharsets.UTF_8)), sent);
+        return new RespConnection(
+                null, new ByteArrayInputStream(wire.getBytes(StandardCharsets.UTF_8)), sent, RedisReplyException::new);
     }
 
     @Test
@@ -43,13 +44,13 @@ class RespConnectionTest {
     @Test
     void errorRepliesAreThrownButErrorElementsAreReturned() throws Exception {
         assertThatThrownBy(() -> replying("-ERR wrong\r\n").call("X"))
-                .isInstanceOf(RedisCommandException.class)
+                .isInstanceOf(RedisReplyException.class)
                 .hasMessage("ERR wrong");
         Object exec = replying("*2\r\n+OK\r\n-WRONGTYPE no\r\n").call("EXEC");
         assertThat(exec)
                 .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
                 .element(1)
-                .isInstanceOf(RedisCommandException.class);
+                .isInstanceOf(RedisReplyException.class);
     }
 
     @Test

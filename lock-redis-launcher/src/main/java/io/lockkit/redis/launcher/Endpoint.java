@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -10,18 +10,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a Redis server answers and how to log in: host, port, optional user and password, database.
  * Parsed from {@code redis://[[user]:password@]host[:port][/database]}; TLS ({@code rediss://}) is
- * out of reach of the fixture's plain-socket client and is rejected.
+ * out of reach of the launcher's plain-socket client and is rejected.
  */
-record Endpoint(
+public record Endpoint(
         String host,
         int port,
         @Nullable String user,
         @Nullable String password,
         int database) {
 
-    static final int DEFAULT_PORT = 6379;
+    /** The port of a URI that names none. */
+    public static final int DEFAULT_PORT = 6379;
 
-    Endpoint {
+    /** Checks the fields. */
+    public Endpoint {
         Objects.requireNonNull(host, "host");
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be in 1..65535: " + port);
@@ -31,8 +33,8 @@ record Endpoint(
         }
     }
 
-    /** A loopback endpoint without credentials, as used for servers the fixture starts. */
-    static Endpoint loopback(int port) {
+    /** A loopback endpoint without credentials, as used for servers the launcher starts. */
+    public static Endpoint loopback(int port) {
         return new Endpoint("127.0.0.1", port, null, null, 0);
     }
 
@@ -41,7 +43,7 @@ record Endpoint(
      *
      * @throws IllegalArgumentException naming {@code argument} when the text is not a usable URI
      */
-    static Endpoint parse(String text, String argument) {
+    public static Endpoint parse(String text, String argument) {
         URI uri;
         try {
             uri = new URI(text.trim());
@@ -50,7 +52,7 @@ record Endpoint(
         }
         if ("rediss".equalsIgnoreCase(uri.getScheme())) {
             throw new IllegalArgumentException(argument
-                    + ": rediss:// (TLS) is not supported by the Redis test fixture; give a plain redis:// URI");
+                    + ": rediss:// (TLS) is not supported by lockkit's Redis launcher; give a plain redis:// URI");
         }
         if (!"redis".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
             throw new IllegalArgumentException(argument + " must look like redis://host:port, got " + redact(text));
@@ -86,7 +88,7 @@ record Endpoint(
     }
 
     /** The URI of this endpoint with the password replaced by {@code ***}. */
-    String redactedUri() {
+    public String redactedUri() {
         StringBuilder sb = new StringBuilder("redis://");
         if (password != null) {
             sb.append(user == null ? "" : user).append(":***@");
@@ -99,7 +101,7 @@ record Endpoint(
     }
 
     /** Hides a password in user text before it goes into a message. */
-    static String redact(String text) {
+    public static String redact(String text) {
         return text.replaceAll("//[^/@]*@", "//***@");
     }
 

@@ -1,37 +1,37 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.time.Duration;
 import java.util.OptionalLong;
 
 /**
- * What a {@link RedisServer} may do to the server behind it: a process or container the fixture
- * started, or nothing at all for a server reached through an explicit URI. Implementations are
+ * What may be done to a Redis server: one the launcher started (a process or container), or nothing
+ * at all for a server somebody else runs ({@link #unowned(Endpoint)}). Implementations are
  * thread-safe; {@link #stop()} is idempotent.
  */
-interface ServerControl {
+public interface ServerControl {
 
     /** Where the server answers. */
     Endpoint endpoint();
 
-    /** The operating-system process id, when the fixture started a local process. */
+    /** The operating-system process id, when the launcher started a local process. */
     OptionalLong pid();
 
     /**
      * Stops the server and starts it again on the same port with the same arguments, returning when
      * it answers PING.
      *
-     * @throws UnsupportedOperationException when the fixture does not own the server
+     * @throws UnsupportedOperationException when the launcher does not own the server
      * @throws IllegalStateException when the server does not come back within {@code startupTimeout}
      */
     void restart(Duration startupTimeout);
 
-    /** Stops what the fixture started and removes its files; does nothing for servers it does not own. */
+    /** Stops what the launcher started and removes its files; does nothing for servers it does not own. */
     void stop();
 
     /** A few words for logs and messages, e.g. the binary or image used. */
     String describe();
 
-    /** The control for a server the fixture did not start: it can neither restart nor stop it. */
+    /** The control for a server the launcher did not start: it can neither restart nor stop it. */
     static ServerControl unowned(Endpoint endpoint) {
         return new ServerControl() {
             @Override
@@ -47,7 +47,7 @@ interface ServerControl {
             @Override
             public void restart(Duration startupTimeout) {
                 throw new UnsupportedOperationException("the Redis server at " + endpoint.redactedUri()
-                        + " was not started by the fixture (source EXPLICIT_URI), so it cannot be restarted");
+                        + " is run by somebody else (not started here), so it cannot be restarted");
             }
 
             @Override
@@ -57,7 +57,7 @@ interface ServerControl {
 
             @Override
             public String describe() {
-                return "not started by the fixture";
+                return "not started here";
             }
         };
     }

@@ -1,15 +1,16 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.IntSupplier;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * Everything that touches Testcontainers. Only {@link RedisFixture} calls it, and only after checking
+ * Everything that touches Testcontainers. Only {@link RedisLauncher} calls it, and only after checking
  * that Testcontainers is on the class path, so a missing (optional) Testcontainers jar never causes
  * a {@link NoClassDefFoundError} anywhere else.
  *
@@ -37,8 +38,9 @@ final class TestcontainersSupport {
      *
      * @throws IllegalStateException (or a Testcontainers exception) when the container does not start
      */
-    static ServerControl start(String image, List<String> args, Duration startupTimeout, int port) {
-        int hostPort = port == 0 ? RedisFixture.freePort() : port;
+    static ServerControl start(
+            String image, List<String> args, Duration startupTimeout, int port, IntSupplier freePorts) {
+        int hostPort = port == 0 ? freePorts.getAsInt() : port;
         RedisContainer container = new RedisContainer(image, hostPort, args, startupTimeout);
         try {
             container.start();

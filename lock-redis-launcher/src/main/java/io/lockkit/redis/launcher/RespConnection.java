@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -19,31 +19,39 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The fixture's own minimal Redis client: one socket, commands sent as RESP arrays of bulk strings,
- * replies parsed into plain Java values. It exists so that the fixture needs no Redis client library
- * and so that it can talk to any server version it starts.
+ * The launcher's own minimal Redis client: one socket, commands sent as RESP arrays of bulk strings,
+ * replies parsed into plain Java values. It exists so that the launcher (and the test fixture over
+ * it) needs no Redis client library and can talk to any server version it starts.
  *
  * <p>Reply mapping: simple and bulk strings → {@link String} (UTF-8), integers → {@link Long},
  * null bulk string/array → {@code null}, arrays → unmodifiable {@link List}; the RESP3 types map to
  * {@code null}, {@link Boolean}, {@link Double}, {@link BigInteger} and {@link Map}. An error reply
- * is thrown as {@link RedisCommandException}; inside an array (EXEC) it is returned as an element.
+ * is thrown as a {@link RedisReplyException} (made by the connection's error factory); inside an array
+ * (EXEC) it is returned as an element.
  * Not thread-safe: one caller at a time.
  */
-final class RespConnection implements Closeable {
+public final class RespConnection implements Closeable {
 
     private static final byte[] CRLF = {'\r', '\n'};
 
-    private final Socket socket;
+    private final @Nullable Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    private final Function<String, ? extends RedisReplyException> errors;
 
-    RespConnection(Socket socket, InputStream in, OutputStream out) {
+    RespConnection(
+            @Nullable Socket socket,
+            InputStream in,
+            OutputStream out,
+            Function<String, ? extends RedisReplyException> errors) {
         this.socket = socket;
         this.in = in;
         this.out = out;
+        this.errors = errors;
     }
 
     /**
@@ -52,7 +60,20 @@ final class RespConnection implements Closeable {
      * @param timeout bounds the connect and every later read
      * @throws IOException when the server cannot be reached or does not answer in time
      */
-    static RespConnection open(Endpoint endpoint, Duration timeout) throws IOException {
+    public static RespConnection open(Endpoint endpoint, Duration timeout) throws IOException {
+        return open(endpoint, timeout, RedisReplyException::new);
+    }
+
+    /**
+     * Connects as {@link #open(Endpoint, Duration)} does, error replies made by {@code errors} (a
+     * caller's own subclass of {@link RedisReplyException}, say).
+     *
+     * @throws IOException when the server cannot be reached or does not answer in time
+     */
+    public static RespConnection open(
+            Endpoint endpoint, Duration timeout, Function<String, ? extends RedisReplyException> errors)
+            throws IOException {
+        Objects.requireNonNull(errors, "errors");
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         Socket socket = new Socket();
         try {
@@ -62,7 +83,8 @@ final class RespConnection implements Closeable {
             RespConnection connection = new RespConnection(
                     socket,
                     new BufferedInputStream(socket.getInputStream()),
-                    new BufferedOutputStream(socket.getOutputStream()));
+                    new BufferedOutputStream(socket.getOutputStream()),
+                    errors);
             if (endpoint.password() != null) {
                 if (endpoint.user() != null) {
                     connection.call("AUTH", endpoint.user(), endpoint.password());
@@ -83,15 +105,15 @@ final class RespConnection implements Closeable {
     /**
      * Sends one command and reads its reply.
      *
-     * @throws RedisCommandException when the server answers with an error
+     * @throws RedisReplyException when the server answers with an error
      * @throws IOException when the connection fails or the reply does not arrive in time
      */
-    @Nullable
-    Object call(String... args) throws IOException {
+    public @Nullable Object call(String... args) throws IOException {
         send(args);
         Object reply = read();
-        if (reply instanceof RedisCommandException) {
-            throw new RedisCommandException(String.valueOf(((RedisCommandException) reply).getMessage()));
+        if (reply instanceof RedisReplyException) {
+            // a fresh exception, so its stack trace names the caller
+            throw errors.apply(String.valueOf(((RedisReplyException) reply).getMessage()));
         }
         return reply;
     }
@@ -111,7 +133,7 @@ final class RespConnection implements Closeable {
         out.flush();
     }
 
-    /** Reads one reply; error replies come back as {@link RedisCommandException} values, not thrown. */
+    /** Reads one reply; error replies come back as {@link RedisReplyException} values, not thrown. */
     @Nullable
     Object read() throws IOException {
         int type = in.read();
@@ -123,7 +145,7 @@ final class RespConnection implements Closeable {
             case '+':
                 return line;
             case '-':
-                return new RedisCommandException(line);
+                return errors.apply(line);
             case ':':
                 return Long.parseLong(line);
             case '$': {
@@ -150,12 +172,12 @@ final class RespConnection implements Closeable {
             }
             case '!': {
                 byte[] bytes = readBulk(Integer.parseInt(line));
-                return new RedisCommandException(bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8));
+                return errors.apply(bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8));
             }
             case '%':
                 return readMap(Integer.parseInt(line));
             case '|':
-                // Attributes describe the reply that follows; the fixture has no use for them.
+                // Attributes describe the reply that follows; the launcher has no use for them.
                 readMap(Integer.parseInt(line));
                 return read();
             default:

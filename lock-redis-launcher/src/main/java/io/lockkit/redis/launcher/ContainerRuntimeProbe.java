@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  */
 // Design notes.
 // - Testcontainers' own search logs an ERROR ("Could not find a valid Docker environment") when no
-//   engine answers, on every run of a machine without Docker, although the fixture then goes on to
+//   engine answers, on every run of a machine without Docker, although the launcher then goes on to
 //   the next source as designed. So Testcontainers is asked only when this probe finds an engine that
 //   answers its ping, or a set-up this probe does not follow (a Testcontainers host or client strategy,
 //   a Docker context, Windows' named pipe, TLS to a TCP engine): then it decides, as before.
@@ -41,7 +41,7 @@ final class ContainerRuntimeProbe {
     /** How long one ping may take. */
     static final Duration PING_TIMEOUT = Duration.ofSeconds(2);
 
-    /** Whether to ask Testcontainers, and why (for the fixture's list of skipped sources and the log). */
+    /** Whether to ask Testcontainers, and why (for the launcher's list of skipped sources and the log). */
     record Verdict(boolean ask, String reason) {}
 
     private static final byte[] PING =
@@ -50,12 +50,12 @@ final class ContainerRuntimeProbe {
     private ContainerRuntimeProbe() {}
 
     /**
-     * Why the fixture cannot start a container, or null when it can try: Testcontainers is on the
+     * Why the launcher cannot start a container, or null when it can try: Testcontainers is on the
      * class path and a container runtime answers (asked quietly first, then Testcontainers itself).
      */
     static @Nullable String whyNoContainer() {
         try {
-            Class.forName("org.testcontainers.DockerClientFactory", false, RedisFixture.class.getClassLoader());
+            Class.forName("org.testcontainers.DockerClientFactory", false, RedisLauncher.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return "org.testcontainers:testcontainers is not on the class path";
         }

@@ -1,4 +1,4 @@
-package io.lockkit.testkit.redis;
+package io.lockkit.redis.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

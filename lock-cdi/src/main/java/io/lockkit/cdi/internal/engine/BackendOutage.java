@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * lasted and how many calls failed or were skipped. Thread-safe; never throws.
  */
 // Design notes.
-// - The same shape as the wake-up connections' io.lockkit.spi.Outage (one warning, DEBUG while it
+// - The same shape as the wake-up connections' OutageTracker (io.lockkit.spi.support; one warning, DEBUG while it
 //   lasts, one line when it is over), but shared by every thread that calls a @Locked method, so
 //   the current outage is an AtomicReference that the first failing call sets and the first call
 //   to take a lock afterwards clears; the counts are LongAdders.

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * docs/migrating-from-shedlock.md, docs/migrating-from-spring-integration.md), compiled and run on
  * the in-JVM provider; each block between {@code // migrate:<name>-begin} and {@code -end} is shown
  * on a page. Two factories over one {@link LocalLockProvider} play two instances of an application.
+ * The other libraries' side of the pages is compiled, not run, in {@link MigrationPeerSnippets}.
  */
 @DisplayName("the migration pages: lockkit's side as they show it")
 class MigrationGuideTest {

@@ -8,6 +8,7 @@ import io.lockkit.spi.ProviderSetting;
 import io.lockkit.spi.ProviderSettings;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
 /**
  * A third party's provider as a test deploys it: {@code memo}, the in-JVM provider under another
@@ -20,6 +21,12 @@ public final class MemoProviderFactory implements LockProviderFactory {
 
     /** The value of {@link #LABEL} the last provider was built with; "" when it was not set. */
     static final AtomicReference<String> BUILT_WITH = new AtomicReference<>();
+
+    /** The application a test deploys: {@link Counter}, and this factory as a provider service. */
+    static void deployWithCounter(JavaArchive jar) {
+        jar.addClasses(Counter.class, MemoProviderFactory.class)
+                .addAsServiceProvider(LockProviderFactory.class, MemoProviderFactory.class);
+    }
 
     @Override
     public String name() {

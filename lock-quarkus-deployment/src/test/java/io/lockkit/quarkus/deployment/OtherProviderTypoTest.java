@@ -2,7 +2,6 @@ package io.lockkit.quarkus.deployment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockkit.spi.LockProviderFactory;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.DisplayName;
@@ -15,8 +14,7 @@ class OtherProviderTypoTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Counter.class, MemoProviderFactory.class)
-                    .addAsServiceProvider(LockProviderFactory.class, MemoProviderFactory.class))
+            .withApplicationRoot(MemoProviderFactory::deployWithCounter)
             .overrideConfigKey("quarkus.lockkit.provider", "memo")
             .overrideConfigKey("quarkus.lockkit.memo.lable", "typo")
             .overrideConfigKey("lockkit.memo.colour", "plain")

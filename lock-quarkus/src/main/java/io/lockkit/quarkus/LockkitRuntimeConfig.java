@@ -33,7 +33,7 @@ import java.util.Optional;
 //   provider declares nor leaves out their values when it records a packaged application's
 //   configuration. Quarkus matches a key against the named members first, so a mistyped
 //   quarkus.lockkit.redis.x is still Quarkus' to report; a key in another provider's section that
-//   the provider does not declare is lockkit's (ProviderKeysCheck), with the provider's keys listed.
+//   the provider does not declare is lockkit's (OtherProviderKeys), with the provider's keys listed.
 @ConfigMapping(prefix = "quarkus.lockkit")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 public interface LockkitRuntimeConfig {

@@ -5,6 +5,7 @@ import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithName;
+import io.smallrye.config.WithParentName;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,6 +27,13 @@ import java.util.Optional;
 //   other spellings.
 // - The one rename: lockkit.redis.tls is both a value and a prefix, which a mapping cannot express;
 //   here it is quarkus.lockkit.redis.tls.enabled.
+// - Another provider's keys (a factory on the application's class path, written after this
+//   mapping) cannot be listed here: otherProviders() takes every quarkus.lockkit.<name>.<setting>
+//   whose <name> is no member of lockkit's mappings, so that Quarkus neither warns about the keys a
+//   provider declares nor leaves out their values when it records a packaged application's
+//   configuration. Quarkus matches a key against the named members first, so a mistyped
+//   quarkus.lockkit.redis.x is still Quarkus' to report; a key in another provider's section that
+//   the provider does not declare is lockkit's (OtherProviderKeys), with the provider's keys listed.
 @ConfigMapping(prefix = "quarkus.lockkit")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 public interface LockkitRuntimeConfig {
@@ -61,6 +69,15 @@ public interface LockkitRuntimeConfig {
     /** Declared leaderships, by name ({@code lockkit.leadership.<name>.*}). */
     @ConfigDocMapKey("leadership-name")
     Map<String, Leadership> leadership();
+
+    /**
+     * Another provider's settings ({@code lockkit.<provider-name>.<setting>}), for a provider factory on
+     * the application's class path other than lockkit's: the keys its factory declares, which lockkit
+     * checks at start (a key the provider does not declare is reported, with the ones it does).
+     */
+    @WithParentName
+    @ConfigDocMapKey("provider-name")
+    Map<String, Map<String, String>> otherProviders();
 
     /**
      * The {@code lockkit} readiness check ({@code lockkit.health.*}); whether it is part of the

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.quarkus.LockkitBuildTimeConfig;
 import io.lockkit.quarkus.LockkitRuntimeConfig;
+import io.lockkit.quarkus.internal.OtherProviderKeys;
 import io.lockkit.quarkus.internal.QuarkusConfigNames;
 import io.smallrye.config.WithName;
+import io.smallrye.config.WithParentName;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -49,11 +51,29 @@ class MappingCoversLockkitKeysTest {
                         .toList());
     }
 
-    /** The keys a mapping interface declares, a map's key written {@code <name>} as lockkit writes it. */
+    @Test
+    @DisplayName("another provider's section is any name under quarkus.lockkit but the mappings' own members")
+    void otherProvidersSectionsAreTheRest() {
+        List<String> members = new ArrayList<>();
+        for (Class<?> mapping : List.of(LockkitRuntimeConfig.class, LockkitBuildTimeConfig.class)) {
+            for (String key : keys("quarkus.lockkit", mapping)) {
+                members.add(key.substring("quarkus.lockkit.".length()).split("\\.")[0]);
+            }
+        }
+        assertThat(OtherProviderKeys.MAPPED).containsExactlyInAnyOrderElementsOf(new java.util.TreeSet<>(members));
+    }
+
+    /**
+     * The keys a mapping interface declares, a map's key written {@code <name>} as lockkit writes it; not
+     * the catch-all of other providers' sections (a {@link WithParentName} map).
+     */
     private static List<String> keys(String prefix, Class<?> mapping) {
         List<String> keys = new ArrayList<>();
         for (Method method : mapping.getDeclaredMethods()) {
-            if (method.isSynthetic() || method.isDefault() || method.getParameterCount() > 0) {
+            if (method.isSynthetic()
+                    || method.isDefault()
+                    || method.getParameterCount() > 0
+                    || method.isAnnotationPresent(WithParentName.class)) {
                 continue;
             }
             WithName name = method.getAnnotation(WithName.class);

@@ -1,6 +1,7 @@
 package io.lockkit.quarkus.internal;
 
 import io.lockkit.cdi.internal.LockFactoryHolder;
+import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -8,8 +9,9 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 /**
- * lockkit's start in a Quarkus application: the datasource check, then lock-cdi's start (the
- * factory built and its backend asked), before every other observer of the Startup event.
+ * lockkit's start in a Quarkus application: the datasource check, the keys of other providers'
+ * sections ({@link OtherProviderKeys}), then lock-cdi's start (the factory built and its backend
+ * asked), before every other observer of the Startup event.
  */
 // Design notes.
 // - First: Quarkus' scheduler starts its jobs at the Startup event, at priority 0 (PLATFORM_BEFORE),
@@ -34,6 +36,7 @@ public class LockkitStartup {
 
     void start(@Observes @Priority(PRIORITY) StartupEvent startup) {
         dataSources.check();
+        OtherProviderKeys.report(LockkitConfig.load(), LockkitConfig.applicationLoader());
         holder.startBeforeStartupObservers();
     }
 }

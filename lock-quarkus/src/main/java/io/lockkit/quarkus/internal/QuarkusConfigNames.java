@@ -1,5 +1,6 @@
 package io.lockkit.quarkus.internal;
 
+import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.cdi.spi.ConfigNames;
 import io.smallrye.config.ConfigValue;
 import io.smallrye.config.SmallRyeConfig;
@@ -21,6 +22,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 // - Unknown keys: a mistyped quarkus.lockkit.x is listed to lock-cdi as lockkit.x by
 //   LockkitConfigFallback, and Quarkus already warns about quarkus.lockkit.x ("Unrecognized
 //   configuration key"), so lock-cdi does not warn a second time; its failure messages still name it.
+//   A key in another provider's section is no key Quarkus warns about (the mapping's catch-all takes
+//   it): lock-quarkus reports it when the provider is present (OtherProviderKeys), lock-cdi otherwise.
 // - The build-time Dev Services keys are no keys lock-cdi reads, but a mistyped one should be guessed
 //   right: they are offered as runtime keys (the health and metrics switches are lock-cdi's keys too).
 public final class QuarkusConfigNames implements ConfigNames {
@@ -79,6 +82,9 @@ public final class QuarkusConfigNames implements ConfigNames {
     public boolean warnsAboutUnknown(String key) {
         if (!key.startsWith(PLAIN)) {
             return false;
+        }
+        if (OtherProviderKeys.otherSection(key) != null) {
+            return OtherProviderKeys.reportedHere(key, LockkitConfig.applicationLoader());
         }
         String quarkusName = LockkitConfigFallback.quarkusKey(key.substring(PLAIN.length()));
         return ConfigProvider.getConfig()

@@ -29,6 +29,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
     /** How long close() gives woken waiters to leave the backend's queues. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
+    static {
+        ClosePath.load(); // before an application server may stop loading classes: see ClosePath
+    }
+
     private final LockProvider provider;
     private final Ticker ticker;
     private final LockOptions defaults;

@@ -7,7 +7,6 @@ import io.lockkit.cdi.LeaderOf;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -36,10 +35,7 @@ class UndeclaredLeadershipTest {
             .overrideConfigKey("quarkus.lockkit.provider", "local")
             .overrideConfigKey("quarkus.lockkit.leadership.reports.lease", "2s")
             .assertException(failure -> {
-                List<String> messages = new ArrayList<>();
-                for (Throwable t = failure; t != null; t = t.getCause()) {
-                    messages.add(String.valueOf(t.getMessage()));
-                }
+                List<String> messages = FailureMessages.of(failure);
                 assertThat(messages)
                         .as("the failure's messages")
                         .anySatisfy(m -> assertThat(m)

@@ -203,21 +203,27 @@ public final class LockedMethod {
     static @Nullable Object proceedHolding(
             DistributedLockFactory factory, String name, LockHandle handle, Proceed proceed, Runnable releaseOnFailure)
             throws Exception {
-        Object result;
         HeldLocks.push(factory, name, handle);
-        try {
-            result = proceed.proceed();
-        } catch (Throwable failure) {
+        Object result = proceedOrRelease(proceed, () -> {
             HeldLocks.pop();
+            releaseOnFailure.run();
+        });
+        HeldLocks.pop();
+        return result;
+    }
+
+    /** Runs {@code proceed}; when it throws, runs {@code release} (its failure added as suppressed) and throws again. */
+    static @Nullable Object proceedOrRelease(Proceed proceed, Runnable release) throws Exception {
+        try {
+            return proceed.proceed();
+        } catch (Throwable failure) {
             try {
-                releaseOnFailure.run();
+                release.run();
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
             throw failure;
         }
-        HeldLocks.pop();
-        return result;
     }
 
     /** Starts waiting for the lock: busy yields an empty result when the method skips, else waits. */

@@ -100,20 +100,13 @@ final class SynchronousCalls implements LockedCalls {
      * The calling thread holds the lock through {@link DistributedLock}: take it once more
      * (reentrant, no round trip) instead of waiting for ourselves as a different owner.
      */
+    // Not a finally: after a failure proceedOrRelease unlocks and keeps the unlock's own failure as
+    // suppressed; after a return the unlock's failure (a lost lock) is the call's.
+    @SuppressWarnings("LockNotBeforeTry")
     private static @Nullable Object joinThreadHold(DistributedLock lock, LockedMethod.Proceed proceed)
             throws Exception {
-        Object result;
         lock.lock();
-        try {
-            result = proceed.proceed();
-        } catch (Throwable failure) {
-            try {
-                lock.unlock();
-            } catch (RuntimeException releaseFailure) {
-                failure.addSuppressed(releaseFailure);
-            }
-            throw failure;
-        }
+        Object result = LockedMethod.proceedOrRelease(proceed, lock::unlock);
         lock.unlock();
         return result;
     }

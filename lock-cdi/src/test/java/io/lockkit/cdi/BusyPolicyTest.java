@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.LockException;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.testkit.redis.RedisExtension;
@@ -12,8 +13,11 @@ import io.lockkit.testkit.redis.RedisServer;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,6 +91,49 @@ class BusyPolicyTest {
         await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(5)).until(() -> !call.isDone());
         someoneElse.release();
         assertThat(call.get(5, TimeUnit.SECONDS)).isEqualTo("ran");
+    }
+
+    @Test
+    @DisplayName("an interrupted wait throws InterruptedException where the method declares it, else a"
+            + " LockException, the thread still interrupted")
+    void interruptedWait() throws InterruptedException {
+        Interrupted declaring = interruptWhileWaiting(() -> {
+            work.waitDeclaringInterruption();
+            return null;
+        });
+        assertThat(declaring.thrown()).isInstanceOf(InterruptedException.class);
+        Interrupted undeclared = interruptWhileWaiting(work::waitLong);
+        assertThat(undeclared.thrown())
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("interrupted while waiting for the lock of @Locked")
+                .hasCauseInstanceOf(InterruptedException.class);
+        assertThat(undeclared.stillInterrupted())
+                .as("the thread's interrupt flag")
+                .isTrue();
+        assertThat(work.ran()).isEqualTo(0);
+    }
+
+    /** What a call interrupted while it waited threw, and whether its thread was interrupted after. */
+    private record Interrupted(@Nullable Throwable thrown, boolean stillInterrupted) {}
+
+    private static Interrupted interruptWhileWaiting(Callable<?> call) throws InterruptedException {
+        AtomicReference<Interrupted> outcome = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            try {
+                call.call();
+                outcome.set(new Interrupted(null, Thread.currentThread().isInterrupted()));
+            } catch (Exception e) {
+                outcome.set(new Interrupted(e, Thread.currentThread().isInterrupted()));
+            }
+        });
+        caller.start();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        caller.getState() == Thread.State.WAITING || caller.getState() == Thread.State.TIMED_WAITING);
+        caller.interrupt();
+        caller.join(TimeUnit.SECONDS.toMillis(20));
+        assertThat(caller.isAlive()).as("the call returned once interrupted").isFalse();
+        return outcome.get();
     }
 
     @Test

@@ -36,6 +36,12 @@ public class BusyWork {
         return "ran";
     }
 
+    /** As {@link #waitLong}, declaring the interruption of its wait. */
+    @Locked(value = LOCK, waitTime = 30)
+    public void waitDeclaringInterruption() throws InterruptedException {
+        ran.incrementAndGet();
+    }
+
     @Locked(value = LOCK, waitTime = 0, whenBusy = WhenBusy.SKIP)
     public void skipVoid() {
         ran.incrementAndGet();

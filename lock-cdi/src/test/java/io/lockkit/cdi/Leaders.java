@@ -117,4 +117,20 @@ final class Leaders {
             return payroll.isLeader();
         }
     }
+
+    /** Uses a leadership the configuration does not declare as soon as the application starts. */
+    @ApplicationScoped
+    public static class EarlyUser {
+        /** Whether an instance's start-up observer ran. */
+        static final java.util.concurrent.atomic.AtomicBoolean RAN = new java.util.concurrent.atomic.AtomicBoolean();
+
+        @Inject
+        @LeaderOf("payroll")
+        Leadership payroll;
+
+        void onStart(@Observes jakarta.enterprise.event.Startup started) {
+            RAN.set(true);
+            payroll.isLeader();
+        }
+    }
 }

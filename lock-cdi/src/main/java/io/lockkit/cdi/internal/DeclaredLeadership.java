@@ -2,7 +2,6 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.Leadership;
 import io.lockkit.Term;
-import io.lockkit.cdi.internal.engine.LockkitConfig;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -15,9 +14,9 @@ import java.util.Optional;
 // - A view, not the Leadership itself: a bean may be created before the application start that
 //   starts the declared leaderships (an @Initialized observer of its own), so each call asks the
 //   holder for the leadership of the moment.
-// - Made for injection points only (the extensions add a bean per name they see at one), and only
-//   for a declared name: a @LeaderOf naming no declared leadership fails its injection, as a
-//   leadership that never campaigns would make every instance skip the leader's work silently.
+// - Made for injection points only (the extensions add a bean per name the deployment walk sees at
+//   one), and only for a declared name: the walk's check of those names fails the deployment (in
+//   Quarkus the start, before any bean ran) for a name the configuration does not declare.
 // - close() is the container's: the view refuses it loudly rather than ignore it.
 final class DeclaredLeadership implements Leadership {
 
@@ -25,11 +24,6 @@ final class DeclaredLeadership implements Leadership {
     private final LockFactoryHolder holder;
 
     DeclaredLeadership(String name, LockFactoryHolder holder) {
-        if (!holder.leaderships().declares(name)) {
-            throw new IllegalStateException("lockkit: @LeaderOf(\"" + name + "\") Leadership is injected, but the"
-                    + " configuration declares no leadership '" + name + "': set "
-                    + LockkitConfig.load().name(LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name)));
-        }
         this.name = name;
         this.holder = holder;
     }

@@ -127,7 +127,12 @@ final class LangModelDeclarations implements DeclarationModel<ClassInfo, MethodI
         if (member != null) {
             return member;
         }
-        throw new IllegalStateException("the container's language model omits @Locked." + name + " on " + binding);
+        throw new IllegalStateException("the container's language model omits the member " + name + " of " + binding);
+    }
+
+    @Override
+    public String leaderOfName(AnnotationInfo leaderOf) {
+        return member(leaderOf, "value").asString();
     }
 
     @Override

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The leaderships an application declares in configuration ({@code lockkit.leadership.<name>.*}):
@@ -33,8 +32,6 @@ final class Leaderships {
     private final Event<Object> events;
     /** The started leaderships, by name; guarded by this. */
     private final Map<String, Leadership> started = new LinkedHashMap<>();
-    /** The names the configuration declares, read at start (or at the first question); guarded by this. */
-    private @Nullable Set<String> declared;
     /** Set once closed: a leadership started later is closed at once; guarded by this. */
     private boolean closed;
 
@@ -49,9 +46,6 @@ final class Leaderships {
      */
     void start(LockkitConfig config, Supplier<DistributedLockFactory> factory) {
         Set<String> names = config.leadershipNames();
-        synchronized (this) {
-            declared = names;
-        }
         for (String name : names) {
             String leaseKey = LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name);
             String rejoinKey = LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_REJOIN_DELAY, name);
@@ -91,14 +85,6 @@ final class Leaderships {
                     "lockkit: an observer of " + event + " threw; the leadership " + name + " is not affected",
                     e);
         }
-    }
-
-    /** Whether the configuration declares the leadership {@code name} (it may not have started yet). */
-    synchronized boolean declares(String name) {
-        if (declared == null) {
-            declared = LockkitConfig.load().leadershipNames();
-        }
-        return declared.contains(name);
     }
 
     /** The started leadership {@code name}, if the configuration declares it. */

@@ -7,6 +7,7 @@ import io.lockkit.cdi.internal.engine.DeploymentWalk;
 import io.lockkit.spi.LockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
@@ -20,9 +21,14 @@ import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPre
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
+import jakarta.enterprise.inject.build.compatible.spi.SyntheticObserver;
 import jakarta.enterprise.inject.build.compatible.spi.Validation;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.inject.spi.EventContext;
 import jakarta.enterprise.lang.model.AnnotationInfo;
+import jakarta.interceptor.Interceptor;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * Build compatible extension, run by Quarkus ArC at build time (CDI Full containers run
@@ -42,14 +48,25 @@ import java.util.List;
 //   build time. The walk and its rules are DeploymentWalk's, which the portable extension feeds
 //   reflection; problems are reported at @Validation, as the portable one reports them after
 //   validation, so both fail the deployment with the same messages.
+// - Injected leaderships (@LeaderOf) are collected by the same walk, but checked at the start: in
+//   Quarkus this runs at build time, and the leaderships are the run time's configuration (a system
+//   property, a config source). A synthetic observer of the Startup event (Quarkus' StartupEvent is
+//   one) runs the walk's check first of all, so the start fails before any bean used a leadership.
 // - The readiness check (LockkitReadinessCheck) is added at @Discovery by name, and only when the
 //   MicroProfile Health API is present: it has no bean defining annotation of its own.
 @SkipIfPortableExtensionPresent(LockkitPortableExtension.class)
 public class LockkitExtension implements BuildCompatibleExtension {
 
+    /**
+     * The leadership check's place among the observers of the Startup event: before every other,
+     * lock-quarkus' start ({@code PLATFORM_BEFORE - 1000}) and the application's {@code @Startup} beans
+     * among them, so no bean has used a leadership when a missing one fails the start.
+     */
+    static final int LEADERSHIP_CHECK_PRIORITY = Interceptor.Priority.PLATFORM_BEFORE - 2000;
+
+    private static final String NAMES = "names";
+
     private final DeploymentWalk walk = new DeploymentWalk();
-    /** The names of {@code @Inject @LeaderOf(name) Leadership} injection points. */
-    private final java.util.Set<String> leaderships = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Adds the {@code lockkit} readiness check where the MicroProfile Health API is present. */
     @Discovery
@@ -85,26 +102,23 @@ public class LockkitExtension implements BuildCompatibleExtension {
         }
     }
 
-    /** Collects the names of {@code @LeaderOf(name) Leadership} injection points, each to get a bean. */
+    /** Hands each injection point to the walk, which collects the {@code @LeaderOf(name) Leadership} names. */
     @Registration(types = Object.class)
     public void findLeaderships(BeanInfo bean) {
         for (InjectionPointInfo point : bean.injectionPoints()) {
-            if (!point.type().isClass()
-                    || !point.type().asClass().declaration().name().equals(Leadership.class.getName())) {
-                continue;
-            }
-            for (AnnotationInfo qualifier : point.qualifiers()) {
-                if (qualifier.name().equals(LeaderOf.class.getName())) {
-                    leaderships.add(qualifier.value().asString());
-                }
-            }
+            walk.injectionPoint(
+                    LangModelDeclarations.INSTANCE, LangModelDeclarations.erasure(point.type()), point.qualifiers());
         }
     }
 
-    /** A {@code @LeaderOf(name) Leadership} bean per name injected: a view of the declared leadership. */
+    /**
+     * A {@code @LeaderOf(name) Leadership} bean per name injected (a view of the declared leadership),
+     * and the check of the names against the run time's configuration at the start.
+     */
     @Synthesis
     public void addLeaderships(SyntheticComponents components) {
-        for (String name : leaderships) {
+        SortedSet<String> names = walk.leadershipNames();
+        for (String name : names) {
             components
                     .addBean(Leadership.class)
                     .type(Leadership.class)
@@ -112,6 +126,24 @@ public class LockkitExtension implements BuildCompatibleExtension {
                     .scope(Dependent.class)
                     .withParam("name", name)
                     .createWith(DeclaredLeaderships.class);
+        }
+        if (!names.isEmpty()) {
+            components
+                    .addObserver(Startup.class)
+                    .priority(LEADERSHIP_CHECK_PRIORITY)
+                    .withParam(NAMES, names.toArray(String[]::new))
+                    .observeWith(LeadershipCheck.class);
+        }
+    }
+
+    /** Fails the start when the configuration declares no leadership for a name injected. */
+    public static class LeadershipCheck implements SyntheticObserver<Startup> {
+        @Override
+        public void observe(EventContext<Startup> event, Parameters params) {
+            List<String> problems = DeploymentWalk.undeclaredLeaderships(List.of(params.get(NAMES, String[].class)));
+            if (!problems.isEmpty()) {
+                throw new DeploymentException(String.join("; ", problems));
+            }
         }
     }
 

@@ -4,7 +4,6 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.Leadership;
 import io.lockkit.cdi.LeaderOf;
 import io.lockkit.cdi.internal.engine.DeploymentWalk;
-import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.cdi.internal.engine.ReflectionDeclarations;
 import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import io.lockkit.spi.LockProvider;
@@ -21,13 +20,13 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessBean;
 import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import jakarta.enterprise.inject.spi.ProcessProducerField;
 import jakarta.enterprise.inject.spi.ProcessProducerMethod;
 import jakarta.enterprise.inject.spi.ProcessSyntheticBean;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.util.List;
 
@@ -41,8 +40,9 @@ import java.util.List;
 //   state keeps the last deployment's BeanManager - and so its class loader - alive after undeploy
 //   (seen on WildFly 38). A portable extension is held by the deployment only.
 // - The rules are the same code: DeploymentWalk, fed reflection here and the language model in the
-//   build compatible extension. Problems are reported after validation, so each fails the
-//   deployment as a DeploymentException naming the method.
+//   build compatible extension; that includes the @LeaderOf injection points and their check.
+//   Problems are reported after validation, so each fails the deployment as a DeploymentException
+//   naming the method or the key to set.
 // - The readiness check is added as a type, not discovered: it has no bean defining annotation, as
 //   a container without the MicroProfile Health API could not load it while scanning.
 public class LockkitPortableExtension implements Extension {
@@ -50,8 +50,6 @@ public class LockkitPortableExtension implements Extension {
     private static final System.Logger LOG = System.getLogger(LockkitPortableExtension.class.getName());
 
     private final DeploymentWalk walk = new DeploymentWalk();
-    /** The names of {@code @Inject @LeaderOf(name) Leadership} injection points. */
-    private final java.util.Set<String> leaderships = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Adds the {@code lockkit} readiness check where the MicroProfile Health API is present. */
     void addHealthCheck(@Observes BeforeBeanDiscovery event) {
@@ -98,18 +96,16 @@ public class LockkitPortableExtension implements Extension {
                 ReflectionDeclarations.INSTANCE, event.getAnnotatedBeanClass().getJavaClass());
     }
 
-    /** Collects the names of {@code @LeaderOf(name) Leadership} injection points, each to get a bean. */
+    /** Hands each {@code Leadership} injection point to the walk, which collects the {@code @LeaderOf} names. */
     void findLeaderships(@Observes ProcessInjectionPoint<?, Leadership> event) {
-        for (Annotation qualifier : event.getInjectionPoint().getQualifiers()) {
-            if (qualifier instanceof LeaderOf leaderOf) {
-                leaderships.add(leaderOf.value());
-            }
-        }
+        InjectionPoint point = event.getInjectionPoint();
+        walk.injectionPoint(
+                ReflectionDeclarations.INSTANCE, Leadership.class.getName(), List.copyOf(point.getQualifiers()));
     }
 
     /** A {@code @LeaderOf(name) Leadership} bean per name injected: a view of the declared leadership. */
     void addLeaderships(@Observes AfterBeanDiscovery event, BeanManager beans) {
-        for (String name : leaderships) {
+        for (String name : walk.leadershipNames()) {
             event.<Leadership>addBean()
                     .types(Leadership.class, Object.class)
                     .qualifiers(LeaderOf.Literal.of(name), Any.Literal.INSTANCE)
@@ -148,34 +144,13 @@ public class LockkitPortableExtension implements Extension {
         walk.libraryFactoryAdded();
     }
 
+    /** The walk's problems and undeclared injected leaderships fail the deployment, each naming what to fix. */
     void report(@Observes AfterDeploymentValidation event) {
         for (String problem : walk.problems()) {
             event.addDeploymentProblem(new DeploymentException(problem));
         }
-        checkLeaderships(event);
-    }
-
-    /**
-     * An injected {@code @LeaderOf(name) Leadership} whose name the configuration does not declare
-     * fails the deployment (a leadership that never campaigns would make every instance skip the
-     * leader's work); a misspelt leadership setting is left to the application start, which names it.
-     */
-    private void checkLeaderships(AfterDeploymentValidation event) {
-        if (leaderships.isEmpty()) {
-            return;
-        }
-        java.util.Set<String> declared;
-        try {
-            declared = LockkitConfig.load().leadershipNames();
-        } catch (IllegalArgumentException e) {
-            return;
-        }
-        for (String name : new java.util.TreeSet<>(leaderships)) {
-            if (!declared.contains(name)) {
-                event.addDeploymentProblem(new DeploymentException("lockkit: @LeaderOf(\"" + name + "\") Leadership is"
-                        + " injected, but the configuration declares no leadership '" + name + "': set "
-                        + LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name)));
-            }
+        for (String problem : DeploymentWalk.undeclaredLeaderships(walk.leadershipNames())) {
+            event.addDeploymentProblem(new DeploymentException(problem));
         }
     }
 }

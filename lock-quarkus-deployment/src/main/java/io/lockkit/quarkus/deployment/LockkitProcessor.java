@@ -45,6 +45,9 @@ class LockkitProcessor {
     /** lock-cdi's switch for its meters. */
     static final String METRICS_KEY = "lockkit.metrics.enabled";
 
+    /** lock-cdi's leadership qualifier, by name. */
+    static final String LEADER_OF = "io.lockkit.cdi.LeaderOf";
+
     /** The beans lock-cdi's interceptor and factory need, by name: they are lock-cdi internals. */
     static final String[] LOCK_CDI_BEANS = {
         "io.lockkit.cdi.internal.LockedInterceptor", "io.lockkit.cdi.internal.LockFactoryHolder",
@@ -83,6 +86,16 @@ class LockkitProcessor {
                 .addBeanClasses(DataSourceCheck.class, LockkitStartup.class)
                 .setUnremovable()
                 .build();
+    }
+
+    /**
+     * lock-cdi's {@code @LeaderOf} in the beans' index, so ArC knows it as a qualifier: without it an
+     * {@code @Inject @LeaderOf(name) Leadership} resolved as {@code @Default}, an unsatisfied dependency
+     * that failed the build (seen when lock-cdi's jar is not in the application's index).
+     */
+    @BuildStep
+    AdditionalBeanBuildItem leadershipQualifier() {
+        return AdditionalBeanBuildItem.builder().addBeanClasses(LEADER_OF).build();
     }
 
     @BuildStep

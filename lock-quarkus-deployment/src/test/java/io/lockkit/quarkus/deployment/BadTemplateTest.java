@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lockkit.cdi.Locked;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -26,10 +25,7 @@ class BadTemplateTest {
             .withApplicationRoot(jar -> jar.addClasses(Shipping.class))
             .overrideConfigKey("quarkus.lockkit.devservices.enabled", "false")
             .assertException(failure -> {
-                List<String> messages = new ArrayList<>();
-                for (Throwable t = failure; t != null; t = t.getCause()) {
-                    messages.add(String.valueOf(t.getMessage()));
-                }
+                List<String> messages = FailureMessages.of(failure);
                 assertThat(messages)
                         .as("the failure's messages")
                         .anySatisfy(m ->

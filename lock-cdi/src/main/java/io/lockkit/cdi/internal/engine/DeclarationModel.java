@@ -5,7 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the deployment walk needs to know of classes, methods and annotations, so one walk runs on
+ * What the deployment walk needs to know of classes, methods, injection points' qualifiers and
+ * annotations, so one walk runs on
  * reflection (the portable extension) and on the CDI language model (the build compatible one, where
  * Quarkus has no loaded classes).
  *
@@ -52,6 +53,9 @@ public interface DeclarationModel<C, M, A> {
 
     /** The members of an annotation whose type is {@code io.lockkit.cdi.Locked}. */
     LockedValues lockedValues(A locked);
+
+    /** The leadership name of an annotation whose type is {@code io.lockkit.cdi.LeaderOf}. */
+    String leaderOfName(A leaderOf);
 
     /** The method's signature, for the declaration rules. */
     SignatureModel<?> signature(M method);

@@ -8,16 +8,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One deployment's checks, whichever extension the container runs: each bean class's {@code @Locked}
  * bindings (on the method, else on the class or a superclass; directly or through stereotypes) are
- * resolved and checked, and the {@code @Default} factory and provider beans are counted. The
- * portable extension feeds it reflection, the build compatible one the CDI language model; each
- * then only reports {@link #problems()} and adds the library's factory bean unless
- * {@link #applicationFactories()} has one.
+ * resolved and checked, the {@code @Default} factory and provider beans are counted, and the
+ * {@code @LeaderOf(name) Leadership} injection points are collected, their names checked against the
+ * configuration by {@link #undeclaredLeaderships}. The portable extension feeds it reflection, the
+ * build compatible one the CDI language model; each then only reports {@link #problems()}, adds the
+ * library's factory bean unless {@link #applicationFactories()} has one, and a leadership bean per
+ * name in {@link #leadershipNames()}.
  */
 // Design notes.
 // - Overloads are told apart by the binary names of their parameter types' erasures, so
@@ -28,12 +33,17 @@ import org.jspecify.annotations.Nullable;
 // - Stereotypes are followed as the interceptor follows them at the first call (InterceptorBindings),
 //   so a bad template behind a stereotype fails the deployment too. On superclasses only @Inherited
 //   annotations count, as for the bean class's own annotations in reflection.
+// - Injected leaderships are checked against the run time's configuration, so where the walk runs
+//   at build time (Quarkus) the build compatible extension runs the check at the start, before any
+//   other observer of the Startup event; the portable one runs it after validation. One message.
 // - Thread-safe: Weld may fire bean events from several threads.
 public final class DeploymentWalk {
 
     private static final System.Logger LOG = System.getLogger(DeploymentWalk.class.getName());
 
     static final String LOCKED = "io.lockkit.cdi.Locked";
+    private static final String LEADERSHIP = "io.lockkit.Leadership";
+    private static final String LEADER_OF = "io.lockkit.cdi.LeaderOf";
     private static final String STEREOTYPE = "jakarta.enterprise.inject.Stereotype";
     private static final String INTERCEPTOR = "jakarta.interceptor.Interceptor";
     private static final String INHERITED = "java.lang.annotation.Inherited";
@@ -44,6 +54,7 @@ public final class DeploymentWalk {
     private final List<String> problems = new CopyOnWriteArrayList<>();
     private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
     private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
+    private final Set<String> leaderships = ConcurrentHashMap.newKeySet();
     private volatile boolean libraryFactoryAdded;
 
     /** A resolved binding: the method (binary parameter type names) and the {@code @Locked} members in force for it. */
@@ -111,6 +122,55 @@ public final class DeploymentWalk {
         if (hasDefaultQualifier(qualifiers)) {
             applicationProviders.add(describe);
         }
+    }
+
+    /**
+     * Counts an injection point of type {@code typeName} (the binary name of its erasure) with the
+     * qualifiers {@code qualifiers}: a {@code @LeaderOf(name) Leadership} one injects the leadership
+     * {@code name}.
+     */
+    public <C, M, A> void injectionPoint(DeclarationModel<C, M, A> model, String typeName, Collection<A> qualifiers) {
+        if (!typeName.equals(LEADERSHIP)) {
+            return;
+        }
+        for (A qualifier : qualifiers) {
+            if (model.annotationName(qualifier).equals(LEADER_OF)) {
+                leaderships.add(model.leaderOfName(qualifier));
+            }
+        }
+    }
+
+    /** The names of the injected leaderships, each to get a bean, in order. */
+    public SortedSet<String> leadershipNames() {
+        return new TreeSet<>(leaderships);
+    }
+
+    /**
+     * The one check of injected leaderships: a message for each name among {@code injected} that the
+     * configuration does not declare (a leadership that never campaigns would make every instance
+     * skip the leader's work). A misspelt leadership setting gives none here: the application start
+     * names it.
+     */
+    public static List<String> undeclaredLeaderships(Collection<String> injected) {
+        if (injected.isEmpty()) {
+            return List.of();
+        }
+        LockkitConfig config = LockkitConfig.load();
+        Set<String> declared;
+        try {
+            declared = config.leadershipNames();
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
+        List<String> problems = new ArrayList<>();
+        for (String name : new TreeSet<>(injected)) {
+            if (!declared.contains(name)) {
+                problems.add("lockkit: @LeaderOf(\"" + name + "\") Leadership is injected, but the configuration"
+                        + " declares no leadership '" + name + "': set "
+                        + config.name(LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name)));
+            }
+        }
+        return problems;
     }
 
     /**

@@ -1,9 +1,7 @@
 package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.BackendUnavailableException;
-import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
-import io.lockkit.LockException;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
@@ -21,8 +19,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +27,12 @@ import org.jspecify.annotations.Nullable;
  * factory and this object.
  */
 // Design notes.
+// - One strategy per return kind (LockedCalls), chosen once in the constructor: SynchronousCalls
+//   (waits on the calling thread; JTA; the event-loop guard), StageCalls (CompletionStage and
+//   CompletableFuture: a StageCall per call acquires without blocking and releases when the stage
+//   completes) and AdaptedCalls (Uni, Multi: lazy, an AdaptedCall per subscription, so lock-cdi
+//   knows nothing of their library). What they share lives here: the lock name, the acquisition's
+//   start, the outage bookkeeping and the release.
 // - Every hold is a LockHandle, not a thread-owned DistributedLock: an asynchronous method's lock is
 //   released by whichever thread completes its stage, and a nested call joins the outer hold through
 //   HeldLocks + acquireAgain(), which also works when the outer method is asynchronous. A
@@ -39,19 +41,6 @@ import org.jspecify.annotations.Nullable;
 // - Release after a normal return uses release(), which reports a lost hold (LockLostException):
 //   a critical section that lost its lock must not look successful. After a failure, the loss is
 //   added to the method's exception as suppressed.
-// - Inside a JTA transaction a synchronous method's release waits for the transaction's completion
-//   (TransactionCompletion): releasing at return would let another caller in before this one's
-//   writes are committed. Later calls in the same transaction join that hold.
-// - An asynchronous method that does not join an outer hold acquires with acquireAsync: the calling
-//   thread (maybe an event loop) never waits nor calls the backend; the method runs on the thread
-//   that completes the acquisition once the lock is granted. Acquisition failures come back as
-//   failed stages, where callers of such methods look for failures. The body runs on the installed
-//   runtime's resume executor (the caller's event-loop context in Quarkus) when it names one. That
-//   path is AsyncInvocation; AdaptedCall is the one of adapted types.
-// - Return types a LockedRuntime adapts (Uni, Multi) are lazy: the adapter's value acquires on each
-//   subscription through a LockedCall, so lock-cdi itself knows nothing of their library.
-// - On a thread the runtime says must not block (an event loop), a method that would wait for its
-//   lock fails before acquiring: blocking there stalls every request the loop serves.
 // - An unavailable backend (BackendUnavailableException) skips a whenBusy = SKIP method as a busy
 //   lock does: it never runs without its lock either way, and a scheduled job that threw on every
 //   tick of an outage filled the log with the scheduler's stack traces. Every acquisition's outcome
@@ -64,17 +53,28 @@ public final class LockedMethod {
 
     private final LockedDeclaration declaration;
     private final @Nullable String constantName;
-    private final boolean declaresInterruption;
-    private final LockedRuntimes runtimes;
+    private final LockedCalls calls;
 
     private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption) {
         this.declaration = declaration;
-        this.runtimes = LockedRuntimes.installed();
-        this.declaresInterruption = declaresInterruption;
         List<Object> parts = declaration.nameParts();
         this.constantName = parts.stream().allMatch(String.class::isInstance)
                 ? String.join("", parts.stream().map(String.class::cast).toList())
                 : null;
+        this.calls = calls(declaration, declaresInterruption, LockedRuntimes.installed());
+    }
+
+    /** The strategy for the method's return kind: the one place the kind is looked at. */
+    private LockedCalls calls(LockedDeclaration declaration, boolean declaresInterruption, LockedRuntimes runtimes) {
+        ReturnKind kind = declaration.returnKind();
+        if (kind == ReturnKind.ADAPTED) {
+            AsyncType type = Objects.requireNonNull(runtimes.asyncType(declaration.returnType()), "adapter");
+            return new AdaptedCalls(this, type, runtimes);
+        }
+        if (kind.async()) {
+            return new StageCalls(this, kind, runtimes);
+        }
+        return new SynchronousCalls(this, kind, runtimes, declaresInterruption);
     }
 
     /**
@@ -185,7 +185,6 @@ public final class LockedMethod {
      * unavailable backend is recorded in {@code outage}; a {@link WhenBusy#SKIP} method is then
      * skipped as if the lock were busy, any other fails with {@link BackendUnavailableException}.
      */
-    @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
     public @Nullable Object invoke(
             DistributedLockFactory factory,
             Object[] args,
@@ -193,89 +192,38 @@ public final class LockedMethod {
             TransactionCompletion transactions,
             BackendOutage outage)
             throws Exception {
-        ReturnKind kind = declaration.returnKind();
-        if (kind == ReturnKind.ADAPTED) {
-            AsyncType type = Objects.requireNonNull(runtimes.asyncType(declaration.returnType()), "adapter");
-            Executor resume = runtimes.resumeExecutor();
-            return type.defer(() -> new AdaptedCall(this, factory, args, proceed, outage, resume));
-        }
-        String name;
-        try {
-            name = lockName(args);
-        } catch (RuntimeException e) {
-            if (kind.async()) {
-                return CompletableFuture.failedFuture(e);
-            }
-            throw e;
-        }
-        LockHandle handle = HeldLocks.find(factory, name);
-        if (handle == null && kind.async()) {
-            return new AsyncInvocation(this, factory, name, proceed, outage).start(runtimes.resumeExecutor());
-        }
-        if (handle == null) {
-            handle = transactions.heldUntilCompletion(factory, name);
-        }
-        long acquiredAt = 0; // when this call took the lock itself, for holdAtLeast
-        if (handle != null) {
-            handle.acquireAgain();
-        } else {
-            // A synchronous method here: an asynchronous one not joining a hold went to AsyncInvocation.
-            DistributedLock threadLock = factory.getLock(name);
-            if (threadLock.isHeldByCurrentThread()) {
-                return joinThreadHold(threadLock, proceed);
-            }
-            if (runtimes.mustNotBlock()) {
-                throw new IllegalStateException("@Locked on " + declaration.describe()
-                        + " would block thread " + Thread.currentThread().getName()
-                        + " while it waits for lock " + name + ", and this thread must not block (an event loop):"
-                        + " return Uni or CompletionStage from the method, or run it on a worker thread"
-                        + " (@Blocking, @RunOnVirtualThread)");
-            }
-            Optional<LockHandle> acquired = acquire(factory, name, outage);
-            if (acquired.isEmpty()) {
-                return skipped(kind);
-            }
-            handle = acquired.get();
-            acquiredAt = System.nanoTime();
-        }
-        return runHeld(factory, name, handle, acquiredAt, proceed, transactions);
+        return calls.invoke(factory, args, proceed, transactions, outage);
     }
 
-    /** Runs a synchronous method (or the call of an asynchronous one that joined a hold) under {@code handle}. */
-    @SuppressWarnings("FutureReturnValueIgnored") // an asynchronous method's future goes back to its caller
-    private @Nullable Object runHeld(
-            DistributedLockFactory factory,
-            String name,
-            LockHandle handle,
-            long acquiredAt,
-            Proceed proceed,
-            TransactionCompletion transactions)
+    /**
+     * Runs {@code proceed} as this thread's hold of {@code name} ({@link HeldLocks}, for nested
+     * calls); when it throws, runs {@code releaseOnFailure} (whose own failure is added as
+     * suppressed) and throws again.
+     */
+    static @Nullable Object proceedHolding(
+            DistributedLockFactory factory, String name, LockHandle handle, Proceed proceed, Runnable releaseOnFailure)
             throws Exception {
-        ReturnKind kind = declaration.returnKind();
-        Runnable release = () -> release(handle, acquiredAt);
-        Object result;
         HeldLocks.push(factory, name, handle);
-        try {
-            result = proceed.proceed();
-        } catch (Throwable failure) {
+        Object result = proceedOrRelease(proceed, () -> {
             HeldLocks.pop();
+            releaseOnFailure.run();
+        });
+        HeldLocks.pop();
+        return result;
+    }
+
+    /** Runs {@code proceed}; when it throws, runs {@code release} (its failure added as suppressed) and throws again. */
+    static @Nullable Object proceedOrRelease(Proceed proceed, Runnable release) throws Exception {
+        try {
+            return proceed.proceed();
+        } catch (Throwable failure) {
             try {
-                if (kind.async() || !transactions.releaseAtCompletion(factory, name, handle, release)) {
-                    release.run();
-                }
+                release.run();
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
             throw failure;
         }
-        HeldLocks.pop();
-        if (kind.async() && result != null) {
-            return AsyncInvocation.releaseOnCompletion((CompletionStage<?>) result, release);
-        }
-        if (kind.async() || !transactions.releaseAtCompletion(factory, name, handle, release)) {
-            release.run();
-        }
-        return result;
     }
 
     /** Starts waiting for the lock: busy yields an empty result when the method skips, else waits. */
@@ -319,8 +267,9 @@ public final class LockedMethod {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
-    ReturnKind returnKind() {
-        return declaration.returnKind();
+    /** What the method does when the lock is busy. */
+    WhenBusy whenBusy() {
+        return declaration.whenBusy();
     }
 
     /** The method, for messages. */
@@ -339,64 +288,6 @@ public final class LockedMethod {
             }
         }
         hold.release();
-    }
-
-    /**
-     * The calling thread holds the lock through {@link DistributedLock}: take it once more
-     * (reentrant, no round trip) instead of waiting for ourselves as a different owner.
-     */
-    private static @Nullable Object joinThreadHold(DistributedLock lock, Proceed proceed) throws Exception {
-        Object result;
-        lock.lock();
-        try {
-            result = proceed.proceed();
-        } catch (Throwable failure) {
-            try {
-                lock.unlock();
-            } catch (RuntimeException releaseFailure) {
-                failure.addSuppressed(releaseFailure);
-            }
-            throw failure;
-        }
-        lock.unlock();
-        return result;
-    }
-
-    private Optional<LockHandle> acquire(DistributedLockFactory factory, String name, BackendOutage outage)
-            throws InterruptedException {
-        long began = BackendOutage.attemptBegins();
-        Optional<LockHandle> acquired;
-        try {
-            if (declaration.whenBusy() == WhenBusy.SKIP) {
-                acquired = factory.tryAcquire(name, declaration.options());
-            } else {
-                acquired = Optional.of(factory.acquire(name, declaration.options()));
-            }
-        } catch (InterruptedException e) {
-            if (declaresInterruption && !declaration.returnKind().async()) {
-                throw e;
-            }
-            Thread.currentThread().interrupt();
-            throw new LockException(
-                    name, "interrupted while waiting for the lock of @Locked " + declaration.describe(), e);
-        } catch (RuntimeException e) {
-            if (skipsAfter(outage, began, name, e)) {
-                return Optional.empty();
-            }
-            throw e;
-        }
-        skipsAfter(outage, began, name, null);
-        return acquired;
-    }
-
-    /** What the stage of an asynchronous method that was skipped completes with. */
-    static @Nullable Object skippedValue(ReturnKind kind) {
-        return kind == ReturnKind.STAGE_OF_OPTIONAL || kind == ReturnKind.FUTURE_OF_OPTIONAL ? Optional.empty() : null;
-    }
-
-    /** What a skipped synchronous call returns (an asynchronous one completes its stage with {@link #skippedValue}). */
-    private static @Nullable Object skipped(ReturnKind kind) {
-        return kind == ReturnKind.OPTIONAL ? Optional.empty() : null;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lockkit.cdi.internal.engine;
 
+import io.lockkit.cdi.LeaderOf;
 import io.lockkit.cdi.Locked;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -80,6 +81,11 @@ public final class ReflectionDeclarations implements DeclarationModel<Class<?>, 
     @Override
     public LockedValues lockedValues(Annotation locked) {
         return LockedValues.of((Locked) locked);
+    }
+
+    @Override
+    public String leaderOfName(Annotation leaderOf) {
+        return ((LeaderOf) leaderOf).value();
     }
 
     @Override

@@ -16,29 +16,34 @@ import org.jspecify.annotations.Nullable;
  * that does not join an outer hold: acquires without blocking the calling thread, runs the method
  * when the lock is granted (on the thread that completes the acquisition, or the runtime's resume
  * executor), and releases when the method's stage completes. The caller cancelling the returned
- * future abandons the wait, or cancels the method's future once it runs. Used once; thread-safe.
+ * future abandons the wait, or cancels the method's future once it runs. Made by {@link StageCalls}
+ * for each call; used once; thread-safe.
  */
-final class AsyncInvocation {
+final class StageCall {
 
     private final LockedMethod method;
     private final DistributedLockFactory factory;
     private final String name;
     private final LockedMethod.Proceed proceed;
     private final BackendOutage outage;
+    private final @Nullable Object skipped;
     private final CompletableFuture<Object> result = new CompletableFuture<>();
     private final AtomicReference<@Nullable CompletableFuture<?>> running = new AtomicReference<>();
 
-    AsyncInvocation(
+    /** {@code skipped}: what the stage completes with when the call is skipped ({@link StageCalls}). */
+    StageCall(
             LockedMethod method,
             DistributedLockFactory factory,
             String name,
             LockedMethod.Proceed proceed,
-            BackendOutage outage) {
+            BackendOutage outage,
+            @Nullable Object skipped) {
         this.method = method;
         this.factory = factory;
         this.name = name;
         this.proceed = proceed;
         this.outage = outage;
+        this.skipped = skipped;
     }
 
     /** Starts the acquisition; returns the future the caller gets. */
@@ -50,7 +55,7 @@ final class AsyncInvocation {
             acquisition = method.startAcquisition(factory, name);
         } catch (LockException | IllegalArgumentException e) {
             if (method.skipsAfter(outage, began, name, e)) {
-                return CompletableFuture.completedFuture(LockedMethod.skippedValue(method.returnKind()));
+                return CompletableFuture.completedFuture(skipped);
             }
             return CompletableFuture.failedFuture(e);
         }
@@ -80,7 +85,7 @@ final class AsyncInvocation {
     private void run(long began, @Nullable LockHandle handle, @Nullable Throwable thrown) {
         Throwable failure = LockedMethod.unwrap(thrown);
         if (method.skipsAfter(outage, began, name, failure)) {
-            result.complete(LockedMethod.skippedValue(method.returnKind()));
+            result.complete(skipped);
             return;
         }
         if (failure != null) {
@@ -88,7 +93,7 @@ final class AsyncInvocation {
             return;
         }
         if (handle == null) {
-            result.complete(LockedMethod.skippedValue(method.returnKind()));
+            result.complete(skipped);
             return;
         }
         long acquiredAt = System.nanoTime();

@@ -35,8 +35,11 @@ import org.jspecify.annotations.Nullable;
  * {@code "e"} followed by U+0301 are two locks, as are {@code "Order"} and {@code "order"}, and
  * {@code "a"} and {@code "a "}. If the names your application builds can arrive in more than one
  * form (user input, names from several systems), normalize them before locking, for instance with
- * {@link java.text.Normalizer}. A listing's prefix ({@link LockOperations#locks}) matches names the same way, and
- * listed names come back exactly as they were locked.
+ * {@link java.text.Normalizer}. A listing's prefix ({@link LockOperations#locks}) matches names the
+ * same way, and listed names come back exactly as they were locked.
+ *
+ * <p>The operator's tools (inspect, list and force-release locks, check health) are on
+ * {@link #operations()}.
  */
 public interface DistributedLockFactory extends AutoCloseable {
 
@@ -204,10 +207,11 @@ public interface DistributedLockFactory extends AutoCloseable {
 
     /**
      * This factory's client id: the part before the first {@code ':'} of the owner id of every hold
-     * it makes, as {@link LockOperations#inspect}, {@link LockOperations#locks} ({@link LockInfo#clientId()}) and the operator CLI
-     * show it. By default {@code <host>/<pid>/<suffix>}, e.g. {@code orders-7d9f8c-x2k4p/1/k3x9q0}:
-     * the host name (a container's or pod's {@code HOSTNAME}), the process id, and a suffix that
-     * differs per factory of the JVM and per process start; {@link Builder#clientId} sets another.
+     * it makes, as {@link LockOperations#inspect}, {@link LockOperations#locks}
+     * ({@link LockInfo#clientId()}) and the operator CLI show it. By default
+     * {@code <host>/<pid>/<suffix>}, e.g. {@code orders-7d9f8c-x2k4p/1/k3x9q0}: the host name (a
+     * container's or pod's {@code HOSTNAME}), the process id, and a suffix that differs per factory
+     * of the JVM and per process start; {@link Builder#clientId} sets another.
      * Logged at INFO when the factory starts.
      *
      * @throws UnsupportedOperationException when this implementation has none (the default; the

@@ -20,28 +20,55 @@ final class BrokenFactoryKits {
 
     private BrokenFactoryKits() {}
 
-    /** The one key of every factory here, under its own name. */
-    static String startKey(String name) {
-        return "lockkit." + name + ".start-tokens-at";
+    /** What a factory here gets wrong. */
+    enum Fault {
+        NONE,
+        /**
+         * Also reads {@code lockkit.<name>.stripes}, which {@code settings()} does not declare: a
+         * container would report a user's setting of it as a typo, and Quarkus would not map it.
+         */
+        READS_AN_UNDECLARED_KEY,
+        /**
+         * Parses its value itself, so a bad one is refused with the JDK's message: an
+         * {@link IllegalArgumentException} that names neither the key nor where the value came from.
+         */
+        PARSES_WITHOUT_NAMING_THE_KEY
     }
 
-    /** Reads and declares its key, and refuses a bad value through {@link ProviderSettings}: honest. */
-    public static class HonestFactory implements LockProviderFactory {
+    /** An in-JVM provider's factory, named {@code name}, with {@code fault}. */
+    abstract static class FaultyFactory implements LockProviderFactory {
+        private final String name;
+        private final Fault fault;
+
+        FaultyFactory(String name, Fault fault) {
+            this.name = name;
+            this.fault = fault;
+        }
+
         @Override
         public String name() {
-            return "kit-honest";
+            return name;
         }
 
         @Override
         public List<ProviderSetting> settings() {
-            return List.of(new ProviderSetting(startKey(name()), "1", "The first fencing token of the lock table."));
+            return List.of(new ProviderSetting(startKey(name), "1", "The first fencing token of the lock table."));
         }
 
         @Override
         public LockProvider create(ProviderSettings settings, ProviderEnvironment environment) {
             LocalLockProvider provider = new LocalLockProvider();
-            String key = startKey(name());
-            settings.integer(key).ifPresent(next -> settings.apply(key, () -> provider.startTokensAt(next)));
+            String key = startKey(name);
+            switch (fault) {
+                case NONE ->
+                    settings.integer(key).ifPresent(next -> settings.apply(key, () -> provider.startTokensAt(next)));
+                case READS_AN_UNDECLARED_KEY -> {
+                    settings.integer("lockkit." + name + ".stripes");
+                    settings.integer(key).ifPresent(provider::startTokensAt);
+                }
+                case PARSES_WITHOUT_NAMING_THE_KEY ->
+                    settings.string(key).map(Long::parseLong).ifPresent(provider::startTokensAt);
+            }
             return provider;
         }
 
@@ -51,72 +78,71 @@ final class BrokenFactoryKits {
         }
     }
 
-    /**
-     * Also reads {@code lockkit.kit-undeclared.stripes}, which {@link #settings()} does not declare:
-     * a container would report a user's setting of it as a typo, and Quarkus would not map it.
-     */
-    public static class UndeclaredKeyFactory extends HonestFactory {
-        @Override
-        public String name() {
-            return "kit-undeclared";
-        }
-
-        @Override
-        public LockProvider create(ProviderSettings settings, ProviderEnvironment environment) {
-            settings.integer("lockkit." + name() + ".stripes"); // the fault: a key nobody is told of
-            return super.create(settings, environment);
+    /** Reads and declares its key, and refuses a bad value through {@link ProviderSettings}. */
+    public static class HonestFactory extends FaultyFactory {
+        public HonestFactory() {
+            super("kit-honest", Fault.NONE);
         }
     }
 
-    /**
-     * Parses its value itself, so a bad one is refused with the JDK's message, an
-     * {@link IllegalArgumentException} that names neither the key nor where the value came from.
-     */
-    public static class UnnamedMalformedValueFactory extends HonestFactory {
-        @Override
-        public String name() {
-            return "kit-unnamed";
-        }
-
-        @Override
-        public LockProvider create(ProviderSettings settings, ProviderEnvironment environment) {
-            LocalLockProvider provider = new LocalLockProvider();
-            settings.string(startKey(name())).map(Long::parseLong).ifPresent(provider::startTokensAt);
-            return provider;
+    /** {@link Fault#READS_AN_UNDECLARED_KEY}. */
+    public static class UndeclaredKeyFactory extends FaultyFactory {
+        public UndeclaredKeyFactory() {
+            super("kit-undeclared", Fault.READS_AN_UNDECLARED_KEY);
         }
     }
 
-    /** The contract over one of the factories above, with the same valid and malformed values for each. */
+    /** {@link Fault#PARSES_WITHOUT_NAMING_THE_KEY}. */
+    public static class UnnamedMalformedValueFactory extends FaultyFactory {
+        public UnnamedMalformedValueFactory() {
+            super("kit-unnamed", Fault.PARSES_WITHOUT_NAMING_THE_KEY);
+        }
+    }
+
+    /** The one key of every factory here, under its own name. */
+    static String startKey(String name) {
+        return "lockkit." + name + ".start-tokens-at";
+    }
+
+    /** The contract over the factory named {@code name}, with the same valid and malformed values for each. */
     abstract static class FactoryKit extends LockProviderFactoryContract {
+        private final String name;
+
+        FactoryKit(String name) {
+            this.name = name;
+        }
+
+        @Override
+        protected String providerName() {
+            return name;
+        }
+
         @Override
         protected Map<String, String> validSettings() {
-            return Map.of(startKey(providerName()), "7");
+            return Map.of(startKey(name), "7");
         }
 
         @Override
         protected Map<String, String> malformedSettings() {
-            return Map.of(startKey(providerName()), "soon");
+            return Map.of(startKey(name), "soon");
         }
     }
 
     static class HonestFactoryKit extends FactoryKit {
-        @Override
-        protected String providerName() {
-            return "kit-honest";
+        HonestFactoryKit() {
+            super("kit-honest");
         }
     }
 
     static class UndeclaredKeyKit extends FactoryKit {
-        @Override
-        protected String providerName() {
-            return "kit-undeclared";
+        UndeclaredKeyKit() {
+            super("kit-undeclared");
         }
     }
 
     static class UnnamedMalformedValueKit extends FactoryKit {
-        @Override
-        protected String providerName() {
-            return "kit-unnamed";
+        UnnamedMalformedValueKit() {
+            super("kit-unnamed");
         }
     }
 }

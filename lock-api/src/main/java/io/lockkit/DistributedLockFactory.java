@@ -11,7 +11,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,8 +35,11 @@ import org.jspecify.annotations.Nullable;
  * {@code "e"} followed by U+0301 are two locks, as are {@code "Order"} and {@code "order"}, and
  * {@code "a"} and {@code "a "}. If the names your application builds can arrive in more than one
  * form (user input, names from several systems), normalize them before locking, for instance with
- * {@link java.text.Normalizer}. A listing's prefix ({@link #locks}) matches names the same way, and
- * listed names come back exactly as they were locked.
+ * {@link java.text.Normalizer}. A listing's prefix ({@link LockOperations#locks}) matches names the
+ * same way, and listed names come back exactly as they were locked.
+ *
+ * <p>The operator's tools (inspect, list and force-release locks, check health) are on
+ * {@link #operations()}.
  */
 public interface DistributedLockFactory extends AutoCloseable {
 
@@ -167,23 +169,18 @@ public interface DistributedLockFactory extends AutoCloseable {
         });
     }
 
-    /** What the backend says about the lock now; see {@link LockOperations#inspect}. */
-    Optional<LockInfo> inspect(String name);
-
-    /** The locks held now whose names start with {@code prefix}; see {@link LockOperations#locks}. */
-    Stream<LockInfo> locks(String prefix);
-
-    /** Frees the lock whoever holds it, for operators; see {@link LockOperations#forceRelease}. */
-    boolean forceRelease(String name);
-
     /**
      * The operator's view of this factory: {@link LockOperations#inspect inspect}, {@link
      * LockOperations#locks list} and {@link LockOperations#forceRelease force-release} locks
-     * whoever holds them, and check its {@link LockOperations#health health}. Thread-safe.
+     * whoever holds them, and check its {@link LockOperations#health health}. The same view on every
+     * call. Thread-safe.
+     *
+     * <p>Abstract rather than a default that throws: a factory that wraps another must forward it,
+     * and the compiler says so, where a default would compile and fail on an operator's first call.
+     * A factory without operator tools returns a view whose methods throw
+     * {@link UnsupportedOperationException}, as {@link LockOperations} allows.
      */
-    default LockOperations operations() {
-        return new FactoryOperations(this);
-    }
+    LockOperations operations();
 
     /**
      * A leadership of {@code name} for this instance, not yet campaigning: {@link Leadership#start()}
@@ -210,10 +207,11 @@ public interface DistributedLockFactory extends AutoCloseable {
 
     /**
      * This factory's client id: the part before the first {@code ':'} of the owner id of every hold
-     * it makes, as {@link #inspect}, {@link #locks} ({@link LockInfo#clientId()}) and the operator CLI
-     * show it. By default {@code <host>/<pid>/<suffix>}, e.g. {@code orders-7d9f8c-x2k4p/1/k3x9q0}:
-     * the host name (a container's or pod's {@code HOSTNAME}), the process id, and a suffix that
-     * differs per factory of the JVM and per process start; {@link Builder#clientId} sets another.
+     * it makes, as {@link LockOperations#inspect}, {@link LockOperations#locks}
+     * ({@link LockInfo#clientId()}) and the operator CLI show it. By default
+     * {@code <host>/<pid>/<suffix>}, e.g. {@code orders-7d9f8c-x2k4p/1/k3x9q0}: the host name (a
+     * container's or pod's {@code HOSTNAME}), the process id, and a suffix that differs per factory
+     * of the JVM and per process start; {@link Builder#clientId} sets another.
      * Logged at INFO when the factory starts.
      *
      * @throws UnsupportedOperationException when this implementation has none (the default; the
@@ -221,16 +219,6 @@ public interface DistributedLockFactory extends AutoCloseable {
      */
     default String clientId() {
         throw new UnsupportedOperationException(getClass().getName() + " has no client id");
-    }
-
-    /**
-     * Checks now whether this factory can lock, for readiness probes; see {@link LockOperations#health}.
-     *
-     * @throws UnsupportedOperationException when this implementation cannot check itself (the
-     *         default; the factories {@link #builder} builds can)
-     */
-    default HealthReport health(Duration probeTimeout) {
-        throw new UnsupportedOperationException(getClass().getName() + " does not report its health");
     }
 
     /**

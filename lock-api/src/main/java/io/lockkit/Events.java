@@ -117,7 +117,7 @@ final class Events {
     private final Guarded[] observers;
     /** Threads of this factory waiting for a busy lock; counted only for observers. */
     private final AtomicInteger waiting = new AtomicInteger();
-    /** Losses of the last minute, for {@link DistributedLockFactory#health}; counted with or without observers. */
+    /** Losses of the last minute, for {@link LockOperations#health}; counted with or without observers. */
     final LossWindow losses = new LossWindow();
 
     Events(Ticker ticker, List<LockObserver> observers) {

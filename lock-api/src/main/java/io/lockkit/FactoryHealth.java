@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link DistributedLockFactory#health(Duration)} for the core factory: probes the backend with a
+ * {@link LockOperations#health(Duration)} for the core factory: probes the backend with a
  * bounded wait, and reads the watchdog's lateness and the loss count. Thread-safe.
  */
 // Design notes.

@@ -7,7 +7,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@link DistributedLockFactory#health(Duration)} found: whether the backend answered a probe
+ * What {@link LockOperations#health(Duration)} found: whether the backend answered a probe
  * within its timeout, the state of the lease watchdog, and recent losses. Immutable and
  * thread-safe.
  *

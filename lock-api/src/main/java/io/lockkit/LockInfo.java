@@ -3,8 +3,8 @@ package io.lockkit;
 import java.time.Duration;
 
 /**
- * What the backend says about a held lock, for operators: {@link DistributedLockFactory#inspect}
- * and {@link DistributedLockFactory#locks}. A snapshot taken in one read; by the time it is looked
+ * What the backend says about a held lock, for operators: {@link LockOperations#inspect}
+ * and {@link LockOperations#locks}. A snapshot taken in one read; by the time it is looked
  * at the lock may have changed hands. Immutable and thread-safe.
  *
  * @param name the lock's name

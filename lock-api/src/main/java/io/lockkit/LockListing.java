@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The core's side of inspection: a provider's {@link LockState} turned into a {@link LockInfo},
- * and {@link DistributedLockFactory#locks(String)}'s lazy stream over the provider's pages.
+ * and {@link LockOperations#locks(String)}'s lazy stream over the provider's pages.
  *
  * <p>Design notes. The stream pulls one page ({@link LockProvider#list}) when its buffer is empty,
  * on the consuming thread, so at most one page of {@value #PAGE_SIZE} entries is in memory. Pages

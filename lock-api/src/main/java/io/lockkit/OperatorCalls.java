@@ -2,31 +2,37 @@ package io.lockkit;
 
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The operator's view of one {@link ProviderLockFactory}: inspect, list and force-release locks
- * whoever holds them. Runs on the caller's thread; owns nothing. Thread-safe.
+ * The operator's view of one {@link ProviderLockFactory} ({@link DistributedLockFactory#operations()}):
+ * inspect, list and force-release locks whoever holds them, and check the factory's health through
+ * its {@link FactoryHealth}. Made once per factory. Runs on the caller's thread; owns nothing.
+ * Thread-safe.
  */
-final class OperatorCalls {
+final class OperatorCalls implements LockOperations {
 
     private final ProviderCalls calls;
     private final LockProvider provider;
     private final Gate gate;
     private final Holds holds;
     private final WaitQueues rooms;
+    private final FactoryHealth health;
 
-    OperatorCalls(ProviderCalls calls, Gate gate, Holds holds, WaitQueues rooms) {
+    OperatorCalls(ProviderCalls calls, Gate gate, Holds holds, WaitQueues rooms, FactoryHealth health) {
         this.calls = calls;
         this.provider = calls.provider();
         this.gate = gate;
         this.holds = holds;
         this.rooms = rooms;
+        this.health = health;
     }
 
-    /** See {@link DistributedLockFactory#forceRelease}: this client's holds of it are lost, its waiters look again. */
-    boolean forceRelease(String name) {
+    /** See {@link LockOperations#forceRelease}: this client's holds of it are lost, its waiters look again. */
+    @Override
+    public boolean forceRelease(String name) {
         calls.require(Capability.FORCE_RELEASE, "force release");
         LockNames.check(name);
         gate.ensureOpen(name);
@@ -43,16 +49,16 @@ final class OperatorCalls {
         return provider.inspect(name).isPresent();
     }
 
-    /** See {@link DistributedLockFactory#inspect}. */
-    Optional<LockInfo> inspect(String name) {
+    @Override
+    public Optional<LockInfo> inspect(String name) {
         calls.require(Capability.INSPECTION, "inspecting a lock");
         LockNames.check(name);
         gate.ensureOpen(name);
         return provider.inspect(name).flatMap(state -> LockListing.info(name, state));
     }
 
-    /** See {@link DistributedLockFactory#locks}. */
-    Stream<LockInfo> locks(String prefix) {
+    @Override
+    public Stream<LockInfo> locks(String prefix) {
         calls.require(Capability.LISTING, "listing locks");
         LockListing.checkPrefix(prefix);
         Runnable checkOpen = () -> {
@@ -62,5 +68,15 @@ final class OperatorCalls {
         };
         checkOpen.run();
         return LockListing.stream(provider, prefix, LockListing.PAGE_SIZE, checkOpen);
+    }
+
+    @Override
+    public HealthReport health(Duration probeTimeout) {
+        return health.check(probeTimeout);
+    }
+
+    @Override
+    public String toString() {
+        return "LockOperations[" + provider + "]";
     }
 }

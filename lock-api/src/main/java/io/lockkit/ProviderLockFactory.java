@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The core behind {@link DistributedLockFactory}: assembles the engine's objects and hands each
@@ -51,11 +50,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     private final Acquirer acquirer;
     private final ThreadHolds threadHolds;
+    /** The operator's view, with the health check: made once, handed out by operations(). */
     private final OperatorCalls operations;
     /** The open leaderships of this factory, one per name. */
     private final Leaderships leaderships;
-
-    private final FactoryHealth health;
 
     ProviderLockFactory(DistributedLockFactory.Builder b) {
         this.provider = b.provider;
@@ -78,11 +76,10 @@ final class ProviderLockFactory implements DistributedLockFactory {
         WaitServices waiting = new WaitServices(ticker, calls, gate, holds, waits, inFlight, abandons, events);
         this.acquirer = new Acquirer(waiting, defaults, owners, threads);
         this.threadHolds = new ThreadHolds(owners, acquirer, holds, events, ticker, defaults);
-        this.operations = new OperatorCalls(calls, gate, holds, waits);
         this.leaderships = new Leaderships(
                 b.threadFactory,
                 new LeadershipServices(gate, calls, defaults, acquirer, holds, events, ticker, b.clock, scheduler));
-        this.health = new FactoryHealth(
+        FactoryHealth health = new FactoryHealth(
                 provider,
                 ticker,
                 clientId,
@@ -94,6 +91,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
                 gate::isClosed,
                 holds::liveCount,
                 leaderships::leading);
+        this.operations = new OperatorCalls(calls, gate, holds, waits, health);
         LOG.log(
                 System.Logger.Level.INFO,
                 "lockkit: DistributedLockFactory started as client {0} over {1}",
@@ -161,26 +159,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return owners.clientId();
     }
 
-    // ---- operator tools, health, leadership ----
+    // ---- operator tools, leadership ----
 
     @Override
-    public boolean forceRelease(String name) {
-        return operations.forceRelease(name);
-    }
-
-    @Override
-    public Optional<LockInfo> inspect(String name) {
-        return operations.inspect(name);
-    }
-
-    @Override
-    public Stream<LockInfo> locks(String prefix) {
-        return operations.locks(prefix);
-    }
-
-    @Override
-    public HealthReport health(Duration probeTimeout) {
-        return health.check(probeTimeout);
+    public LockOperations operations() {
+        return operations;
     }
 
     @Override

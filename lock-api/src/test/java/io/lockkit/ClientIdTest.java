@@ -110,7 +110,7 @@ class ClientIdTest {
                 factory(DistributedLockFactory.builder(new LocalLockProvider()).clientId("orders-7d9f8c-x2k4p.1"));
         assertThat(f.clientId()).isEqualTo("orders-7d9f8c-x2k4p.1");
         try (LockHandle h = f.acquire("set-id")) {
-            LockInfo info = f.inspect("set-id").orElseThrow();
+            LockInfo info = f.operations().inspect("set-id").orElseThrow();
             assertThat(info.clientId()).isEqualTo("orders-7d9f8c-x2k4p.1");
             assertThat(info.owner()).isEqualTo("orders-7d9f8c-x2k4p.1:h1");
         }
@@ -137,7 +137,7 @@ class ClientIdTest {
     void idIsLoggedOnceAtStart() throws Exception {
         DistributedLockFactory f = factory();
         try (LockHandle h = f.acquire("logged")) {
-            f.inspect("logged");
+            f.operations().inspect("logged");
         }
         List<LogRecord> naming = log.records().stream()
                 .filter(r ->
@@ -159,9 +159,11 @@ class ClientIdTest {
         DistributedLockFactory theirs = factory(DistributedLockFactory.builder(backend.newClient()));
         try (LockHandle a = mine.acquire("cid:a");
                 LockHandle b = theirs.acquire("cid:b")) {
-            assertThat(mine.inspect("cid:a").orElseThrow().clientId()).isEqualTo(mine.clientId());
-            assertThat(mine.inspect("cid:b").orElseThrow().clientId()).isEqualTo(theirs.clientId());
-            try (Stream<LockInfo> listed = mine.locks("cid:")) {
+            assertThat(mine.operations().inspect("cid:a").orElseThrow().clientId())
+                    .isEqualTo(mine.clientId());
+            assertThat(mine.operations().inspect("cid:b").orElseThrow().clientId())
+                    .isEqualTo(theirs.clientId());
+            try (Stream<LockInfo> listed = mine.operations().locks("cid:")) {
                 assertThat(listed.map(i -> i.name() + "=" + i.clientId()))
                         .containsExactlyInAnyOrder("cid:a=" + mine.clientId(), "cid:b=" + theirs.clientId());
             }

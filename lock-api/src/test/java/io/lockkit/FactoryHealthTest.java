@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** {@link DistributedLockFactory#health(Duration)}: the probe, its time bound, the watchdog's state and the loss count. */
+/** {@link LockOperations#health(Duration)}: the probe, its time bound, the watchdog's state and the loss count. */
 class FactoryHealthTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -106,7 +106,7 @@ class FactoryHealthTest {
         ProbedProvider provider = new ProbedProvider(EnumSet.allOf(LockProvider.Capability.class));
         DistributedLockFactory locks = closing(DistributedLockFactory.create(provider));
 
-        HealthReport report = locks.health(TIMEOUT);
+        HealthReport report = locks.operations().health(TIMEOUT);
 
         assertThat(report.isUp()).as("%s", report).isTrue();
         assertThat(report.backend()).isEqualTo("probed in-JVM provider");
@@ -127,7 +127,7 @@ class FactoryHealthTest {
         ProbedProvider provider = new ProbedProvider(EnumSet.noneOf(LockProvider.Capability.class));
         DistributedLockFactory locks = closing(DistributedLockFactory.create(provider));
 
-        assertThat(locks.health(TIMEOUT).isUp()).isTrue();
+        assertThat(locks.operations().health(TIMEOUT).isUp()).isTrue();
 
         assertThat(provider.inspections).hasValue(0);
         assertThat(provider.attempts).hasValue(1);
@@ -139,7 +139,7 @@ class FactoryHealthTest {
         ProbedProvider provider = new ProbedProvider(EnumSet.noneOf(LockProvider.Capability.class));
         DistributedLockFactory locks = closing(DistributedLockFactory.create(provider));
         try (LockHandle other = locks.acquire(FactoryHealth.PROBE_NAME, LockOptions.noWait())) {
-            HealthReport report = locks.health(TIMEOUT);
+            HealthReport report = locks.operations().health(TIMEOUT);
             assertThat(report.isUp()).as("%s", report).isTrue();
             assertThat(report.activeHolds()).isEqualTo(1);
             assertThat(report.watchdog()).isEqualTo(WatchdogStatus.RUNNING);
@@ -156,7 +156,7 @@ class FactoryHealthTest {
         DistributedLockFactory locks = closing(DistributedLockFactory.create(provider));
         provider.failure = new BackendUnavailableException(FactoryHealth.PROBE_NAME, "connection refused", null);
 
-        HealthReport report = locks.health(TIMEOUT);
+        HealthReport report = locks.operations().health(TIMEOUT);
 
         assertThat(report.isUp()).isFalse();
         assertThat(report.probeLatency()).isEmpty();
@@ -168,7 +168,7 @@ class FactoryHealthTest {
         assertThat(report.toString()).startsWith("DOWN ");
 
         provider.failure = null;
-        assertThat(locks.health(TIMEOUT).isUp())
+        assertThat(locks.operations().health(TIMEOUT).isUp())
                 .as("up again once the backend answers")
                 .isTrue();
     }
@@ -181,7 +181,7 @@ class FactoryHealthTest {
         provider.blockUntil = stall;
         try {
             long start = System.nanoTime();
-            HealthReport report = locks.health(Duration.ofMillis(200));
+            HealthReport report = locks.operations().health(Duration.ofMillis(200));
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
             assertThat(report.isUp()).isFalse();
@@ -191,14 +191,15 @@ class FactoryHealthTest {
                     .isGreaterThanOrEqualTo(190)
                     .isLessThan(3_000);
 
-            assertThat(locks.health(Duration.ofMillis(50)).isUp()).isFalse();
+            assertThat(locks.operations().health(Duration.ofMillis(50)).isUp()).isFalse();
             assertThat(provider.inspections)
                     .as("a check while the probe is stuck waits for it, not a new one")
                     .hasValue(1);
         } finally {
             stall.countDown();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> locks.health(TIMEOUT).isUp());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> locks.operations().health(TIMEOUT).isUp());
         assertThat(provider.inspections).hasValueGreaterThanOrEqualTo(2);
     }
 
@@ -208,7 +209,7 @@ class FactoryHealthTest {
         DistributedLockFactory locks = DistributedLockFactory.create(provider);
         locks.close();
 
-        HealthReport report = locks.health(TIMEOUT);
+        HealthReport report = locks.operations().health(TIMEOUT);
 
         assertThat(report.isUp()).isFalse();
         assertThat(report.watchdog()).isEqualTo(WatchdogStatus.STOPPED);
@@ -225,21 +226,21 @@ class FactoryHealthTest {
                 .scheduler(scheduler)
                 .build());
         LockHandle hold = locks.acquire("report", LockOptions.noWait()); // watchdog: 30 s lease, renewed every 10 s
-        assertThat(locks.health(TIMEOUT).watchdog()).isEqualTo(WatchdogStatus.RUNNING);
+        assertThat(locks.operations().health(TIMEOUT).watchdog()).isEqualTo(WatchdogStatus.RUNNING);
 
         // The renewal falls due at 10 s; nothing runs it (a blocked scheduler). Late by one renewal
         // interval is still tolerated; later than that is not.
         ticker.advance(Duration.ofSeconds(20));
-        assertThat(locks.health(TIMEOUT).watchdog()).isEqualTo(WatchdogStatus.RUNNING);
+        assertThat(locks.operations().health(TIMEOUT).watchdog()).isEqualTo(WatchdogStatus.RUNNING);
         ticker.advance(Duration.ofSeconds(1));
-        HealthReport late = locks.health(TIMEOUT);
+        HealthReport late = locks.operations().health(TIMEOUT);
         assertThat(late.watchdog()).isEqualTo(WatchdogStatus.LATE);
         assertThat(late.isUp()).isFalse();
         assertThat(late.probeLatency()).as("the backend itself answered").isPresent();
         assertThat(late.failure()).get().asString().contains("lease watchdog is 11000 ms behind schedule");
 
         scheduler.advance(Duration.ZERO); // the scheduler catches up: renewal sent and answered
-        HealthReport caughtUp = locks.health(TIMEOUT);
+        HealthReport caughtUp = locks.operations().health(TIMEOUT);
         assertThat(caughtUp.watchdog()).as("%s", caughtUp).isEqualTo(WatchdogStatus.RUNNING);
         assertThat(caughtUp.isUp()).isTrue();
         assertThat(hold.isValid()).isTrue();
@@ -255,7 +256,7 @@ class FactoryHealthTest {
                 .build());
         scheduler.shutdown();
 
-        HealthReport report = locks.health(TIMEOUT);
+        HealthReport report = locks.operations().health(TIMEOUT);
 
         assertThat(report.watchdog()).isEqualTo(WatchdogStatus.STOPPED);
         assertThat(report.isUp()).isFalse();
@@ -273,10 +274,10 @@ class FactoryHealthTest {
         locks.acquire("a", CoreTestSupport.lease(Duration.ofSeconds(1)));
         locks.acquire("b", CoreTestSupport.lease(Duration.ofSeconds(1)));
         LockHandle kept = locks.acquire("c", LockOptions.noWait());
-        assertThat(locks.health(TIMEOUT).activeHolds()).isEqualTo(3);
+        assertThat(locks.operations().health(TIMEOUT).activeHolds()).isEqualTo(3);
 
         scheduler.advance(Duration.ofSeconds(2)); // both leases run out on the client's clock
-        HealthReport afterLoss = locks.health(TIMEOUT);
+        HealthReport afterLoss = locks.operations().health(TIMEOUT);
         assertThat(afterLoss.lossesInLastMinute()).isEqualTo(2);
         assertThat(afterLoss.activeHolds()).isEqualTo(1);
         assertThat(afterLoss.isUp())
@@ -284,13 +285,17 @@ class FactoryHealthTest {
                 .isTrue();
 
         ticker.advance(Duration.ofSeconds(57));
-        assertThat(locks.health(TIMEOUT).lossesInLastMinute()).as("59 s later").isEqualTo(2);
+        assertThat(locks.operations().health(TIMEOUT).lossesInLastMinute())
+                .as("59 s later")
+                .isEqualTo(2);
         ticker.advance(Duration.ofSeconds(2));
-        assertThat(locks.health(TIMEOUT).lossesInLastMinute()).as("61 s later").isZero();
+        assertThat(locks.operations().health(TIMEOUT).lossesInLastMinute())
+                .as("61 s later")
+                .isZero();
 
         locks.close();
         assertThat(kept.isValid()).isFalse();
-        assertThat(locks.health(TIMEOUT).lossesInLastMinute())
+        assertThat(locks.operations().health(TIMEOUT).lossesInLastMinute())
                 .as("a release by close is no loss")
                 .isZero();
     }
@@ -322,7 +327,7 @@ class FactoryHealthTest {
         System.setErr(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
             // readme-health:begin
-            HealthReport health = locks.health(Duration.ofMillis(500));
+            HealthReport health = locks.operations().health(Duration.ofMillis(500));
             if (!health.isUp()) {
                 System.err.println("locks unavailable: " + health.failure().orElseThrow());
             }
@@ -337,24 +342,9 @@ class FactoryHealthTest {
     void probeTimeoutMustBePositive() {
         DistributedLockFactory locks = closing(DistributedLockFactory.create(new LocalLockProvider()));
         for (Duration bad : new Duration[] {null, Duration.ZERO, Duration.ofMillis(-1)}) {
-            assertThatThrownBy(() -> locks.health(bad))
+            assertThatThrownBy(() -> locks.operations().health(bad))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("probeTimeout");
         }
-    }
-
-    @Test
-    void otherFactoryImplementationsSayTheyCannotReportHealth() {
-        DistributedLockFactory own = closing(DistributedLockFactory.create(new LocalLockProvider()));
-        DistributedLockFactory wrapper = (DistributedLockFactory) java.lang.reflect.Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {DistributedLockFactory.class}, (proxy, method, args) -> {
-                    if (method.isDefault()) {
-                        return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
-                    }
-                    return method.invoke(own, args);
-                });
-        assertThatThrownBy(() -> wrapper.health(TIMEOUT))
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("does not report its health");
     }
 }

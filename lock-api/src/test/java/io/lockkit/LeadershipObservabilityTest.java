@@ -75,17 +75,21 @@ class LeadershipObservabilityTest {
     @Test
     @DisplayName("health reports each open leadership and whether this instance leads it")
     void healthReportsLeaderships() throws Exception {
-        assertThat(locks.health(Duration.ofSeconds(5)).leaderships()).isEmpty();
+        assertThat(locks.operations().health(Duration.ofSeconds(5)).leaderships())
+                .isEmpty();
         Leadership l = leadership();
-        assertThat(locks.health(Duration.ofSeconds(5)).leaderships()).containsExactly(Map.entry(NAME, false));
+        assertThat(locks.operations().health(Duration.ofSeconds(5)).leaderships())
+                .containsExactly(Map.entry(NAME, false));
         l.start().awaitTerm(Duration.ofSeconds(10)).orElseThrow();
-        HealthReport leading = locks.health(Duration.ofSeconds(5));
+        HealthReport leading = locks.operations().health(Duration.ofSeconds(5));
         assertThat(leading.leaderships()).containsExactly(Map.entry(NAME, true));
         assertThat(leading.toString()).contains("leaderships={" + NAME + "=true}");
         l.stepDown();
-        assertThat(locks.health(Duration.ofSeconds(5)).leaderships()).containsExactly(Map.entry(NAME, false));
+        assertThat(locks.operations().health(Duration.ofSeconds(5)).leaderships())
+                .containsExactly(Map.entry(NAME, false));
         l.close();
-        assertThat(locks.health(Duration.ofSeconds(5)).leaderships()).isEmpty();
+        assertThat(locks.operations().health(Duration.ofSeconds(5)).leaderships())
+                .isEmpty();
     }
 
     @Test

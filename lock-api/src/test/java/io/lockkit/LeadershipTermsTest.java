@@ -179,7 +179,8 @@ class LeadershipTermsTest {
         b.leadership.start();
         b.awaitLeading();
         b.awaitCalls(1);
-        assertThat(b.factory.forceRelease(LeadershipWorld.NAME)).isTrue(); // revoked here; the dependent steps down
+        assertThat(b.factory.operations().forceRelease(LeadershipWorld.NAME))
+                .isTrue(); // revoked here; the dependent steps down
         assertThat(returnedAfterMillis)
                 .as("ms the dependent's stepDown() took")
                 .hasSize(2)

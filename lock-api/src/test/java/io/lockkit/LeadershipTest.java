@@ -382,7 +382,7 @@ class LeadershipTest {
         Instance a = world.instance("A", LeadershipWorld.options());
         a.leadership.start();
         Term first = a.awaitLeading();
-        assertThat(a.factory.forceRelease(LeadershipWorld.NAME)).isTrue();
+        assertThat(a.factory.operations().forceRelease(LeadershipWorld.NAME)).isTrue();
         assertThat(first.revocation()).contains(RevocationReason.FORCE_RELEASED);
         Term second = a.awaitLeading();
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
@@ -390,7 +390,7 @@ class LeadershipTest {
         try (DistributedLockFactory operator = DistributedLockFactory.builder(world.backend.newClient())
                 .ticker(world.ticker)
                 .build()) {
-            assertThat(operator.forceRelease(LeadershipWorld.NAME)).isTrue();
+            assertThat(operator.operations().forceRelease(LeadershipWorld.NAME)).isTrue();
         }
         assertThat(second.isValid()).as("before the next renewal").isTrue();
         world.advance(Duration.ofMillis(1100), STEP);

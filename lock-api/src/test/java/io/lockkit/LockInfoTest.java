@@ -83,13 +83,13 @@ class LockInfoTest {
         };
         try (DistributedLockFactory f = DistributedLockFactory.create(bare)) {
             f.acquire("held", LockOptions.noWait());
-            assertThatThrownBy(() -> f.inspect("held"))
+            assertThatThrownBy(() -> f.operations().inspect("held"))
                     .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("inspecting");
-            assertThatThrownBy(() -> f.locks(""))
+            assertThatThrownBy(() -> f.operations().locks(""))
                     .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("listing");
-            assertThatThrownBy(() -> f.forceRelease("held"))
+            assertThatThrownBy(() -> f.operations().forceRelease("held"))
                     .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("force");
             assertThat(calls).hasValue(0);

@@ -44,6 +44,14 @@ class LockOperationsTest {
     }
 
     @Test
+    void operationsIsOneViewMadeOncePerFactory() {
+        LockOperations ops = locks.operations();
+
+        assertThat(locks.operations()).as("the same view on every call").isSameAs(ops);
+        assertThat(other.operations()).as("each factory its own").isNotSameAs(ops);
+    }
+
+    @Test
     void operationsTellAHolderOfThisFactoryOfItsForcedLoss() throws Exception {
         LockHandle held = locks.acquire("orders:2");
 

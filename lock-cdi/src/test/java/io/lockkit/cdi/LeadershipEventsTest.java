@@ -125,7 +125,8 @@ class LeadershipEventsTest {
                     .until(() -> Leaders.revoked(witness).isEmpty()
                             && Leaders.granted(witness).size() == 1
                             && Leaders.granted(witness).get(0).term().isValid());
-            assertThat(locks.health(Duration.ofSeconds(1)).leaderships()).containsEntry("reports", true);
+            assertThat(locks.operations().health(Duration.ofSeconds(1)).leaderships())
+                    .containsEntry("reports", true);
         } finally {
             app.close();
         }

@@ -75,7 +75,9 @@ class LockedRuntimeTest {
             assertThat(someoneElse.holdCount()).isEqualTo(1);
         }
         assertThat(runs).hasValue(0);
-        assertThat(locks.inspect("runtime:a")).as("nothing was acquired").isEmpty();
+        assertThat(locks.operations().inspect("runtime:a"))
+                .as("nothing was acquired")
+                .isEmpty();
         TestRuntime.nonBlocking(false);
         assertThat(work.blocking("a", runs)).isEqualTo("done");
         assertThat(runs).hasValue(1);

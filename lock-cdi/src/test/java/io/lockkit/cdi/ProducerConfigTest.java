@@ -71,7 +71,7 @@ class ProducerConfigTest {
                     app.select(DistributedLockFactory.class).get();
             assertThat(locks.clientId()).isEqualTo("shop-7d9f8c-x2k4p");
             try (LockHandle hold = locks.acquire("client:1")) {
-                assertThat(locks.inspect("client:1"))
+                assertThat(locks.operations().inspect("client:1"))
                         .get()
                         .extracting(LockInfo::clientId)
                         .isEqualTo("shop-7d9f8c-x2k4p");

@@ -63,7 +63,7 @@ class RedisConfigTest {
             }
             // The backend as its provider describes itself, through the API (a client proxy need not
             // forward toString(): OpenWebBeans' does not).
-            return locks.health(Duration.ofSeconds(10)).backend();
+            return locks.operations().health(Duration.ofSeconds(10)).backend();
         } finally {
             app.close();
         }

@@ -33,7 +33,7 @@ final class ListCommand implements Callable<Integer> {
         PrintWriter out = context.out();
         int code = LockkitCli.EXIT_OK;
         try (Target target = context.connect();
-                Stream<LockInfo> locks = target.factory().locks(context.prefix)) {
+                Stream<LockInfo> locks = target.factory().operations().locks(context.prefix)) {
             Iterator<LockInfo> it = locks.iterator();
             boolean any = it.hasNext(); // the first page, before anything is written
             if (context.json()) {

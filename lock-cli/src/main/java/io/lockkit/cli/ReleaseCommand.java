@@ -45,7 +45,7 @@ final class ReleaseCommand implements Callable<Integer> {
         PrintWriter err = context.err();
         String shown = Render.printable(context.name);
         try (Target target = context.connect()) {
-            Optional<LockInfo> held = target.factory().inspect(context.name);
+            Optional<LockInfo> held = target.factory().operations().inspect(context.name);
             if (held.isEmpty()) {
                 err.println("lock '" + shown + "' is not held; nothing released");
                 return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
@@ -67,7 +67,7 @@ final class ReleaseCommand implements Callable<Integer> {
                     return json(out, false, lock, LockkitCli.EXIT_REFUSED);
                 }
             }
-            if (!target.factory().forceRelease(context.name)) {
+            if (!target.factory().operations().forceRelease(context.name)) {
                 err.println("lock '" + shown + "' was freed before the release; nothing released");
                 return json(out, false, null, LockkitCli.EXIT_NOT_HELD);
             }

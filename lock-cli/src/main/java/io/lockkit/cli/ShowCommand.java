@@ -25,7 +25,7 @@ final class ShowCommand implements Callable<Integer> {
         PrintWriter out = context.out();
         Optional<LockInfo> lock;
         try (Target target = context.connect()) {
-            lock = target.factory().inspect(context.name);
+            lock = target.factory().operations().inspect(context.name);
         }
         if (context.json()) {
             StringBuilder sb = new StringBuilder(256);

@@ -113,7 +113,7 @@ final class WatchCommand implements Callable<Integer> {
         PriorityQueue<LockInfo> first = new PriorityQueue<>(limit + 1, byName.reversed());
         long count = 0;
         Instant at = Instant.now();
-        try (Stream<LockInfo> locks = target.factory().locks(context.prefix)) {
+        try (Stream<LockInfo> locks = target.factory().operations().locks(context.prefix)) {
             Iterator<LockInfo> it = locks.iterator();
             while (it.hasNext()) {
                 LockInfo lock = it.next();

@@ -178,7 +178,8 @@ class CliCommandsTest {
         waiter.setDaemon(true);
         waiter.start();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> holders.inspect(prefix + "order:42")
+                .until(() -> holders.operations()
+                                .inspect(prefix + "order:42")
                                 .map(LockInfo::waiters)
                                 .orElse(0)
                         == 1);

@@ -149,8 +149,11 @@ class CliSecurityTest {
         holders.acquire(prefix + "b", LockOptions.noWait());
         waiterThread.submit(() -> holders.tryAcquire(prefix + "a", LockOptions.waitAtMost(Duration.ofSeconds(30))));
         await().atMost(Duration.ofSeconds(10))
-                .until(() ->
-                        holders.inspect(prefix + "a").map(LockInfo::waiters).orElse(0) == 1);
+                .until(() -> holders.operations()
+                                .inspect(prefix + "a")
+                                .map(LockInfo::waiters)
+                                .orElse(0)
+                        == 1);
     }
 
     @Test
@@ -205,8 +208,8 @@ class CliSecurityTest {
             assertThat(without.code()).as("%s", without).isZero();
             assertThat(aclDenials("reader")).as("ACL LOG after both releases").isEmpty();
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> holders.inspect(prefix + "a").isPresent());
-            assertThat(holders.inspect(prefix + "b")).isEmpty();
+                    .until(() -> holders.operations().inspect(prefix + "a").isPresent());
+            assertThat(holders.operations().inspect(prefix + "b")).isEmpty();
         } finally {
             redis.command("ACL", "DELUSER", "reader");
         }

@@ -195,7 +195,7 @@ public final class ListBenchmarkMain {
         long n;
         try (io.lockkit.DistributedLockFactory f =
                         io.lockkit.DistributedLockFactory.create(JedisLockProvider.create(uri));
-                java.util.stream.Stream<io.lockkit.LockInfo> s = f.locks(prefix)) {
+                java.util.stream.Stream<io.lockkit.LockInfo> s = f.operations().locks(prefix)) {
             n = s.count();
         }
         System.out.printf("run %d  factory.locks(prefix).count() alone: %d locks, %d ms%n", run, n, millis(start));

@@ -48,7 +48,7 @@ class StuckLockRecipeTest {
                 }
             });
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> locks.inspect(name).orElseThrow().waiters() == 1);
+                    .until(() -> locks.operations().inspect(name).orElseThrow().waiters() == 1);
 
             // 1. Which locks are held, by whom, and who waits.
             Result list = run("--uri", redis.uri(), "list", prefix);

@@ -119,10 +119,14 @@ class LongOwnerIdTest {
             DistributedLock lock = f.getLock("long-owner:thread");
             lock.lock();
             try (LockHandle h = f.acquire("long-owner:handle")) {
-                LockInfo byThread = f.inspect("long-owner:thread").orElseThrow();
+                LockInfo byThread = f.operations().inspect("long-owner:thread").orElseThrow();
                 assertThat(byThread.clientId()).isEqualTo(LONGEST_CLIENT);
                 assertThat(byThread.owner()).startsWith(LONGEST_CLIENT + ":t");
-                assertThat(f.inspect("long-owner:handle").orElseThrow().owner()).isEqualTo(LONGEST_CLIENT + ":h1");
+                assertThat(f.operations()
+                                .inspect("long-owner:handle")
+                                .orElseThrow()
+                                .owner())
+                        .isEqualTo(LONGEST_CLIENT + ":h1");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
@@ -133,7 +137,8 @@ class LongOwnerIdTest {
             Acquisition a = provider.tryAcquire(
                     new LockRequest("long-owner:spi", LONGEST_OWNER, Duration.ofSeconds(30), Duration.ZERO));
             assertThat(a.isAcquired()).isTrue();
-            assertThat(f.inspect("long-owner:spi").orElseThrow().owner()).isEqualTo(LONGEST_OWNER);
+            assertThat(f.operations().inspect("long-owner:spi").orElseThrow().owner())
+                    .isEqualTo(LONGEST_OWNER);
             assertThat(provider.release("long-owner:spi", LONGEST_OWNER).outcome())
                     .isEqualTo(Release.Outcome.RELEASED);
         }

@@ -78,7 +78,7 @@ class FailureMessageTest {
                 .connectTimeout(Duration.ofMillis(500))
                 .build();
         try (DistributedLockFactory f = DistributedLockFactory.create(provider)) {
-            return catchThrowable(() -> f.inspect("failure-message"));
+            return catchThrowable(() -> f.operations().inspect("failure-message"));
         }
     }
 

@@ -219,14 +219,14 @@ class JedisListingTest {
                 DistributedLockFactory b = DistributedLockFactory.create(plain)) {
             a.acquire(name, LockOptions.noWait());
             b.acquire(name, LockOptions.noWait());
-            String ownerA = a.inspect(name).orElseThrow().owner();
-            String ownerB = b.inspect(name).orElseThrow().owner();
+            String ownerA = a.operations().inspect(name).orElseThrow().owner();
+            String ownerB = b.operations().inspect(name).orElseThrow().owner();
             assertThat(ownerA).isNotEqualTo(ownerB);
-            try (Stream<LockInfo> listed = a.locks(name)) {
+            try (Stream<LockInfo> listed = a.operations().locks(name)) {
                 assertThat(listed.map(LockInfo::owner).collect(Collectors.toList()))
                         .containsExactly(ownerA);
             }
-            try (Stream<LockInfo> listed = b.locks(name)) {
+            try (Stream<LockInfo> listed = b.operations().locks(name)) {
                 assertThat(listed.map(LockInfo::owner).collect(Collectors.toList()))
                         .containsExactly(ownerB);
             }
@@ -242,7 +242,7 @@ class JedisListingTest {
             p.tryAcquire(new LockRequest(prefix + i, "c:o", Duration.ofSeconds(30), Duration.ZERO));
         }
         try (DistributedLockFactory f = DistributedLockFactory.create(provider("lockkit"));
-                Stream<LockInfo> listed = f.locks(prefix)) {
+                Stream<LockInfo> listed = f.operations().locks(prefix)) {
             Set<String> names = new HashSet<>();
             listed.forEach(i -> names.add(i.name()));
             assertThat(names).hasSize(1200);

@@ -42,7 +42,7 @@ class ListingScaleMeasurement {
             for (int run = 0; run < 3; run++) {
                 long start = System.nanoTime();
                 long[] count = {0};
-                try (Stream<LockInfo> locks = f.locks("bench:")) {
+                try (Stream<LockInfo> locks = f.operations().locks("bench:")) {
                     locks.forEach(l -> count[0]++);
                 }
                 long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

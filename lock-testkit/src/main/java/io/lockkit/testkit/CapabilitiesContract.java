@@ -50,13 +50,14 @@ abstract class CapabilitiesContract extends ContractGroup {
     void absentInspectionIsRefused() {
         assumeFalse(has(Capability.INSPECTION), "the provider can inspect locks");
         assertThatThrownBy(() -> client().getLock(name()).isLocked()).isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> client().inspect(name())).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> client().operations().inspect(name()))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
     @DisplayName("without listing, locks(prefix) is refused loudly")
     void absentListingIsRefused() {
         assumeFalse(has(Capability.LISTING), "the provider can list locks");
-        assertThatThrownBy(() -> client().locks("")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> client().operations().locks("")).isInstanceOf(UnsupportedOperationException.class);
     }
 }

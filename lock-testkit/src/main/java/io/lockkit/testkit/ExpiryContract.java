@@ -215,13 +215,13 @@ abstract class ExpiryContract extends ContractGroup {
             assertThat(other.tryAcquire(name)).as("another client on %s", name).isEmpty();
         }
         if (has(Capability.INSPECTION)) {
-            assertThat(other.inspect(leased).orElseThrow().leaseLeft())
+            assertThat(other.operations().inspect(leased).orElseThrow().leaseLeft())
                     .as("lease left of a %s lease", month)
                     .isGreaterThan(month.minusDays(1));
-            assertThat(other.inspect(renewed).orElseThrow().leaseLeft())
+            assertThat(other.operations().inspect(renewed).orElseThrow().leaseLeft())
                     .as("lease left after a renewal to %s", month)
                     .isGreaterThan(month.minusDays(1));
-            assertThat(other.inspect(longest).orElseThrow().leaseLeft())
+            assertThat(other.operations().inspect(longest).orElseThrow().leaseLeft())
                     .as("lease left of a %s lease", LockOptions.MAX_DURATION)
                     .isGreaterThan(LockOptions.MAX_DURATION.minusDays(1));
         }

@@ -212,12 +212,12 @@ abstract class FencingContract extends ContractGroup {
         assertThat(lock.fencingToken()).as("the token after reentry").isEqualTo(token);
         DistributedLockFactory observer = client();
         if (has(Capability.INSPECTION)) {
-            assertThat(observer.inspect(name).map(LockInfo::fencingToken))
+            assertThat(observer.operations().inspect(name).map(LockInfo::fencingToken))
                     .as("the token inspect shows")
                     .contains(token);
         }
         if (has(Capability.LISTING)) {
-            try (Stream<LockInfo> held = observer.locks(name)) {
+            try (Stream<LockInfo> held = observer.operations().locks(name)) {
                 assertThat(held.filter(i -> i.name().equals(name)).map(LockInfo::fencingToken))
                         .as("the token a listing shows")
                         .containsExactly(token);

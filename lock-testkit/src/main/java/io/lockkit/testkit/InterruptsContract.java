@@ -288,13 +288,13 @@ abstract class InterruptsContract extends ContractGroup {
                 noteStatus(kept, "extend");
             }
             if (has(Capability.INSPECTION)) {
-                assertThat(c.inspect(name)).isPresent();
+                assertThat(c.operations().inspect(name)).isPresent();
                 noteStatus(kept, "inspect");
                 assertThat(lock.isLocked()).isTrue();
                 noteStatus(kept, "isLocked");
             }
             if (has(Capability.LISTING)) {
-                try (Stream<LockInfo> locks = c.locks(name)) {
+                try (Stream<LockInfo> locks = c.operations().locks(name)) {
                     assertThat(locks.count()).isEqualTo(1);
                 }
                 noteStatus(kept, "locks");
@@ -307,7 +307,7 @@ abstract class InterruptsContract extends ContractGroup {
                 assertThat(c.tryAcquire(name)).as("the released lock").isPresent();
                 Thread.interrupted(); // this call only takes the lock to be force-released: not noted
                 Thread.currentThread().interrupt();
-                assertThat(c.forceRelease(name)).isTrue();
+                assertThat(c.operations().forceRelease(name)).isTrue();
                 noteStatus(kept, "forceRelease");
             }
         } catch (Throwable e) {

@@ -233,7 +233,7 @@ abstract class LeadershipContract extends ContractGroup {
         LeadershipCandidate b = candidate("B", client(), name);
         b.leadership.start();
         long released = System.nanoTime();
-        assertThat(client().forceRelease(name))
+        assertThat(client().operations().forceRelease(name))
                 .as("force release of the leader's lock")
                 .isTrue();
         RevocationReason reason = term.lost()
@@ -279,10 +279,10 @@ abstract class LeadershipContract extends ContractGroup {
         }
         if (has(Capability.FORCE_RELEASE)) {
             Term forced = announced(a, bound);
-            assertThat(own.forceRelease(name)).isTrue(); // revoked on this thread
+            assertThat(own.operations().forceRelease(name)).isTrue(); // revoked on this thread
             assertThat(forced.revocation()).isPresent();
             Term gone = announced(a, bound);
-            assertThat(client().forceRelease(name)).isTrue(); // revoked at the leader's next renewal
+            assertThat(client().operations().forceRelease(name)).isTrue(); // revoked at the leader's next renewal
             assertThat(gone.lost().toCompletableFuture().get(bound.toMillis(), TimeUnit.MILLISECONDS))
                     .as("a loss found by a renewal; its lease may run out first on a loaded machine")
                     .isIn(RevocationReason.NOT_HELD, RevocationReason.LEASE_EXPIRED);

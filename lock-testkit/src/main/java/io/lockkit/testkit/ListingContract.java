@@ -43,7 +43,7 @@ abstract class ListingContract extends ContractGroup {
     }
 
     private Set<String> listed(DistributedLockFactory f, String prefix) {
-        try (Stream<LockInfo> locks = f.locks(prefix)) {
+        try (Stream<LockInfo> locks = f.operations().locks(prefix)) {
             return locks.map(LockInfo::name).collect(Collectors.toSet());
         }
     }
@@ -90,7 +90,7 @@ abstract class ListingContract extends ContractGroup {
                     .atMost(scaled(Duration.ofSeconds(5)))
                     .pollInterval(Duration.ofMillis(20))
                     .until(() -> !has(Capability.INSPECTION)
-                            || holder.inspect(lapsed).isEmpty());
+                            || holder.operations().inspect(lapsed).isEmpty());
         }
         DistributedLockFactory operator = client();
         assertThat(listed(operator, prefix)).as("locks held under %s", prefix).isEqualTo(expected);
@@ -100,7 +100,7 @@ abstract class ListingContract extends ContractGroup {
                 .containsAll(expected)
                 .contains(outside)
                 .doesNotContain(released);
-        try (Stream<LockInfo> locks = operator.locks(prefix)) {
+        try (Stream<LockInfo> locks = operator.operations().locks(prefix)) {
             List<LockInfo> infos = locks.toList();
             for (LockInfo info : infos) {
                 assertThat(info.holdCount())
@@ -108,7 +108,8 @@ abstract class ListingContract extends ContractGroup {
                         .isEqualTo(info.name().equals(prefix + "r") ? 2 : 1);
                 assertThat(info.leaseLeft()).as("lease left of %s", info.name()).isPositive();
                 if (has(Capability.INSPECTION)) {
-                    LockInfo inspected = operator.inspect(info.name()).orElseThrow();
+                    LockInfo inspected =
+                            operator.operations().inspect(info.name()).orElseThrow();
                     assertThat(info.owner()).isEqualTo(inspected.owner());
                     assertThat(info.fencingToken()).isEqualTo(inspected.fencingToken());
                 }
@@ -307,10 +308,10 @@ abstract class ListingContract extends ContractGroup {
         };
         DistributedLockFactory operator = DistributedLockFactory.create(counting);
         closeAfterTest(operator);
-        Stream<LockInfo> unused = operator.locks(prefix);
+        Stream<LockInfo> unused = operator.operations().locks(prefix);
         unused.close();
         assertThat(pages).as("pages fetched by a stream never used").hasValue(0);
-        Stream<LockInfo> locks = operator.locks(prefix);
+        Stream<LockInfo> locks = operator.operations().locks(prefix);
         java.util.Iterator<LockInfo> it = locks.iterator();
         assertThat(it.hasNext()).isTrue();
         assertThat(it.next().name()).startsWith(prefix);
@@ -325,12 +326,12 @@ abstract class ListingContract extends ContractGroup {
     @SuppressWarnings("NullAway") // passes null on purpose
     void listingRefusesBadPrefixAndClosedFactory() throws Exception {
         DistributedLockFactory c = client();
-        assertThatThrownBy(() -> c.locks(null))
+        assertThatThrownBy(() -> c.operations().locks(null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("prefix");
-        Stream<LockInfo> opened = c.locks(name());
+        Stream<LockInfo> opened = c.operations().locks(name());
         c.close();
-        assertThatThrownBy(() -> c.locks("")).isInstanceOf(LockException.class);
+        assertThatThrownBy(() -> c.operations().locks("")).isInstanceOf(LockException.class);
         assertThatThrownBy(() -> opened.count())
                 .as("a stream of a factory closed since")
                 .isInstanceOf(LockException.class);

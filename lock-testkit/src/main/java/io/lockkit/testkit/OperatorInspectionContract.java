@@ -34,7 +34,9 @@ abstract class OperatorInspectionContract extends ContractGroup {
     }
 
     private LockInfo inspected(DistributedLockFactory observer, String name) {
-        return observer.inspect(name).orElseThrow(() -> new AssertionError("a held lock inspected as free: " + name));
+        return observer.operations()
+                .inspect(name)
+                .orElseThrow(() -> new AssertionError("a held lock inspected as free: " + name));
     }
 
     @Test
@@ -64,8 +66,10 @@ abstract class OperatorInspectionContract extends ContractGroup {
                 .as("hold count after one release")
                 .isEqualTo(1);
         lock.unlock();
-        assertThat(observer.inspect(name)).as("after the last release").isEmpty();
-        assertThat(observer.inspect(name() + ":never-used"))
+        assertThat(observer.operations().inspect(name))
+                .as("after the last release")
+                .isEmpty();
+        assertThat(observer.operations().inspect(name() + ":never-used"))
                 .as("a name never used")
                 .isEmpty();
     }
@@ -167,14 +171,16 @@ abstract class OperatorInspectionContract extends ContractGroup {
         await("the lock with the next waiter, one still waiting")
                 .atMost(scaled(Duration.ofSeconds(10)))
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> observer.inspect(name)
+                .until(() -> observer.operations()
+                        .inspect(name)
                         .filter(i -> !i.clientId().equals(first.clientId()) && i.waiters() == 1)
                         .isPresent());
         letGo.countDown();
         await("both waiters served and gone")
                 .atMost(scaled(Duration.ofSeconds(10)))
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> served.get() == 2 && observer.inspect(name).isEmpty());
+                .until(() ->
+                        served.get() == 2 && observer.operations().inspect(name).isEmpty());
     }
 
     @Test
@@ -184,11 +190,13 @@ abstract class OperatorInspectionContract extends ContractGroup {
         String name = name();
         LockHandle h = client().acquire(name, LockOptions.noWait());
         DistributedLockFactory operator = client();
-        assertThat(operator.forceRelease(name))
+        assertThat(operator.operations().forceRelease(name))
                 .as("force release of a held lock")
                 .isTrue();
-        assertThat(operator.inspect(name)).as("after the force release").isEmpty();
-        assertThat(operator.forceRelease(name))
+        assertThat(operator.operations().inspect(name))
+                .as("after the force release")
+                .isEmpty();
+        assertThat(operator.operations().forceRelease(name))
                 .as("force release of a free lock")
                 .isFalse();
         await("the holder told of its loss")
@@ -201,10 +209,10 @@ abstract class OperatorInspectionContract extends ContractGroup {
     @SuppressWarnings("NullAway") // passes null on purpose
     void inspectRefusesBadNames() {
         DistributedLockFactory c = client();
-        assertThatThrownBy(() -> c.inspect(""))
+        assertThatThrownBy(() -> c.operations().inspect(""))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("name");
-        assertThatThrownBy(() -> c.inspect(null))
+        assertThatThrownBy(() -> c.operations().inspect(null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("name");
     }

@@ -2,6 +2,7 @@ package io.lockkit.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -42,11 +44,13 @@ class BrokenProvidersTest {
     /**
      * One broken kit and what it must be rejected for: the kit group that covers its fault fails
      * ({@code method} null: at least one test of the group), or that one test of the group fails
-     * for the kit and passes for the honest provider.
+     * for the kit and passes for the honest provider. A group is a nested group of
+     * {@link LockContractTest}, or {@link LockProviderFactoryContract} for a kit of a broken factory
+     * ({@link BrokenFactoryKits}), whose honest counterpart is {@link BrokenFactoryKits.HonestFactoryKit}.
      */
     record Row(
             String rejectedFor,
-            Class<? extends LockContractTest> kit,
+            Class<?> kit,
             Class<?> group,
             @Nullable String method) {
         @Override
@@ -58,6 +62,11 @@ class BrokenProvidersTest {
     private static Row row(
             String rejectedFor, Class<? extends LockContractTest> kit, Class<?> group, @Nullable String method) {
         return new Row(rejectedFor, kit, group, method);
+    }
+
+    /** A broken provider factory's kit, rejected by the factory contract's test {@code method}. */
+    private static Row factoryRow(String rejectedFor, Class<? extends LockProviderFactoryContract> kit, String method) {
+        return new Row(rejectedFor, kit, LockProviderFactoryContract.class, method);
     }
 
     /** Every broken kit whose rejection is one launch (and the honest provider's) of a group or a test. */
@@ -405,7 +414,15 @@ class BrokenProvidersTest {
                         "a provider whose subscriptions deliver one release and no more fails the every-release test",
                         BrokenWakeUpKits.OneShotSubscriptionKit.class,
                         LockContractTest.WakeUps.class,
-                        "anOpenSubscriptionHearsEveryRelease"));
+                        "anOpenSubscriptionHearsEveryRelease"),
+                factoryRow(
+                        "a provider factory that reads a key it does not declare fails the declared-keys test",
+                        BrokenFactoryKits.UndeclaredKeyKit.class,
+                        "declaresEveryKeyItReads"),
+                factoryRow(
+                        "a provider factory that refuses a malformed value without naming its key fails the malformed-value test",
+                        BrokenFactoryKits.UnnamedMalformedValueKit.class,
+                        "malformedValuesAreRefusedNamingTheKey"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -548,7 +565,7 @@ class BrokenProvidersTest {
 
     // ---- faults considered and found covered by tests written for something else ----
 
-    private static void assertRejected(Class<? extends LockContractTest> kit, Class<?> group) {
+    private static void assertRejected(Class<?> kit, Class<?> group) {
         Events tests = run(kit, group);
         assertThat(tests.started().count()).as("tests started").isPositive();
         assertThat(tests.failed().count())
@@ -563,9 +580,9 @@ class BrokenProvidersTest {
     }
 
     /** The one kit test {@code method} of {@code group} must fail for {@code kit} (and pass for the honest provider). */
-    private static void assertRejectedBy(Class<? extends LockContractTest> kit, Class<?> group, String method) {
+    private static void assertRejectedBy(Class<?> kit, Class<?> group, String method) {
         Events tests = EngineTestKit.engine("junit-jupiter")
-                .selectors(selectNestedMethod(List.of(kit), group, method))
+                .selectors(select(kit, group, method))
                 .execute()
                 .testEvents();
         assertThat(tests.started().count()).as("%s started", method).isEqualTo(1);
@@ -592,7 +609,7 @@ class BrokenProvidersTest {
         }
         try {
             mine.complete(EngineTestKit.engine("junit-jupiter")
-                    .selectors(selectNestedMethod(List.of(HonestKit.class), group, method))
+                    .selectors(select(honestKit(group), group, method))
                     .execute()
                     .testEvents()
                     .succeeded()
@@ -661,7 +678,19 @@ class BrokenProvidersTest {
                 .isEqualTo(1);
     }
 
-    private static Events run(Class<? extends LockContractTest> kit, Class<?> group) {
+    /** The test {@code method} of {@code group} run for {@code kit}: a nested group's, or a top-level contract's. */
+    private static DiscoverySelector select(Class<?> kit, Class<?> group, String method) {
+        return group.getEnclosingClass() == LockContractTest.class
+                ? selectNestedMethod(List.of(kit), group, method)
+                : selectMethod(kit, method);
+    }
+
+    /** The honest kit of {@code group}: the honest provider's, or the honest factory's. */
+    private static Class<?> honestKit(Class<?> group) {
+        return group == LockProviderFactoryContract.class ? BrokenFactoryKits.HonestFactoryKit.class : HonestKit.class;
+    }
+
+    private static Events run(Class<?> kit, Class<?> group) {
         return EngineTestKit.engine("junit-jupiter")
                 .selectors(selectNestedClass(List.of(kit), group))
                 .execute()

@@ -51,7 +51,8 @@ public class LockkitReadinessCheck implements HealthCheck {
                 data.put("reason", "not checked: " + config.name(LockkitConfig.HEALTH_ENABLED) + "=false");
                 return new HealthCheckResponse(NAME, HealthCheckResponse.Status.UP, Optional.of(data));
             }
-            HealthReport report = ApplicationRegistry.find(beans).factory().health(rules.timeout());
+            HealthReport report =
+                    ApplicationRegistry.find(beans).factory().operations().health(rules.timeout());
             data.putAll(rules.data(report));
             down = rules.downReason(report);
         } catch (UnsupportedOperationException e) {

@@ -140,7 +140,7 @@ class ConceptsGuideTest {
         assertThatThrownBy(() -> locks.callWithLock("stock:tea", LockOptions.noWait(), () -> stock.reserve("tea", 9)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("only 8");
-        assertThat(locks.inspect("stock:tea"))
+        assertThat(locks.operations().inspect("stock:tea"))
                 .as("released after the failure too")
                 .isEmpty();
 
@@ -188,7 +188,7 @@ class ConceptsGuideTest {
 
         LockHandle other = locks.acquire("import:catalog");
         other.lost().thenRun(importer::cancel);
-        assertThat(locks.forceRelease("import:catalog")).isTrue();
+        assertThat(locks.operations().forceRelease("import:catalog")).isTrue();
         await().atMost(Duration.ofSeconds(10)).untilTrue(importer.cancelled);
         assertThatThrownBy(other::release).isInstanceOf(LockLostException.class);
     }
@@ -261,7 +261,7 @@ class ConceptsGuideTest {
         try {
             LockHandle hold = locks.acquire("orders:42");
             assertThat(hold.remainingLease()).isLessThanOrEqualTo(Duration.ofSeconds(10));
-            locks.forceRelease("orders:42");
+            locks.operations().forceRelease("orders:42");
             await().atMost(Duration.ofSeconds(10)).until(() -> !logged.isEmpty());
             assertThat(logged.get(0)).startsWith("lost orders:42: ");
 

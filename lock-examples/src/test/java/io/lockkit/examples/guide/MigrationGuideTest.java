@@ -115,7 +115,7 @@ class MigrationGuideTest {
         List<LockLostException> failures = new ArrayList<>();
         // The work: meanwhile an operator force-releases the lock, and the watchdog's next renewal finds it gone.
         Runnable work = () -> {
-            assertThat(operator.forceRelease("orders:42")).isTrue();
+            assertThat(operator.operations().forceRelease("orders:42")).isTrue();
             await().atMost(Duration.ofSeconds(30)).untilTrue(cancelled);
         };
         // migrate:loss-begin

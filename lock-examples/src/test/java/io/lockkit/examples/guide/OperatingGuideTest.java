@@ -32,7 +32,7 @@ class OperatingGuideTest {
                 LockHandle other = locks.acquire("reports:daily")) {
             assertThat(List.of(a, b, other)).allMatch(LockHandle::isValid);
             // guide:listing-begin
-            try (Stream<LockInfo> held = locks.locks("orders:")) {
+            try (Stream<LockInfo> held = locks.operations().locks("orders:")) {
                 held.forEach(l -> printed.add(l.name() + " held by " + l.owner() + ", token " + l.fencingToken()));
             }
             // guide:listing-end

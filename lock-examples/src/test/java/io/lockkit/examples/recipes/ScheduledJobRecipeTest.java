@@ -198,11 +198,11 @@ class ScheduledJobRecipeTest {
             runOnce(locks, "failing-report", holdAtLeast, failing); // logs, does not throw
             runOnce(locks, "failing-report", holdAtLeast, failing); // within the period: skipped
             assertThat(RUNS).hasSize(1);
-            assertThat(locks.inspect("failing-report"))
+            assertThat(locks.operations().inspect("failing-report"))
                     .as("held for the rest of the period")
                     .isPresent();
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> locks.inspect("failing-report").isEmpty());
+                    .until(() -> locks.operations().inspect("failing-report").isEmpty());
             runOnce(locks, "failing-report", holdAtLeast, failing);
             assertThat(RUNS).as("the next period runs it again").hasSize(2);
         }

@@ -36,8 +36,8 @@ public class DevModeRoutes {
         router.get("/dev-mode/redis-uri")
                 .handler(rc -> rc.end(ConfigProvider.getConfig().getValue("quarkus.lockkit.redis.uri", String.class)));
         router.get("/dev-mode/backend")
-                .blockingHandler(
-                        rc -> rc.end(locks.health(Duration.ofSeconds(10)).backend()));
+                .blockingHandler(rc ->
+                        rc.end(locks.operations().health(Duration.ofSeconds(10)).backend()));
         router.get("/dev-mode/client-id").handler(rc -> rc.end(locks.clientId()));
         router.post("/dev-mode/count/:name").blockingHandler(rc -> rc.end(String.valueOf(counter.increment(name(rc)))));
         router.post("/dev-mode/hold/:name").blockingHandler(rc -> {
@@ -51,8 +51,10 @@ public class DevModeRoutes {
             }
         });
         router.get("/dev-mode/holder/:name")
-                .blockingHandler(rc -> rc.end(
-                        locks.inspect(name(rc)).map(info -> info.clientId()).orElse("")));
+                .blockingHandler(rc -> rc.end(locks.operations()
+                        .inspect(name(rc))
+                        .map(info -> info.clientId())
+                        .orElse("")));
     }
 
     private static String name(RoutingContext rc) {

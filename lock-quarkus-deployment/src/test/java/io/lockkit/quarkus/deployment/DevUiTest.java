@@ -61,7 +61,7 @@ class DevUiTest {
             // another process's hold under the same key prefix is not this application's
             try (DistributedLockFactory elsewhere = DistributedLockFactory.create(JedisLockProvider.create(uri));
                     LockHandle other = elsewhere.acquire("held-elsewhere")) {
-                assertThat(elsewhere.inspect(other.name())).isPresent();
+                assertThat(elsewhere.operations().inspect(other.name())).isPresent();
                 locks = result(rpc, "getHeldLocks");
             }
             assertThat(locks).hasSize(1);

@@ -48,7 +48,8 @@ class RedisClientHostsTest {
             assertThat(held.fencingToken()).isPositive();
             assertThat(redis.command("KEYS", "client-hosts*")).asString().contains("client:1");
         }
-        assertThat(locks.health(Duration.ofSeconds(5)).backend()).contains(uri.substring(uri.lastIndexOf(':')));
+        assertThat(locks.operations().health(Duration.ofSeconds(5)).backend())
+                .contains(uri.substring(uri.lastIndexOf(':')));
     }
 
     @Test

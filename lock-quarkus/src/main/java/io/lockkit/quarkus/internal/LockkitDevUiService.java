@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  */
 // Design notes.
 // - "This application's" locks are those whose holder's client id is the factory's: the listing
-//   (DistributedLockFactory#locks) covers the whole key prefix, which other instances may share.
+//   (LockOperations#locks) covers the whole key prefix, which other instances may share.
 // - The methods return plain values, so the Dev UI calls them on a worker thread: they wait for the
 //   backend (bounded by its timeout), never on the event loop.
 // - An application's own DistributedLockFactory without listing or client id fails the call with
@@ -56,7 +56,7 @@ public class LockkitDevUiService {
 
     /** The provider in use and where its backend is, as the factory describes it (one probe of the backend). */
     public String getBackend() {
-        return factory.health(PROBE_TIMEOUT).backend();
+        return factory.operations().health(PROBE_TIMEOUT).backend();
     }
 
     /** The client id of this application's factory: the first part of its holds' owner ids. */
@@ -68,7 +68,7 @@ public class LockkitDevUiService {
     public List<HeldLock> getHeldLocks() {
         String clientId = factory.clientId();
         Map<String, HeldLock> byName = new TreeMap<>(); // a Redis listing may return a lock twice
-        try (Stream<LockInfo> locks = factory.locks("")) {
+        try (Stream<LockInfo> locks = factory.operations().locks("")) {
             locks.filter(info -> info.clientId().equals(clientId))
                     .forEach(info -> byName.putIfAbsent(info.name(), HeldLock.of(info)));
         }

@@ -405,7 +405,12 @@ class BrokenProvidersTest {
                         "a provider whose subscriptions deliver one release and no more fails the every-release test",
                         BrokenWakeUpKits.OneShotSubscriptionKit.class,
                         LockContractTest.WakeUps.class,
-                        "anOpenSubscriptionHearsEveryRelease"));
+                        "anOpenSubscriptionHearsEveryRelease"),
+                row(
+                        "a provider that ignores abandons leaves the busy member of a failed multi-lock queued for the wait that gave up: the multi-lock test fails",
+                        BrokenQueueKits.KeepsAbandonedQueueEntryKit.class,
+                        LockContractTest.MultiLock.class,
+                        "aBusyMemberLeavesNothingHeldOrQueued"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -197,6 +197,18 @@ public interface DistributedLockFactory extends AutoCloseable {
     }
 
     /**
+     * {@link #acquireAll(Collection, LockOptions)} without blocking the calling thread: the members
+     * are taken one after another as {@link #acquireAsync} takes a lock. The stage fails with
+     * {@link LockNotAcquiredException} naming the member still busy, and cancelling it releases
+     * the members taken; either way nothing stays held or queued.
+     *
+     * @throws IllegalArgumentException as {@link #acquireAll(Collection, LockOptions)} does
+     */
+    default CompletionStage<MultiLockHandle> acquireAllAsync(Collection<String> names, LockOptions options) {
+        return MultiLocks.acquireAllAsync(this, names, options);
+    }
+
+    /**
      * Like {@link #acquireAll(Collection, LockOptions)}, but a member still busy after the wait is
      * an empty result rather than an exception (nothing is held then).
      */

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,6 +45,93 @@ final class MultiLocks {
             throw new LockNotAcquiredException(busy, options.waitTime().orElse(Duration.ZERO));
         }
         return taken;
+    }
+
+    /**
+     * See {@link DistributedLockFactory#acquireAllAsync}: the members' asynchronous acquisitions one
+     * after another, each started when the one before completed, so no thread waits. Cancelling
+     * the returned stage cancels the member being waited for and releases those taken.
+     */
+    static CompletableFuture<MultiLockHandle> acquireAllAsync(
+            DistributedLockFactory factory, Collection<String> names, LockOptions options) {
+        List<String> sorted = checked(names, options);
+        CompletableFuture<MultiLockHandle> result = new CompletableFuture<>();
+        new AsyncTake(factory, sorted, options, result).next(0);
+        return result;
+    }
+
+    /** The state of one {@link #acquireAllAsync}: the members taken and the acquisition in flight. */
+    private static final class AsyncTake {
+        private final DistributedLockFactory factory;
+        private final List<String> sorted;
+        private final LockOptions options;
+        private final CompletableFuture<MultiLockHandle> result;
+        private final OwnedMultiLockHandle taken;
+        private final long start = System.nanoTime();
+        private volatile @Nullable CompletableFuture<LockHandle> inFlight;
+
+        AsyncTake(
+                DistributedLockFactory factory,
+                List<String> sorted,
+                LockOptions options,
+                CompletableFuture<MultiLockHandle> result) {
+            this.factory = factory;
+            this.sorted = sorted;
+            this.options = options;
+            this.result = result;
+            this.taken = new OwnedMultiLockHandle(sorted.size());
+            var unused = result.whenComplete((handle, failure) -> {
+                CompletableFuture<LockHandle> pending = inFlight;
+                if (result.isCancelled() && pending != null) {
+                    pending.cancel(false);
+                }
+            });
+        }
+
+        /** Starts the acquisition of member {@code i}, or completes the result after the last one. */
+        void next(int i) {
+            if (i == sorted.size()) {
+                if (!result.complete(taken)) {
+                    taken.rollBack(null); // cancelled as the last member came in
+                }
+                return;
+            }
+            CompletableFuture<LockHandle> member;
+            try {
+                member = factory.acquireAsync(sorted.get(i), memberOptions(options, options.waitTime(), start))
+                        .toCompletableFuture();
+            } catch (RuntimeException e) {
+                fail(e);
+                return;
+            }
+            inFlight = member;
+            var unused = member.whenComplete((handle, failure) -> {
+                if (failure != null) {
+                    fail(
+                            failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                                    ? failure.getCause()
+                                    : failure);
+                    return;
+                }
+                taken.add(handle);
+                if (result.isDone()) {
+                    taken.rollBack(null); // cancelled while this member was taken
+                    return;
+                }
+                next(i + 1);
+            });
+            if (result.isCancelled()) {
+                member.cancel(false);
+            }
+        }
+
+        private void fail(Throwable failure) {
+            try {
+                taken.rollBack(failure);
+            } finally {
+                result.completeExceptionally(failure);
+            }
+        }
     }
 
     /**

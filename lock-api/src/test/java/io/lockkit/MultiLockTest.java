@@ -162,6 +162,68 @@ class MultiLockTest {
     }
 
     @Test
+    void anAsynchronousMultiLockTakesEveryNameWithoutBlocking() throws Exception {
+        LockHandle busy = other.acquire("stock:b");
+        CompletableFuture<MultiLockHandle> pending = locks.acquireAllAsync(
+                        List.of("stock:b", "stock:a"), LockOptions.waitAtMost(Duration.ofSeconds(30)))
+                .toCompletableFuture();
+        while (other.operations().inspect("stock:a").isEmpty()) {
+            Thread.sleep(5); // a is taken, b waited for
+        }
+        assertThat(pending).isNotDone();
+
+        busy.release();
+
+        try (MultiLockHandle all = pending.get(10, TimeUnit.SECONDS)) {
+            assertThat(all.names()).containsExactly("stock:a", "stock:b");
+            assertThat(all.isValid()).isTrue();
+        }
+        assertThat(other.tryAcquire("stock:a")).isPresent();
+    }
+
+    @Test
+    void anAsynchronousMultiLockThatRunsOutFailsNamingTheBusyMemberAndHoldsNothing() throws Exception {
+        other.acquire("stock:b");
+        CompletableFuture<MultiLockHandle> pending = locks.acquireAllAsync(
+                        List.of("stock:a", "stock:b", "stock:c"), LockOptions.waitAtMost(Duration.ofMillis(50)))
+                .toCompletableFuture();
+
+        assertThatThrownBy(() -> pending.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(LockNotAcquiredException.class)
+                .hasMessageContaining("stock:b");
+        assertThat(other.tryAcquire("stock:a")).as("a was released").isPresent();
+        assertThat(other.tryAcquire("stock:c")).isPresent();
+    }
+
+    @Test
+    void cancellingAnAsynchronousMultiLockReleasesTheMembersTaken() throws Exception {
+        LockHandle busy = other.acquire("stock:b");
+        CompletableFuture<MultiLockHandle> pending = locks.acquireAllAsync(
+                        List.of("stock:a", "stock:b"), LockOptions.waitAtMost(Duration.ofSeconds(30)))
+                .toCompletableFuture();
+        while (other.operations().inspect("stock:a").isEmpty()) {
+            Thread.sleep(5);
+        }
+
+        assertThat(pending.cancel(false)).isTrue();
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Optional<LockHandle> a = Optional.empty();
+        while (a.isEmpty() && System.nanoTime() < deadline) {
+            a = other.tryAcquire("stock:a");
+            Thread.sleep(5);
+        }
+        assertThat(a).as("a, taken before the cancel, was released").isPresent();
+        busy.release();
+        assertThat(other.tryAcquire("stock:b"))
+                .as("b was not taken for the cancelled wait")
+                .isPresent();
+        assertThatThrownBy(() -> locks.acquireAllAsync(List.of(), LockOptions.noWait()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("names must not be empty");
+    }
+
+    @Test
     void badNamesAreRefusedNamingTheArgumentAndNothingIsTaken() {
         assertThatThrownBy(() -> locks.acquireAll(null))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -152,9 +152,7 @@ class MultiLockTest {
             }
         });
         waiter.start();
-        while (other.operations().inspect("stock:a").isEmpty()) {
-            Thread.sleep(5); // until the waiter holds a (and waits for b, or is about to)
-        }
+        awaitHeld("stock:a"); // taken by the multi-lock, which waits for b (or is about to)
         waiter.interrupt();
 
         assertThat(ended.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
@@ -167,9 +165,7 @@ class MultiLockTest {
         CompletableFuture<MultiLockHandle> pending = locks.acquireAllAsync(
                         List.of("stock:b", "stock:a"), LockOptions.waitAtMost(Duration.ofSeconds(30)))
                 .toCompletableFuture();
-        while (other.operations().inspect("stock:a").isEmpty()) {
-            Thread.sleep(5); // a is taken, b waited for
-        }
+        awaitHeld("stock:a"); // taken by the multi-lock, which waits for b (or is about to)
         assertThat(pending).isNotDone();
 
         busy.release();
@@ -201,9 +197,7 @@ class MultiLockTest {
         CompletableFuture<MultiLockHandle> pending = locks.acquireAllAsync(
                         List.of("stock:a", "stock:b"), LockOptions.waitAtMost(Duration.ofSeconds(30)))
                 .toCompletableFuture();
-        while (other.operations().inspect("stock:a").isEmpty()) {
-            Thread.sleep(5);
-        }
+        awaitHeld("stock:a"); // taken by the multi-lock, which waits for b (or is about to)
 
         assertThat(pending.cancel(false)).isTrue();
 
@@ -251,5 +245,16 @@ class MultiLockTest {
         locks.close();
         assertThatThrownBy(() -> locks.acquireAll(List.of("a", "b"))).isInstanceOf(LockException.class);
         assertThat(other.tryAcquire("a")).isPresent();
+    }
+
+    /** Waits (at most 10 s) until {@code name} is held, as the backend says. */
+    private void awaitHeld(String name) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (other.operations().inspect(name).isEmpty()) {
+            assertThat(System.nanoTime() - deadline)
+                    .as("%s held within 10 s", name)
+                    .isNegative();
+            Thread.sleep(5);
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.lockkit;
 import io.lockkit.spi.LockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -167,6 +168,55 @@ public interface DistributedLockFactory extends AutoCloseable {
             action.run();
             return Boolean.TRUE; // a result nobody reads
         });
+    }
+
+    /**
+     * Takes every lock of {@code names} for one new {@link MultiLockHandle}, all or none, waiting
+     * as {@code options} say: the wait time is one budget for all of them, and every member gets
+     * the options' lease. The names are taken one by one in ascending order, so two multi-locks
+     * over the same names, passed in any order, never deadlock; a plain lock taken in another
+     * order can still meet one in a cycle, which the wait time ends. When a member is still busy
+     * at the end of the wait, or the wait fails, the members taken are released before this
+     * returns: nothing stays held or queued. Each member is an ordinary hold with its own fencing
+     * token (the same as {@link #acquire} gives), renewed by the watchdog with the factory's other
+     * holds; the handle reports the loss of any member. On Redis Cluster the names may live in
+     * different slots: each member is its own key. Costs one acquisition per name.
+     *
+     * @throws IllegalArgumentException when {@code names} is null, empty, holds an invalid lock
+     *         name or a name twice, or {@code options} is null
+     * @throws LockNotAcquiredException when a member was still busy when the wait ran out (it
+     *         names that member)
+     * @throws InterruptedException when the waiting thread was interrupted
+     * @throws LockException when the factory is closed or a backend call failed
+     */
+    default MultiLockHandle acquireAll(Collection<String> names, LockOptions options) throws InterruptedException {
+        return MultiLocks.acquireAll(this, names, options);
+    }
+
+    /** Takes every lock of {@code names} with {@link #defaultOptions()}; see {@link #acquireAll(Collection, LockOptions)}. */
+    default MultiLockHandle acquireAll(Collection<String> names) throws InterruptedException {
+        return acquireAll(names, defaultOptions());
+    }
+
+    /**
+     * {@link #acquireAll(Collection, LockOptions)} without blocking the calling thread: the members
+     * are taken one after another as {@link #acquireAsync} takes a lock. The stage fails with
+     * {@link LockNotAcquiredException} naming the member still busy, and cancelling it releases
+     * the members taken; either way nothing stays held or queued.
+     *
+     * @throws IllegalArgumentException as {@link #acquireAll(Collection, LockOptions)} does
+     */
+    default CompletionStage<MultiLockHandle> acquireAllAsync(Collection<String> names, LockOptions options) {
+        return MultiLocks.acquireAllAsync(this, names, options);
+    }
+
+    /**
+     * Like {@link #acquireAll(Collection, LockOptions)}, but a member still busy after the wait is
+     * an empty result rather than an exception (nothing is held then).
+     */
+    default Optional<MultiLockHandle> tryAcquireAll(Collection<String> names, LockOptions options)
+            throws InterruptedException {
+        return MultiLocks.tryAcquireAll(this, names, options);
     }
 
     /**

@@ -414,4 +414,12 @@ public abstract class LockContractTest {
             super(LockContractTest.this);
         }
     }
+
+    @Nested
+    @DisplayName("Several locks at once")
+    class MultiLock extends MultiLockContract {
+        MultiLock() {
+            super(LockContractTest.this);
+        }
+    }
 }

@@ -422,7 +422,12 @@ class BrokenProvidersTest {
                 factoryRow(
                         "a provider factory that refuses a malformed value without naming its key fails the malformed-value test",
                         BrokenFactoryKits.UnnamedMalformedValueKit.class,
-                        "malformedValuesAreRefusedNamingTheKey"));
+                        "malformedValuesAreRefusedNamingTheKey"),
+                row(
+                        "a provider that ignores abandons leaves the busy member of a failed multi-lock queued for the wait that gave up: the multi-lock test fails",
+                        BrokenQueueKits.KeepsAbandonedQueueEntryKit.class,
+                        LockContractTest.MultiLock.class,
+                        "aBusyMemberLeavesNothingHeldOrQueued"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -36,7 +36,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LocalLockProvider implements LockProvider {
 
-    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
+    private static final Set<Capability> CAPABILITIES = Set.of(
+            Capability.FENCING_TOKENS,
+            Capability.FORCE_RELEASE,
+            Capability.EXPLICIT_LEASE,
+            Capability.INSPECTION,
+            Capability.LISTING);
 
     private final Table table;
     private final WakeUpListeners listeners = new WakeUpListeners();

@@ -22,17 +22,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #newClient()} gives further providers over the same lock table, each playing a
  * separate process; {@link #stopBackend()} and {@link #startBackend()} simulate an outage and a
- * restart that forgets every hold. It has every {@linkplain LockProvider.Capability capability}
- * and none of the optional direct hand-over: a release frees the lock and wakes one waiter per
- * client. After {@link #close()}, every call of this client but {@code close()},
- * {@code capabilities()} and {@code abandon} (which does nothing) throws {@link LockException}.
+ * restart that forgets every hold. It has every {@linkplain LockProvider.Capability capability}:
+ * shared claims (read/write locks, semaphores) and fair ones are admitted by the rule
+ * {@link io.lockkit.spi.Claim} states. It has none of the optional direct hand-over: a release
+ * frees the lock and wakes one waiter per client. After {@link #close()}, every call of this
+ * client but {@code close()} and {@code capabilities()} throws {@link LockException}.
  * Thread-safe.
  *
- * <p>Design: one table of entries (owner, hold count, token, lease deadline) under one lock,
+ * <p>Design: one table of names ({@link LocalName}: holders with their claims, counts, tokens and
+ * lease deadlines; a stored capacity; the queue of waits that may block others) under one lock,
  * sorted by name so that {@link #list} pages by name (the cursor is the last name listed); leases
- * lapse lazily when an entry is next looked at (a listing skips lapsed entries without removing
- * them). It keeps no wait queue, so {@link LockState#waiters()} is -1. Tokens come from one counter shared by all
- * names, so they increase per name across expiry and restarts and cost no memory per name.
+ * and queue entries lapse lazily when a name is next looked at. {@link LockState#waiters()} is -1:
+ * only waits that may block others are queued. Tokens come from one counter shared by all names,
+ * so they increase per name across expiry and restarts and cost no memory per name.
  */
 public final class LocalLockProvider implements LockProvider {
 
@@ -111,26 +113,21 @@ public final class LocalLockProvider implements LockProvider {
         String name = request.name();
         table.lock.lock();
         try {
-            Entry e = table.live(name, this);
+            LocalName n = table.live(name, this);
             long now = table.ticker.nanoTime();
-            if (e == null) {
-                if (table.lastToken == Long.MAX_VALUE) {
-                    // Never wrap to a negative token; only startTokensAt comes this close.
-                    throw new LockException(name, "the fencing tokens are used up");
+            if (n == null) {
+                n = new LocalName();
+                table.entries.put(name, n);
+            }
+            try {
+                LocalName.Holder h = n.attempt(request, now, () -> table.nextToken(name));
+                if (h != null) {
+                    return Acquisition.acquired(h.token);
                 }
-                e = new Entry(
-                        request.owner(),
-                        ++table.lastToken,
-                        now + request.lease().toNanos());
-                table.entries.put(name, e);
-                return Acquisition.acquired(e.token);
+                return Acquisition.busy(Duration.ofNanos(n.retryAfter(now)));
+            } finally {
+                table.dropIfUnused(name, n);
             }
-            if (e.owner.equals(request.owner())) {
-                e.count++;
-                e.deadline = Math.max(e.deadline, now + request.lease().toNanos());
-                return Acquisition.acquired(e.token);
-            }
-            return Acquisition.busy(Duration.ofNanos(e.deadline - now));
         } finally {
             table.lock.unlock();
         }
@@ -140,19 +137,35 @@ public final class LocalLockProvider implements LockProvider {
     public Release release(String name, String owner) {
         table.lock.lock();
         try {
-            Entry e = table.live(name, this);
-            if (e == null || !e.owner.equals(owner)) {
+            LocalName n = table.live(name, this);
+            Boolean ended = n == null ? null : n.release(owner);
+            if (n == null || ended == null) {
                 return Release.NOT_HELD;
             }
-            if (--e.count > 0) {
+            if (!ended) {
                 return Release.STILL_HELD;
             }
-            table.entries.remove(name);
+            table.dropIfUnused(name, n);
         } finally {
             table.lock.unlock();
         }
         table.notifyReleased(name);
         return Release.RELEASED;
+    }
+
+    /** Drops the owner's queue entry, so that a waiter that gave up blocks no claim behind it. */
+    @Override
+    public void abandon(String name, String owner, long waitId) {
+        table.lock.lock();
+        try {
+            LocalName n = table.live(name, this);
+            if (n != null) {
+                n.abandon(owner);
+                table.dropIfUnused(name, n);
+            }
+        } finally {
+            table.lock.unlock();
+        }
     }
 
     @Override
@@ -163,11 +176,12 @@ public final class LocalLockProvider implements LockProvider {
         try {
             long now = table.ticker.nanoTime();
             for (Renewal r : renewals) {
-                Entry e = table.live(r.name(), this);
-                if (e == null || !e.owner.equals(r.owner())) {
+                LocalName n = table.live(r.name(), this);
+                LocalName.Holder h = n == null ? null : n.holders.get(r.owner());
+                if (h == null) {
                     gone.add(r);
                 } else {
-                    e.deadline = now + r.lease().toNanos();
+                    h.deadline = now + r.lease().toNanos();
                 }
             }
         } finally {
@@ -178,11 +192,14 @@ public final class LocalLockProvider implements LockProvider {
 
     @Override
     public boolean forceRelease(String name) {
-        boolean held;
+        boolean held = false;
         table.lock.lock();
         try {
-            held = table.live(name, this) != null;
-            table.entries.remove(name);
+            LocalName n = table.live(name, this);
+            if (n != null) {
+                held = n.forceRelease();
+                table.dropIfUnused(name, n);
+            }
         } finally {
             table.lock.unlock();
         }
@@ -196,11 +213,11 @@ public final class LocalLockProvider implements LockProvider {
     public Optional<LockState> inspect(String name) {
         table.lock.lock();
         try {
-            Entry e = table.live(name, this);
-            if (e == null) {
+            LocalName n = table.live(name, this);
+            if (n == null || n.holders.isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(state(e));
+            return Optional.of(n.state(table.ticker.nanoTime()));
         } finally {
             table.lock.unlock();
         }
@@ -221,7 +238,7 @@ public final class LocalLockProvider implements LockProvider {
             String last = cursor;
             int examined = 0;
             var from = cursor == null ? table.entries.tailMap(prefix, true) : table.entries.tailMap(cursor, false);
-            for (Map.Entry<String, Entry> en : from.entrySet()) {
+            for (Map.Entry<String, LocalName> en : from.entrySet()) {
                 if (!en.getKey().startsWith(prefix)) {
                     break;
                 }
@@ -229,19 +246,15 @@ public final class LocalLockProvider implements LockProvider {
                     return new ListPage(page, last);
                 }
                 last = en.getKey();
-                if (en.getValue().deadline - now > 0) {
-                    page.add(new HeldLock(en.getKey(), state(en.getValue())));
+                en.getValue().prune(now);
+                if (!en.getValue().holders.isEmpty()) {
+                    page.add(new HeldLock(en.getKey(), en.getValue().state(now)));
                 }
             }
             return new ListPage(page, null);
         } finally {
             table.lock.unlock();
         }
-    }
-
-    private LockState state(Entry e) {
-        return new LockState(
-                Map.of(e.owner, e.count), Duration.ofNanos(e.deadline - table.ticker.nanoTime()), e.token, -1);
     }
 
     @Override
@@ -279,24 +292,11 @@ public final class LocalLockProvider implements LockProvider {
         }
     }
 
-    private static final class Entry {
-        final String owner;
-        final long token;
-        int count = 1;
-        long deadline;
-
-        Entry(String owner, long token, long deadline) {
-            this.owner = owner;
-            this.token = token;
-            this.deadline = deadline;
-        }
-    }
-
     private static final class Table {
         final Ticker ticker;
         final ReentrantLock lock = new ReentrantLock();
         /** Sorted by name, so that listing can page by name (keyset pagination). */
-        final TreeMap<String, Entry> entries = new TreeMap<>();
+        final TreeMap<String, LocalName> entries = new TreeMap<>();
 
         final List<LocalLockProvider> clients = new CopyOnWriteArrayList<>();
         long lastToken;
@@ -306,16 +306,38 @@ public final class LocalLockProvider implements LockProvider {
             this.ticker = ticker;
         }
 
-        /** The entry of a held lock, dropping it if its lease has run out; call with the lock held. */
+        /**
+         * The name's state with lapsed holders and waiters dropped, or null when nothing is left of
+         * it; call with the lock held.
+         */
         @Nullable
-        Entry live(String name, LocalLockProvider caller) {
+        LocalName live(String name, LocalLockProvider caller) {
             check(name, caller);
-            Entry e = entries.get(name);
-            if (e != null && e.deadline - ticker.nanoTime() <= 0) {
-                entries.remove(name);
-                return null;
+            LocalName n = entries.get(name);
+            if (n != null) {
+                n.prune(ticker.nanoTime());
+                if (!n.inUse()) {
+                    entries.remove(name);
+                    return null;
+                }
             }
-            return e;
+            return n;
+        }
+
+        /** Removes {@code n} when nothing is left of it; call with the lock held. */
+        void dropIfUnused(String name, LocalName n) {
+            if (!n.inUse()) {
+                entries.remove(name, n);
+            }
+        }
+
+        /** The next fencing token of the table; call with the lock held. */
+        long nextToken(String name) {
+            if (lastToken == Long.MAX_VALUE) {
+                // Never wrap to a negative token; only startTokensAt comes this close.
+                throw new LockException(name, "the fencing tokens are used up");
+            }
+            return ++lastToken;
         }
 
         /** Fails when the caller is closed or the backend stopped; call with the lock held. */

@@ -161,7 +161,9 @@ public interface LockProvider extends AutoCloseable {
      * One acquisition attempt: the lease to set (the watchdog's when the caller gave none; a
      * reentrant acquisition never shortens the current lease), how much longer the caller will
      * wait if the lock is busy (zero: it will not; the backend may queue waiting owners), and
-     * which wait the attempt belongs to.
+     * which wait the attempt belongs to, and what the hold takes of the name ({@link Claim}:
+     * {@link Claim#EXCLUSIVE} unless the provider declares {@link Capability#SHARED_HOLDS} or
+     * {@link Capability#FAIR_QUEUE}).
      *
      * @param waitId the same for every attempt of one wait (one {@code lock()} or {@code tryLock}
      *        call) and never reused by the client; 0 for an attempt outside a wait. A backend
@@ -171,9 +173,14 @@ public interface LockProvider extends AutoCloseable {
      *        counts the lease from that attempt, and may never have heard of the release that
      *        made the grant), and {@link #abandon} of that wait gives it back.
      */
-    record LockRequest(String name, String owner, Duration lease, Duration maxWait, long waitId) {
+    record LockRequest(String name, String owner, Duration lease, Duration maxWait, long waitId, Claim claim) {
 
-        /** An attempt outside a wait, or from a caller that does not tell waits apart. */
+        /** An exclusive attempt (today's lock), as a provider without shared holds receives every one. */
+        public LockRequest(String name, String owner, Duration lease, Duration maxWait, long waitId) {
+            this(name, owner, lease, maxWait, waitId, Claim.EXCLUSIVE);
+        }
+
+        /** An exclusive attempt outside a wait, or from a caller that does not tell waits apart. */
         public LockRequest(String name, String owner, Duration lease, Duration maxWait) {
             this(name, owner, lease, maxWait, 0);
         }
@@ -252,6 +259,13 @@ public interface LockProvider extends AutoCloseable {
         /** {@link #inspect(String)} works. */
         INSPECTION,
         /** {@link #list(String, String, int)} works: held locks can be listed by name prefix, page by page. */
-        LISTING
+        LISTING,
+        /**
+         * Shared claims ({@link Claim#shared}) are admitted by the rule {@link Claim} states: read/write
+         * locks and semaphores.
+         */
+        SHARED_HOLDS,
+        /** Fair claims ({@link Claim#fairly()}) queue behind every live earlier waiter: the fair lock. */
+        FAIR_QUEUE
     }
 }

@@ -66,7 +66,12 @@ import org.jspecify.annotations.Nullable;
 //   (Schema): a normal start issues no DDL, and the application's role needs no DDL rights.
 public final class JdbcLockProvider implements LockProvider {
 
-    private static final Set<Capability> CAPABILITIES = Set.of(Capability.values());
+    private static final Set<Capability> CAPABILITIES = Set.of(
+            Capability.FENCING_TOKENS,
+            Capability.FORCE_RELEASE,
+            Capability.EXPLICIT_LEASE,
+            Capability.INSPECTION,
+            Capability.LISTING);
 
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";

@@ -71,21 +71,25 @@ public final class PrimitivesBenchmarkMain {
             RedisAdmin redis = new RedisAdmin(server);
             Map<String, List<Figures>> m1 = new TreeMap<>();
             Map<String, List<Figures>> m2 = new TreeMap<>();
+            Map<String, List<Figures>> m2Sorted = new TreeMap<>();
             Map<String, Double> commands = new TreeMap<>();
             for (int r = 0; r < RUNS; r++) {
                 List<String> order = new ArrayList<>(List.of("lockkit", "Redisson"));
                 Collections.rotate(order, r);
                 for (String lib : order) {
                     m1.computeIfAbsent(lib, k -> new ArrayList<>()).add(uncontended(lib, server.uri()));
-                    m2.computeIfAbsent(lib, k -> new ArrayList<>()).add(contended(lib, server.uri()));
-                    BenchmarkMain.log("run %d %s: M1 %s, M2 %s", r + 1, lib, last(m1, lib), last(m2, lib));
+                    m2.computeIfAbsent(lib, k -> new ArrayList<>()).add(contended(lib, server.uri(), false));
+                    m2Sorted.computeIfAbsent(lib, k -> new ArrayList<>()).add(contended(lib, server.uri(), true));
+                    BenchmarkMain.log(
+                            "run %d %s: M1 %s, M2 %s, M2 sorted %s",
+                            r + 1, lib, last(m1, lib), last(m2, lib), last(m2Sorted, lib));
                 }
             }
             for (String lib : List.of("lockkit", "Redisson")) {
                 commands.put(lib, commandsPerMultiLock(lib, redis));
             }
             Files.createDirectories(out);
-            String report = report(started, server, pinning, cores, m1, m2, commands);
+            String report = report(started, server, pinning, cores, m1, m2, m2Sorted, commands);
             Files.writeString(out.resolve("primitives.md"), report);
             System.out.println(report);
         }
@@ -156,8 +160,11 @@ public final class PrimitivesBenchmarkMain {
         }
     }
 
-    /** M2: 2 clients × 4 threads, each multi-lock 3 of 6 names in a random order; 1 s warm-up, 5 s measured. */
-    private static Figures contended(String lib, String uri) throws InterruptedException {
+    /**
+     * M2: 2 clients × 4 threads, each multi-lock 3 of 6 names, in a random order or (sorted) in
+     * ascending order as a careful caller would pass them; 1 s warm-up, 5 s measured.
+     */
+    private static Figures contended(String lib, String uri, boolean sorted) throws InterruptedException {
         List<String> pool = new ArrayList<>();
         for (int i = 0; i < POOL; i++) {
             pool.add("m2:" + lib + ":" + i);
@@ -173,7 +180,8 @@ public final class PrimitivesBenchmarkMain {
                 for (int t = 0; t < 4; t++) {
                     Stats.Samples mine = new Stats.Samples();
                     all.add(mine);
-                    Thread worker = new Thread(() -> worker(client, pool, go, measuring, stop, mine), "m2-worker");
+                    Thread worker =
+                            new Thread(() -> worker(client, pool, sorted, go, measuring, stop, mine), "m2-worker");
                     worker.start();
                     threads.add(worker);
                 }
@@ -199,6 +207,7 @@ public final class PrimitivesBenchmarkMain {
     private static void worker(
             MultiClient client,
             List<String> pool,
+            boolean sorted,
             CountDownLatch go,
             AtomicBoolean measuring,
             AtomicBoolean stop,
@@ -211,7 +220,10 @@ public final class PrimitivesBenchmarkMain {
         List<String> names = new ArrayList<>(pool);
         while (!stop.get()) {
             Collections.shuffle(names, ThreadLocalRandom.current());
-            List<String> three = List.copyOf(names.subList(0, NAMES));
+            List<String> three = new ArrayList<>(names.subList(0, NAMES));
+            if (sorted) {
+                Collections.sort(three);
+            }
             long t = System.nanoTime();
             Runnable release = client.acquireAll(three);
             release.run();
@@ -245,6 +257,7 @@ public final class PrimitivesBenchmarkMain {
             int cores,
             Map<String, List<Figures>> m1,
             Map<String, List<Figures>> m2,
+            Map<String, List<Figures>> m2Sorted,
             Map<String, Double> commands) {
         StringBuilder s = new StringBuilder();
         s.append("# lockkit primitives beside Redisson\n\n");
@@ -273,8 +286,10 @@ public final class PrimitivesBenchmarkMain {
         row(s, "M1 acquire+release p50, 1 thread (µs)", m1, Figures::p50Micros);
         row(s, "M1 acquire+release p99, 1 thread (µs)", m1, Figures::p99Micros);
         row(s, "M1 multi-locks/s, 1 thread", m1, Figures::perSecond);
-        row(s, "M2 multi-locks/s, 2 clients × 4 threads, 3 of 6 names", m2, Figures::perSecond);
+        row(s, "M2 multi-locks/s, 2 clients × 4 threads, 3 of 6 names in a random order", m2, Figures::perSecond);
         row(s, "M2 acquire+release p99 (µs)", m2, Figures::p99Micros);
+        row(s, "M2 multi-locks/s, the names passed in ascending order", m2Sorted, Figures::perSecond);
+        row(s, "M2 acquire+release p99, ascending order (µs)", m2Sorted, Figures::p99Micros);
         s.append(String.format(
                 Locale.ROOT,
                 "| client commands per uncontended multi-lock (MONITOR) | %.2f | %.2f | %.2f× |%n",

@@ -20,6 +20,7 @@ import io.lockkit.spi.Release;
 import io.lockkit.spi.support.Arguments;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,8 +50,7 @@ import org.jspecify.annotations.Nullable;
 // - A row per lock (lock_key = SHA-256 of the name, owner, hold count, token, lease deadline), not
 //   advisory locks, which belong to a session: they break under poolers in transaction mode, die with
 //   a connection the pool recycles, and carry no token. A release deletes the row (or hands it over).
-// - Time is the database's: every deadline is "database now + lease", compared with the database's
-//   now, so clients' clocks may be skewed at will; the core's deadline runs from the request's start.
+// - Time is the database's ("database now + lease", compared with its now): clients' clocks may skew.
 // - Fencing tokens come from a counter the database keeps, drawn once the row is locked or claimed:
 //   they increase per name across release, expiry, force release, deleted rows and restarts.
 // - The SQL is a named contract: one class per statement (AcquireStatement, ...) with an argument
@@ -62,16 +62,11 @@ import org.jspecify.annotations.Nullable;
 //   nobody; else the lock goes to the next live waiter, outright to a waiter of the releasing client
 //   (Release.grantedTo), or to claim, and only the grantee's process is woken (WakeUps). A contended
 //   acquisition costs at most three statements. Without a live WakeUpSource, other clients poll.
-// - createSchema(true) reads the version table (one SELECT) and runs only the migrations above it
-//   (Schema): a normal start issues no DDL, and the application's role needs no DDL rights.
+// - createSchema(true) runs only the migrations above the version table's (Schema): no DDL at a start.
 public final class JdbcLockProvider implements LockProvider {
 
-    private static final Set<Capability> CAPABILITIES = Set.of(
-            Capability.FENCING_TOKENS,
-            Capability.FORCE_RELEASE,
-            Capability.EXPLICIT_LEASE,
-            Capability.INSPECTION,
-            Capability.LISTING);
+    private static final Set<Capability> CAPABILITIES =
+            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SHARED_HOLDS, Capability.FAIR_QUEUE)));
 
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";

@@ -20,6 +20,7 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -73,12 +74,8 @@ public final class JedisLockProvider implements LockProvider {
     public static final int DEFAULT_LOCAL_HAND_OFFS = 8;
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final Set<Capability> CAPABILITIES = Set.of(
-            Capability.FENCING_TOKENS,
-            Capability.FORCE_RELEASE,
-            Capability.EXPLICIT_LEASE,
-            Capability.INSPECTION,
-            Capability.LISTING);
+    private static final Set<Capability> CAPABILITIES =
+            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SHARED_HOLDS, Capability.FAIR_QUEUE)));
 
     private final UnifiedJedis jedis;
     private final RedisCalls calls;

@@ -39,6 +39,14 @@ final class LocalName {
 
     private record Waiter(Claim claim, long deadline) {}
 
+    /**
+     * Loaded with this class: a factory's close may queue a wait's last attempt, and by then an
+     * application server that undeploys the application may refuse to load classes
+     * (CloseAfterTheLoaderStopsTest).
+     */
+    @SuppressWarnings("unused")
+    private static final Class<?> LOADED_WITH_THIS = Waiter.class;
+
     final Map<String, Holder> holders = new LinkedHashMap<>();
     private final Map<String, Waiter> queue = new LinkedHashMap<>();
     /** The stored capacity of a bounded shared name, -1 when none is stored. */

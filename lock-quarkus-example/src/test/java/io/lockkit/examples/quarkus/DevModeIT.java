@@ -162,14 +162,16 @@ class DevModeIT {
         return app;
     }
 
-    /** With no container runtime: the PATH's redis-server, else the one bundled with the test kit. */
+    /** With no container runtime: the PATH's redis-server, else the one bundled with lockkit's Redis launcher. */
     private static String expectedSource() {
         String path = System.getenv("PATH");
         boolean onPath = path != null
                 && Stream.of(path.split(File.pathSeparator))
                         .map(dir -> Paths.get(dir, "redis-server"))
                         .anyMatch(Files::isExecutable);
-        return onPath ? "the redis-server on the PATH" : "the redis-server binary bundled with lockkit's test kit";
+        return onPath
+                ? "the redis-server on the PATH"
+                : "the redis-server binary bundled with lockkit's Redis launcher";
     }
 
     /**

@@ -422,4 +422,20 @@ public abstract class LockContractTest {
             super(LockContractTest.this);
         }
     }
+
+    @Nested
+    @DisplayName("Shared holds, through the SPI")
+    class SharedHolds extends SharedHoldsContract {
+        SharedHolds() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Fair queue, through the SPI")
+    class FairQueue extends FairQueueContract {
+        FairQueue() {
+            super(LockContractTest.this);
+        }
+    }
 }

@@ -73,6 +73,51 @@ class BrokenProvidersTest {
     static Stream<Row> rows() {
         return Stream.of(
                 row(
+                        "a provider that admits a reader while a writer holds fails the shared-holds group",
+                        BrokenClaimKits.ReaderBesideWriterKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "readersShareAndAWriterWaitsForTheLast"),
+                row(
+                        "a provider that admits a writer while readers hold fails the shared-holds group",
+                        BrokenClaimKits.WriterBesideReadersKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "readersShareAndAWriterWaitsForTheLast"),
+                row(
+                        "a provider whose writers never queue, so readers starve them, fails the writer-preference test",
+                        BrokenClaimKits.NoWriterPreferenceKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "aWaitingWriterKeepsNewReadersOut"),
+                row(
+                        "a provider whose reader release frees the other readers (Redisson #891) fails the own-hold-only test",
+                        BrokenClaimKits.ReleaseFreesEveryReaderKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "aReadersReleaseEndsItsOwnHoldOnly"),
+                row(
+                        "a provider whose shorter reentrant lease cuts the hold (Redisson #1110) fails the reentrant-lease test",
+                        BrokenClaimKits.ReentrantLeaseCutsKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "aShorterReentrantLeaseNeverCutsTheHold"),
+                row(
+                        "a provider that counts permits per client instead of per hold fails the permit-count test",
+                        BrokenClaimKits.PermitsPerClientKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "permitsCountPerHoldAgainstTheStoredCapacity"),
+                row(
+                        "a provider that never returns a crashed holder's permits fails the lapsed-permits test",
+                        BrokenClaimKits.PermitsNeverLapseKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "aLapsedHoldersPermitsComeBack"),
+                row(
+                        "a provider whose fair claims barge past the queue fails the fair-queue group",
+                        BrokenClaimKits.UnfairKit.class,
+                        LockContractTest.FairQueue.class,
+                        "aFairClaimQueuesBehindEarlierWaiters"),
+                row(
+                        "a provider whose dead waiters keep their place fails the lapsed-place test",
+                        BrokenClaimKits.PlacesNeverLapseKit.class,
+                        LockContractTest.FairQueue.class,
+                        "aDeadWaitersPlaceLapses"),
+                row(
                         "a provider that always grants fails mutual exclusion",
                         BrokenCoreKits.AlwaysGrantsKit.class,
                         LockContractTest.MutualExclusion.class,

@@ -1,5 +1,6 @@
 package io.lockkit;
 
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
 import java.util.Optional;
@@ -44,7 +45,12 @@ final class Acquirer {
 
     /** A handle's acquisition (see {@link DistributedLockFactory#tryAcquire(String, LockOptions)}). */
     Optional<LockHandle> tryAcquire(String name, LockOptions options) throws InterruptedException {
-        ResolvedOptions o = ResolvedOptions.of(options, defaults);
+        return tryAcquire(name, options, Claim.EXCLUSIVE);
+    }
+
+    /** A handle's acquisition of {@code claim} of the name (a semaphore's permits, a fair lock). */
+    Optional<LockHandle> tryAcquire(String name, LockOptions options, Claim claim) throws InterruptedException {
+        ResolvedOptions o = ResolvedOptions.of(options, defaults).withClaim(claim);
         String owner = owners.nextHandleOwner();
         long start = services.ticker().nanoTime();
         Grant g = take(name, owner, o, true, start, 0);
@@ -74,7 +80,13 @@ final class Acquirer {
      * throws), and a closed factory fails the stage rather than the call.
      */
     <T> CompletionStage<T> startAsync(String name, LockOptions options, Function<Optional<LockHandle>, T> result) {
-        ResolvedOptions o = ResolvedOptions.of(options, defaults);
+        return startAsync(name, options, Claim.EXCLUSIVE, result);
+    }
+
+    /** {@link #startAsync(String, LockOptions, Function)} for {@code claim} of the name. */
+    <T> CompletionStage<T> startAsync(
+            String name, LockOptions options, Claim claim, Function<Optional<LockHandle>, T> result) {
+        ResolvedOptions o = ResolvedOptions.of(options, defaults).withClaim(claim);
         check(o);
         String owner = owners.nextHandleOwner();
         long start = services.ticker().nanoTime();
@@ -92,6 +104,15 @@ final class Acquirer {
             services.calls().require(Capability.EXPLICIT_LEASE, "an explicit lease");
         }
         options.checkRenewalInterval();
+        if (!options.claim().exclusive()) {
+            services.calls()
+                    .require(
+                            Capability.SHARED_HOLDS,
+                            "a shared hold (a read lock or a semaphore: capability SHARED_HOLDS)");
+        }
+        if (options.claim().fair()) {
+            services.calls().require(Capability.FAIR_QUEUE, "a fair queue (capability FAIR_QUEUE)");
+        }
     }
 
     /** The handle of a hold won for a handle owner: registered, watched, reported. */

@@ -2,9 +2,7 @@ package io.lockkit;
 
 import io.lockkit.spi.LockProvider;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -66,6 +64,18 @@ public interface DistributedLockFactory extends AutoCloseable {
      * @throws IllegalArgumentException when {@code name} is not a valid lock name
      */
     DistributedLock getLock(String name);
+
+    /** The fair lock of {@code name}: a {@link #getLock} whose waiters, of every client, are served in arrival order. */
+    DistributedLock getFairLock(String name);
+
+    /** The read/write lock of {@code name}; its write lock is {@link #getLock}'s hold of the name. */
+    DistributedReadWriteLock getReadWriteLock(String name);
+
+    /** The semaphore of {@code name} with {@code capacity} leased permits ({@code IllegalArgumentException} below 1). */
+    DistributedSemaphore getSemaphore(String name, int capacity);
+
+    /** {@link #getSemaphore} whose waiters are served in arrival order. */
+    DistributedSemaphore getFairSemaphore(String name, int capacity);
 
     /**
      * Takes the lock for a new handle, waiting as {@code options} say.
@@ -300,37 +310,16 @@ public interface DistributedLockFactory extends AutoCloseable {
         /** How long a wake-up subscription outlives its last waiter, so bursts do not resubscribe. */
         public static final Duration DEFAULT_SUBSCRIPTION_LINGER = Duration.ofSeconds(2);
 
-        final LockProvider provider;
-        Ticker ticker = Ticker.system();
-        java.time.Clock clock = java.time.Clock.systemUTC();
-
-        @Nullable
-        ScheduledExecutorService scheduler;
-
-        @Nullable
-        ThreadFactory threadFactory;
-
-        @Nullable
-        Executor asyncExecutor;
-
-        LockOptions defaultOptions = LockOptions.DEFAULTS;
-        Consumer<LockLostException> lossListener = e -> {};
-        Duration subscriptionLinger = DEFAULT_SUBSCRIPTION_LINGER;
-        final List<LockObserver> observers = new ArrayList<>();
-
-        @Nullable
-        String clientId;
+        /** What this builder has set so far. */
+        final FactorySettings settings;
 
         private Builder(LockProvider provider) {
-            if (provider == null) {
-                throw new IllegalArgumentException("provider must not be null");
-            }
-            this.provider = provider;
+            this.settings = new FactorySettings(require(provider, "provider"));
         }
 
         /** The monotonic clock for lease deadlines (default {@link Ticker#system()}). */
         public Builder ticker(Ticker ticker) {
-            this.ticker = require(ticker, "ticker");
+            settings.ticker = require(ticker, "ticker");
             return this;
         }
 
@@ -339,7 +328,7 @@ public interface DistributedLockFactory extends AutoCloseable {
          * {@link Term#electedAt()} (default {@link java.time.Clock#systemUTC()}); leases never read it.
          */
         public Builder clock(java.time.Clock clock) {
-            this.clock = require(clock, "clock");
+            settings.clock = require(clock, "clock");
             return this;
         }
 
@@ -350,13 +339,13 @@ public interface DistributedLockFactory extends AutoCloseable {
          * wait behind it. By default the factory runs two daemon threads of its own.
          */
         public Builder scheduler(ScheduledExecutorService scheduler) {
-            this.scheduler = require(scheduler, "scheduler");
+            settings.scheduler = require(scheduler, "scheduler");
             return this;
         }
 
         /** Where the factory's own scheduler threads come from (e.g. a container-managed factory). */
         public Builder threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = require(threadFactory, "threadFactory");
+            settings.threadFactory = require(threadFactory, "threadFactory");
             return this;
         }
 
@@ -370,19 +359,19 @@ public interface DistributedLockFactory extends AutoCloseable {
          * when one is set, called on a scheduler thread) and gone after a minute without work.
          */
         public Builder asyncExecutor(Executor asyncExecutor) {
-            this.asyncExecutor = require(asyncExecutor, "asyncExecutor");
+            settings.asyncExecutor = require(asyncExecutor, "asyncExecutor");
             return this;
         }
 
         /** Options for {@link DistributedLock#lock()}, {@link #build()}'s watchdog, and {@code acquire(name)}. */
         public Builder defaultOptions(LockOptions defaultOptions) {
-            this.defaultOptions = require(defaultOptions, "defaultOptions");
+            settings.defaultOptions = require(defaultOptions, "defaultOptions");
             return this;
         }
 
         /** Called (on a scheduler thread) for every hold of this factory that is lost. */
         public Builder onLockLost(Consumer<LockLostException> lossListener) {
-            this.lossListener = require(lossListener, "lossListener");
+            settings.lossListener = require(lossListener, "lossListener");
             return this;
         }
 
@@ -392,7 +381,7 @@ public interface DistributedLockFactory extends AutoCloseable {
          * in the order added. None by default, which costs nothing.
          */
         public Builder observer(LockObserver observer) {
-            observers.add(require(observer, "observer"));
+            settings.observers.add(require(observer, "observer"));
             return this;
         }
 
@@ -410,7 +399,7 @@ public interface DistributedLockFactory extends AutoCloseable {
          *         ids are {@code <client id>:<owner>}, stored by the backends, and never hold spaces)
          */
         public Builder clientId(String clientId) {
-            this.clientId = ClientIds.check(clientId);
+            settings.clientId = ClientIds.check(clientId);
             return this;
         }
 
@@ -421,7 +410,7 @@ public interface DistributedLockFactory extends AutoCloseable {
                 throw new IllegalArgumentException(
                         "subscriptionLinger must be between zero and " + LockOptions.MAX_DURATION + ", was " + linger);
             }
-            this.subscriptionLinger = linger;
+            settings.subscriptionLinger = linger;
             return this;
         }
 
@@ -432,11 +421,11 @@ public interface DistributedLockFactory extends AutoCloseable {
          *         thread factory only makes the factory's own scheduler threads, so one would be ignored
          */
         public DistributedLockFactory build() {
-            if (scheduler != null && threadFactory != null) {
+            if (settings.scheduler != null && settings.threadFactory != null) {
                 throw new IllegalArgumentException("threadFactory and scheduler cannot both be set: the threadFactory"
                         + " makes the factory's own scheduler threads, which a caller's scheduler replaces");
             }
-            return new ProviderLockFactory(this);
+            return new ProviderLockFactory(settings);
         }
 
         private static <T> T require(T value, String argument) {

@@ -1,5 +1,6 @@
 package io.lockkit;
 
+import io.lockkit.spi.Claim;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,9 @@ final class Hold {
 
     final String name;
     final String owner;
+    /** What this hold takes of its name: exclusive, or shared with a weight. */
+    final Claim claim;
+
     final long token;
     /** When the request that won the hold was sent, on the factory's ticker (for hold times). */
     final long acquiredNanos;
@@ -49,8 +53,10 @@ final class Hold {
             Duration lease,
             boolean watchdog,
             Duration renewalInterval,
-            long sentNanos) {
+            long sentNanos,
+            Claim claim) {
         this.name = name;
+        this.claim = claim;
         this.owner = owner;
         this.token = token;
         this.acquiredNanos = sentNanos;

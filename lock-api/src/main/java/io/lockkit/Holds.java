@@ -92,7 +92,14 @@ final class Holds {
 
     Hold register(String name, String owner, Grant g, ResolvedOptions options) {
         Hold h = new Hold(
-                name, owner, g.token(), options.lease(), options.watchdog(), options.renewalInterval(), g.sentNanos());
+                name,
+                owner,
+                g.token(),
+                options.lease(),
+                options.watchdog(),
+                options.renewalInterval(),
+                g.sentNanos(),
+                options.claim());
         live.add(h);
         watchdog.watch(h);
         if (gate.isClosed() && h.markReleased(true)) {
@@ -186,7 +193,7 @@ final class Holds {
         h.requireHeld("this handle");
         gate.ensureOpen(h.name, h.owner);
         long start = ticker.nanoTime();
-        Acquisition a = calls.attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0);
+        Acquisition a = calls.attempt(h.name, h.owner, h.lease(), Duration.ZERO, 0, h.claim);
         if (!a.isAcquired() || a.fencingToken() != h.token) {
             if (a.isAcquired()) {
                 releaseQuietly(h.name, h.owner);

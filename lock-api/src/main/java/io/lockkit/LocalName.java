@@ -195,18 +195,23 @@ final class LocalName {
     }
 
     /**
-     * The state operators see: every holder's count, the longest lease left, the newest token; the
-     * waiters are not counted (only claims that may block others are queued here).
+     * The state operators see: every holder's count, the shared holders' claims, the stored
+     * capacity, the longest lease left, the newest token; the waiters are not counted (only claims that may block others are queued here).
      */
     LockState state(long now) {
         Map<String, Integer> counts = new LinkedHashMap<>();
+        Map<String, Claim> claims = new LinkedHashMap<>();
         long longest = 0;
         long token = 0;
         for (Map.Entry<String, Holder> e : holders.entrySet()) {
-            counts.put(e.getKey(), e.getValue().count);
-            longest = Math.max(longest, e.getValue().deadline - now);
-            token = Math.max(token, e.getValue().token);
+            Holder h = e.getValue();
+            counts.put(e.getKey(), h.count);
+            if (!h.claim.exclusive()) {
+                claims.put(e.getKey(), h.claim);
+            }
+            longest = Math.max(longest, h.deadline - now);
+            token = Math.max(token, h.token);
         }
-        return new LockState(counts, Duration.ofNanos(longest), token, -1);
+        return new LockState(counts, Duration.ofNanos(longest), token, -1, claims, capacity);
     }
 }

@@ -49,6 +49,13 @@ final class OperatorCalls implements LockOperations {
         return provider.inspect(name).isPresent();
     }
 
+    /** The backend's state of {@code name} (a semaphore's permits in use), empty when nobody holds it. */
+    Optional<LockProvider.LockState> state(String name) {
+        calls.require(Capability.INSPECTION, "inspecting a lock");
+        gate.ensureOpen(name);
+        return provider.inspect(name);
+    }
+
     @Override
     public Optional<LockInfo> inspect(String name) {
         calls.require(Capability.INSPECTION, "inspecting a lock");

@@ -1,6 +1,7 @@
 package io.lockkit;
 
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
@@ -55,10 +56,10 @@ final class ProviderCalls {
      *
      * @throws LockException when the factory closed meanwhile, or the provider answered null
      */
-    Acquisition attempt(String name, String owner, Duration lease, Duration wait, long waitId) {
+    Acquisition attempt(String name, String owner, Duration lease, Duration wait, long waitId, Claim claim) {
         Acquisition a;
         try {
-            a = provider.tryAcquire(new LockRequest(name, owner, lease, wait, waitId));
+            a = provider.tryAcquire(new LockRequest(name, owner, lease, wait, waitId, claim));
         } catch (RuntimeException e) {
             unsettled.unsettle(name, owner);
             if (gate.isClosed()) {

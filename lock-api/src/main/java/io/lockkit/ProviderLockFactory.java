@@ -55,7 +55,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     /** The open leaderships of this factory, one per name. */
     private final Leaderships leaderships;
 
-    ProviderLockFactory(DistributedLockFactory.Builder b) {
+    ProviderLockFactory(FactorySettings b) {
         this.provider = b.provider;
         this.ticker = b.ticker;
         this.defaults = b.defaultOptions;
@@ -103,7 +103,31 @@ final class ProviderLockFactory implements DistributedLockFactory {
 
     @Override
     public DistributedLock getLock(String name) {
-        return new ThreadOwnedLock(threadHolds, operations, calls, ticker, LockNames.check(name));
+        return new ThreadOwnedLock(threadHolds, operations, calls, ticker, LockNames.check(name), ThreadSide.WRITE);
+    }
+
+    @Override
+    public DistributedLock getFairLock(String name) {
+        return new ThreadOwnedLock(threadHolds, operations, calls, ticker, LockNames.check(name), ThreadSide.FAIR);
+    }
+
+    @Override
+    public DistributedReadWriteLock getReadWriteLock(String name) {
+        LockNames.check(name);
+        return new ThreadOwnedReadWriteLock(
+                name,
+                new ThreadOwnedLock(threadHolds, operations, calls, ticker, name, ThreadSide.READ),
+                new ThreadOwnedLock(threadHolds, operations, calls, ticker, name, ThreadSide.WRITE));
+    }
+
+    @Override
+    public DistributedSemaphore getSemaphore(String name, int capacity) {
+        return new HandleSemaphore(acquirer, operations, defaults, LockNames.check(name), capacity, false);
+    }
+
+    @Override
+    public DistributedSemaphore getFairSemaphore(String name, int capacity) {
+        return new HandleSemaphore(acquirer, operations, defaults, LockNames.check(name), capacity, true);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lockkit;
 
+import io.lockkit.spi.Claim;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -12,9 +13,15 @@ import org.jspecify.annotations.Nullable;
  * @param renewalInterval how often the watchdog renews; the lease itself for an explicit lease
  * @param waitsForever whether the wait has no deadline
  * @param maxWait the longest wait; {@link LockOptions#MAX_DURATION} when it waits forever
+ * @param claim what the hold takes of the name ({@link Claim#EXCLUSIVE} for a lock)
  */
 record ResolvedOptions(
-        Duration lease, boolean watchdog, Duration renewalInterval, boolean waitsForever, Duration maxWait) {
+        Duration lease,
+        boolean watchdog,
+        Duration renewalInterval,
+        boolean waitsForever,
+        Duration maxWait,
+        Claim claim) {
 
     /** {@code options} with {@code defaults} filling in what they do not set. */
     static ResolvedOptions of(LockOptions options, LockOptions defaults) {
@@ -33,9 +40,20 @@ record ResolvedOptions(
                         true,
                         options.effectiveRenewalInterval(defaults),
                         wait == null,
-                        wait == null ? LockOptions.MAX_DURATION : wait)
+                        wait == null ? LockOptions.MAX_DURATION : wait,
+                        Claim.EXCLUSIVE)
                 : new ResolvedOptions(
-                        lease, false, lease, wait == null, wait == null ? LockOptions.MAX_DURATION : wait);
+                        lease,
+                        false,
+                        lease,
+                        wait == null,
+                        wait == null ? LockOptions.MAX_DURATION : wait,
+                        Claim.EXCLUSIVE);
+    }
+
+    /** These options, for a hold that takes {@code claim} of the name. */
+    ResolvedOptions withClaim(Claim claim) {
+        return new ResolvedOptions(lease, watchdog, renewalInterval, waitsForever, maxWait, claim);
     }
 
     /** A wait of zero: one attempt, no waiting. */
@@ -61,17 +79,19 @@ record ResolvedOptions(
                 && watchdog == other.watchdog
                 && renewalInterval.equals(other.renewalInterval)
                 && waitsForever == other.waitsForever
-                && maxWait.equals(other.maxWait);
+                && maxWait.equals(other.maxWait)
+                && claim.equals(other.claim);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(lease, watchdog, renewalInterval, waitsForever, maxWait);
+        return java.util.Objects.hash(lease, watchdog, renewalInterval, waitsForever, maxWait, claim);
     }
 
     @Override
     public String toString() {
         return "ResolvedOptions[lease=" + lease + (watchdog ? " (watchdog, renewed every " + renewalInterval + ")" : "")
-                + ", wait=" + (waitsForever ? "forever" : maxWait) + "]";
+                + ", wait=" + (waitsForever ? "forever" : maxWait)
+                + (claim.equals(Claim.EXCLUSIVE) ? "" : ", " + claim) + "]";
     }
 }

@@ -1,6 +1,7 @@
 package io.lockkit;
 
 import io.lockkit.LockObserver.LossCause;
+import io.lockkit.spi.Claim;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -33,22 +34,25 @@ final class ThreadHolds {
         this.defaults = defaults;
     }
 
-    /** The calling thread's hold of {@code name}, in whatever state; null when none. */
+    /** The calling thread's hold of {@code name} on {@code side}, in whatever state; null when none. */
     @Nullable
-    Hold currentThreadHold(String name) {
-        return threadHolds.get(new HoldKey(name, owners.threadOwner()));
+    Hold currentThreadHold(String name, ThreadSide side) {
+        return threadHolds.get(new HoldKey(name, side.owner(owners)));
     }
 
     /**
-     * Locks {@code name} for the calling thread, again if it holds it.
+     * Locks {@code name} on {@code side} for the calling thread, again if it holds it.
      *
      * @return false when the wait ran out
+     * @throws IllegalMonitorStateException when the thread holds only the read lock of {@code name}
+     *         and asks for an exclusive side: an upgrade, refused before the backend is asked
      */
-    boolean lockForThread(String name, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible)
+    boolean lockForThread(
+            String name, ThreadSide side, @Nullable Duration lease, @Nullable Duration wait, boolean interruptible)
             throws InterruptedException {
-        String owner = owners.threadOwner();
+        String owner = side.owner(owners);
         HoldKey key = new HoldKey(name, owner);
-        ResolvedOptions o = ResolvedOptions.of(lease, wait, defaults, defaults);
+        ResolvedOptions o = ResolvedOptions.of(lease, wait, defaults, defaults).withClaim(claimFor(name, side));
         long start = ticker.nanoTime();
         Hold held = threadHolds.get(key);
         if (held == null || held.state() != Hold.State.HELD) {
@@ -75,6 +79,28 @@ final class ThreadHolds {
         return true;
     }
 
+    /**
+     * What the calling thread's hold of {@code name} on {@code side} claims: a read beside the
+     * thread's own write hold (a downgrade) stands beside it; a write while only reading is refused.
+     */
+    private Claim claimFor(String name, ThreadSide side) {
+        if (side.exclusive()) {
+            if (!heldBy(name, owners.threadOwner()) && heldBy(name, ThreadSide.READ.owner(owners))) {
+                throw new IllegalMonitorStateException("the current thread holds the read lock of '"
+                        + LockException.abbreviate(name) + "' and asks for its write lock: an upgrade, which"
+                        + " would deadlock against another reader doing the same; unlock the read lock first");
+            }
+            return side.claim();
+        }
+        String writer = owners.threadOwner();
+        return heldBy(name, writer) ? side.claim().beside(writer) : side.claim();
+    }
+
+    private boolean heldBy(String name, String owner) {
+        Hold h = threadHolds.get(new HoldKey(name, owner));
+        return h != null && h.state() == Hold.State.HELD;
+    }
+
     /** A reentrant acquisition of {@code top}: one more count, and a longer explicit lease if asked for. */
     private void again(Hold top, Grant g, ResolvedOptions o, long start) {
         top.increment();
@@ -86,12 +112,12 @@ final class ThreadHolds {
     }
 
     /**
-     * Releases one count of the calling thread's hold of {@code name}.
+     * Releases one count of the calling thread's hold of {@code name} on {@code side}.
      *
      * @throws IllegalMonitorStateException when the thread does not hold it
      */
-    void unlockForThread(String name) {
-        HoldKey key = new HoldKey(name, owners.threadOwner());
+    void unlockForThread(String name, ThreadSide side) {
+        HoldKey key = new HoldKey(name, side.owner(owners));
         Hold top = threadHolds.get(key);
         if (top == null) {
             throw new IllegalMonitorStateException(

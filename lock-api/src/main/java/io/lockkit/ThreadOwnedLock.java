@@ -13,8 +13,16 @@ final class ThreadOwnedLock implements DistributedLock {
     private final ProviderCalls calls;
     private final Ticker ticker;
     private final String name;
+    private final ThreadSide side;
 
-    ThreadOwnedLock(ThreadHolds threads, OperatorCalls operations, ProviderCalls calls, Ticker ticker, String name) {
+    ThreadOwnedLock(
+            ThreadHolds threads,
+            OperatorCalls operations,
+            ProviderCalls calls,
+            Ticker ticker,
+            String name,
+            ThreadSide side) {
+        this.side = side;
         this.threads = threads;
         this.operations = operations;
         this.calls = calls;
@@ -39,7 +47,7 @@ final class ThreadOwnedLock implements DistributedLock {
 
     private void lockUninterruptibly(@Nullable Duration lease) {
         try {
-            threads.lockForThread(name, lease, null, false);
+            threads.lockForThread(name, side, lease, null, false);
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         }
@@ -47,13 +55,13 @@ final class ThreadOwnedLock implements DistributedLock {
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        threads.lockForThread(name, null, null, true);
+        threads.lockForThread(name, side, null, null, true);
     }
 
     @Override
     public boolean tryLock() {
         try {
-            return threads.lockForThread(name, null, Duration.ZERO, false);
+            return threads.lockForThread(name, side, null, Duration.ZERO, false);
         } catch (InterruptedException e) {
             throw new AssertionError("a wait of zero cannot be interrupted", e);
         }
@@ -70,7 +78,7 @@ final class ThreadOwnedLock implements DistributedLock {
         if (wait.compareTo(LockOptions.MAX_DURATION) > 0) {
             wait = LockOptions.MAX_DURATION;
         }
-        return threads.lockForThread(name, null, wait, true);
+        return threads.lockForThread(name, side, null, wait, true);
     }
 
     @Override
@@ -80,12 +88,12 @@ final class ThreadOwnedLock implements DistributedLock {
             b.lease(lease);
         }
         b.build();
-        return threads.lockForThread(name, lease, wait, true);
+        return threads.lockForThread(name, side, lease, wait, true);
     }
 
     @Override
     public void unlock() {
-        threads.unlockForThread(name);
+        threads.unlockForThread(name, side);
     }
 
     @Override
@@ -95,13 +103,13 @@ final class ThreadOwnedLock implements DistributedLock {
 
     @Override
     public boolean isHeldByCurrentThread() {
-        Hold h = threads.currentThreadHold(name);
+        Hold h = threads.currentThreadHold(name, side);
         return h != null && h.isValid(ticker.nanoTime());
     }
 
     @Override
     public int getHoldCount() {
-        Hold h = threads.currentThreadHold(name);
+        Hold h = threads.currentThreadHold(name, side);
         return h != null && h.isValid(ticker.nanoTime()) ? h.count() : 0;
     }
 
@@ -122,7 +130,7 @@ final class ThreadOwnedLock implements DistributedLock {
     }
 
     private Hold held() {
-        Hold h = threads.currentThreadHold(name);
+        Hold h = threads.currentThreadHold(name, side);
         if (h == null || h.state() != Hold.State.HELD) {
             throw new IllegalMonitorStateException(
                     "the current thread does not hold lock '" + LockException.abbreviate(name) + "'");
@@ -136,6 +144,7 @@ final class ThreadOwnedLock implements DistributedLock {
 
     @Override
     public String toString() {
-        return "DistributedLock[" + LockException.abbreviate(name) + "]";
+        return "DistributedLock[" + LockException.abbreviate(name)
+                + (side == ThreadSide.WRITE ? "" : ", " + side.name().toLowerCase(java.util.Locale.ROOT)) + "]";
     }
 }

@@ -121,7 +121,7 @@ final class Wait {
     WaitQueues.Waiter join(@Nullable Runnable onSignal) {
         waitId = services.inFlight().began();
         try {
-            return services.rooms().join(name, owner, waitId, onSignal);
+            return services.rooms().join(name, owner, waitId, !options.claim().exclusive(), onSignal);
         } catch (RuntimeException | Error e) {
             services.inFlight().ended();
             throw e;
@@ -132,7 +132,7 @@ final class Wait {
     @Nullable
     Grant tryOnce() {
         sent = now();
-        Acquisition a = services.calls().attempt(name, owner, options.lease(), Duration.ZERO, 0);
+        Acquisition a = services.calls().attempt(name, owner, options.lease(), Duration.ZERO, 0, options.claim());
         Grant g = won(a);
         if (g == null) {
             services.events().notAcquired(name, start, Outcome.BUSY);
@@ -290,7 +290,7 @@ final class Wait {
         sent = now;
         Duration left =
                 options.waitsForever() ? LockOptions.MAX_DURATION : Duration.ofNanos(Math.max(1, deadline - now));
-        return services.calls().attempt(name, owner, options.lease(), left, waitId);
+        return services.calls().attempt(name, owner, options.lease(), left, waitId, options.claim());
     }
 
     /** After a busy first answer: subscribe the room, and when that was done just now, attempt once more. */
@@ -314,7 +314,7 @@ final class Wait {
     /** At the deadline: one attempt that does not wait, so a lock freed exactly then is not missed. */
     private Acquisition lastLook(long now) {
         sent = now;
-        return services.calls().attempt(name, owner, options.lease(), Duration.ZERO, waitId);
+        return services.calls().attempt(name, owner, options.lease(), Duration.ZERO, waitId, options.claim());
     }
 
     @Nullable

@@ -71,14 +71,18 @@ final class WaitQueues {
         private final @Nullable Runnable onSignal;
         final String owner;
         final long waitId;
+        /** Whether the wait is for a shared hold, which a release may let in beside other shared waiters. */
+        final boolean shared;
+
         final Room room;
         private volatile boolean signalled;
         private volatile boolean cancelled;
         private volatile @Nullable Grant grant;
 
-        Waiter(String owner, long waitId, Room room, @Nullable Runnable onSignal) {
+        Waiter(String owner, long waitId, boolean shared, Room room, @Nullable Runnable onSignal) {
             this.owner = owner;
             this.waitId = waitId;
+            this.shared = shared;
             this.room = room;
             this.onSignal = onSignal;
             this.thread = onSignal == null ? Thread.currentThread() : null;
@@ -191,11 +195,26 @@ final class WaitQueues {
             }
         }
 
+        /**
+         * Wakes the first waiter not woken yet; when it waits for a shared hold, every shared waiter
+         * not woken yet too (each attempts, one that does not fit waits again), as one release may
+         * let several in. An exclusive waiter is woken alone, so a release wakes one attempt that
+         * can win, never a herd.
+         */
         private void signalNext() {
+            boolean shared = false;
             for (Waiter w : waiters) {
-                if (!w.signalled) {
+                if (w.signalled) {
+                    continue;
+                }
+                if (!shared) {
                     w.signal();
-                    return;
+                    if (!w.shared) {
+                        return;
+                    }
+                    shared = true;
+                } else if (w.shared) {
+                    w.signal();
                 }
             }
         }
@@ -221,14 +240,15 @@ final class WaitQueues {
 
     /** Registers the calling thread as a waiter for {@code name}, in its wait {@code waitId}. */
     Waiter join(String name, String owner, long waitId) {
-        return join(name, owner, waitId, null);
+        return join(name, owner, waitId, false, null);
     }
 
     /**
-     * Registers a waiter for {@code name}, in its wait {@code waitId}: the calling thread, or with
-     * an {@code onSignal}, an asynchronous wait that it kicks.
+     * Registers a waiter for {@code name}, in its wait {@code waitId} for a {@code shared} hold or
+     * an exclusive one: the calling thread, or with an {@code onSignal}, an asynchronous wait that
+     * it kicks.
      */
-    Waiter join(String name, String owner, long waitId, @Nullable Runnable onSignal) {
+    Waiter join(String name, String owner, long waitId, boolean shared, @Nullable Runnable onSignal) {
         while (true) {
             Room room = rooms.computeIfAbsent(name, Room::new);
             room.lock.lock();
@@ -240,7 +260,7 @@ final class WaitQueues {
                     room.linger.cancel(false);
                     room.linger = null;
                 }
-                Waiter w = new Waiter(owner, waitId, room, onSignal);
+                Waiter w = new Waiter(owner, waitId, shared, room, onSignal);
                 room.waiters.add(w);
                 if (closed) {
                     w.cancel();

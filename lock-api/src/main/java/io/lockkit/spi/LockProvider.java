@@ -195,17 +195,49 @@ public interface LockProvider extends AutoCloseable {
     record Renewal(String name, String owner, Duration lease) {}
 
     /**
-     * The state of a held lock: owners with their hold counts (one owner; a hold count of 0 means
-     * the lock was handed to a waiter that has not claimed it yet), the time left on its lease, its
-     * current fencing token (0 when the backend has none) and how many owners wait for it (-1 when
-     * the backend cannot tell).
+     * The state of a held lock: owners with their hold counts (one owner for an exclusive hold; a
+     * hold count of 0 means the lock was handed to a waiter that has not claimed it yet), the time
+     * left on its longest lease, its current fencing token (0 when the backend has none), how many
+     * owners wait for it (-1 when the backend cannot tell), the claim of each holder that is not
+     * {@link Claim#EXCLUSIVE} (shared holders: readers, a semaphore's permits), and the capacity
+     * stored with the name ({@link #NO_CAPACITY} when none is).
      */
     record LockState(
-            java.util.Map<String, Integer> holdCounts, Duration remainingLease, long fencingToken, int waiters) {
+            java.util.Map<String, Integer> holdCounts,
+            Duration remainingLease,
+            long fencingToken,
+            int waiters,
+            java.util.Map<String, Claim> claims,
+            int capacity) {
+
+        /** The capacity of a name that has none stored (a lock, a read/write lock). */
+        public static final int NO_CAPACITY = -1;
+
+        /** A state of exclusive holds, as a backend without shared holds reports it. */
+        public LockState(
+                java.util.Map<String, Integer> holdCounts, Duration remainingLease, long fencingToken, int waiters) {
+            this(holdCounts, remainingLease, fencingToken, waiters, java.util.Map.of(), NO_CAPACITY);
+        }
 
         /** A state without a token or a waiter count, as a backend that knows neither reports it. */
         public LockState(java.util.Map<String, Integer> holdCounts, Duration remainingLease) {
             this(holdCounts, remainingLease, 0, -1);
+        }
+
+        /** {@code owner}'s claim: its entry in {@link #claims()}, else exclusive. */
+        public Claim claimOf(String owner) {
+            return claims.getOrDefault(owner, Claim.EXCLUSIVE);
+        }
+
+        /** The weights held by shared holders (a semaphore's permits in use; readers count one each). */
+        public int sharedWeight() {
+            int sum = 0;
+            for (Claim c : claims.values()) {
+                if (!c.exclusive()) {
+                    sum += c.weight();
+                }
+            }
+            return sum;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.lockkit.testkit;
 
+import io.lockkit.DistributedLockFactory;
 import io.lockkit.spi.LockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -203,6 +204,45 @@ final class BoundedCalls {
         StuckThread(String threadName, StackTraceElement[] stack) {
             super("thread " + threadName + " was here when the kit gave up on it", null, false, true);
             setStackTrace(stack);
+        }
+    }
+
+    /**
+     * What {@link LockContractTest} does after each test: interrupts {@code threads}, closes
+     * {@code clients} (all at once), then {@code providers}, each within {@code bound}, waits up to
+     * {@code threadBound} for the threads, and empties the three lists.
+     *
+     * @throws AssertionError naming the first close or thread stuck in a provider call, with the others suppressed
+     */
+    static void closeAfterTest(
+            List<DistributedLockFactory> clients,
+            List<LockProvider> providers,
+            List<Thread> threads,
+            Duration bound,
+            Duration threadBound)
+            throws InterruptedException {
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+        List<AssertionError> stuck = new ArrayList<>();
+        List<Call> closes = new ArrayList<>();
+        for (DistributedLockFactory c : clients) {
+            closes.add(new Call("closing the client " + c + " after the test", c::close));
+        }
+        stuck.addAll(allWithin(bound, closes));
+        closes.clear();
+        for (LockProvider p : providers) {
+            closes.add(new Call("closing the provider " + p + " after the test", p::close));
+        }
+        stuck.addAll(allWithin(bound, closes));
+        stuck.addAll(unfinished(threads, threadBound));
+        clients.clear();
+        providers.clear();
+        threads.clear();
+        if (!stuck.isEmpty()) {
+            AssertionError first = stuck.get(0);
+            stuck.subList(1, stuck.size()).forEach(first::addSuppressed);
+            throw first;
         }
     }
 }

@@ -4,7 +4,6 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -186,30 +185,8 @@ public abstract class LockContractTest {
      */
     @AfterEach
     void closeClients() throws InterruptedException {
-        for (Thread t : threads) {
-            t.interrupt();
-        }
-        Duration bound = scaled(BoundedCalls.BOUND);
-        List<AssertionError> stuck = new ArrayList<>();
-        List<BoundedCalls.Call> closes = new ArrayList<>();
-        for (DistributedLockFactory c : clients) {
-            closes.add(new BoundedCalls.Call("closing the client " + c + " after the test", c::close));
-        }
-        stuck.addAll(BoundedCalls.allWithin(bound, closes));
-        closes.clear();
-        for (LockProvider p : providers) {
-            closes.add(new BoundedCalls.Call("closing the provider " + p + " after the test", p::close));
-        }
-        stuck.addAll(BoundedCalls.allWithin(bound, closes));
-        stuck.addAll(BoundedCalls.unfinished(threads, scaled(Duration.ofSeconds(10))));
-        clients.clear();
-        providers.clear();
-        threads.clear();
-        if (!stuck.isEmpty()) {
-            AssertionError first = stuck.get(0);
-            stuck.subList(1, stuck.size()).forEach(first::addSuppressed);
-            throw first;
-        }
+        BoundedCalls.closeAfterTest(
+                clients, providers, threads, scaled(BoundedCalls.BOUND), scaled(Duration.ofSeconds(10)));
     }
 
     /**
@@ -435,6 +412,30 @@ public abstract class LockContractTest {
     @DisplayName("Fair queue, through the SPI")
     class FairQueue extends FairQueueContract {
         FairQueue() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Read/write lock")
+    class ReadWrite extends ReadWriteContract {
+        ReadWrite() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Semaphore")
+    class LeasedSemaphore extends SemaphoreContract {
+        LeasedSemaphore() {
+            super(LockContractTest.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Fair lock")
+    class FairLock extends FairLockContract {
+        FairLock() {
             super(LockContractTest.this);
         }
     }

@@ -73,6 +73,26 @@ class BrokenProvidersTest {
     static Stream<Row> rows() {
         return Stream.of(
                 row(
+                        "a provider that admits a reader while a writer holds fails the read/write lock's exclusion test",
+                        BrokenClaimKits.ReaderBesideWriterKit.class,
+                        LockContractTest.ReadWrite.class,
+                        "aWriterExcludesEveryone"),
+                row(
+                        "a provider that admits a writer while readers hold fails the read/write lock's sharing test",
+                        BrokenClaimKits.WriterBesideReadersKit.class,
+                        LockContractTest.ReadWrite.class,
+                        "readersShareAcrossClients"),
+                row(
+                        "a provider whose writers never queue fails the read/write lock's writer-starvation test",
+                        BrokenClaimKits.NoWriterPreferenceKit.class,
+                        LockContractTest.ReadWrite.class,
+                        "aWaitingWriterIsNotStarved"),
+                row(
+                        "a provider that counts permits per client fails the semaphore's per-hold test",
+                        BrokenClaimKits.PermitsPerClientKit.class,
+                        LockContractTest.LeasedSemaphore.class,
+                        "permitsCountPerHold"),
+                row(
                         "a provider that admits a reader while a writer holds fails the shared-holds group",
                         BrokenClaimKits.ReaderBesideWriterKit.class,
                         LockContractTest.SharedHolds.class,

@@ -153,19 +153,46 @@ public final class LocalLockProvider implements LockProvider {
         return Release.RELEASED;
     }
 
-    /** Drops the owner's queue entry, so that a waiter that gave up blocks no claim behind it. */
+    /**
+     * Drops the owner's queue entry, so that a waiter that gave up blocks no claim behind it, and
+     * wakes the waiters it held back (readers behind a writer, a fair queue's next).
+     */
     @Override
     public void abandon(String name, String owner, long waitId) {
+        boolean left = false;
         table.lock.lock();
         try {
             LocalName n = table.live(name, this);
             if (n != null) {
-                n.abandon(owner);
+                left = n.abandon(owner);
                 table.dropIfUnused(name, n);
             }
         } finally {
             table.lock.unlock();
         }
+        if (left) {
+            table.notifyReleased(name);
+        }
+    }
+
+    /**
+     * Stores {@code capacity} with {@code name}: holders over it keep their permits, and waiters
+     * are woken to try against it.
+     */
+    @Override
+    public void setCapacity(String name, int capacity) {
+        table.lock.lock();
+        try {
+            LocalName n = table.live(name, this);
+            if (n == null) {
+                n = new LocalName();
+                table.entries.put(name, n);
+            }
+            n.capacity(capacity);
+        } finally {
+            table.lock.unlock();
+        }
+        table.notifyReleased(name);
     }
 
     @Override

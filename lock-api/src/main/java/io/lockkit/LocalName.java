@@ -182,9 +182,9 @@ final class LocalName {
         return true;
     }
 
-    /** Drops {@code owner}'s queue entry. */
-    void abandon(String owner) {
-        queue.remove(owner);
+    /** Drops {@code owner}'s queue entry; returns whether it had one. */
+    boolean abandon(String owner) {
+        return queue.remove(owner) != null;
     }
 
     /** Frees the name whoever holds it; returns whether anyone did. */

@@ -1,6 +1,7 @@
 package io.lockkit;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What the backend says about a held lock, for operators: {@link LockOperations#inspect}
@@ -22,9 +23,51 @@ import java.time.Duration;
  * @param leaseLeft the time left on the lease as the backend counts it, zero or more
  * @param waiters how many owners wait in the backend's queue for this lock; -1 when the backend
  *        cannot tell (it keeps no queue)
+ * @param holders every holder of the name: one exclusive holder ({@code owner}), or the shared
+ *        holders of a read lock or a semaphore, each with its permits
+ * @param capacity the capacity stored with the name (a semaphore's permits), -1 when none is
  */
 public record LockInfo(
-        String name, String owner, String clientId, int holdCount, long fencingToken, Duration leaseLeft, int waiters) {
+        String name,
+        String owner,
+        String clientId,
+        int holdCount,
+        long fencingToken,
+        Duration leaseLeft,
+        int waiters,
+        List<Holder> holders,
+        int capacity) {
+
+    /**
+     * One holder of a name.
+     *
+     * @param owner its owner id
+     * @param shared whether it holds shared (a read lock, a semaphore's permits) or exclusively
+     * @param permits the units of the capacity it takes: 1 for a reader or an exclusive holder
+     * @param holdCount how many times it took the name without releasing it
+     */
+    public record Holder(String owner, boolean shared, int permits, int holdCount) {}
+
+    /** An exclusive lock's info: its one holder. */
+    public LockInfo(
+            String name,
+            String owner,
+            String clientId,
+            int holdCount,
+            long fencingToken,
+            Duration leaseLeft,
+            int waiters) {
+        this(
+                name,
+                owner,
+                clientId,
+                holdCount,
+                fencingToken,
+                leaseLeft,
+                waiters,
+                List.of(new Holder(owner, false, 1, holdCount)),
+                -1);
+    }
 
     /**
      * Checks the components.
@@ -60,6 +103,20 @@ public record LockInfo(
         if (waiters < -1) {
             throw new IllegalArgumentException("waiters must be -1 (unknown) or more, was " + waiters);
         }
+        if (holders == null || holders.isEmpty()) {
+            throw new IllegalArgumentException("holders must name at least the owner, was " + holders);
+        }
+        holders = List.copyOf(holders);
+    }
+
+    /** Whether the name is held shared (readers, a semaphore's permits) rather than exclusively. */
+    public boolean shared() {
+        return holders.stream().anyMatch(Holder::shared);
+    }
+
+    /** The permits of every shared holder, added up (readers count one each). */
+    public int permitsHeld() {
+        return holders.stream().filter(Holder::shared).mapToInt(Holder::permits).sum();
     }
 
     /**

@@ -59,6 +59,11 @@ final class LockListing {
         }
         String owner = holder.getKey();
         Duration left = state.remainingLease().isNegative() ? Duration.ZERO : state.remainingLease();
+        java.util.List<LockInfo.Holder> holders = new java.util.ArrayList<>();
+        state.holdCounts().forEach((o, count) -> {
+            io.lockkit.spi.Claim c = state.claimOf(o);
+            holders.add(new LockInfo.Holder(o, !c.exclusive(), c.weight(), Math.max(0, count)));
+        });
         return Optional.of(new LockInfo(
                 name,
                 owner,
@@ -66,7 +71,9 @@ final class LockListing {
                 Math.max(0, holder.getValue()),
                 Math.max(0, state.fencingToken()),
                 left,
-                Math.max(-1, state.waiters())));
+                Math.max(-1, state.waiters()),
+                holders,
+                Math.max(-1, state.capacity())));
     }
 
     /** A lazy stream of the held locks whose names start with {@code prefix}; {@code checkOpen} runs before each page. */

@@ -66,6 +66,20 @@ public interface LockOperations {
     boolean forceRelease(String name);
 
     /**
+     * Sets the capacity stored with {@code name}, a semaphore's number of permits, for every client.
+     * Holders over a reduced capacity keep their permits until they release or their leases lapse,
+     * and no permit is granted until the permits held fit the new capacity; waiters are woken to
+     * try against it.
+     *
+     * @throws IllegalArgumentException when {@code name} is not a valid lock name or {@code capacity}
+     *         is below 1
+     * @throws UnsupportedOperationException when the provider does not declare
+     *         {@link io.lockkit.spi.LockProvider.Capability#SHARED_HOLDS}
+     * @throws LockException when the factory is closed or the backend did not answer
+     */
+    void setCapacity(String name, int capacity);
+
+    /**
      * Checks now whether the factory can lock, for readiness probes: asks the backend one cheap
      * question (a lookup of a fixed probe name, or a try-lock and release of it), waiting at most
      * {@code probeTimeout} for the answer, and reports the watchdog's state, the active holds and

@@ -42,6 +42,18 @@ final class OperatorCalls implements LockOperations {
         return wasHeld;
     }
 
+    @Override
+    public void setCapacity(String name, int capacity) {
+        calls.require(Capability.SHARED_HOLDS, "a stored capacity (capability SHARED_HOLDS)");
+        LockNames.check(name);
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
+        }
+        gate.ensureOpen(name);
+        provider.setCapacity(name, capacity);
+        rooms.recheck(name);
+    }
+
     /** Whether anyone holds {@code name} (see {@link DistributedLock#isLocked()}). */
     boolean isLocked(String name) {
         calls.require(Capability.INSPECTION, "inspecting a lock");

@@ -96,6 +96,19 @@ public interface LockProvider extends AutoCloseable {
     boolean forceRelease(String name);
 
     /**
+     * Stores {@code capacity} (at least 1) as the capacity of {@code name}'s shared holds, for
+     * operators (a semaphore's size): holders over a reduced capacity keep their permits until they
+     * release or lapse, and no permit is granted until the weights held fit it; waiters are woken
+     * to try against it, as a release wakes them. Supported by providers that declare
+     * {@link Capability#SHARED_HOLDS}.
+     *
+     * @throws UnsupportedOperationException by default: the provider stores no capacities
+     */
+    default void setCapacity(String name, int capacity) {
+        throw new UnsupportedOperationException(this + " stores no capacities (it has no SHARED_HOLDS)");
+    }
+
+    /**
      * Who holds the lock now, or empty when it is free; one round trip. A backend fills in the
      * fencing token and the number of waiters when it knows them ({@link LockState}).
      */

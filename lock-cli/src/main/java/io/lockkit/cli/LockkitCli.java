@@ -42,6 +42,7 @@ import picocli.CommandLine.Spec;
             ListCommand.class,
             ShowCommand.class,
             ReleaseCommand.class,
+            CapacityCommand.class,
             WatchCommand.class,
             CommandLine.HelpCommand.class
         },

@@ -22,9 +22,9 @@ final class Render {
     static String[] cells(LockInfo lock) {
         return new String[] {
             printable(lock.name()),
-            printable(holder(lock)),
-            printable(lock.clientId()),
-            Integer.toString(lock.holdCount()),
+            lock.shared() ? shared(lock) : printable(holder(lock)),
+            lock.shared() ? "" : printable(lock.clientId()),
+            lock.shared() ? "" : Integer.toString(lock.holdCount()),
             token(lock.fencingToken()),
             lease(lock.leaseLeft()),
             waiters(lock.waiters())
@@ -54,6 +54,17 @@ final class Render {
             }
         }
         return sb == null ? s : sb.toString();
+    }
+
+    /**
+     * The HOLDER cell of a name held shared: its holders, and its permits against the stored
+     * capacity when it has one ({@code "3 shared, 4/5 permits"}, {@code "2 readers"}).
+     */
+    static String shared(LockInfo lock) {
+        int n = lock.holders().size();
+        return lock.capacity() < 0
+                ? n + (n == 1 ? " reader" : " readers")
+                : n + " shared, " + lock.permitsHeld() + "/" + lock.capacity() + " permits";
     }
 
     /** The owner id without its client part (the CLIENT column shows that). */
@@ -116,6 +127,18 @@ final class Render {
             sb.append("null");
         } else {
             sb.append(lock.waiters());
+        }
+        if (lock.shared()) {
+            sb.append(",\"mode\":\"shared\",\"capacity\":");
+            sb.append(lock.capacity() < 0 ? "null" : Integer.toString(lock.capacity()));
+            sb.append(",\"permitsHeld\":").append(lock.permitsHeld()).append(",\"holders\":[");
+            for (int i = 0; i < lock.holders().size(); i++) {
+                LockInfo.Holder h = lock.holders().get(i);
+                string(sb.append(i == 0 ? "{\"owner\":" : ",{\"owner\":"), h.owner());
+                sb.append(",\"permits\":").append(h.permits());
+                sb.append(",\"holdCount\":").append(h.holdCount()).append('}');
+            }
+            sb.append(']');
         }
         return sb.append('}');
     }

@@ -49,10 +49,23 @@ final class ShowCommand implements Callable<Integer> {
         String[] labels = {"name", "holder", "client", "hold count", "fencing token", "lease left", "waiters"};
         StringBuilder sb = new StringBuilder(256);
         for (int i = 0; i < labels.length; i++) {
+            if (cells[i].isEmpty()) {
+                continue; // a shared name's client and count: per holder, below
+            }
             sb.append(labels[i])
                     .append(':')
                     .append(" ".repeat(15 - labels[i].length()))
                     .append(cells[i])
+                    .append('\n');
+        }
+        for (LockInfo.Holder h : lock.shared() ? lock.holders() : java.util.List.<LockInfo.Holder>of()) {
+            sb.append("  holder ")
+                    .append(Render.printable(h.owner()))
+                    .append(": ")
+                    .append(h.permits())
+                    .append(h.permits() == 1 ? " permit" : " permits")
+                    .append(", hold count ")
+                    .append(h.holdCount())
                     .append('\n');
         }
         out.print(sb);

@@ -50,6 +50,49 @@ class RenderTest {
     }
 
     @Test
+    @DisplayName("a semaphore's name: its holders and permits against the capacity, in the table, in show and in JSON")
+    void sharedNamesShowHoldersAndPermits() {
+        List<LockInfo.Holder> holders =
+                List.of(new LockInfo.Holder("a:h1", true, 3, 1), new LockInfo.Holder("b:h4", true, 1, 2));
+        LockInfo sem = new LockInfo("jobs", "a:h1", "a", 1, 9, Duration.ofSeconds(2), -1, holders, 5);
+        assertThat(Render.cells(sem)).containsExactly("jobs", "2 shared, 4/5 permits", "", "", "9", "2.0s", "?");
+        StringWriter shown = new StringWriter();
+        ShowCommand.describe(new PrintWriter(shown), sem);
+        assertThat(shown.toString())
+                .contains("holder:         2 shared, 4/5 permits\nfencing token:  9")
+                .contains("  holder a:h1: 3 permits, hold count 1")
+                .contains("  holder b:h4: 1 permit, hold count 2");
+        var o = json(Render.json(new StringBuilder(), sem, false).toString()).getAsJsonObject();
+        assertThat(o.get("mode").getAsString()).isEqualTo("shared");
+        assertThat(o.get("capacity").getAsInt()).isEqualTo(5);
+        assertThat(o.get("permitsHeld").getAsInt()).isEqualTo(4);
+        assertThat(o.getAsJsonArray("holders")).hasSize(2);
+        assertThat(o.getAsJsonArray("holders")
+                        .get(1)
+                        .getAsJsonObject()
+                        .get("holdCount")
+                        .getAsInt())
+                .isEqualTo(2);
+
+        LockInfo readers = new LockInfo(
+                "cfg",
+                "a:t1r",
+                "a",
+                1,
+                4,
+                Duration.ofSeconds(2),
+                0,
+                List.of(new LockInfo.Holder("a:t1r", true, 1, 1)),
+                -1);
+        assertThat(Render.cells(readers)[1]).isEqualTo("1 reader");
+        assertThat(json(Render.json(new StringBuilder(), readers, false).toString())
+                        .getAsJsonObject()
+                        .get("capacity")
+                        .isJsonNull())
+                .isTrue();
+    }
+
+    @Test
     @DisplayName("tokens past 2^53 and up to 2^63 - 1 read exactly in JSON and in a table (never through a double)")
     void largeTokensStayExact() {
         for (long token : new long[] {(1L << 53) + 1, Long.MAX_VALUE}) {

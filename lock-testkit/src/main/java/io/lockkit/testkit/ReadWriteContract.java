@@ -182,6 +182,47 @@ abstract class ReadWriteContract extends ContractGroup {
     }
 
     @Test
+    @DisplayName("a writer that stops waiting lets the readers it held back in at once")
+    void aWriterThatGivesUpLetsReadersIn() throws Exception {
+        assume(Capability.SHARED_HOLDS);
+        String name = name();
+        DistributedReadWriteLock reader = steadyClient().getReadWriteLock(name);
+        reader.readLock().lock();
+        WaitWatch writerWatch = new WaitWatch(provider());
+        DistributedLock writer = clientOver(writerWatch).getReadWriteLock(name).writeLock();
+        CompletableFuture<Boolean> wrote = new CompletableFuture<>();
+        start("writer", () -> {
+            try {
+                wrote.complete(writer.tryLock(scaled(Duration.ofSeconds(3)), null));
+            } catch (Throwable e) {
+                wrote.completeExceptionally(e);
+            }
+        });
+        await("the writer queued").atMost(scaled(Duration.ofSeconds(20))).until(writerWatch::queued);
+        WaitWatch readerWatch = new WaitWatch(provider());
+        DistributedLock newcomer =
+                clientOver(readerWatch).getReadWriteLock(name).readLock();
+        CompletableFuture<Long> readAfter = new CompletableFuture<>();
+        start("newcomer", () -> {
+            try {
+                if (newcomer.tryLock(scaled(Duration.ofSeconds(60)), null)) {
+                    readAfter.complete(System.nanoTime());
+                    newcomer.unlock();
+                }
+            } catch (Throwable e) {
+                readAfter.completeExceptionally(e);
+            }
+        });
+        await("the new reader held back").atMost(scaled(Duration.ofSeconds(20))).until(readerWatch::queued);
+
+        assertThat(wrote.get(scaled(Duration.ofSeconds(30)).toMillis(), TimeUnit.MILLISECONDS))
+                .as("the writer's wait ran out while the reader held")
+                .isFalse();
+        readAfter.get(scaled(Duration.ofSeconds(15)).toMillis(), TimeUnit.MILLISECONDS); // the holder's lease is 60 s
+        reader.readLock().unlock();
+    }
+
+    @Test
     @DisplayName("a writer's release wakes every waiting reader, and they read at once")
     void aWritersReleaseWakesEveryReader() throws Exception {
         assume(Capability.SHARED_HOLDS);

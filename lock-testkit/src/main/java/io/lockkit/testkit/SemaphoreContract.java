@@ -198,4 +198,35 @@ abstract class SemaphoreContract extends ContractGroup {
         assertThat(all.isValid()).isTrue();
         all.release();
     }
+
+    @Test
+    @DisplayName("an operator raising the capacity lets a waiter in at once; reducing it keeps the holders")
+    void anOperatorChangesTheCapacity() throws Exception {
+        String name = name();
+        DistributedLockFactory operator = steadyClient();
+        DistributedSemaphore s = steadyClient().getSemaphore(name, 2);
+        LockHandle a = tryTake(s, 1).orElseThrow();
+        LockHandle b = tryTake(s, 1).orElseThrow();
+        WaitWatch watch = new WaitWatch(provider());
+        CompletableFuture<LockHandle> third = clientOver(watch)
+                .getSemaphore(name, 2)
+                .acquireAsync(1, waitFor(Duration.ofSeconds(60)))
+                .toCompletableFuture();
+        await("the third waiting").atMost(scaled(Duration.ofSeconds(20))).until(watch::queued);
+
+        operator.operations().setCapacity(name, 3);
+        LockHandle c = third.get(scaled(Duration.ofSeconds(15)).toMillis(), TimeUnit.MILLISECONDS);
+        operator.operations().setCapacity(name, 1);
+        assertThat(a.isValid() && b.isValid() && c.isValid())
+                .as("holders over the reduced capacity keep their permits")
+                .isTrue();
+        a.release();
+        b.release();
+        assertThat(tryTake(s, 1)).as("one permit held of one").isEmpty();
+        c.release();
+        assertThat(tryTake(s, 1)).isPresent();
+        assertThatThrownBy(() -> operator.operations().setCapacity(name, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("capacity");
+    }
 }

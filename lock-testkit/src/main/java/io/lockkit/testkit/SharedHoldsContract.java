@@ -254,4 +254,34 @@ abstract class SharedHoldsContract extends ContractGroup {
         assertThat(backend.forceRelease(name)).isTrue();
         assertThat(admits("a:h1", Claim.shared(1, 3))).isTrue();
     }
+
+    @Test
+    @DisplayName(
+            "an operator's capacity governs: holders over a reduced one keep their permits, none is granted until they fit")
+    void aChangedCapacityGoverns() {
+        assertThat(admits("a:h1", Claim.shared(2, 4))).isTrue();
+        assertThat(admits("b:h1", Claim.shared(2, 4))).isTrue();
+        backend.setCapacity(name, 2);
+        assertThat(admits("c:h1", Claim.shared(1, 4)))
+                .as("four permits held of two")
+                .isFalse();
+        assertThat(backend.inspect(name).orElseThrow().holdCounts()).containsOnlyKeys("a:h1", "b:h1");
+        assertThatThrownBy(() -> attempt("c:h2", Claim.shared(3, 4)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("permits must not exceed the capacity 2");
+
+        backend.release(name, "a:h1");
+        assertThat(admits("c:h1", Claim.shared(1, 4)))
+                .as("two permits held of two")
+                .isFalse();
+        backend.release(name, "b:h1");
+        assertThat(admits("c:h1", Claim.shared(1, 4))).isTrue();
+        assertThat(admits("d:h1", Claim.shared(1, 4))).isTrue();
+        assertThat(admits("e:h1", Claim.shared(1, 4))).isFalse();
+        backend.setCapacity(name, 3);
+        assertThat(admits("e:h1", Claim.shared(1, 4)))
+                .as("after the capacity was raised")
+                .isTrue();
+        assertThat(backend.inspect(name).orElseThrow().capacity()).isEqualTo(3);
+    }
 }

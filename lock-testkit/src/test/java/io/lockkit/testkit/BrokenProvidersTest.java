@@ -73,6 +73,11 @@ class BrokenProvidersTest {
     static Stream<Row> rows() {
         return Stream.of(
                 row(
+                        "a provider whose abandoned waits wake nobody fails the read/write lock's given-up-writer test",
+                        BrokenClaimKits.AbandonWakesNobodyKit.class,
+                        LockContractTest.ReadWrite.class,
+                        "aWriterThatGivesUpLetsReadersIn"),
+                row(
                         "a provider that admits a reader while a writer holds fails the read/write lock's exclusion test",
                         BrokenClaimKits.ReaderBesideWriterKit.class,
                         LockContractTest.ReadWrite.class,

@@ -57,6 +57,11 @@ public abstract class ForwardingLockProvider implements LockProvider {
     }
 
     @Override
+    public void setCapacity(String name, int capacity) {
+        delegate.setCapacity(name, capacity);
+    }
+
+    @Override
     public Optional<LockState> inspect(String name) {
         return delegate.inspect(name);
     }

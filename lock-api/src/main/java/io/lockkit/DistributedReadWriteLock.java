@@ -1,5 +1,7 @@
 package io.lockkit;
 
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
@@ -26,6 +28,12 @@ import java.util.concurrent.locks.ReadWriteLock;
  *       name (and of every earlier hold, in the backends the project ships).
  * </ul>
  *
+ * <p><b>Handles</b>: {@link #acquireRead} and {@link #acquireWrite} (and their {@code try} and
+ * {@code Async} forms) take a hold owned by a {@link LockHandle} rather than by the thread, for
+ * asynchronous code, as {@link DistributedLockFactory#acquire(String, LockOptions)} does for a lock.
+ * Each handle is a holder of its own: a handle's write hold and a read hold of the same code exclude
+ * each other like those of two processes (no downgrade between handles).
+ *
  * <p>The write lock and {@link DistributedLockFactory#getLock(String)} of the same name are the
  * same exclusive hold. Needs a provider with shared holds
  * ({@link io.lockkit.spi.LockProvider.Capability#SHARED_HOLDS}); the read lock of one without them
@@ -43,4 +51,27 @@ public interface DistributedReadWriteLock extends ReadWriteLock {
     /** The exclusive lock: held by one thread while nobody reads. */
     @Override
     DistributedLock writeLock();
+
+    /**
+     * Takes a read hold for a new handle, waiting as {@code options} say.
+     *
+     * @throws LockNotAcquiredException when the wait ran out
+     * @throws IllegalArgumentException when {@code options} is null
+     */
+    LockHandle acquireRead(LockOptions options) throws InterruptedException;
+
+    /** Like {@link #acquireRead}, but empty when the wait ran out. */
+    Optional<LockHandle> tryAcquireRead(LockOptions options) throws InterruptedException;
+
+    /** {@link #acquireRead} without blocking: the stage fails with {@link LockNotAcquiredException} when the wait runs out. */
+    CompletionStage<LockHandle> acquireReadAsync(LockOptions options);
+
+    /** Takes the write hold for a new handle: {@link DistributedLockFactory#acquire(String, LockOptions)} of the name. */
+    LockHandle acquireWrite(LockOptions options) throws InterruptedException;
+
+    /** Like {@link #acquireWrite}, but empty when the wait ran out. */
+    Optional<LockHandle> tryAcquireWrite(LockOptions options) throws InterruptedException;
+
+    /** {@link #acquireWrite} without blocking: the stage fails with {@link LockNotAcquiredException} when the wait runs out. */
+    CompletionStage<LockHandle> acquireWriteAsync(LockOptions options);
 }

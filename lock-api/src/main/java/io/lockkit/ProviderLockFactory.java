@@ -117,7 +117,8 @@ final class ProviderLockFactory implements DistributedLockFactory {
         return new ThreadOwnedReadWriteLock(
                 name,
                 new ThreadOwnedLock(threadHolds, operations, calls, ticker, name, ThreadSide.READ),
-                new ThreadOwnedLock(threadHolds, operations, calls, ticker, name, ThreadSide.WRITE));
+                new ThreadOwnedLock(threadHolds, operations, calls, ticker, name, ThreadSide.WRITE),
+                acquirer);
     }
 
     @Override

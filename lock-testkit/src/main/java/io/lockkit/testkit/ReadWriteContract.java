@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.DistributedReadWriteLock;
+import io.lockkit.LockHandle;
+import io.lockkit.LockOptions;
 import io.lockkit.spi.LockProvider.Capability;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -261,6 +263,36 @@ abstract class ReadWriteContract extends ContractGroup {
         } finally {
             done.countDown();
         }
+    }
+
+    @Test
+    @DisplayName(
+            "holds by handle: readers share, a writer waits for them, an asynchronous reader is woken by its release")
+    void handleHolds() throws Exception {
+        assume(Capability.SHARED_HOLDS);
+        String name = name();
+        DistributedReadWriteLock a = steadyClient().getReadWriteLock(name);
+        DistributedReadWriteLock b = steadyClient().getReadWriteLock(name);
+        LockHandle r1 = a.acquireRead(LockOptions.noWait());
+        LockHandle r2 = b.acquireRead(LockOptions.noWait());
+        assertThat(b.tryAcquireWrite(LockOptions.noWait()))
+                .as("a writer while two read")
+                .isEmpty();
+        r1.release();
+        r2.release();
+        LockHandle w = a.acquireWrite(LockOptions.noWait());
+        CompletableFuture<LockHandle> r3 =
+                b.acquireReadAsync(waitFor(Duration.ofSeconds(60))).toCompletableFuture();
+        assertThat(b.tryAcquireRead(LockOptions.noWait()))
+                .as("a reader while a writer holds")
+                .isEmpty();
+        assertThat(r3).as("an asynchronous reader while a writer holds").isNotDone();
+        w.release();
+        LockHandle read = r3.get(scaled(Duration.ofSeconds(15)).toMillis(), TimeUnit.MILLISECONDS);
+        if (has(Capability.FENCING_TOKENS)) {
+            assertThat(read.fencingToken()).isGreaterThan(w.fencingToken());
+        }
+        read.release();
     }
 
     @Test

@@ -154,7 +154,7 @@ public final class JdbcLockProvider implements LockProvider {
             Optional<ReleaseStatement.Reply> reply =
                     calls.run(name, "releasing shared", c -> shared.release(c, name, owner, context));
             if (reply.isPresent()) {
-                wakeUps.wakeLocal(Keys.of(name), null);
+                wakeUps.afterSharedRelease(Keys.of(name), reply.get());
                 return ReleaseStatement.toRelease(reply.get());
             }
         }

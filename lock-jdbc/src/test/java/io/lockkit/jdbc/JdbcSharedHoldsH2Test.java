@@ -116,6 +116,19 @@ class JdbcSharedHoldsH2Test {
     }
 
     @Test
+    @DisplayName("clients claiming one name at once, as permits and exclusively, are never admitted past the rule")
+    void clientsClaimingOneNameAtOnceAreNeverAdmittedPastTheRule() throws Exception {
+        try (JdbcLockProvider a = JdbcLockProvider.builder()
+                        .jdbcUrl(url)
+                        .createSchema(true)
+                        .build();
+                JdbcLockProvider b = JdbcLockProvider.create(url);
+                JdbcLockProvider c = JdbcLockProvider.create(url)) {
+            SharedHoldsRace.check(List.of(a, b, c), "race", 3, Duration.ofSeconds(4));
+        }
+    }
+
+    @Test
     @DisplayName("a claim of more permits than the stored capacity is refused, naming it, and leaves nothing behind")
     void moreThanTheStoredCapacityIsRefused() {
         try (JdbcLockProvider p =

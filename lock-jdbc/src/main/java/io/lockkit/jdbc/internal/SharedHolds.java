@@ -41,6 +41,7 @@ import org.jspecify.annotations.Nullable;
 public final class SharedHolds {
 
     private static final String STATE = "shared.state";
+    private static final int ROW_TRIES = 3;
 
     private final Dialect sql;
     /** The owners of this provider's shared holds, by row key. */
@@ -98,8 +99,11 @@ public final class SharedHolds {
     }
 
     private AcquireStatement.Reply attempt(Connection c, SharedStatement.Args a, Claim claim) throws SQLException {
-        sql.update(c, "shared.ensureRow", a);
-        SharedRows.Row row = sql.run(c, "shared.lockRow", a, SharedRows.Row::decode);
+        Optional<SharedRows.Row> locked = lockRow(c, a);
+        if (locked.isEmpty()) {
+            return new AcquireStatement.Busy(null);
+        }
+        SharedRows.Row row = locked.get();
         SharedRows.State state = sql.run(c, STATE, a, SharedRows.State::decode);
         boolean live = row.remainingMicros() > 0;
         if (!live && state.anyHolder()) {
@@ -141,6 +145,24 @@ public final class SharedHolds {
         return new AcquireStatement.Acquired(t.token());
     }
 
+    /**
+     * The name's row, inserted if absent and locked. The lock can miss the row: a SELECT ... FOR
+     * UPDATE that waited for a transaction that deleted it finds none (READ COMMITTED), or a row
+     * another transaction inserted is not visible yet (H2); then the insert and the lock are tried
+     * again, and after {@link #ROW_TRIES} misses the attempt is busy (it asks again): nothing is
+     * decided without the lock.
+     */
+    private Optional<SharedRows.Row> lockRow(Connection c, SharedStatement.Args a) throws SQLException {
+        for (int i = 0; i < ROW_TRIES; i++) {
+            sql.update(c, "shared.ensureRow", a);
+            Optional<SharedRows.Row> row = sql.run(c, "shared.lockRow", a, SharedRows.Row::decode);
+            if (row.isPresent()) {
+                return row;
+            }
+        }
+        return Optional.empty();
+    }
+
     private static AcquireStatement.Reply busy(long remainingMicros) {
         return new AcquireStatement.Busy(remainingMicros > 0 ? NamedSql.ofMicros(remainingMicros) : null);
     }
@@ -174,7 +196,11 @@ public final class SharedHolds {
     }
 
     private ReleaseStatement.Reply releaseHolder(Connection c, SharedStatement.Args a) throws SQLException {
-        sql.run(c, "shared.lockRow", a, SharedRows.Row::decode);
+        if (sql.run(c, "shared.lockRow", a, SharedRows.Row::decode).isEmpty()) {
+            // No name row, so no valid shared hold (a row outlives its holders' leases): a lapsed
+            // or force-released hold, whose rows the next attempt on the name clears.
+            return ReleaseStatement.notHeld();
+        }
         if (sql.update(c, "shared.lower", a) > 0) {
             return ReleaseStatement.stillHeld();
         }

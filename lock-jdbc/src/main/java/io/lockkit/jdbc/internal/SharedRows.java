@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /** What the {@code shared.<step>} statements read, decoded for {@link SharedHolds}. Immutable and thread-safe. */
@@ -11,14 +12,15 @@ final class SharedRows {
 
     private SharedRows() {}
 
-    /** The lock row (locked): its owner, hold count, token and lease left; an absent row reads as lapsed. */
+    /** The lock row (locked): its owner, hold count, token and lease left. */
     record Row(String owner, int holdCount, long token, long remainingMicros) {
 
-        static Row decode(ResultSet rs) throws SQLException {
+        /** The row, or empty when there is none this transaction could lock. */
+        static Optional<Row> decode(ResultSet rs) throws SQLException {
             if (!rs.next()) {
-                return new Row(SharedStatement.HOLDERS, 0, 0, 0);
+                return Optional.empty();
             }
-            return new Row(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4));
+            return Optional.of(new Row(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4)));
         }
     }
 

@@ -129,6 +129,58 @@ class JdbcSharedHoldsH2Test {
     }
 
     @Test
+    @DisplayName(
+            "an exclusive claim sees shared holders, is not blocked by lapsed ones, and their rows go with the next shared claim")
+    void anExclusiveClaimSeesSharedHoldersButNotLapsedOnes() throws Exception {
+        try (JdbcLockProvider p =
+                JdbcLockProvider.builder().jdbcUrl(url).createSchema(true).build()) {
+            Duration shortLease = Duration.ofMillis(300);
+            assertThat(p.tryAcquire(new LockRequest("n", "c:r1", shortLease, Duration.ZERO, 0, READ))
+                            .isAcquired())
+                    .isTrue();
+            assertThat(p.tryAcquire(new LockRequest("n", "c:r2", shortLease, Duration.ZERO, 0, READ))
+                            .isAcquired())
+                    .isTrue();
+            assertThat(p.tryAcquire(new LockRequest("n", "c:w", LEASE, Duration.ZERO))
+                            .isAcquired())
+                    .as("a writer while two readers hold")
+                    .isFalse();
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> p.tryAcquire(new LockRequest("n", "c:w", LEASE, Duration.ZERO))
+                            .isAcquired());
+            assertThat(p.inspect("n").orElseThrow().holdCounts()).containsOnlyKeys("c:w");
+            assertThat(p.release("n", "c:w")).isEqualTo(Release.RELEASED);
+            assertThat(p.tryAcquire(request("n", "c:r3", READ)).isAcquired()).isTrue();
+            assertThat(holderRows())
+                    .as("the lapsed readers' rows, cleared by the next shared claim")
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "inspect shows a downgrading writer and its reader; the writer's release leaves the name to the reader")
+    void aDowngradeIsInspectedAndReleasedToTheReader() {
+        try (JdbcLockProvider p =
+                JdbcLockProvider.builder().jdbcUrl(url).createSchema(true).build()) {
+            long writer = p.tryAcquire(request("d", "c:t1", Claim.EXCLUSIVE)).fencingToken();
+            long reader =
+                    p.tryAcquire(request("d", "c:t1r", READ.beside("c:t1"))).fencingToken();
+            assertThat(reader).isGreaterThan(writer);
+            assertThat(p.inspect("d").orElseThrow().holdCounts()).containsOnlyKeys("c:t1", "c:t1r");
+            assertThat(p.release("d", "c:t1")).isEqualTo(Release.RELEASED);
+            assertThat(p.inspect("d").orElseThrow().holdCounts()).containsOnlyKeys("c:t1r");
+            assertThat(p.tryAcquire(request("d", "x:t1", Claim.EXCLUSIVE)).isAcquired())
+                    .as("another writer after the downgrade")
+                    .isFalse();
+            assertThat(p.release("d", "c:t1r")).isEqualTo(Release.RELEASED);
+            assertThat(p.tryAcquire(request("d", "x:t1", Claim.EXCLUSIVE)).isAcquired())
+                    .isTrue();
+        }
+    }
+
+    @Test
     @DisplayName("a claim of more permits than the stored capacity is refused, naming it, and leaves nothing behind")
     void moreThanTheStoredCapacityIsRefused() {
         try (JdbcLockProvider p =
@@ -175,6 +227,14 @@ class JdbcSharedHoldsH2Test {
             var reader = v2.tryAcquire(request("held", "c:y", READ));
             assertThat(reader.isAcquired()).isTrue();
             assertThat(reader.fencingToken()).isGreaterThan(before);
+        }
+    }
+
+    private int holderRows() throws SQLException {
+        try (Statement s = keeper.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM lockkit_locks_holders")) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 

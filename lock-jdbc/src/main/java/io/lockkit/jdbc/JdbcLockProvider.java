@@ -5,25 +5,22 @@ import io.lockkit.jdbc.internal.AcquireStatement;
 import io.lockkit.jdbc.internal.ConnectionSource;
 import io.lockkit.jdbc.internal.Dialect;
 import io.lockkit.jdbc.internal.ForceReleaseStatement;
-import io.lockkit.jdbc.internal.InspectStatement;
+import io.lockkit.jdbc.internal.Inspection;
 import io.lockkit.jdbc.internal.JdbcCalls;
 import io.lockkit.jdbc.internal.Keys;
-import io.lockkit.jdbc.internal.ListStatement;
 import io.lockkit.jdbc.internal.Options;
 import io.lockkit.jdbc.internal.ReleaseStatement;
-import io.lockkit.jdbc.internal.RenewStatement;
 import io.lockkit.jdbc.internal.Schema;
+import io.lockkit.jdbc.internal.SharedHolds;
 import io.lockkit.jdbc.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import io.lockkit.spi.support.Arguments;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -63,10 +60,11 @@ import org.jspecify.annotations.Nullable;
 //   (Release.grantedTo), or to claim, and only the grantee's process is woken (WakeUps). A contended
 //   acquisition costs at most three statements. Without a live WakeUpSource, other clients poll.
 // - createSchema(true) runs only the migrations above the version table's (Schema): no DDL at a start.
+// - Shared claims (read locks, permits) go to SharedHolds, and so do releases and renewals of its holds.
 public final class JdbcLockProvider implements LockProvider {
 
     private static final Set<Capability> CAPABILITIES =
-            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SHARED_HOLDS, Capability.FAIR_QUEUE)));
+            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.FAIR_QUEUE)));
 
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";
@@ -93,6 +91,7 @@ public final class JdbcLockProvider implements LockProvider {
     private final Dialect.Context context;
     private final JdbcCalls calls;
     private final WakeUps wakeUps;
+    private final SharedHolds shared;
     private final String description;
 
     private JdbcLockProvider(
@@ -101,6 +100,7 @@ public final class JdbcLockProvider implements LockProvider {
         this.sql = sql;
         this.context = context;
         this.calls = new JdbcCalls(connections, sql);
+        this.shared = new SharedHolds(sql);
         int instance = INSTANCES.incrementAndGet();
         ThreadFactory threads =
                 b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-jdbc-wake-ups-" + instance);
@@ -127,6 +127,14 @@ public final class JdbcLockProvider implements LockProvider {
 
     @Override
     public Acquisition tryAcquire(LockRequest request) {
+        if (!request.claim().exclusive()) {
+            AcquireStatement.Reply reply =
+                    calls.run(request.name(), "acquiring shared", c -> shared.acquire(c, request, context));
+            return reply instanceof AcquireStatement.Acquired a
+                    ? Acquisition.acquired(a.token())
+                    : Acquisition.busy(SharedHolds.retry(
+                            ((AcquireStatement.Busy) reply).remainingLease(), context.pollInterval()));
+        }
         AcquireStatement.Args args = AcquireStatement.Args.of(request, context);
         AcquireStatement.Reply reply = calls.run(request.name(), "acquiring", c -> sql.acquire(c, args));
         if (reply instanceof AcquireStatement.Acquired a) {
@@ -142,6 +150,14 @@ public final class JdbcLockProvider implements LockProvider {
 
     @Override
     public Release release(String name, String owner) {
+        if (shared.involves(name)) {
+            Optional<ReleaseStatement.Reply> reply =
+                    calls.run(name, "releasing shared", c -> shared.release(c, name, owner, context));
+            if (reply.isPresent()) {
+                wakeUps.afterSharedRelease(Keys.of(name), reply.get());
+                return ReleaseStatement.toRelease(reply.get());
+            }
+        }
         ReleaseStatement.Args args = ReleaseStatement.Args.of(name, owner, MAX_LOCAL_STREAK, context);
         ReleaseStatement.Reply reply = calls.run(name, "releasing", c -> sql.release(c, args));
         wakeUps.afterRelease(args.key(), reply);
@@ -151,7 +167,7 @@ public final class JdbcLockProvider implements LockProvider {
     @Override
     public void abandon(String name, String owner, long waitId) {
         calls.checkOpen(name);
-        if (sql.queues()) {
+        if (sql.abandons()) {
             AbandonStatement.Args args = AbandonStatement.Args.of(name, owner, waitId, context);
             calls.run(name, "leaving the wait queue", c -> sql.abandon(c, args));
         }
@@ -160,9 +176,10 @@ public final class JdbcLockProvider implements LockProvider {
     @Override
     public List<Renewal> renew(List<Renewal> renewals) {
         calls.checkOpen(renewals.isEmpty() ? null : renewals.get(0).name());
-        return RenewStatement.lost(
+        return shared.renew(
                 renewals,
                 RENEW_BATCH,
+                calls,
                 (name, holds) -> calls.run(name, "renewing " + holds.size() + " lease(s)", c -> sql.renew(c, holds)));
     }
 
@@ -178,30 +195,13 @@ public final class JdbcLockProvider implements LockProvider {
 
     @Override
     public Optional<LockState> inspect(String name) {
-        InspectStatement.Args args = new InspectStatement.Args(Keys.of(name));
-        InspectStatement.Reply reply = calls.run(name, "inspecting", c -> sql.inspect(c, args));
-        return reply instanceof InspectStatement.Held h ? Optional.of(state(h)) : Optional.empty();
+        return Inspection.inspect(calls, sql, name);
     }
 
-    /**
-     * Lists held locks by name prefix, one query per page: keyset pagination on the row key (the
-     * cursor is the last key of the page), names compared without {@code LIKE}, so no wildcard needs
-     * escaping. Waiters are counted where the dialect queues them (else -1).
-     */
+    /** Lists held locks by name prefix, one query per page (see {@link Inspection#list}). */
     @Override
     public ListPage list(String prefix, @Nullable String cursor, int pageSize) {
-        ListStatement.Args args = ListStatement.Args.of(prefix, cursor, pageSize);
-        List<ListStatement.Row> rows = calls.run(null, "listing locks", c -> sql.list(c, args));
-        List<HeldLock> page = new ArrayList<>(rows.size());
-        for (ListStatement.Row row : rows) {
-            page.add(new HeldLock(row.name(), state(row.held())));
-        }
-        return new ListPage(
-                page, rows.size() < pageSize ? null : rows.get(rows.size() - 1).key());
-    }
-
-    private static LockState state(InspectStatement.Held h) {
-        return new LockState(Map.of(h.owner(), h.holdCount()), h.remaining(), h.token(), h.waiters());
+        return Inspection.list(calls, sql, prefix, cursor, pageSize);
     }
 
     @Override
@@ -210,7 +210,7 @@ public final class JdbcLockProvider implements LockProvider {
         return wakeUps.subscribe(Keys.of(name), listener);
     }
 
-    /** Every capability: fencing tokens, force release, explicit leases, inspection, listing. */
+    /** Every capability but the fair queue: fencing tokens, force release, explicit leases, inspection, listing, shared holds. */
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;

@@ -87,6 +87,19 @@ class JdbcLockProviderMariaDbTest {
     }
 
     @Test
+    @DisplayName("clients claiming one name at once, as permits and exclusively, are never admitted past the rule")
+    void clientsClaimingOneNameAtOnceAreNeverAdmittedPastTheRule() throws Exception {
+        SharedHoldsRace.check(List.of(provider(), provider(), provider()), name("race"), 3, Duration.ofSeconds(4));
+    }
+
+    @Test
+    @DisplayName(
+            "an exclusive lock and unlock stays two statements; each kind of shared claim costs one short transaction")
+    void anExclusivePairStaysTwoStatementsAndEachSharedClaimKindCostsOneShortTransaction() {
+        SharedHoldCosts.check(provider(), name("costs"), new SharedHoldCosts.Costs(2, 8, 7, 5, 5, 4));
+    }
+
+    @Test
     void theDialectIsToldFromTheUrlAndFromTheDataSource() {
         assertThat(provider().dialect()).isEqualTo(JdbcDialect.MARIADB);
         assertThat(JdbcDialect.detect("jdbc:mysql://db:3306/app")).isEqualTo(JdbcDialect.MARIADB);

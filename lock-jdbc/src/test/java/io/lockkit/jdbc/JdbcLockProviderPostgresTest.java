@@ -148,6 +148,16 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
+    void anExclusivePairStaysTwoStatementsAndEachSharedClaimKindCostsOneShortTransaction() {
+        SharedHoldCosts.check(provider(), name("costs"), new SharedHoldCosts.Costs(2, 7, 6, 5, 6, 5));
+    }
+
+    @Test
+    void clientsClaimingOneNameAtOnceAreNeverAdmittedPastTheRule() throws Exception {
+        SharedHoldsRace.check(List.of(provider(), provider(), provider()), name("race"), 3, Duration.ofSeconds(4));
+    }
+
+    @Test
     void inspectIsOneStatementAndEachListingPageOne() {
         JdbcLockProvider p = provider();
         String prefix = name("listing") + "/";

@@ -7,8 +7,10 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.jdbc.internal.SqlFile;
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Renewal;
+import io.lockkit.spi.Release;
 import io.lockkit.testkit.jdbc.PostgresFixture;
 import io.lockkit.testkit.jdbc.PostgresServer;
 import java.sql.Connection;
@@ -62,7 +64,7 @@ class PostgresSchemaTest {
         assertThat(log.executed())
                 .as("the first start migrates")
                 .anySatisfy(sql -> assertThat(sql).startsWith("CREATE TABLE IF NOT EXISTS versioned_locks"));
-        assertThat(pg.query("SELECT max(version) FROM versioned_locks_version")).isEqualTo(1);
+        assertThat(pg.query("SELECT max(version) FROM versioned_locks_version")).isEqualTo(2);
 
         log.clear();
         try (JdbcLockProvider p = JdbcLockProvider.builder()
@@ -94,7 +96,7 @@ class PostgresSchemaTest {
         for (CompletableFuture<JdbcLockProvider> start : starts) {
             start.get(60, TimeUnit.SECONDS).close();
         }
-        assertThat(pg.query("SELECT count(*) FROM together_locks_version")).isEqualTo(1L);
+        assertThat(pg.query("SELECT count(*) FROM together_locks_version")).isEqualTo(2L);
     }
 
     @Test
@@ -160,6 +162,60 @@ class PostgresSchemaTest {
             assertThat(holder.list("dml-only:", null, 10).locks()).hasSize(1);
             assertThat(holder.inspect(other)).isPresent();
             assertThat(holder.forceRelease(other)).isTrue();
+            String shared = name + ":shared";
+            Claim permits = Claim.shared(1, 2);
+            assertThat(holder.tryAcquire(
+                                    new LockRequest(shared, "c:p1", Duration.ofSeconds(30), Duration.ZERO, 0, permits))
+                            .isAcquired())
+                    .as("a permit, with the grants of migration 2")
+                    .isTrue();
+            assertThat(holder.renew(List.of(new Renewal(shared, "c:p1", Duration.ofSeconds(30)))))
+                    .isEmpty();
+            assertThat(holder.release(shared, "c:p1")).isEqualTo(Release.RELEASED);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a database of migration 1 upgrades by running migration 2: a lock held across it stays held, then names hold shared")
+    void aVersionOneDatabaseUpgradesToSharedHolds() throws Exception {
+        String table = "upgraded_locks";
+        try (Connection admin = pg.connect();
+                Statement s = admin.createStatement()) {
+            for (String sql :
+                    SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/migration/V1__lockkit_locks.sql", table)) {
+                s.execute(sql);
+            }
+        }
+        assertThat(pg.query("SELECT max(version) FROM " + table + "_version")).isEqualTo(1);
+        long before;
+        try (JdbcLockProvider v1 =
+                JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).table(table).build()) {
+            before = v1.tryAcquire(new LockRequest("held", "c:x", Duration.ofSeconds(60), Duration.ZERO))
+                    .fencingToken();
+            assertThatThrownBy(() -> v1.tryAcquire(
+                            new LockRequest("r", "c:r", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.shared(1, 0))))
+                    .as("a shared claim before the upgrade: the schema is missing a part")
+                    .isInstanceOf(LockSchemaException.class);
+        }
+        try (JdbcLockProvider v2 = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .table(table)
+                .createSchema(true)
+                .build()) {
+            assertThat(pg.query("SELECT max(version) FROM " + table + "_version"))
+                    .isEqualTo(2);
+            assertThat(v2.inspect("held").orElseThrow().holdCounts()).containsOnlyKeys("c:x");
+            assertThat(v2.tryAcquire(new LockRequest(
+                                    "held", "c:y", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.shared(1, 0)))
+                            .isAcquired())
+                    .as("a reader beside the exclusive hold taken before the upgrade")
+                    .isFalse();
+            assertThat(v2.release("held", "c:x")).isEqualTo(Release.RELEASED);
+            var reader = v2.tryAcquire(
+                    new LockRequest("held", "c:y", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.shared(1, 0)));
+            assertThat(reader.isAcquired()).isTrue();
+            assertThat(reader.fencingToken()).isGreaterThan(before);
         }
     }
 }

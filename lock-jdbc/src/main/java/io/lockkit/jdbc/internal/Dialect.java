@@ -236,6 +236,14 @@ public abstract class Dialect {
         return true;
     }
 
+    /** Whether {@link #abandon} matters: where the dialect {@link #queues()}, or queues some waiters (H2). */
+    public boolean abandons() {
+        return queues();
+    }
+
+    /** Prepares {@code c} for a transaction of {@link SharedHolds} (default: nothing; READ COMMITTED is the default). */
+    void beginShared(Connection c) throws SQLException {}
+
     // ---- wake-ups ----
 
     /**

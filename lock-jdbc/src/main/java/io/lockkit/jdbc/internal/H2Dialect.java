@@ -2,10 +2,12 @@ package io.lockkit.jdbc.internal;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
@@ -25,12 +27,16 @@ public final class H2Dialect extends Dialect {
     public static final String FOLDER = "/io/lockkit/jdbc/h2";
 
     private static final Map<String, Set<String>> UNUSED = Map.of(
-            AcquireStatement.NAME, Set.of("maxWait", "waitId", "claim", "gate", "lockTimeoutMs"),
+            AcquireStatement.NAME, Set.of("waitId", "gate", "lockTimeoutMs"),
             ReleaseStatement.NAME, Set.of("client", "maxStreak", "claim", "channel", "origin", "lockTimeoutMs"),
-            ForceReleaseStatement.NAME, Set.of("channel"));
+            ForceReleaseStatement.NAME, Set.of("channel"),
+            SharedStatement.NAME, Set.of("channel"));
+
+    /** The exclusive waits queued behind shared holders by this provider ("key owner"), to dequeue. */
+    private final Set<String> queued = ConcurrentHashMap.newKeySet();
 
     public H2Dialect(Context context) {
-        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql");
+        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql", "V2__lockkit_holders.sql");
     }
 
     /** The locked row, or null. */
@@ -49,17 +55,22 @@ public final class H2Dialect extends Dialect {
                                 : Optional.empty());
                 if (locked.isEmpty()) {
                     update(c, "acquire.insert", args);
-                    return new AcquireStatement.Acquired(token(c, "acquire.drawToken", args));
+                    return admitted(c, args, token(c, "acquire.drawToken", args));
                 }
                 Row row = locked.get();
                 if (row.remainingMicros() > 0) {
                     if (!row.owner().equals(args.owner())) {
+                        if (SharedStatement.HOLDERS.equals(row.owner())
+                                && args.maxWait().compareTo(Duration.ZERO) > 0) {
+                            update(c, "acquire.queue", args); // writer preference: keeps new shared claims out
+                            queued.add(args.key() + " " + args.owner());
+                        }
                         return new AcquireStatement.Busy(NamedSql.ofMicros(row.remainingMicros()));
                     }
                     update(c, "acquire.reenter", args);
                     return new AcquireStatement.Acquired(row.token());
                 }
-                return new AcquireStatement.Acquired(token(c, "acquire.takeOver", args));
+                return admitted(c, args, token(c, "acquire.takeOver", args));
             });
         } catch (SQLException e) {
             if ("23505".equals(e.getSQLState())) {
@@ -68,6 +79,14 @@ public final class H2Dialect extends Dialect {
             }
             throw e;
         }
+    }
+
+    /** A new hold: an entry this provider queued for it goes (only a wait behind shared holders has one). */
+    private AcquireStatement.Reply admitted(Connection c, AcquireStatement.Args args, long token) throws SQLException {
+        if (!queued.isEmpty() && queued.remove(args.key() + " " + args.owner())) {
+            update(c, "acquire.dequeue", args);
+        }
+        return new AcquireStatement.Acquired(token);
     }
 
     private long token(Connection c, String step, Record args) throws SQLException {
@@ -89,9 +108,24 @@ public final class H2Dialect extends Dialect {
         return update(c, "release.lower", args) > 0 ? ReleaseStatement.stillHeld() : ReleaseStatement.notHeld();
     }
 
+    /** Drops the wait's queue entry, where this provider queued one (behind shared holders). */
     @Override
-    public AbandonStatement.Reply abandon(Connection c, AbandonStatement.Args args) {
-        throw new UnsupportedOperationException("H2 keeps no wait queue");
+    public AbandonStatement.Reply abandon(Connection c, AbandonStatement.Args args) throws SQLException {
+        if (queued.remove(args.key() + " " + args.owner())) {
+            update(c, "acquire.dequeue", args);
+        }
+        return new AbandonStatement.Left();
+    }
+
+    @Override
+    public boolean abandons() {
+        return true;
+    }
+
+    @Override
+    public ForceReleaseStatement.Reply forceRelease(Connection c, ForceReleaseStatement.Args args) throws SQLException {
+        update(c, "forceRelease.holders", args);
+        return super.forceRelease(c, args);
     }
 
     @Override

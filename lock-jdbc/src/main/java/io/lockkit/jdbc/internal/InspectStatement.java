@@ -3,7 +3,10 @@ package io.lockkit.jdbc.internal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code inspect} statement of every dialect (and the row shape of {@link ListStatement}): the
@@ -43,21 +46,39 @@ public final class InspectStatement {
     public record Free() implements Reply {}
 
     /**
-     * Held by {@code owner} ({@code holdCount} 0: handed over, not claimed yet), with {@code remaining}
-     * lease, {@code token}, and {@code waiters} live queue entries (-1: the dialect keeps no queue).
+     * Held by the owners of {@code holdCounts} (one exclusive holder, whose count 0 means handed over
+     * and not claimed yet; or shared holders, with the exclusive one they stand beside), with
+     * {@code remaining} lease (the longest), {@code token} (the newest), and {@code waiters} live
+     * queue entries (-1: the dialect keeps no queue).
      */
-    public record Held(String owner, int holdCount, Duration remaining, long token, int waiters) implements Reply {}
+    public record Held(Map<String, Integer> holdCounts, Duration remaining, long token, int waiters) implements Reply {
 
-    /** Reads the one row of {@link #COLUMNS}, or none. */
+        /** This state and one more holder's row. */
+        Held and(Held other) {
+            Map<String, Integer> counts = new LinkedHashMap<>(holdCounts);
+            counts.putAll(other.holdCounts);
+            return new Held(
+                    Map.copyOf(counts),
+                    remaining.compareTo(other.remaining) >= 0 ? remaining : other.remaining,
+                    Math.max(token, other.token),
+                    Math.max(waiters, other.waiters));
+        }
+    }
+
+    /** Reads the rows of {@link #COLUMNS}, one per holder, or none. */
     public static Reply decode(ResultSet rs) throws SQLException {
-        return rs.next() ? held(rs, 1) : FREE;
+        @Nullable Held all = null;
+        while (rs.next()) {
+            Held one = held(rs, 1);
+            all = all == null ? one : all.and(one);
+        }
+        return all == null ? FREE : all;
     }
 
     /** The {@link #COLUMNS} of the current row, starting at column {@code first}. */
     static Held held(ResultSet rs, int first) throws SQLException {
         return new Held(
-                rs.getString(first),
-                rs.getInt(first + 1),
+                Map.of(rs.getString(first), rs.getInt(first + 1)),
                 NamedSql.ofMicros(rs.getLong(first + 2)),
                 rs.getLong(first + 3),
                 rs.getInt(first + 4));

@@ -60,11 +60,19 @@ public final class ListStatement {
     /** One held lock of a page: its row key, name and state. */
     public record Row(String key, String name, InspectStatement.Held held) {}
 
-    /** Reads every row of {@link #COLUMNS}. */
+    /** Reads every row of {@link #COLUMNS}: a lock per key (the rows of one key's holders are adjacent). */
     public static List<Row> decode(ResultSet rs) throws SQLException {
         List<Row> page = new ArrayList<>();
         while (rs.next()) {
-            page.add(new Row(rs.getString(1), rs.getString(2), InspectStatement.held(rs, 3)));
+            Row row = new Row(rs.getString(1), rs.getString(2), InspectStatement.held(rs, 3));
+            int last = page.size() - 1;
+            if (last >= 0 && page.get(last).key().equals(row.key())) {
+                Row before = page.get(last);
+                page.set(
+                        last, new Row(before.key(), before.name(), before.held().and(row.held())));
+            } else {
+                page.add(row);
+            }
         }
         return page;
     }

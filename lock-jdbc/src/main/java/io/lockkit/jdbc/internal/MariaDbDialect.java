@@ -49,18 +49,26 @@ public final class MariaDbDialect extends Dialect {
             AcquireStatement.NAME, Set.of("gate"),
             ReleaseStatement.NAME, Set.of("channel", "origin"),
             AbandonStatement.NAME, Set.of("channel"),
-            ForceReleaseStatement.NAME, Set.of("channel"));
+            ForceReleaseStatement.NAME, Set.of("channel"),
+            SharedStatement.NAME, Set.of("channel"));
 
     public MariaDbDialect(Context context) {
-        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql");
+        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql", "V2__lockkit_holders.sql");
     }
 
     @Override
     public ForceReleaseStatement.Reply forceRelease(Connection c, ForceReleaseStatement.Args args) throws SQLException {
+        update(c, "forceRelease.holders", args);
         if (update(c, "forceRelease.valid", args) > 0) {
             return ForceReleaseStatement.of(true, true);
         }
         return ForceReleaseStatement.of(update(c, "forceRelease.any", args) > 0, false);
+    }
+
+    @Override
+    void beginShared(Connection c) throws SQLException {
+        // InnoDB's default REPEATABLE READ would take gap locks on the holders' key ranges.
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
     }
 
     /** The state of the locks with these row keys, in one query. */

@@ -80,6 +80,17 @@ public final class WakeUps implements WakeUpSource.Dispatcher {
         }
     }
 
+    /**
+     * After this provider's release of a shared hold (or of an exclusive one beside shared holds) of
+     * {@code key}: room was freed, so one of its waiters looks (others are told by the database's
+     * notification, or poll: a shared release leaves the row in place while holders remain).
+     */
+    public void afterSharedRelease(String key, ReleaseStatement.Reply reply) {
+        if (reply instanceof ReleaseStatement.Freed) {
+            wakeLocal(key, null);
+        }
+    }
+
     @Override
     public void released(String key, @Nullable String grantee) {
         wakeLocal(key, grantee);

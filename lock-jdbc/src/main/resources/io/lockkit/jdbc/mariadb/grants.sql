@@ -7,6 +7,9 @@
 GRANT SELECT, INSERT, UPDATE, DELETE ON lockkit_db.lockkit_locks TO 'lockkit_app'@'%';
 GRANT SELECT, INSERT, UPDATE, DELETE ON lockkit_db.lockkit_locks_waiters TO 'lockkit_app'@'%';
 GRANT SELECT, UPDATE ON lockkit_db.lockkit_locks_tokens TO 'lockkit_app'@'%';
+-- Migration 2 (shared holds): the shared holders and the stored capacities.
+GRANT SELECT, INSERT, UPDATE, DELETE ON lockkit_db.lockkit_locks_holders TO 'lockkit_app'@'%';
+GRANT SELECT, INSERT, UPDATE, DELETE ON lockkit_db.lockkit_locks_capacity TO 'lockkit_app'@'%';
 GRANT SELECT ON lockkit_db.lockkit_locks_version TO 'lockkit_app'@'%';
 GRANT EXECUTE ON PROCEDURE lockkit_db.lockkit_locks_acquire TO 'lockkit_app'@'%';
 GRANT EXECUTE ON PROCEDURE lockkit_db.lockkit_locks_release TO 'lockkit_app'@'%';

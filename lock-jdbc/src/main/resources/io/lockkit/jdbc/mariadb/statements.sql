@@ -37,6 +37,10 @@ UPDATE lockkit_locks
 SET lease_until = TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease
 WHERE lock_key = :key AND owner = :owner AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
 
+-- :name forceRelease.holders
+-- First the name's shared holders, if any (migration V2).
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key;
+
 -- :name forceRelease.valid
 -- Deletes the row whoever holds it, if its lease is valid. Update count 1: it was held.
 DELETE FROM lockkit_locks
@@ -47,27 +51,35 @@ WHERE lock_key = :key AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01',
 DELETE FROM lockkit_locks WHERE lock_key = :key;
 
 -- :name inspect
--- The holder, its hold count, the lease left (us), the token and the live waiters, when the lease is
--- valid.
+-- The holders, one row each: the exclusive holder of the row (its hold count, the lease left in us,
+-- its token), else the row's valid shared holders (each with its own), when the row's lease is
+-- valid; each row with the live waiters.
 SELECT l.owner, l.hold_count, l.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AS remaining_us,
        l.token, (SELECT COUNT(*) FROM lockkit_locks_waiters w
-                 WHERE w.lock_key = l.lock_key
-                   AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS waiters
+                 WHERE w.lock_key = l.lock_key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS waiters
 FROM lockkit_locks l
+WHERE l.lock_key = :key AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AND l.owner <> 'shared holders'
+UNION ALL
+SELECT h.owner, h.hold_count, h.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), h.token,
+       (SELECT COUNT(*) FROM lockkit_locks_waiters w WHERE w.lock_key = l.lock_key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)))
+FROM lockkit_locks l JOIN lockkit_locks_holders h ON h.lock_key = l.lock_key AND h.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))
 WHERE l.lock_key = :key AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
 
 -- :name list
 -- One page of held locks whose names start with :prefix (LEFT on the binary-collated name: no LIKE
--- wildcards to escape), by keyset pagination on the primary key.
-SELECT l.lock_key, l.name, l.owner, l.hold_count,
-       l.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AS remaining_us, l.token,
-       (SELECT COUNT(*) FROM lockkit_locks_waiters w
-        WHERE w.lock_key = l.lock_key
-          AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS waiters
-FROM lockkit_locks l
-WHERE l.lock_key > :after AND LEFT(l.name, CHAR_LENGTH(:prefix)) = :prefix
-  AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))
-ORDER BY l.lock_key LIMIT :limit;
+-- wildcards to escape), by keyset pagination on the primary key; a row of shared holders comes back
+-- once per valid holder (adjacent; the page counts the row once).
+SELECT p.lock_key, p.name, COALESCE(h.owner, p.owner) AS owner, COALESCE(h.hold_count, p.hold_count) AS hold_count,
+       COALESCE(h.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), p.remaining_us) AS remaining_us, COALESCE(h.token, p.token) AS token, p.waiters
+FROM (SELECT l.lock_key, l.name, l.owner, l.hold_count, l.token, l.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AS remaining_us,
+             (SELECT COUNT(*) FROM lockkit_locks_waiters w
+              WHERE w.lock_key = l.lock_key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS waiters
+      FROM lockkit_locks l
+      WHERE l.lock_key > :after AND LEFT(l.name, CHAR_LENGTH(:prefix)) = :prefix AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))
+      ORDER BY l.lock_key LIMIT :limit) p
+LEFT JOIN lockkit_locks_holders h
+    ON p.owner = 'shared holders' AND h.lock_key = p.lock_key AND h.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))
+ORDER BY p.lock_key;
 
 -- :name watch
 -- The state of every lock a provider's threads wait for, in one query: :keys is a JSON array of row
@@ -76,3 +88,94 @@ SELECT k.lock_key, l.owner, l.hold_count, l.token,
        l.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AS remaining_us
 FROM JSON_TABLE(:keys, '$[*]' COLUMNS (lock_key CHAR(64) CHARACTER SET ascii PATH '$')) k
 LEFT JOIN lockkit_locks l ON l.lock_key = k.lock_key COLLATE ascii_bin;
+
+-- Shared holds (migration V2): the steps of SharedHolds, each one statement of a short READ COMMITTED
+-- transaction that locks the lock row first (shared.ensureRow, shared.lockRow), bound from
+-- SharedStatement.Args (see the PostgreSQL statements for what each does). A name held shared has
+-- a lock row owned by 'shared holders' whose lease is the longest of its holders'.
+
+-- :name shared.ensureRow
+INSERT INTO lockkit_locks (lock_key, name, owner, hold_count, token, lease_until, acquired_at, wait_until, streak, grant_wait)
+VALUES (:key, :name, 'shared holders', 1, 0, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), NULL, 0, 0)
+ON DUPLICATE KEY UPDATE hold_count = hold_count;
+
+-- :name shared.lockRow
+SELECT l.owner, l.hold_count, l.token, l.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AS remaining_us
+FROM lockkit_locks l WHERE l.lock_key = :key FOR UPDATE;
+
+-- :name shared.state
+SELECT 'holder' AS kind, h.owner, h.weight, h.hold_count, h.token, h.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AS remaining_us
+FROM lockkit_locks_holders h WHERE h.lock_key = :key
+UNION ALL
+SELECT 'capacity', NULL, c.capacity, 0, 0, 0 FROM lockkit_locks_capacity c WHERE c.lock_key = :key
+UNION ALL
+SELECT 'waiter', w.owner, 0, 0, 0, 0 FROM lockkit_locks_waiters w WHERE w.lock_key = :key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
+
+-- :name shared.clear
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key;
+
+-- :name shared.prune
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key AND lease_until <= TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
+
+-- :name shared.reenter
+UPDATE lockkit_locks_holders SET hold_count = hold_count + 1, lease_until = GREATEST(lease_until, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease)
+WHERE lock_key = :key AND owner = :owner;
+
+-- :name shared.extend
+UPDATE lockkit_locks SET lease_until = GREATEST(lease_until, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease) WHERE lock_key = :key;
+
+-- :name shared.storeCapacity
+INSERT INTO lockkit_locks_capacity (lock_key, name, capacity) VALUES (:key, :name, :capacity);
+
+-- :name shared.drawToken
+-- The counter row's next token (as the procedures draw it), at least :token (the row's token + 1).
+UPDATE lockkit_locks_tokens t SET t.last_token = LAST_INSERT_ID(GREATEST(t.last_token + 1, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), :token)) WHERE t.id = 1;
+
+-- :name shared.readToken
+SELECT LAST_INSERT_ID();
+
+-- :name shared.insertHolder
+INSERT INTO lockkit_locks_holders (lock_key, owner, weight, hold_count, token, lease_until, acquired_at)
+VALUES (:key, :owner, :weight, 1, :token, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)));
+
+-- :name shared.mark
+UPDATE lockkit_locks SET name = :name,
+    acquired_at = IF(owner = 'shared holders' AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), acquired_at, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))),
+    owner = 'shared holders', hold_count = 1, token = GREATEST(token, :token),
+    lease_until = GREATEST(lease_until, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease)
+WHERE lock_key = :key;
+
+-- :name shared.lower
+UPDATE lockkit_locks_holders SET hold_count = hold_count - 1
+WHERE lock_key = :key AND owner = :owner AND hold_count > 1 AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
+
+-- :name shared.delete
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key AND owner = :owner AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
+
+-- :name shared.deleteLapsed
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key AND owner = :owner;
+
+-- :name shared.free
+DELETE FROM lockkit_locks WHERE lock_key = :key AND owner = 'shared holders'
+    AND NOT EXISTS (SELECT 1 FROM lockkit_locks_holders h WHERE h.lock_key = :key AND h.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)));
+
+-- :name shared.shorten
+UPDATE lockkit_locks l JOIN (SELECT MAX(h.lease_until) AS longest FROM lockkit_locks_holders h
+                             WHERE h.lock_key = :key AND h.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) m ON m.longest IS NOT NULL
+SET l.lease_until = m.longest
+WHERE l.lock_key = :key AND l.owner = 'shared holders';
+
+-- :name shared.convert
+UPDATE lockkit_locks l JOIN (SELECT MAX(h.lease_until) AS longest FROM lockkit_locks_holders h
+                             WHERE h.lock_key = :key AND h.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) m ON m.longest IS NOT NULL
+SET l.owner = 'shared holders', l.hold_count = 1, l.streak = 0, l.grant_wait = 0, l.lease_until = m.longest
+WHERE l.lock_key = :key AND l.owner = :owner AND l.hold_count = 1 AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
+
+-- :name renewShared.row
+UPDATE lockkit_locks SET lease_until = GREATEST(lease_until, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease)
+WHERE lock_key = :key AND EXISTS (SELECT 1 FROM lockkit_locks_holders h
+                                  WHERE h.lock_key = :key AND h.owner = :owner AND h.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)));
+
+-- :name renewShared.holder
+UPDATE lockkit_locks_holders SET lease_until = TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease
+WHERE lock_key = :key AND owner = :owner AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));

@@ -108,30 +108,166 @@ WHERE l.lock_key = r.lock_key AND l.owner = r.owner AND l.lease_until > c.now
 RETURNING l.lock_key, l.owner;
 
 -- :name forceRelease
--- Deletes the row whoever holds it and notifies.
+-- Deletes the row whoever holds it, and the name's shared holders, and notifies.
 -- Returns one row (whether the lease was still valid) or none (no row).
 WITH freed AS (
     DELETE FROM lockkit_locks WHERE lock_key = :key RETURNING lease_until > clock_timestamp() AS held
+), shared AS (
+    DELETE FROM lockkit_locks_holders WHERE lock_key = :key
 )
 SELECT f.held AS o_held, pg_notify(:channel, :key)::text AS notified FROM freed f;
 
 -- :name inspect
--- The holder, its hold count, the lease left (us), the token and the live waiters (queue entries not
--- expired), when the lease is valid.
+-- The holders, one row each: the exclusive holder of the row (its hold count, the lease left in us,
+-- its token), else the row's valid shared holders (each with its own), when the row's lease is
+-- valid; each row with the live waiters (queue entries not expired).
 SELECT l.owner, l.hold_count, (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us,
        l.token, (SELECT count(*) FROM lockkit_locks_waiters w
                  WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer AS waiters
-FROM lockkit_locks l WHERE l.lock_key = :key AND l.lease_until > clock_timestamp();
+FROM lockkit_locks l WHERE l.lock_key = :key AND l.lease_until > clock_timestamp() AND l.owner <> 'shared holders'
+UNION ALL
+SELECT h.owner, h.hold_count, (extract(epoch FROM h.lease_until - clock_timestamp()) * 1000000)::bigint,
+       h.token, (SELECT count(*) FROM lockkit_locks_waiters w
+                 WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer
+FROM lockkit_locks l JOIN lockkit_locks_holders h ON h.lock_key = l.lock_key AND h.lease_until > clock_timestamp()
+WHERE l.lock_key = :key AND l.lease_until > clock_timestamp();
 
 -- :name list
 -- One page of held locks whose names start with :prefix (starts_with: no LIKE wildcards to escape),
 -- as inspect reads them, by keyset pagination on the primary key: the rows after :after (the last
--- key of the previous page; '' for the first), at most :limit. The filter on name uses no index
--- (names may be longer than a btree entry takes), so a page with a rare prefix reads more rows than
--- it returns; the client's memory stays one page either way.
-SELECT l.lock_key, l.name, l.owner, l.hold_count,
-       (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us, l.token,
-       (SELECT count(*) FROM lockkit_locks_waiters w
-        WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer AS waiters
-FROM lockkit_locks l WHERE l.lock_key > :after AND starts_with(l.name, :prefix) AND l.lease_until > clock_timestamp()
-ORDER BY l.lock_key LIMIT :limit;
+-- key of the previous page; '' for the first), at most :limit; a row of shared holders comes back
+-- once per valid holder (adjacent, the page still counts the row once). The filter on name uses no
+-- index (names may be longer than a btree entry takes), so a page with a rare prefix reads more rows
+-- than it returns; the client's memory stays one page either way.
+SELECT p.lock_key, p.name, COALESCE(h.owner, p.owner) AS owner, COALESCE(h.hold_count, p.hold_count) AS hold_count,
+       COALESCE((extract(epoch FROM h.lease_until - clock_timestamp()) * 1000000)::bigint, p.remaining_us) AS remaining_us,
+       COALESCE(h.token, p.token) AS token, p.waiters
+FROM (SELECT l.lock_key, l.name, l.owner, l.hold_count, l.token,
+             (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us,
+             (SELECT count(*) FROM lockkit_locks_waiters w
+              WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer AS waiters
+      FROM lockkit_locks l
+      WHERE l.lock_key > :after AND starts_with(l.name, :prefix) AND l.lease_until > clock_timestamp()
+      ORDER BY l.lock_key LIMIT :limit) p
+LEFT JOIN lockkit_locks_holders h
+    ON p.owner = 'shared holders' AND h.lock_key = p.lock_key AND h.lease_until > clock_timestamp()
+ORDER BY p.lock_key;
+
+-- Shared holds (migration V2): the steps of SharedHolds, each one statement of a short READ COMMITTED
+-- transaction that locks the lock row first (shared.ensureRow, shared.lockRow), bound from
+-- SharedStatement.Args. A name held shared has a lock row owned by 'shared holders' whose lease is
+-- the longest of its holders' (see migration/V2__lockkit_holders.sql); the exclusive statements
+-- above see it as a row held by someone else, until it lapses.
+
+-- :name shared.ensureRow
+-- The name's row, inserted as lapsed (it only serializes this attempt) when there is none.
+INSERT INTO lockkit_locks (lock_key, name, owner, hold_count, token, lease_until, acquired_at)
+VALUES (:key, :name, 'shared holders', 1, 0, clock_timestamp(), clock_timestamp())
+ON CONFLICT (lock_key) DO NOTHING;
+
+-- :name shared.lockRow
+-- The lock row, locked until commit: owner, hold count, token, lease left (us).
+SELECT l.owner, l.hold_count, l.token,
+       (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us
+FROM lockkit_locks l WHERE l.lock_key = :key FOR UPDATE;
+
+-- :name shared.state
+-- The name's shared holders (lapsed ones too), its stored capacity, and its live queued waiters.
+SELECT 'holder' AS kind, h.owner, h.weight, h.hold_count, h.token,
+       (extract(epoch FROM h.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us
+FROM lockkit_locks_holders h WHERE h.lock_key = :key
+UNION ALL
+SELECT 'capacity', NULL, c.capacity, 0, 0, 0 FROM lockkit_locks_capacity c WHERE c.lock_key = :key
+UNION ALL
+SELECT 'waiter', w.owner, 0, 0, 0, 0 FROM lockkit_locks_waiters w
+WHERE w.lock_key = :key AND w.expires > clock_timestamp();
+
+-- :name shared.clear
+-- Every holder row of a name whose lock row lapsed or is gone (force release): none is valid.
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key;
+
+-- :name shared.prune
+-- The holders whose lease lapsed.
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key AND lease_until <= clock_timestamp();
+
+-- :name shared.reenter
+-- The holder again: one more hold, the same token, a lease never shortened.
+UPDATE lockkit_locks_holders SET hold_count = hold_count + 1,
+    lease_until = GREATEST(lease_until, clock_timestamp() + :lease * INTERVAL '1 microsecond')
+WHERE lock_key = :key AND owner = :owner;
+
+-- :name shared.extend
+-- The lock row's lease at least this hold's (a shared row, or the exclusive row a downgrade stands beside).
+UPDATE lockkit_locks SET lease_until = GREATEST(lease_until, clock_timestamp() + :lease * INTERVAL '1 microsecond')
+WHERE lock_key = :key;
+
+-- :name shared.storeCapacity
+-- The capacity of a bounded name, stored by its first bounded claim admitted.
+INSERT INTO lockkit_locks_capacity (lock_key, name, capacity) VALUES (:key, :name, :capacity);
+
+-- :name shared.drawToken
+-- A new hold's token, drawn after the lock row was locked, above the row's (:token is its token + 1).
+SELECT GREATEST(nextval('lockkit_locks_token_seq'), :token);
+
+-- :name shared.insertHolder
+-- The new holder.
+INSERT INTO lockkit_locks_holders (lock_key, owner, weight, hold_count, token, lease_until, acquired_at)
+VALUES (:key, :owner, :weight, 1, :token, clock_timestamp() + :lease * INTERVAL '1 microsecond', clock_timestamp());
+
+-- :name shared.mark
+-- The lock row as the shared holders' row: their newest token, the longest lease.
+UPDATE lockkit_locks SET name = :name, owner = 'shared holders', hold_count = 1, token = GREATEST(token, :token),
+    acquired_at = CASE WHEN owner = 'shared holders' AND lease_until > clock_timestamp() THEN acquired_at
+                       ELSE clock_timestamp() END,
+    lease_until = GREATEST(lease_until, clock_timestamp() + :lease * INTERVAL '1 microsecond')
+WHERE lock_key = :key;
+
+-- :name shared.lower
+-- One hold fewer of a valid holder that holds more than once. Update count 0: not such a holder.
+UPDATE lockkit_locks_holders SET hold_count = hold_count - 1
+WHERE lock_key = :key AND owner = :owner AND hold_count > 1 AND lease_until > clock_timestamp();
+
+-- :name shared.delete
+-- The valid holder's last hold. Update count 0: it holds nothing valid.
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key AND owner = :owner AND lease_until > clock_timestamp();
+
+-- :name shared.deleteLapsed
+-- Its lapsed row, if any (its release frees nothing of anyone else's).
+DELETE FROM lockkit_locks_holders WHERE lock_key = :key AND owner = :owner;
+
+-- :name shared.free
+-- The shared row, when no valid holder is left. Update count 0: holders remain (or the row is exclusive).
+DELETE FROM lockkit_locks l WHERE l.lock_key = :key AND l.owner = 'shared holders'
+    AND NOT EXISTS (SELECT 1 FROM lockkit_locks_holders h WHERE h.lock_key = :key AND h.lease_until > clock_timestamp());
+
+-- :name shared.shorten
+-- The shared row's lease: the longest of the holders left.
+UPDATE lockkit_locks SET lease_until = (SELECT max(h.lease_until) FROM lockkit_locks_holders h
+                                        WHERE h.lock_key = :key AND h.lease_until > clock_timestamp())
+WHERE lock_key = :key AND owner = 'shared holders'
+    AND EXISTS (SELECT 1 FROM lockkit_locks_holders h WHERE h.lock_key = :key AND h.lease_until > clock_timestamp());
+
+-- :name shared.notify
+-- Wakes the name's waiters in every process (delivered at commit): a shared release frees room.
+SELECT pg_notify(:channel, :key);
+
+-- :name shared.convert
+-- The exclusive holder's last hold, with valid shared holders beside it (a downgrade): the row
+-- becomes theirs, with the longest of their leases. Update count 0: not that case.
+UPDATE lockkit_locks SET owner = 'shared holders', hold_count = 1, streak = 0, grant_wait = 0,
+    lease_until = COALESCE((SELECT max(h.lease_until) FROM lockkit_locks_holders h
+                            WHERE h.lock_key = :key AND h.lease_until > clock_timestamp()), clock_timestamp())
+WHERE lock_key = :key AND owner = :owner AND hold_count = 1 AND lease_until > clock_timestamp()
+    AND EXISTS (SELECT 1 FROM lockkit_locks_holders h WHERE h.lock_key = :key AND h.lease_until > clock_timestamp());
+
+-- :name renewShared.row
+-- One statement of the shared renewal batch, first: the lock row's lease at least the renewed
+-- hold's, when that hold is valid (locks the row before the holder's, as every step does).
+UPDATE lockkit_locks SET lease_until = GREATEST(lease_until, clock_timestamp() + :lease * INTERVAL '1 microsecond')
+WHERE lock_key = :key AND EXISTS (SELECT 1 FROM lockkit_locks_holders h
+                                  WHERE h.lock_key = :key AND h.owner = :owner AND h.lease_until > clock_timestamp());
+
+-- :name renewShared.holder
+-- Then the holder's own lease. Update count 0: the hold no longer exists (lost).
+UPDATE lockkit_locks_holders SET lease_until = clock_timestamp() + :lease * INTERVAL '1 microsecond'
+WHERE lock_key = :key AND owner = :owner AND lease_until > clock_timestamp();

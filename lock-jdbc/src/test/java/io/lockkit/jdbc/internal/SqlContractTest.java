@@ -44,6 +44,8 @@ class SqlContractTest {
         ARGS.put(InspectStatement.NAME, InspectStatement.Args.class);
         ARGS.put(ListStatement.NAME, ListStatement.Args.class);
         ARGS.put(WatchStatement.NAME, WatchStatement.Args.class);
+        ARGS.put(SharedStatement.NAME, SharedStatement.Args.class);
+        ARGS.put(SharedStatement.RENEW, RenewStatement.Hold.class);
     }
 
     private static final Map<String, List<String>> COLUMNS = Map.of(
@@ -58,7 +60,10 @@ class SqlContractTest {
     private static final Pattern ROUTINE = Pattern.compile(
             "CREATE (?:OR REPLACE )?(?:FUNCTION|PROCEDURE) (\\w+)\\s*\\((.*?)\\)\\s*(?=RETURNS|LANGUAGE|SQL|MODIFIES|BEGIN)",
             Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
-    private static final Pattern CALL = Pattern.compile("(lockkit_locks_\\w+)\\s*\\(", Pattern.CASE_INSENSITIVE);
+    /** A routine's name and its '(' (a table's column list after INTO is not a call). */
+    private static final Pattern CALL =
+            Pattern.compile("(?<!INTO )(lockkit_locks_\\w+)\\s*\\(", Pattern.CASE_INSENSITIVE);
+
     private static final Pattern CALL_ARGUMENT = Pattern.compile("^:(\\w+)(?:::[\\w\\[\\]]+)?$");
     private static final Pattern NOTIFY =
             Pattern.compile("pg_notify\\s*\\(\\s*(?:p_channel|:channel)\\s*,\\s*(.*?)\\)");

@@ -65,7 +65,6 @@ public final class JdbcLockProvider implements LockProvider {
 
     private static final Set<Capability> CAPABILITIES =
             Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.FAIR_QUEUE)));
-
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";
     /** How long a statement may take, and how long a call waits for a pooled connection: 2 s. */
@@ -78,10 +77,7 @@ public final class JdbcLockProvider implements LockProvider {
     public static final int DEFAULT_MAX_CONNECTIONS = 4;
     /** Holds renewed by one statement; more go out in several. */
     static final int RENEW_BATCH = 5000;
-    /**
-     * How many hand-overs in a row may go to a waiter of the releasing client ahead of an older
-     * waiter of another client (as the Redis provider): 8.
-     */
+    /** Hand-overs in a row to a waiter of the releasing client ahead of an older one of another client: 8. */
     static final int MAX_LOCAL_STREAK = 8;
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -122,8 +118,6 @@ public final class JdbcLockProvider implements LockProvider {
     public static Builder builder() {
         return new Builder();
     }
-
-    // ---- LockProvider: one statement (or short transaction) each, through JdbcCalls ----
 
     @Override
     public Acquisition tryAcquire(LockRequest request) {
@@ -191,6 +185,12 @@ public final class JdbcLockProvider implements LockProvider {
             wakeUps.afterRelease(args.key(), ReleaseStatement.freed());
         }
         return reply instanceof ForceReleaseStatement.Deleted d && d.held();
+    }
+
+    @Override // one short transaction; waiters are woken as by a shared release
+    public void setCapacity(String name, int capacity) {
+        calls.run(name, "storing the capacity", c -> shared.setCapacity(c, name, capacity, context));
+        wakeUps.afterSharedRelease(Keys.of(name), ReleaseStatement.freed());
     }
 
     @Override

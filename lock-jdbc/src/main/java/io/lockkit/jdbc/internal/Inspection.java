@@ -1,10 +1,13 @@
 package io.lockkit.jdbc.internal;
 
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.HeldLock;
 import io.lockkit.spi.LockProvider.ListPage;
 import io.lockkit.spi.LockProvider.LockState;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -18,11 +21,33 @@ public final class Inspection {
 
     private Inspection() {}
 
-    /** The state of {@code name}, or empty when it is free. */
+    /**
+     * The state of {@code name}, or empty when it is free; when the dialect keeps shared holders, a
+     * second statement reads their weights and the stored capacity.
+     */
     public static Optional<LockState> inspect(JdbcCalls calls, Dialect sql, String name) {
         InspectStatement.Args args = new InspectStatement.Args(Keys.of(name));
         InspectStatement.Reply reply = calls.run(name, "inspecting", c -> sql.inspect(c, args));
-        return reply instanceof InspectStatement.Held h ? Optional.of(state(h)) : Optional.empty();
+        if (!(reply instanceof InspectStatement.Held h)) {
+            return Optional.empty();
+        }
+        LockState state = state(h);
+        if (!sql.statements().containsKey("shared.state")) {
+            return Optional.of(state);
+        }
+        SharedStatement.Args shared =
+                new SharedStatement.Args(Keys.of(name), name, "", java.time.Duration.ZERO, 0, 0, 0, "");
+        SharedRows.State rows = calls.run(
+                name, "inspecting shared holders", c -> sql.run(c, "shared.state", shared, SharedRows.State::decode));
+        Map<String, Claim> claims = new HashMap<>();
+        for (SharedRows.Holder holder : rows.holders()) {
+            if (state.holdCounts().containsKey(holder.owner())) {
+                claims.put(holder.owner(), Claim.shared(Math.max(1, holder.weight()), Claim.UNBOUNDED));
+            }
+        }
+        int capacity = rows.capacity() == null ? LockState.NO_CAPACITY : rows.capacity();
+        return Optional.of(new LockState(
+                state.holdCounts(), state.remainingLease(), state.fencingToken(), state.waiters(), claims, capacity));
     }
 
     /**

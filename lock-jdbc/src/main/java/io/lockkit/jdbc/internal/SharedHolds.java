@@ -195,6 +195,24 @@ public final class SharedHolds {
         return Optional.of(reply);
     }
 
+    /**
+     * Stores {@code capacity} as {@code name}'s (an operator's change) and notifies its waiters in
+     * every process where the dialect can (delivered at commit); returns true.
+     */
+    public Boolean setCapacity(Connection c, String name, int capacity, Dialect.Context context) throws SQLException {
+        SharedStatement.Args a = SharedStatement.Args.capacity(name, capacity, context);
+        return inTransaction(
+                c,
+                () -> {
+                    sql.update(c, "shared.setCapacity", a);
+                    if (sql.statements().containsKey("shared.notify")) {
+                        sql.run(c, "shared.notify", a, rs -> Boolean.TRUE);
+                    }
+                    return Boolean.TRUE;
+                },
+                r -> true);
+    }
+
     private ReleaseStatement.Reply releaseHolder(Connection c, SharedStatement.Args a) throws SQLException {
         if (sql.run(c, "shared.lockRow", a, SharedRows.Row::decode).isEmpty()) {
             // No name row, so no valid shared hold (a row outlives its holders' leases): a lapsed

@@ -73,6 +73,11 @@ public final class SharedStatement {
             return new Args(Keys.of(name), name, owner, Duration.ZERO, 0, 0, 0, context.channel());
         }
 
+        /** The arguments of an operator's change of {@code name}'s capacity. */
+        public static Args capacity(String name, int capacity, Dialect.Context context) {
+            return new Args(Keys.of(name), name, "", Duration.ZERO, 0, capacity, 0, context.channel());
+        }
+
         /** These arguments with {@code token}. */
         public Args withToken(long token) {
             return new Args(key, name, owner, lease, weight, capacity, token, channel);

@@ -153,6 +153,10 @@ UPDATE lockkit_locks SET lease_until = GREATEST(lease_until, DATEADD(MICROSECOND
 -- :name shared.storeCapacity
 INSERT INTO lockkit_locks_capacity (lock_key, name, capacity) VALUES (:key, :name, :capacity);
 
+-- :name shared.setCapacity
+-- An operator's capacity for the name: stored, or replacing the stored one.
+MERGE INTO lockkit_locks_capacity (lock_key, name, capacity) KEY (lock_key) VALUES (:key, :name, :capacity);
+
 -- :name shared.drawToken
 SELECT GREATEST(NEXT VALUE FOR lockkit_locks_token_seq, CAST(:token AS BIGINT));
 

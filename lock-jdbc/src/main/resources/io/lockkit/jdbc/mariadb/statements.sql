@@ -127,6 +127,11 @@ UPDATE lockkit_locks SET lease_until = GREATEST(lease_until, TIMESTAMPDIFF(MICRO
 -- :name shared.storeCapacity
 INSERT INTO lockkit_locks_capacity (lock_key, name, capacity) VALUES (:key, :name, :capacity);
 
+-- :name shared.setCapacity
+-- An operator's capacity for the name: stored, or replacing the stored one.
+INSERT INTO lockkit_locks_capacity (lock_key, name, capacity) VALUES (:key, :name, :capacity)
+ON DUPLICATE KEY UPDATE capacity = VALUES(capacity);
+
 -- :name shared.drawToken
 -- The counter row's next token (as the procedures draw it), at least :token (the row's token + 1).
 UPDATE lockkit_locks_tokens t SET t.last_token = LAST_INSERT_ID(GREATEST(t.last_token + 1, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), :token)) WHERE t.id = 1;

@@ -205,6 +205,11 @@ WHERE lock_key = :key;
 -- The capacity of a bounded name, stored by its first bounded claim admitted.
 INSERT INTO lockkit_locks_capacity (lock_key, name, capacity) VALUES (:key, :name, :capacity);
 
+-- :name shared.setCapacity
+-- An operator's capacity for the name: stored, or replacing the stored one.
+INSERT INTO lockkit_locks_capacity (lock_key, name, capacity) VALUES (:key, :name, :capacity)
+ON CONFLICT (lock_key) DO UPDATE SET capacity = EXCLUDED.capacity;
+
 -- :name shared.drawToken
 -- A new hold's token, drawn after the lock row was locked, above the row's (:token is its token + 1).
 SELECT GREATEST(nextval('lockkit_locks_token_seq'), :token);

@@ -7,6 +7,7 @@ import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Capability;
 import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.Release;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -91,5 +92,26 @@ abstract class FairQueueContract extends ContractGroup {
         assertThat(admits("big:h1", Claim.shared(3, 3).fairly(), waiting())).isTrue();
         backend.release(name, "big:h1");
         assertThat(admits("small:h1", Claim.shared(1, 3).fairly(), waiting())).isTrue();
+    }
+
+    @Test
+    @DisplayName("a release serves the earliest waiter of another client before a later waiter of the releasing client")
+    void theReleasingClientsWaiterDoesNotJumpTheQueue() {
+        assertThat(admits("a:t1", FAIR, waiting())).isTrue();
+        assertThat(admits("b:t1", FAIR, waiting())).as("b queues first").isFalse();
+        assertThat(admits("a:t2", FAIR, waiting()))
+                .as("a's second thread queues after b")
+                .isFalse();
+        Release r = backend.release(name, "a:t1");
+        if (r.granted() || r.grantee() != null) {
+            assertThat(r.grantee()).as("the one the release hands the lock to").isEqualTo("b:t1");
+        }
+
+        assertThat(admits("a:t2", FAIR, waiting()))
+                .as("a's later waiter, while b waits before it")
+                .isFalse();
+        assertThat(admits("b:t1", FAIR, waiting())).isTrue();
+        backend.release(name, "b:t1");
+        assertThat(admits("a:t2", FAIR, waiting())).isTrue();
     }
 }

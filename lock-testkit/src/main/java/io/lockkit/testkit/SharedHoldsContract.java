@@ -284,4 +284,47 @@ abstract class SharedHoldsContract extends ContractGroup {
                 .isTrue();
         assertThat(backend.inspect(name).orElseThrow().capacity()).isEqualTo(3);
     }
+
+    @Test
+    @DisplayName("clients claiming permits and the whole name at once are never admitted past the rule")
+    void concurrentClaimsKeepTheRule() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger writers = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger permits = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger admitted = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<String> broken = new java.util.concurrent.CopyOnWriteArrayList<>();
+        long end = System.nanoTime() + scaled(Duration.ofSeconds(3)).toNanos();
+        java.util.List<Runnable> clients = new java.util.ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            LockProvider mine = closeAfterTest(provider());
+            for (int t = 0; t < 2; t++) {
+                String owner = "c" + p + ":t" + t;
+                clients.add(() -> {
+                    for (int i = 0; System.nanoTime() - end < 0 && broken.isEmpty(); i++) {
+                        boolean exclusive = i % 5 == 4;
+                        Claim claim = exclusive ? Claim.EXCLUSIVE : Claim.shared(1, 2);
+                        if (!mine.tryAcquire(new LockRequest(name, owner, LEASE, Duration.ZERO, 0, claim))
+                                .isAcquired()) {
+                            continue;
+                        }
+                        admitted.incrementAndGet();
+                        int w = exclusive ? writers.incrementAndGet() : writers.get();
+                        int n = exclusive ? permits.get() : permits.incrementAndGet();
+                        if (w > 1 || (w == 1 && n > 0) || n > 2) {
+                            broken.add(owner + " saw " + w + " writer(s) and " + n + " permit(s) of 2");
+                        }
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // a window for overlaps to meet
+                        if (exclusive) {
+                            writers.decrementAndGet();
+                        } else {
+                            permits.decrementAndGet();
+                        }
+                        mine.release(name, owner);
+                    }
+                });
+            }
+        }
+        runAll(clients, Duration.ofSeconds(60));
+        assertThat(broken).as("holds past the rule").isEmpty();
+        assertThat(admitted.get()).as("admissions in the race").isPositive();
+    }
 }

@@ -211,4 +211,52 @@ final class BrokenClaimKits {
             };
         }
     }
+
+    /** A capacity check off by one: every bounded claim is sent with one permit more of capacity. */
+    static class CapacityOffByOneKit extends BentRequestKit {
+        @Override
+        LockRequest bend(LockProvider honest, LockRequest r) {
+            Claim c = r.claim();
+            return c.exclusive() || c.capacity() == Claim.UNBOUNDED
+                    ? r
+                    : withClaim(r, new Claim(c.mode(), c.weight(), c.capacity() + 1, c.fair(), c.beside()));
+        }
+    }
+
+    /**
+     * A release that serves the releasing client first: it takes the name at once for a waiter of
+     * the same client that this provider saw wait, ahead of older waiters of other clients.
+     */
+    static class ReleasingClientFirstKit extends BrokenProvidersTest.BrokenKit {
+        @Override
+        LockProvider wrap(LockProvider honest) {
+            java.util.Map<String, java.util.Set<String>> waiting = new java.util.concurrent.ConcurrentHashMap<>();
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public Acquisition tryAcquire(LockRequest r) {
+                    Acquisition a = delegate().tryAcquire(r);
+                    java.util.Set<String> owners =
+                            waiting.computeIfAbsent(r.name(), n -> java.util.concurrent.ConcurrentHashMap.newKeySet());
+                    if (!a.isAcquired() && r.waiting()) {
+                        owners.add(r.owner());
+                    } else {
+                        owners.remove(r.owner());
+                    }
+                    return a;
+                }
+
+                @Override
+                public Release release(String name, String owner) {
+                    Release released = delegate().release(name, owner);
+                    for (String w : waiting.getOrDefault(name, java.util.Set.of())) {
+                        if (BrokenHoldKits.clientOf(w).equals(BrokenHoldKits.clientOf(owner))) {
+                            delegate().tryAcquire(new LockRequest(name, w, Duration.ofSeconds(30), Duration.ZERO));
+                            break;
+                        }
+                    }
+                    return released;
+                }
+            };
+        }
+    }
 }

@@ -73,6 +73,16 @@ class BrokenProvidersTest {
     static Stream<Row> rows() {
         return Stream.of(
                 row(
+                        "a provider whose capacity check is off by one fails the concurrent-claims race",
+                        BrokenClaimKits.CapacityOffByOneKit.class,
+                        LockContractTest.SharedHolds.class,
+                        "concurrentClaimsKeepTheRule"),
+                row(
+                        "a provider whose release serves the releasing client's later waiter first fails the fair-queue test",
+                        BrokenClaimKits.ReleasingClientFirstKit.class,
+                        LockContractTest.FairQueue.class,
+                        "theReleasingClientsWaiterDoesNotJumpTheQueue"),
+                row(
                         "a provider whose abandoned waits wake nobody fails the read/write lock's given-up-writer test",
                         BrokenClaimKits.AbandonWakesNobodyKit.class,
                         LockContractTest.ReadWrite.class,

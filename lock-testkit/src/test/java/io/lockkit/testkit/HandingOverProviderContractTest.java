@@ -78,7 +78,11 @@ class HandingOverProviderContractTest extends LockContractTest {
         public Release release(String name, String owner) {
             Release r = delegate().release(name, owner);
             LockRequest next = waiting.remove(name);
-            if (r.outcome() == Release.Outcome.RELEASED && next != null) {
+            // Hand-overs are exclusive and unfair only: a shared or fair claim waits for its own attempt.
+            if (r.outcome() == Release.Outcome.RELEASED
+                    && next != null
+                    && next.claim().exclusive()
+                    && !next.claim().fair()) {
                 Acquisition a =
                         delegate().tryAcquire(new LockRequest(name, next.owner(), grantLease(next), Duration.ZERO));
                 if (a.isAcquired()) {
@@ -95,6 +99,7 @@ class HandingOverProviderContractTest extends LockContractTest {
             if (grants.remove(key(name, owner, waitId)) != null) {
                 delegate().release(name, owner);
             }
+            delegate().abandon(name, owner, waitId); // the backend's own queue entry (writer preference, fair order)
         }
 
         /** The lease a direct grant to the waiter of {@code next} gets: that request's. */

@@ -206,7 +206,6 @@ public final class Listing {
 
     /** The SPI's state of a held lock. */
     public static LockState state(InspectScript.Held held) {
-        return new LockState(
-                Map.of(held.owner(), held.holdCount()), held.remainingLease(), held.fencingToken(), held.waiters());
+        return new LockState(held.holdCounts(), held.remainingLease(), held.fencingToken(), held.waiters());
     }
 }

@@ -173,6 +173,9 @@ local function releaseShared(record, holder, waiters)
   end
   if waiters then
     wakeReaders()
+    if redis.call('EXISTS', queueKey) == 0 then
+      redis.call('HDEL', lockKey, F_WAITERS, F_FAIR)
+    end
   end
   return lapsed and -1 or 1
 end

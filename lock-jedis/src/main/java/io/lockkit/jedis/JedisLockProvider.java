@@ -51,7 +51,7 @@ import redis.clients.jedis.UnifiedJedis;
  * <p>Shared holds (read locks, semaphore permits; {@code shared.lua}) live in the same hash, one
  * field per holder with its count, weight, token and own lease deadline, so an exclusive attempt
  * finds them with no command more; every shared attempt drops the lapsed ones, and the hash's TTL
- * is the latest lease of its holders. A bounded name's capacity is a key of its own without expiry.
+ * is the latest lease of its holders. A bounded name's capacity is a key of its own without expiry ({@code <key>:cap}).
  * Fair claims queue in the lock's wait queue; a release hands over in arrival order then, and never
  * to a shared claim (it publishes a wake-up without a grantee instead).
  *

@@ -17,6 +17,7 @@ import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.jedis.support.Closer;
 import io.lockkit.jedis.support.RedisState;
 import io.lockkit.jedis.support.TestCertificates;
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
@@ -617,6 +618,7 @@ class SecurityTest {
 
             DistributedLockFactory a = factory(providerFor(redis.uri()).build());
             DistributedLockFactory b = factory(providerFor(redis.uri()).build());
+            JedisLockProvider shared = closeLater(providerFor(redis.uri()).build());
             for (String n : hostile) {
                 DistributedLock lock = a.getLock(n);
                 lock.lock();
@@ -627,6 +629,19 @@ class SecurityTest {
                     assertThat(h.fencingToken()).isPositive();
                 }
                 assertThat(a.getLock(n).forceUnlock()).isFalse();
+                for (Claim claim :
+                        List.of(Claim.shared(1, 2), Claim.shared(1, 2).fairly())) {
+                    String owner = "s:" + (claim.fair() ? "fair" : "plain");
+                    assertThat(shared.tryAcquire(
+                                            new LockRequest(n, owner, Duration.ofSeconds(60), Duration.ZERO, 0, claim))
+                                    .isAcquired())
+                            .isTrue();
+                }
+                assertThat(shared.inspect(n))
+                        .get()
+                        .satisfies(st -> assertThat(st.holdCounts()).containsOnlyKeys("s:plain", "s:fair"));
+                shared.release(n, "s:plain");
+                shared.release(n, "s:fair");
             }
             LockHandle renewed = a.acquire(hostile.get(0), LockOptions.noWait());
             Thread.sleep(250); // watchdog renewals at 100 ms

@@ -169,7 +169,7 @@ class SharedHoldsTest {
         assertThat(p.release(name, "b:h1")).isEqualTo(Release.RELEASED);
 
         assertThat(keys()).containsExactlyInAnyOrder(base(), base() + ":cap");
-        assertThat(redis.command("GET", base() + ":cap")).isEqualTo("3");
+        assertThat(redis.command("HGET", base() + ":cap", "n")).isEqualTo("3");
         assertThat((Long) redis.command("PTTL", base() + ":cap"))
                 .as("the capacity outlives its holders")
                 .isEqualTo(-1L);

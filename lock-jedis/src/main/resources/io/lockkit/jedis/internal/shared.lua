@@ -8,8 +8,9 @@
 --         the latest deadline of its holders (never shorter than an exclusive holder's lease).
 -- KEYS[2] queueKey: the wait queue (as acquire.lua); a shared waiter's request ends in ':s'
 -- KEYS[3] deadlinesKey: the queue deadlines (as acquire.lua)
--- KEYS[4] capacityKey: the name's stored capacity, a string without expiry, set by the first
---         bounded claim
+-- KEYS[4] capacityKey: the name's stored capacity, a hash without expiry whose field F_CAPACITY
+--         holds it, set by the first bounded claim (a hash: the commands of the lock's own
+--         hashes suffice, which keeps the ACL a provider needs short)
 -- ARGV[1] owner
 -- ARGV[2] lease: ms
 -- ARGV[3] maxWait: how long (ms) the owner will wait if busy; 0: it is not waiting
@@ -33,7 +34,7 @@
 -- takes a queue entry; any waiting claim sets F_WAITERS and F_READERS, so that the next release
 -- publishes a wake-up without a grantee.
 --
--- Cost: HMGET, TIME, HGETALL (every field of the hash: holders are pruned here), GET of the
+-- Cost: HMGET, TIME, HGETALL (every field of the hash: holders are pruned here), HGET of the
 -- capacity for a bounded claim, ZRANGE of the queue when it exists (one HMGET per entry ahead),
 -- then HSET and PEXPIRE.
 local lockKey, queueKey, deadlinesKey, capacityKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -43,6 +44,8 @@ local owner, lease, maxWait, queueSlack, waitId, weight, capacity, fair, beside 
 -- Lock hash fields: those of acquire.lua, and F_SHARED, F_FAIR (a fair waiter queued: releases
 -- hand over in arrival order only) and F_READERS (a shared claim waits: releases publish).
 local F_HOLDER, F_TOKEN, F_WAITERS, F_SHARED, F_FAIR, F_READERS = '~o', '~t', '~w', '~s', '~f', '~v'
+-- The capacity key's one field.
+local F_CAPACITY = 'n'
 -- F_HOLDER while only shared holders hold: no owner id contains a space.
 local SHARED = ' shared'
 local RECORD = '^(%d+):(%d+):(%d+):(%d+):(.*)$'
@@ -133,10 +136,10 @@ end
 
 local cap = 0
 if capacity ~= '0' then
-  cap = tonumber(redis.call('GET', capacityKey) or '0')
+  cap = tonumber(redis.call('HGET', capacityKey, F_CAPACITY) or '0')
   if cap <= 0 then
     cap = tonumber(capacity)
-    redis.call('SET', capacityKey, capacity)
+    redis.call('HSET', capacityKey, F_CAPACITY, capacity)
   end
   if units > cap then
     return {-2, cap}

@@ -248,6 +248,26 @@ class SharedHoldsTest {
     }
 
     @Test
+    @DisplayName("a repeated attempt of the wait that took a shared hold (a lost reply) is the same hold, not another")
+    void aRetriedAttemptOfTheSameWaitIsTheSameHold() {
+        Claim permit = Claim.shared(1, 3);
+        long token = p.tryAcquire(new LockRequest(name, "a:h1", LEASE, WAIT, 7, permit))
+                .fencingToken();
+        assertThat(p.tryAcquire(new LockRequest(name, "a:h1", LEASE, WAIT, 7, permit))
+                        .fencingToken())
+                .isEqualTo(token);
+        assertThat(p.inspect(name).orElseThrow().holdCounts()).containsEntry("a:h1", 1);
+        assertThat(p.tryAcquire(new LockRequest(name, "a:h1", LEASE, WAIT, 8, permit))
+                        .fencingToken())
+                .as("another wait of the owner re-enters")
+                .isEqualTo(token);
+        assertThat(p.inspect(name).orElseThrow().holdCounts()).containsEntry("a:h1", 2);
+        assertThat(p.release(name, "a:h1")).isEqualTo(Release.STILL_HELD);
+        assertThat(p.release(name, "a:h1")).isEqualTo(Release.RELEASED);
+        assertThat(p.inspect(name)).isEmpty();
+    }
+
+    @Test
     @DisplayName("a shared acquisition and its release cost one script call each")
     void aSharedPairCostsTwoCommands() {
         assertThat(admits("warm:h1", Claim.shared(1, 3))).isTrue(); // pooled connections made

@@ -99,27 +99,24 @@ local function nextToken(last, time)
   return afterLast
 end
 
--- The ms left to the deadline of the first live waiter queued ahead of the owner, else nil.
-local function waiterAhead()
+local holder, count, last, waiters, grantWait =
+  unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_TOKEN, F_WAITERS, F_GRANT_WAIT))
+-- A fair claim on a free lock: the ms left to the deadline of the first live waiter queued ahead
+-- of the owner, which it waits behind.
+local ahead = nil
+if not holder and fair == '1' then
   local time = redis.call('TIME')
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
   for _, e in ipairs(redis.call('ZRANGE', queueKey, 0, 999)) do
     if e == owner then
-      return nil
+      break
     end
     local deadline = tonumber(redis.call('HGET', deadlinesKey, e) or '0') or 0
     if deadline > now then
-      return deadline - now
+      ahead = deadline - now
+      break
     end
   end
-  return nil
-end
-
-local holder, count, last, waiters, grantWait =
-  unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_TOKEN, F_WAITERS, F_GRANT_WAIT))
-local ahead = nil
-if not holder and fair == '1' then
-  ahead = waiterAhead()
 end
 if not holder and not ahead then
   -- Free: the common, uncontended case first.

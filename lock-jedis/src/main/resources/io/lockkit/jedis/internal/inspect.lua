@@ -18,7 +18,7 @@
 local lockKey, queueKey, deadlinesKey = KEYS[1], KEYS[2], KEYS[3]
 
 local F_HOLDER, F_TOKEN, F_WAITERS, F_SHARED, SHARED = '~o', '~t', '~w', '~s', ' shared'
-local RECORD = '^(%d+):(%d+):(%d+):(%d+):(.*)$'
+local RECORD = '^(%d+):(%d+):(%d+):(%d+):(%d+):(.*)$'
 
 local holder, token, mayWait, shared = unpack(redis.call('HMGET', lockKey, F_HOLDER, F_TOKEN, F_WAITERS, F_SHARED))
 if not holder then

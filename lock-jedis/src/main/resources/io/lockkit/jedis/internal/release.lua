@@ -64,7 +64,7 @@ local F_HOLDER, F_TOKEN, F_WAITERS, F_GRANT_WAIT = '~o', '~t', '~w', '~g'
 local F_RETRY_NONCE, F_STREAK, F_GRANT_NONCE = '~r', '~n', '~x'
 -- shared.lua's fields and the holder while only shared holders hold.
 local F_SHARED, F_FAIR, F_READERS, SHARED = '~s', '~f', '~v', ' shared'
-local RECORD = '^(%d+):(%d+):(%d+):(%d+):(.*)$'
+local RECORD = '^(%d+):(%d+):(%d+):(%d+):(%d+):(.*)$'
 -- Suffix of an owner's field in the queue deadlines that holds its latest request.
 local REQUEST = '\0g'
 -- How far past the oldest waiter a waiter of the releasing client is looked for.
@@ -119,70 +119,74 @@ local function nextToken(last, time)
   return afterLast
 end
 
--- The server's clock in ms.
-local function clock()
-  local time = redis.call('TIME')
-  return time[1] * 1000 + math.floor(time[2] / 1000)
-end
-
--- The live shared holders' number and latest deadline; lapsed ones dropped, and all when drop.
-local function sharedHolders(now, drop)
-  local live, latest = 0, 0
-  local fields = redis.call('HGETALL', lockKey)
-  for i = 1, #fields, 2 do
-    local c, _, _, d = string.match(fields[i + 1], RECORD)
-    if c and string.sub(fields[i], 1, 1) ~= '~' then
-      if drop or tonumber(d) <= now then
-        redis.call('HDEL', lockKey, fields[i])
-      else
-        live, latest = live + 1, math.max(latest, tonumber(d))
-      end
-    end
-  end
-  return live, latest
-end
-
--- Tells waiters a shared claim may now be admitted: a message without a grantee.
-local function wakeReaders()
-  redis.call(publishCommand, channel, '')
-  redis.call('HDEL', lockKey, F_READERS)
-end
-
--- Ends one hold of a shared owner whose field holds record; holder: the hash's F_HOLDER.
-local function releaseShared(record, holder, waiters)
-  local now = clock()
-  local c, w, t, d, n = string.match(record, RECORD)
-  local lapsed = tonumber(d) <= now
-  if not lapsed and nonce ~= '' and n == nonce then
-    return 0
-  end
-  if not lapsed and c ~= '1' then
-    redis.call('HSET', lockKey, owner, (tonumber(c) - 1) .. ':' .. w .. ':' .. t .. ':' .. d .. ':' .. nonce)
-    return 0
-  end
-  redis.call('HDEL', lockKey, owner)
-  local live, latest = sharedHolders(now, false)
-  if live > 0 and holder == SHARED then
-    redis.call('PEXPIRE', lockKey, latest - now)
-  elseif live == 0 then
-    redis.call('HDEL', lockKey, F_SHARED)
-    if holder == SHARED then
-      redis.call('HDEL', lockKey, F_HOLDER)
-      redis.call('PEXPIRE', lockKey, fenceRetention)
-    end
-  end
-  if waiters then
-    wakeReaders()
-    if redis.call('EXISTS', queueKey) == 0 then
-      redis.call('HDEL', lockKey, F_WAITERS, F_FAIR)
-    end
-  end
-  return lapsed and -1 or 1
-end
-
+-- Helpers of shared holders, made only when a shared holder is involved (the exclusive lock's
+-- paths make no closure more).
+local clock, sharedHolders, wakeReaders, releaseShared
 local holder, count, waiters, retryNonce, grantWait, grantNonce, token, shared =
   unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_WAITERS, F_RETRY_NONCE, F_GRANT_WAIT, F_GRANT_NONCE, F_TOKEN,
     F_SHARED))
+if shared or (mode == 'release' and holder ~= owner and count and string.find(count, ':')) then
+  -- The server's clock in ms.
+  clock = function()
+    local time = redis.call('TIME')
+    return time[1] * 1000 + math.floor(time[2] / 1000)
+  end
+
+  -- The live shared holders' number and latest deadline; lapsed ones dropped, and all when drop.
+  sharedHolders = function(now, drop)
+    local live, latest = 0, 0
+    local fields = redis.call('HGETALL', lockKey)
+    for i = 1, #fields, 2 do
+      local c, _, _, d = string.match(fields[i + 1], RECORD)
+      if c and string.sub(fields[i], 1, 1) ~= '~' then
+        if drop or tonumber(d) <= now then
+          redis.call('HDEL', lockKey, fields[i])
+        else
+          live, latest = live + 1, math.max(latest, tonumber(d))
+        end
+      end
+    end
+    return live, latest
+  end
+
+  -- Tells waiters a shared claim may now be admitted: a message without a grantee.
+  wakeReaders = function()
+    redis.call(publishCommand, channel, '')
+    redis.call('HDEL', lockKey, F_READERS)
+  end
+
+  -- Ends one hold of a shared owner whose field holds record; holder: the hash's F_HOLDER.
+  releaseShared = function(record, holder, waiters)
+    local now = clock()
+    local c, w, t, d, g, n = string.match(record, RECORD)
+    local lapsed = tonumber(d) <= now
+    if not lapsed and nonce ~= '' and n == nonce then
+      return 0
+    end
+    if not lapsed and c ~= '1' then
+      redis.call('HSET', lockKey, owner, (tonumber(c) - 1) .. ':' .. w .. ':' .. t .. ':' .. d .. ':' .. g .. ':' .. nonce)
+      return 0
+    end
+    redis.call('HDEL', lockKey, owner)
+    local live, latest = sharedHolders(now, false)
+    if live > 0 and holder == SHARED then
+      redis.call('PEXPIRE', lockKey, latest - now)
+    elseif live == 0 then
+      redis.call('HDEL', lockKey, F_SHARED)
+      if holder == SHARED then
+        redis.call('HDEL', lockKey, F_HOLDER)
+        redis.call('PEXPIRE', lockKey, fenceRetention)
+      end
+    end
+    if waiters then
+      wakeReaders()
+      if redis.call('EXISTS', queueKey) == 0 then
+        redis.call('HDEL', lockKey, F_WAITERS, F_FAIR)
+      end
+    end
+    return lapsed and -1 or 1
+  end
+end
 if mode == 'release' and nonce ~= '' and grantNonce == nonce and holder and grantWait then
   -- A retry of a release that ran and granted the lock outright: answer the grant again, so that
   -- the releasing client still passes it on to its waiter.
@@ -249,7 +253,8 @@ local function freed()
   redis.call('HDEL', lockKey, F_WAITERS, F_FAIR)
   redis.call('PEXPIRE', lockKey, fenceRetention)
   if readers then
-    wakeReaders()
+    redis.call(publishCommand, channel, '')
+    redis.call('HDEL', lockKey, F_READERS)
   end
   return 1
 end

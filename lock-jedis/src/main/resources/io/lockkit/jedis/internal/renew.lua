@@ -13,7 +13,7 @@
 -- shared holders hold beside it, an exclusive holder's renewal never cuts the TTL below theirs.
 -- Cost per hold: HMGET and PEXPIRE; with shared holders, TIME and HGETALL too.
 local F_HOLDER, F_SHARED, SHARED = '~o', '~s', ' shared'
-local RECORD = '^(%d+):(%d+):(%d+):(%d+):(.*)$'
+local RECORD = '^(%d+):(%d+):(%d+):(%d+):(%d+):(.*)$'
 
 -- The latest deadline (server ms) of the live shared holders of a hash, else 0.
 local function latestShared(key, now)
@@ -37,13 +37,14 @@ local result = {}
 for i = 1, #KEYS do
   local lockKey, owner, lease = KEYS[i], ARGV[2 * i - 1], ARGV[2 * i]
   local count, shared, holder = unpack(redis.call('HMGET', lockKey, owner, F_SHARED, F_HOLDER))
-  local c, w, t, d, n = string.match(count or '', RECORD)
+  local c, w, t, d, g, n = string.match(count or '', RECORD)
   result[i] = 0
   if c then
     local now = clock()
     if tonumber(d) > now then
       local deadline = now + tonumber(lease)
-      redis.call('HSET', lockKey, owner, c .. ':' .. w .. ':' .. t .. ':' .. string.format('%.0f', deadline) .. ':' .. n)
+      local record = c .. ':' .. w .. ':' .. t .. ':' .. string.format('%.0f', deadline) .. ':' .. g .. ':' .. n
+      redis.call('HSET', lockKey, owner, record)
       if holder == SHARED then
         redis.call('PEXPIRE', lockKey, latestShared(lockKey, now) - now)
       elseif redis.call('PTTL', lockKey) < tonumber(lease) then

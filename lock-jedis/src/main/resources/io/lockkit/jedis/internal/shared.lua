@@ -3,9 +3,10 @@
 --
 -- KEYS[1] lockKey: the lock hash (as acquire.lua), with F_SHARED set while shared holders may
 --         exist, F_HOLDER set to SHARED while only shared holders hold, and per shared holder a
---         field owner -> "count:weight:token:deadline:nonce" (deadline: server ms when its lease
---         ends; nonce: that of the last count-lowering release, see release.lua). Its TTL is
---         the latest deadline of its holders (never shorter than an exclusive holder's lease).
+--         field owner -> "count:weight:token:deadline:waitId:nonce" (deadline: server ms when its
+--         lease ends; waitId: the wait whose attempt took or last re-entered the hold; nonce:
+--         that of the last count-lowering release, see release.lua). Its TTL is the latest
+--         deadline of its holders (never shorter than an exclusive holder's lease).
 -- KEYS[2] queueKey: the wait queue (as acquire.lua); a shared waiter's request ends in ':s'
 -- KEYS[3] deadlinesKey: the queue deadlines (as acquire.lua)
 -- KEYS[4] capacityKey: the name's stored capacity, a hash without expiry whose field F_CAPACITY
@@ -48,7 +49,7 @@ local F_HOLDER, F_TOKEN, F_WAITERS, F_SHARED, F_FAIR, F_READERS = '~o', '~t', '~
 local F_CAPACITY = 'n'
 -- F_HOLDER while only shared holders hold: no owner id contains a space.
 local SHARED = ' shared'
-local RECORD = '^(%d+):(%d+):(%d+):(%d+):(.*)$'
+local RECORD = '^(%d+):(%d+):(%d+):(%d+):(%d+):(.*)$'
 -- Suffix of an owner's field in the queue deadlines that holds its latest request.
 local REQUEST = '\0g'
 -- How many queue entries one attempt looks at ahead of its owner.
@@ -101,11 +102,15 @@ local leaseMillis, wait, units = tonumber(lease), tonumber(maxWait), tonumber(we
 local holder, mine, last, waiters = unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_TOKEN, F_WAITERS))
 
 if mine then
-  local c, w, t, d = string.match(mine, RECORD)
+  local c, w, t, d, g = string.match(mine, RECORD)
   if c and tonumber(d) > now then
-    -- Reentrant: the count goes up, the token stays, the lease is never shortened.
+    -- Reentrant: the count goes up, the token stays, the lease is never shortened. A retry of the
+    -- attempt that took the hold (its reply lost: the same wait) is the same hold, not another.
     local deadline = math.max(tonumber(d), now + leaseMillis)
-    redis.call('HSET', lockKey, owner, (tonumber(c) + 1) .. ':' .. w .. ':' .. t .. ':' .. string.format('%.0f', deadline) .. ':')
+    if g ~= waitId or waitId == '0' then
+      c = tonumber(c) + 1
+    end
+    redis.call('HSET', lockKey, owner, c .. ':' .. w .. ':' .. t .. ':' .. string.format('%.0f', deadline) .. ':' .. waitId .. ':')
     if redis.call('PTTL', lockKey) < deadline - now then
       redis.call('PEXPIRE', lockKey, deadline - now)
     end
@@ -179,7 +184,7 @@ if not blocked then
   local deadline = now + leaseMillis
   -- Written as digits: '..' would write a number past 14 digits with an exponent.
   local digits = type(token) == 'number' and string.format('%.0f', token) or token
-  redis.call('HSET', lockKey, owner, '1:' .. weight .. ':' .. digits .. ':' .. string.format('%.0f', deadline) .. ':',
+  redis.call('HSET', lockKey, owner, '1:' .. weight .. ':' .. digits .. ':' .. string.format('%.0f', deadline) .. ':' .. waitId .. ':',
     F_TOKEN, token, F_SHARED, 1)
   if not waiters and redis.call('EXISTS', queueKey) == 1 then
     redis.call('HSET', lockKey, F_WAITERS, 1)

@@ -38,7 +38,7 @@
 -- Exact up to 2^63 - 1: see nextToken below.
 --
 -- Cost, uncontended: HMGET, TIME, HSET, PEXPIRE (and EXISTS of the queue when the hash is new);
--- a fair claim adds a ZRANGE of the queue and one HGET per entry ahead of the owner.
+-- a fair claim adds TIME, a ZRANGE of the queue and one HGET per entry ahead of the owner.
 --
 -- Shared holders (shared.lua) set F_HOLDER to a value no owner id takes, so an exclusive claim
 -- finds the name held while they hold, and the hash's TTL is their latest lease.
@@ -102,12 +102,14 @@ end
 local holder, count, last, waiters, grantWait =
   unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_TOKEN, F_WAITERS, F_GRANT_WAIT))
 -- A fair claim on a free lock: the ms left to the deadline of the first live waiter queued ahead
--- of the owner, which it waits behind.
-local ahead = nil
+-- of the owner, which it waits behind; and whether others are queued (releases must look then).
+local ahead, others = nil, false
 if not holder and fair == '1' then
   local time = redis.call('TIME')
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
-  for _, e in ipairs(redis.call('ZRANGE', queueKey, 0, 999)) do
+  local queue = redis.call('ZRANGE', queueKey, 0, 999)
+  others = #queue > 1 or #queue == 1 and queue[1] ~= owner
+  for _, e in ipairs(queue) do
     if e == owner then
       break
     end
@@ -137,7 +139,7 @@ if not holder and not ahead then
     -- lost to a timeout).
     redis.call('HSET', lockKey, F_GRANT_WAIT, waitId)
   end
-  if fair == '1' and redis.call('EXISTS', queueKey) == 1 then
+  if others then
     redis.call('HSET', lockKey, F_WAITERS, 1, F_FAIR, 1)
   end
   redis.call('PEXPIRE', lockKey, lease)

@@ -132,13 +132,14 @@ if shared or (mode == 'release' and holder ~= owner and count and string.find(co
     return time[1] * 1000 + math.floor(time[2] / 1000)
   end
 
-  -- The live shared holders' number and latest deadline; lapsed ones dropped, and all when drop.
-  sharedHolders = function(now, drop)
+  -- The live shared holders' number and latest deadline, but skip's; lapsed ones dropped, and all
+  -- when drop.
+  sharedHolders = function(now, drop, skip)
     local live, latest = 0, 0
     local fields = redis.call('HGETALL', lockKey)
     for i = 1, #fields, 2 do
       local c, _, _, d = string.match(fields[i + 1], RECORD)
-      if c and string.sub(fields[i], 1, 1) ~= '~' then
+      if c and string.sub(fields[i], 1, 1) ~= '~' and fields[i] ~= skip then
         if drop or tonumber(d) <= now then
           redis.call('HDEL', lockKey, fields[i])
         else
@@ -167,16 +168,17 @@ if shared or (mode == 'release' and holder ~= owner and count and string.find(co
       redis.call('HSET', lockKey, owner, (tonumber(c) - 1) .. ':' .. w .. ':' .. t .. ':' .. d .. ':' .. g .. ':' .. nonce)
       return 0
     end
-    redis.call('HDEL', lockKey, owner)
-    local live, latest = sharedHolders(now, false)
-    if live > 0 and holder == SHARED then
-      redis.call('PEXPIRE', lockKey, latest - now)
-    elseif live == 0 then
-      redis.call('HDEL', lockKey, F_SHARED)
+    local live, latest = sharedHolders(now, false, owner)
+    if live > 0 then
+      redis.call('HDEL', lockKey, owner)
       if holder == SHARED then
-        redis.call('HDEL', lockKey, F_HOLDER)
-        redis.call('PEXPIRE', lockKey, fenceRetention)
+        redis.call('PEXPIRE', lockKey, latest - now)
       end
+    elseif holder == SHARED then
+      redis.call('HDEL', lockKey, owner, F_SHARED, F_HOLDER)
+      redis.call('PEXPIRE', lockKey, fenceRetention)
+    else
+      redis.call('HDEL', lockKey, owner, F_SHARED)
     end
     if waiters then
       wakeReaders()

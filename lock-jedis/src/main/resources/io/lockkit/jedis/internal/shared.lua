@@ -35,9 +35,9 @@
 -- takes a queue entry; any waiting claim sets F_WAITERS and F_READERS, so that the next release
 -- publishes a wake-up without a grantee.
 --
--- Cost: HMGET, TIME, HGETALL (every field of the hash: holders are pruned here), HGET of the
--- capacity for a bounded claim, ZRANGE of the queue when it exists (one HMGET per entry ahead),
--- then HSET and PEXPIRE.
+-- Cost, uncontended: HMGET, TIME, HGETALL (every field of the hash: holders are pruned here),
+-- HGET of the capacity for a bounded claim, ZRANGE of the queue (and one HMGET per entry ahead),
+-- HSET and PEXPIRE.
 local lockKey, queueKey, deadlinesKey, capacityKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local owner, lease, maxWait, queueSlack, waitId, weight, capacity, fair, beside =
   ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9]
@@ -152,14 +152,14 @@ if capacity ~= '0' then
 end
 
 -- What blocks the claim, as the ms after which it may try again; nil when nothing does.
-local blocked = nil
+local blocked, queue = nil, nil
 local exclusive = holder and holder ~= SHARED
 if exclusive and holder ~= beside then
   blocked = math.max(redis.call('PTTL', lockKey), 0)
 elseif cap > 0 and used + units > cap then
   blocked = soonest and soonest - now or 0
 elseif beside == '' then
-  local queue = redis.call('ZRANGE', queueKey, 0, QUEUE_SCAN - 1)
+  queue = redis.call('ZRANGE', queueKey, 0, QUEUE_SCAN - 1)
   for _, e in ipairs(queue) do
     if e == owner then
       break
@@ -177,24 +177,39 @@ elseif beside == '' then
 end
 
 if not blocked then
-  if redis.call('ZREM', queueKey, owner) > 0 then
+  -- Whether the owner may have a queue entry, and whether others may wait there (then releases
+  -- must look: F_WAITERS); known from the queue read above, else asked.
+  local mine, others = true, nil
+  if queue then
+    mine, others = false, false
+    for _, e in ipairs(queue) do
+      mine, others = mine or e == owner, others or e ~= owner
+    end
+  end
+  if mine and redis.call('ZREM', queueKey, owner) > 0 then
     redis.call('HDEL', deadlinesKey, owner, owner .. REQUEST)
+  end
+  if others == nil then
+    others = redis.call('EXISTS', queueKey) == 1
   end
   local token = nextToken(last, time)
   local deadline = now + leaseMillis
   -- Written as digits: '..' would write a number past 14 digits with an exponent.
   local digits = type(token) == 'number' and string.format('%.0f', token) or token
-  redis.call('HSET', lockKey, owner, '1:' .. weight .. ':' .. digits .. ':' .. string.format('%.0f', deadline) .. ':' .. waitId .. ':',
-    F_TOKEN, token, F_SHARED, 1)
-  if not waiters and redis.call('EXISTS', queueKey) == 1 then
-    redis.call('HSET', lockKey, F_WAITERS, 1)
+  local fields = {owner, '1:' .. weight .. ':' .. digits .. ':' .. string.format('%.0f', deadline) .. ':' .. waitId .. ':',
+    F_TOKEN, token, F_SHARED, 1}
+  if not waiters and others then
+    fields[#fields + 1], fields[#fields + 2] = F_WAITERS, 1
   end
+  if not exclusive then
+    fields[#fields + 1], fields[#fields + 2] = F_HOLDER, SHARED
+  end
+  redis.call('HSET', lockKey, unpack(fields))
   if exclusive then
     if redis.call('PTTL', lockKey) < leaseMillis then
       redis.call('PEXPIRE', lockKey, leaseMillis)
     end
   else
-    redis.call('HSET', lockKey, F_HOLDER, SHARED)
     redis.call('PEXPIRE', lockKey, math.max(latest, deadline) - now)
   end
   return token

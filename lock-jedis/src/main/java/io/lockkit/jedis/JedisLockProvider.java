@@ -2,6 +2,7 @@ package io.lockkit.jedis;
 
 import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
+import io.lockkit.jedis.internal.CapacityScript;
 import io.lockkit.jedis.internal.ClientName;
 import io.lockkit.jedis.internal.InspectScript;
 import io.lockkit.jedis.internal.Keys;
@@ -278,9 +279,25 @@ public final class JedisLockProvider implements LockProvider {
         return calls.run(renewals.get(0).name(), () -> this.renewals.renew(renewals));
     }
 
+    /**
+     * Stores {@code capacity} as the capacity of {@code name}'s shared holds (an operator's change of
+     * a semaphore's size) and wakes its waiters; holders over a reduced capacity keep their permits
+     * until they release or lapse, and none is granted until the weights held fit. One script call.
+     *
+     * @throws IllegalArgumentException when {@code capacity} is below 1
+     */
+    public void setCapacity(String name, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
+        }
+        String base = keys.base(name);
+        CapacityScript.Args args = new CapacityScript.Args(capacity, Keys.channel(base), topology.publishCommand());
+        calls.run(name, () -> calls.script(Scripts.CAPACITY, CapacityScript.keys(base), args.encode()));
+    }
+
     @Override
     public Optional<LockState> inspect(String name) {
-        List<String> keyList = Keys.all(keys.base(name));
+        List<String> keyList = Keys.shared(keys.base(name));
         InspectScript.Reply reply =
                 calls.run(name, () -> InspectScript.decode(calls.script(Scripts.INSPECT, keyList, List.of())));
         return reply instanceof InspectScript.Held held ? Optional.of(Listing.state(held)) : Optional.empty();

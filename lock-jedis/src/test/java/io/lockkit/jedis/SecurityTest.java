@@ -350,6 +350,7 @@ class SecurityTest {
                     () -> attemptShared(p, s, "a:h1", Claim.shared(2, 3), Duration.ZERO),
                     () -> attemptShared(p, s, "b:h1", Claim.shared(2, 3).fairly(), SHARED_WAIT),
                     () -> attemptShared(p, s, "c:h1", Claim.shared(4, 3), Duration.ZERO),
+                    () -> p.setCapacity(s, 4),
                     () -> p.release(s, "a:h1"),
                     () -> attemptShared(p, s, "b:h1", Claim.shared(2, 3).fairly(), SHARED_WAIT),
                     () -> p.forceRelease(s),
@@ -721,6 +722,7 @@ class SecurityTest {
                     assertThat(h.fencingToken()).isPositive();
                 }
                 assertThat(a.getLock(n).forceUnlock()).isFalse();
+                shared.setCapacity(n, 2);
                 for (Claim claim :
                         List.of(Claim.shared(1, 2), Claim.shared(1, 2).fairly())) {
                     String owner = "s:" + (claim.fair() ? "fair" : "plain");

@@ -2,8 +2,12 @@ package io.lockkit.jedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
+import io.lockkit.jedis.internal.InspectScript;
+import io.lockkit.jedis.internal.Keys;
+import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.HeldLock;
 import io.lockkit.spi.LockProvider.LockRequest;
@@ -28,6 +32,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.RedisClient;
 
 /**
  * The Redis provider's shared holds and fair claims beyond the kit's groups: how they are stored
@@ -265,6 +270,60 @@ class SharedHoldsTest {
         assertThat(p.release(name, "a:h1")).isEqualTo(Release.STILL_HELD);
         assertThat(p.release(name, "a:h1")).isEqualTo(Release.RELEASED);
         assertThat(p.inspect(name)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("an operator's capacity governs: holders over a reduced one keep their permits, waiters hear of it")
+    void anOperatorsCapacityGoverns() throws InterruptedException {
+        LinkedBlockingQueue<String> heard = wakeUps();
+        assertThat(admits("a:h1", Claim.shared(2, 4))).isTrue();
+        assertThat(admits("b:h1", Claim.shared(2, 4))).isTrue();
+        p.setCapacity(name, 2);
+        assertThat(admits("c:h1", Claim.shared(1, 4), LEASE, WAIT))
+                .as("four permits held of two")
+                .isFalse();
+        assertThatThrownBy(() -> admits("c:h2", Claim.shared(3, 4)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("permits must not exceed the capacity 2");
+        assertThat(p.inspect(name).orElseThrow().holdCounts()).containsOnlyKeys("a:h1", "b:h1");
+        heard.clear();
+        p.setCapacity(name, 5);
+        assertThat(heard.poll(10, TimeUnit.SECONDS))
+                .as("the raised capacity, told to the waiter")
+                .isEqualTo("");
+        assertThat(admits("c:h1", Claim.shared(1, 4))).isTrue();
+        assertThat(redis.command("HGET", base() + ":cap", "n")).isEqualTo("5");
+        assertThatThrownBy(() -> p.setCapacity(name, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("capacity");
+    }
+
+    @Test
+    @DisplayName("inspection reads each shared holder's weight and the stored capacity")
+    void inspectionReadsWeightsAndTheCapacity() {
+        assertThat(admits("x:t1", Claim.EXCLUSIVE)).isTrue();
+        assertThat(admits("x:t1r", READ.beside("x:t1"))).isTrue();
+        assertThat(admits("a:h1", Claim.shared(2, 3).beside("x:t1"))).isTrue();
+        Object reply;
+        try (RedisClient client = RedisClient.create(redis.host(), redis.port())) {
+            reply = Scripts.INSPECT.call(client, Keys.shared(base()), List.of());
+        }
+        InspectScript.Held held = (InspectScript.Held) InspectScript.decode(reply);
+        assertThat(held.holdCounts()).containsExactly(entry("x:t1", 1), entry("x:t1r", 1), entry("a:h1", 1));
+        assertThat(held.claims())
+                .as("the shared holders' claims; the exclusive holder has none here")
+                .containsOnly(entry("x:t1r", Claim.shared(1, 3)), entry("a:h1", Claim.shared(2, 3)));
+        assertThat(held.capacity()).isEqualTo(3);
+
+        assertThat(p.release(name, "a:h1")).isEqualTo(Release.RELEASED);
+        assertThat(p.release(name, "x:t1r")).isEqualTo(Release.RELEASED);
+        try (RedisClient client = RedisClient.create(redis.host(), redis.port())) {
+            reply = Scripts.INSPECT.call(client, Keys.shared(base()), List.of());
+        }
+        held = (InspectScript.Held) InspectScript.decode(reply);
+        assertThat(held.holdCounts()).containsOnlyKeys("x:t1");
+        assertThat(held.claims()).isEmpty();
+        assertThat(held.capacity()).as("not read for an exclusive hold").isEqualTo(-1);
     }
 
     @Test

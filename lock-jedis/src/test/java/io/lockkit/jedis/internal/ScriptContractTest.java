@@ -60,6 +60,20 @@ class ScriptContractTest {
     }
 
     @Test
+    @DisplayName("capacity.lua and CapacityScript agree on every key and argument, by position and name")
+    void capacityScriptMatchesItsLua() throws IOException {
+        Script lua = Script.read("capacity.lua");
+        assertThat(lua.header("KEYS")).isEqualTo(CapacityScript.KEYS);
+        assertThat(lua.header("ARGV")).isEqualTo(CapacityScript.Args.names());
+        assertThat(lua.unpacked("KEYS")).isEqualTo(CapacityScript.KEYS);
+        assertThat(lua.unpacked("ARGV")).isEqualTo(CapacityScript.Args.names());
+        assertThat(new CapacityScript.Args(3, "lockkit:{n}:c", "PUBLISH").encode())
+                .hasSize(lua.header("ARGV").size());
+        assertThat(CapacityScript.keys(new Keys("lockkit").base("n")))
+                .containsExactly("lockkit:{n}", "lockkit:{n}:cap");
+    }
+
+    @Test
     @DisplayName("release.lua and ReleaseScript agree on every key and argument, by position and name")
     void releaseScriptMatchesItsLua() throws IOException {
         Script lua = Script.read("release.lua");
@@ -85,7 +99,7 @@ class ScriptContractTest {
     }
 
     @Test
-    @DisplayName("inspect.lua and InspectScript agree: the three keys of a lock, no argument")
+    @DisplayName("inspect.lua and InspectScript agree: the four keys of a shared name, no argument")
     void inspectScriptMatchesItsLua() throws IOException {
         Script lua = Script.read("inspect.lua");
         assertThat(lua.header("KEYS")).isEqualTo(InspectScript.KEYS);
@@ -153,7 +167,7 @@ class ScriptContractTest {
     void everyScriptIsCovered() {
         assertThat(Scripts.values())
                 .extracting(Enum::name)
-                .containsExactlyInAnyOrder("ACQUIRE", "RELEASE", "RENEW", "INSPECT", "SHARED");
+                .containsExactlyInAnyOrder("ACQUIRE", "RELEASE", "RENEW", "INSPECT", "SHARED", "CAPACITY");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

@@ -128,6 +128,22 @@ class SharedHoldsTest {
     }
 
     @Test
+    @DisplayName("a queued writer that gives up wakes the readers it held back")
+    void aWriterThatGivesUpWakesTheReadersItHeldBack() throws InterruptedException {
+        LinkedBlockingQueue<String> heard = wakeUps();
+        assertThat(admits("a:t1r", READ)).isTrue();
+        assertThat(admits("w:t1", Claim.EXCLUSIVE, LEASE, WAIT)).isFalse();
+        assertThat(admits("b:t1r", READ, LEASE, WAIT))
+                .as("a new reader behind the queued writer")
+                .isFalse();
+        p.abandon(name, "w:t1", 0);
+        assertThat(heard.poll(10, TimeUnit.SECONDS))
+                .as("the writer's abandon, told to the reader")
+                .isEqualTo("");
+        assertThat(admits("b:t1r", READ)).isTrue();
+    }
+
+    @Test
     @DisplayName("a writer gets in once the last live reader's lease ends, not the longest lease of a reader gone")
     void aWriterWaitsOnlyForLiveReaders() {
         assertThat(admits("x:t1", Claim.EXCLUSIVE)).isTrue();

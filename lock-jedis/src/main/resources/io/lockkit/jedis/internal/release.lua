@@ -44,6 +44,8 @@
 -- every holder. A fair waiter queued (F_FAIR) turns off the preference for the releasing
 -- client's waiters; a shared waiter at the head of the queue gets no hand-over: the lock is freed
 -- and a wake-up without a grantee published, as when a shared claim waits unqueued (F_READERS).
+-- An abandon that takes its owner out of the queue publishes one too when shared claims wait, so
+-- that the readers a queued writer held back go in at once.
 --
 -- Hand-over kinds: a waiter of the releasing client (alive: its process is releasing) gets the
 -- lock outright, held once with the lease of its latest request and F_GRANT_WAIT set to that request's
@@ -206,8 +208,13 @@ if mode == 'force' then
   end
 else
   if mode == 'abandon' then
-    redis.call('ZREM', queueKey, owner)
+    local left = redis.call('ZREM', queueKey, owner)
     redis.call('HDEL', deadlinesKey, owner, owner .. REQUEST)
+    if left > 0 and redis.call('HGET', lockKey, F_READERS) then
+      -- Shared claims this waiter held back (writer preference, a fair queue) may go in now.
+      redis.call(publishCommand, channel, '')
+      redis.call('HDEL', lockKey, F_READERS)
+    end
   end
   if mode == 'release' and holder ~= owner and count and string.find(count, ':') then
     return releaseShared(count, holder, waiters)

@@ -2,6 +2,7 @@ package io.lockkit.jedis;
 
 import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
+import io.lockkit.jedis.internal.CapacityScript;
 import io.lockkit.jedis.internal.ClientName;
 import io.lockkit.jedis.internal.InspectScript;
 import io.lockkit.jedis.internal.Keys;
@@ -13,9 +14,11 @@ import io.lockkit.jedis.internal.ReleaseScript;
 import io.lockkit.jedis.internal.Renewals;
 import io.lockkit.jedis.internal.ReplicaAcknowledgement;
 import io.lockkit.jedis.internal.Scripts;
+import io.lockkit.jedis.internal.SharedScript;
 import io.lockkit.jedis.internal.Topology;
 import io.lockkit.jedis.internal.WakeUps;
 import io.lockkit.spi.Acquisition;
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import java.security.SecureRandom;
@@ -46,6 +49,13 @@ import redis.clients.jedis.UnifiedJedis;
  * and claims the lock with one more call (a waiter that is gone then costs only the claim
  * timeout), so a contended acquisition costs at most three commands, however many wait.
  *
+ * <p>Shared holds (read locks, semaphore permits; {@code shared.lua}) live in the same hash, one
+ * field per holder with its count, weight, token and own lease deadline, so an exclusive attempt
+ * finds them with no command more; every shared attempt drops the lapsed ones, and the hash's TTL
+ * is the latest lease of its holders. A bounded name's capacity is a key of its own without expiry ({@code <key>:cap}).
+ * Fair claims queue in the lock's wait queue; a release hands over in arrival order then, and never
+ * to a shared claim (it publishes a wake-up without a grantee instead).
+ *
  * <p>Inspection and listing use read commands only: {@link #inspect} is one script call (owner,
  * hold count, lease left, fencing token, live waiters); a page of {@link #list} is one {@code SCAN}
  * and one pipelined read, over every master of a Cluster; never {@code KEYS}.
@@ -74,8 +84,7 @@ public final class JedisLockProvider implements LockProvider {
     public static final int DEFAULT_LOCAL_HAND_OFFS = 8;
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final Set<Capability> CAPABILITIES =
-            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SHARED_HOLDS, Capability.FAIR_QUEUE)));
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.allOf(Capability.class));
 
     private final UnifiedJedis jedis;
     private final RedisCalls calls;
@@ -149,21 +158,16 @@ public final class JedisLockProvider implements LockProvider {
             topology.wakeUps(name).start();
         }
         String base = keys.base(name);
-        // The slack of a queue entry past the owner's next retry: the claim timeout.
-        AcquireScript.Args args = new AcquireScript.Args(
-                owner,
-                request.lease(),
-                request.maxWait(),
-                claimTimeout,
-                queued.mayBeQueued(name, owner),
-                request.waitId());
+        AcquireScript.Call call = attempt(request, base);
         AcquireScript.Reply reply;
         try {
             reply = calls.run(
                     name,
                     () -> replicaAcknowledgement != null
-                            ? replicaAcknowledgement.acquire(name, base, args, this::release)
-                            : AcquireScript.decode(calls.script(Scripts.ACQUIRE, Keys.all(base), args.encode())));
+                            ? replicaAcknowledgement.acquire(name, base, call, this::release)
+                            : call.run(calls));
+        } catch (IllegalArgumentException e) {
+            throw e; // a claim of more permits than the stored capacity: refused, never queued
         } catch (RuntimeException e) {
             if (request.waiting()) { // the call may have queued the owner before its reply was lost
                 queued.queued(name, owner, request.waitId());
@@ -178,6 +182,41 @@ public final class JedisLockProvider implements LockProvider {
             queued.queued(name, owner, request.waitId());
         }
         return Acquisition.busy(((AcquireScript.Busy) reply).remainingLease());
+    }
+
+    /**
+     * The script call of one attempt: {@code acquire.lua} for an exclusive claim (fair or not),
+     * {@code shared.lua} for a shared one. The slack of a queue entry past the owner's next
+     * retry is the claim timeout.
+     */
+    private AcquireScript.Call attempt(LockRequest request, String base) {
+        Claim claim = request.claim();
+        String owner = request.owner();
+        if (claim.exclusive()) {
+            AcquireScript.Args args = new AcquireScript.Args(
+                    owner,
+                    request.lease(),
+                    request.maxWait(),
+                    claimTimeout,
+                    queued.mayBeQueued(request.name(), owner),
+                    request.waitId(),
+                    claim.fair());
+            return new AcquireScript.Call(Scripts.ACQUIRE, Keys.all(base), args.encode(), owner, AcquireScript::decode);
+        }
+        String beside = claim.beside();
+        SharedScript.Args args = new SharedScript.Args(
+                owner,
+                request.lease(),
+                request.maxWait(),
+                claimTimeout,
+                request.waitId(),
+                claim.weight(),
+                claim.capacity(),
+                claim.fair(),
+                beside == null ? "" : beside);
+        int weight = claim.weight();
+        return new AcquireScript.Call(
+                Scripts.SHARED, Keys.shared(base), args.encode(), owner, reply -> SharedScript.decode(reply, weight));
     }
 
     @Override
@@ -240,9 +279,25 @@ public final class JedisLockProvider implements LockProvider {
         return calls.run(renewals.get(0).name(), () -> this.renewals.renew(renewals));
     }
 
+    /**
+     * Stores {@code capacity} as the capacity of {@code name}'s shared holds (an operator's change of
+     * a semaphore's size) and wakes its waiters; holders over a reduced capacity keep their permits
+     * until they release or lapse, and none is granted until the weights held fit. One script call.
+     *
+     * @throws IllegalArgumentException when {@code capacity} is below 1
+     */
+    public void setCapacity(String name, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
+        }
+        String base = keys.base(name);
+        CapacityScript.Args args = new CapacityScript.Args(capacity, Keys.channel(base), topology.publishCommand());
+        calls.run(name, () -> calls.script(Scripts.CAPACITY, CapacityScript.keys(base), args.encode()));
+    }
+
     @Override
     public Optional<LockState> inspect(String name) {
-        List<String> keyList = Keys.all(keys.base(name));
+        List<String> keyList = Keys.shared(keys.base(name));
         InspectScript.Reply reply =
                 calls.run(name, () -> InspectScript.decode(calls.script(Scripts.INSPECT, keyList, List.of())));
         return reply instanceof InspectScript.Held held ? Optional.of(Listing.state(held)) : Optional.empty();
@@ -272,7 +327,10 @@ public final class JedisLockProvider implements LockProvider {
         }
     }
 
-    /** All of them: fencing tokens, force release, explicit leases, inspection, listing. Answers after {@link #close()} too. */
+    /**
+     * All of them: fencing tokens, force release, explicit leases, inspection, listing, shared holds
+     * and fair queues. Answers after {@link #close()} too.
+     */
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;

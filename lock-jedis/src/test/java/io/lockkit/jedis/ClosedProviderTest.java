@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.lockkit.BackendUnavailableException;
 import io.lockkit.LockException;
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Renewal;
@@ -49,6 +50,15 @@ class ClosedProviderTest {
         calls.put(
                 "tryAcquire, waiting",
                 () -> p.tryAcquire(new LockRequest(name, "c:o", Duration.ofSeconds(5), Duration.ofSeconds(5), 7)));
+        calls.put(
+                "tryAcquire, shared",
+                () -> p.tryAcquire(new LockRequest(
+                        name,
+                        "c:o",
+                        Duration.ofSeconds(5),
+                        Duration.ZERO,
+                        0,
+                        Claim.shared(1, 3).fairly())));
         calls.put("release", () -> p.release(name, "c:o"));
         calls.put("abandon", () -> p.abandon(name, "c:o", 7));
         calls.put("forceRelease", () -> p.forceRelease(name));
@@ -94,7 +104,9 @@ class ClosedProviderTest {
                         LockProvider.Capability.FORCE_RELEASE,
                         LockProvider.Capability.EXPLICIT_LEASE,
                         LockProvider.Capability.INSPECTION,
-                        LockProvider.Capability.LISTING);
+                        LockProvider.Capability.LISTING,
+                        LockProvider.Capability.SHARED_HOLDS,
+                        LockProvider.Capability.FAIR_QUEUE);
         if (started) {
             JedisLockProvider other = JedisLockProvider.create(redis.uri());
             try {

@@ -17,7 +17,9 @@ import io.lockkit.jedis.internal.Scripts;
 import io.lockkit.jedis.support.Closer;
 import io.lockkit.jedis.support.RedisState;
 import io.lockkit.jedis.support.TestCertificates;
+import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Renewal;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
@@ -105,6 +107,8 @@ class SecurityTest {
             "publish");
 
     private static final Duration SHORT_TIMEOUT = Duration.ofMillis(500);
+    private static final Duration SHARED_LEASE = Duration.ofSeconds(30);
+    private static final Duration SHARED_WAIT = Duration.ofSeconds(20);
     private static final String PASSWORD = "s3cret-for-lockkit";
 
     private final Closer closeables = new Closer();
@@ -306,6 +310,77 @@ class SecurityTest {
         return failures;
     }
 
+    /** One step of a path: its failure is collected, the path goes on. */
+    private interface Step {
+        void run();
+    }
+
+    /**
+     * Readers (reentrant, waiting behind a writer, a queued writer, a downgrade, renewal, inspection),
+     * a semaphore (stored capacity, a fair waiter, a refused claim, force release) and a fair lock
+     * (hand-over, abandon, a shared claim first in the queue); failures collected.
+     */
+    private List<Throwable> exerciseSharedPaths(String uri) {
+        List<Throwable> failures = new ArrayList<>();
+        String run = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        Claim read = Claim.shared(1, Claim.UNBOUNDED);
+        try (JedisLockProvider p = JedisLockProvider.builder()
+                .uri(uri)
+                .timeout(Duration.ofSeconds(2))
+                .build()) {
+            String r = "acl-read-" + run;
+            String s = "acl-sem-" + run;
+            String f = "acl-fair-" + run;
+            List<Step> steps = List.of(
+                    () -> attemptShared(p, r, "a:t1r", read, Duration.ZERO),
+                    () -> attemptShared(p, r, "a:t1r", read, Duration.ZERO),
+                    () -> attemptShared(p, r, "b:t1r", read, Duration.ZERO),
+                    () -> attemptShared(p, r, "w:t1", Claim.EXCLUSIVE, SHARED_WAIT),
+                    () -> attemptShared(p, r, "c:t1r", read, SHARED_WAIT),
+                    () -> p.inspect(r),
+                    () -> p.renew(List.of(new Renewal(r, "b:t1r", SHARED_LEASE))),
+                    () -> p.release(r, "a:t1r"),
+                    () -> p.release(r, "a:t1r"),
+                    () -> p.release(r, "b:t1r"),
+                    () -> attemptShared(p, r, "w:t1", Claim.EXCLUSIVE, SHARED_WAIT),
+                    () -> attemptShared(p, r, "w:t1r", read.beside("w:t1"), Duration.ZERO),
+                    () -> p.renew(List.of(new Renewal(r, "w:t1", SHARED_LEASE))),
+                    () -> p.release(r, "w:t1"),
+                    () -> p.release(r, "w:t1r"),
+                    () -> attemptShared(p, s, "a:h1", Claim.shared(2, 3), Duration.ZERO),
+                    () -> attemptShared(p, s, "b:h1", Claim.shared(2, 3).fairly(), SHARED_WAIT),
+                    () -> attemptShared(p, s, "c:h1", Claim.shared(4, 3), Duration.ZERO),
+                    () -> p.setCapacity(s, 4),
+                    () -> p.release(s, "a:h1"),
+                    () -> attemptShared(p, s, "b:h1", Claim.shared(2, 3).fairly(), SHARED_WAIT),
+                    () -> p.forceRelease(s),
+                    () -> attemptShared(p, f, "a:t1", Claim.EXCLUSIVE.fairly(), Duration.ZERO),
+                    () -> attemptShared(p, f, "s:h1", Claim.shared(1, 2).fairly(), SHARED_WAIT),
+                    () -> attemptShared(p, f, "b:t1", Claim.EXCLUSIVE.fairly(), SHARED_WAIT),
+                    () -> attemptShared(p, f, "c:t1", Claim.EXCLUSIVE.fairly(), SHARED_WAIT),
+                    () -> p.abandon(f, "c:t1", 0),
+                    () -> p.release(f, "a:t1"),
+                    () -> attemptShared(p, f, "s:h1", Claim.shared(1, 2).fairly(), SHARED_WAIT),
+                    () -> p.release(f, "s:h1"),
+                    () -> attemptShared(p, f, "b:t1", Claim.EXCLUSIVE.fairly(), SHARED_WAIT),
+                    () -> p.release(f, "b:t1"));
+            for (Step step : steps) {
+                try {
+                    step.run();
+                } catch (IllegalArgumentException expected) {
+                    // the claim of 4 permits of 3: refused by the script, which ran
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            }
+        }
+        return failures;
+    }
+
+    private static void attemptShared(JedisLockProvider p, String name, String owner, Claim claim, Duration wait) {
+        var unused = p.tryAcquire(new LockRequest(name, owner, SHARED_LEASE, wait, 0, claim));
+    }
+
     // ---------------------------------------------------------------------------------------------
 
     @Nested
@@ -329,6 +404,25 @@ class SecurityTest {
             assertThat(aclDenials("lockapp")).as("ACL LOG").isEmpty();
             System.out.println("minimal ACL on Redis " + redis.version() + ": ACL SETUSER lockapp on >*** "
                     + String.join(" ", rules));
+        }
+
+        @Test
+        @DisplayName("shared holds and fair claims run under the minimal ACL plus +hgetall, and need that one")
+        void sharedHoldsNeedHgetallOnTopOfTheMinimalAcl() {
+            assumeAclChannels();
+            List<String> commands = new ArrayList<>(minimalCommands());
+            aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), commands));
+            redis.command("ACL", "LOG", "RESET");
+            List<Throwable> without = exerciseSharedPaths(userUri("lockapp", PASSWORD, redis));
+            assertThat(aclDenials("lockapp")).as("ACL LOG without +hgetall").contains("command:hgetall");
+            assertThat(without).isNotEmpty();
+
+            commands.add("hgetall");
+            aclUser("lockapp", PASSWORD, rules("lockkit:*", List.of("lockkit:*"), commands));
+            redis.command("ACL", "LOG", "RESET");
+            List<Throwable> with = exerciseSharedPaths(userUri("lockapp", PASSWORD, redis));
+            assertThat(aclDenials("lockapp")).as("ACL LOG with +hgetall").isEmpty();
+            assertThat(with).isEmpty();
         }
 
         static Stream<String> minimalCommandNames() {
@@ -617,6 +711,7 @@ class SecurityTest {
 
             DistributedLockFactory a = factory(providerFor(redis.uri()).build());
             DistributedLockFactory b = factory(providerFor(redis.uri()).build());
+            JedisLockProvider shared = closeLater(providerFor(redis.uri()).build());
             for (String n : hostile) {
                 DistributedLock lock = a.getLock(n);
                 lock.lock();
@@ -627,6 +722,20 @@ class SecurityTest {
                     assertThat(h.fencingToken()).isPositive();
                 }
                 assertThat(a.getLock(n).forceUnlock()).isFalse();
+                shared.setCapacity(n, 2);
+                for (Claim claim :
+                        List.of(Claim.shared(1, 2), Claim.shared(1, 2).fairly())) {
+                    String owner = "s:" + (claim.fair() ? "fair" : "plain");
+                    assertThat(shared.tryAcquire(
+                                            new LockRequest(n, owner, Duration.ofSeconds(60), Duration.ZERO, 0, claim))
+                                    .isAcquired())
+                            .isTrue();
+                }
+                assertThat(shared.inspect(n))
+                        .get()
+                        .satisfies(st -> assertThat(st.holdCounts()).containsOnlyKeys("s:plain", "s:fair"));
+                shared.release(n, "s:plain");
+                shared.release(n, "s:fair");
             }
             LockHandle renewed = a.acquire(hostile.get(0), LockOptions.noWait());
             Thread.sleep(250); // watchdog renewals at 100 ms

@@ -3,6 +3,7 @@ package io.lockkit.jedis.internal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The Java side of {@code acquire.lua}: its keys and arguments by name, and its reply decoded.
@@ -26,9 +27,16 @@ public final class AcquireScript {
      * @param mayBeQueued whether the owner may have a queue entry from an earlier call (else the
      *        uncontended path runs no queue command at all)
      * @param waitId the wait the attempt belongs to, 0 for none
+     * @param fair whether a free lock is taken only with no live waiter queued ahead (a fair claim)
      */
     public record Args(
-            String owner, Duration lease, Duration maxWait, Duration queueSlack, boolean mayBeQueued, long waitId) {
+            String owner,
+            Duration lease,
+            Duration maxWait,
+            Duration queueSlack,
+            boolean mayBeQueued,
+            long waitId,
+            boolean fair) {
 
         /** The names of the arguments, in {@code ARGV} order. */
         public static List<String> names() {
@@ -43,7 +51,23 @@ public final class AcquireScript {
                     millisUp(maxWait),
                     Long.toString(queueSlack.toMillis()),
                     mayBeQueued ? "1" : "0",
-                    Long.toString(waitId));
+                    Long.toString(waitId),
+                    fair ? "1" : "0");
+        }
+    }
+
+    /**
+     * One acquisition attempt as a script call: {@code acquire.lua} for an exclusive claim,
+     * {@code shared.lua} for a shared one, with the keys, arguments and reply decoder of that script.
+     *
+     * @param owner the owner the attempt is for (whose hold an undo gives back)
+     */
+    public record Call(
+            Scripts script, List<String> keys, List<String> args, String owner, Function<Object, Reply> decoder) {
+
+        /** Runs the call in one round trip. */
+        public Reply run(RedisCalls calls) {
+            return decoder.apply(calls.script(script, keys, args));
         }
     }
 

@@ -86,6 +86,14 @@ public final class Keys {
         return java.util.List.of(base, base + ":q", base + ":qd");
     }
 
+    /**
+     * The four keys of {@code shared.lua}: those of {@link #all} and the name's stored capacity
+     * ({@code <base>:cap}, a hash without expiry: the name's configuration, which outlives its holders).
+     */
+    public static java.util.List<String> shared(String base) {
+        return java.util.List.of(base, base + ":q", base + ":qd", base + ":cap");
+    }
+
     public static String lock(String base) {
         return base;
     }

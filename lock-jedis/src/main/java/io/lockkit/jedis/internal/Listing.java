@@ -162,7 +162,7 @@ public final class Listing {
             if (name == null || !name.startsWith(prefix)) {
                 continue;
             }
-            List<String> all = Keys.all(key);
+            List<String> all = Keys.shared(key);
             names.add(name);
             replies.add(
                     replies.isEmpty()
@@ -180,7 +180,7 @@ public final class Listing {
                 reply = replies.get(i).get();
             } catch (JedisNoScriptException | JedisRedirectionException e) {
                 // A key moved to another node since the scan (resharding): one routed call.
-                reply = Scripts.INSPECT.call(jedis, Keys.all(keys.base(names.get(i))), List.of());
+                reply = Scripts.INSPECT.call(jedis, Keys.shared(keys.base(names.get(i))), List.of());
             }
             if (InspectScript.decode(reply) instanceof InspectScript.Held held) {
                 locks.add(new HeldLock(names.get(i), state(held)));
@@ -206,7 +206,6 @@ public final class Listing {
 
     /** The SPI's state of a held lock. */
     public static LockState state(InspectScript.Held held) {
-        return new LockState(
-                Map.of(held.owner(), held.holdCount()), held.remainingLease(), held.fencingToken(), held.waiters());
+        return new LockState(held.holdCounts(), held.remainingLease(), held.fencingToken(), held.waiters());
     }
 }

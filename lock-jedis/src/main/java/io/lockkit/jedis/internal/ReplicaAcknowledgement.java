@@ -38,27 +38,28 @@ public final class ReplicaAcknowledgement {
         this.timeout = timeout;
     }
 
-    /** Runs the acquire script for lock {@code name} and waits for its acknowledgement; undoes it with {@code undo} on failure. */
-    public AcquireScript.Reply acquire(String name, String base, AcquireScript.Args args, Undo undo) {
-        List<String> keys = Keys.all(base);
-        List<String> argv = args.encode();
+    /** Runs the acquisition {@code call} for lock {@code name} and waits for its acknowledgement; undoes it with {@code undo} on failure. */
+    public AcquireScript.Reply acquire(String name, String base, AcquireScript.Call call, Undo undo) {
+        List<String> keys = call.keys();
+        List<String> argv = call.args();
+        String owner = call.owner();
         AcquireScript.Reply reply;
         long acknowledged;
         try (AbstractPipeline p = jedis.pipelined()) {
-            Response<Object> acquired = Scripts.ACQUIRE.queue(p, keys, argv);
+            Response<Object> acquired = call.script().queue(p, keys, argv);
             Response<Long> waited = p.waitReplicas(base, replicas, timeout.toMillis());
             p.sync();
             try {
-                reply = AcquireScript.decode(acquired.get());
+                reply = call.decoder().apply(acquired.get());
             } catch (JedisNoScriptException | JedisRedirectionException e) {
-                reply = AcquireScript.decode(Scripts.ACQUIRE.call(jedis, keys, argv));
+                reply = call.decoder().apply(call.script().call(jedis, keys, argv));
                 acknowledged = undoIfFailing(
-                        name, args.owner(), reply, undo, () -> jedis.waitReplicas(base, replicas, timeout.toMillis()));
-                return checked(name, args.owner(), reply, acknowledged, undo);
+                        name, owner, reply, undo, () -> jedis.waitReplicas(base, replicas, timeout.toMillis()));
+                return checked(name, owner, reply, acknowledged, undo);
             }
-            acknowledged = undoIfFailing(name, args.owner(), reply, undo, waited);
+            acknowledged = undoIfFailing(name, owner, reply, undo, waited);
         }
-        return checked(name, args.owner(), reply, acknowledged, undo);
+        return checked(name, owner, reply, acknowledged, undo);
     }
 
     /** Runs the WAIT; if it fails after the script acquired, the acquisition is undone before the failure surfaces. */

@@ -21,13 +21,15 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * not replicated) answers NOSCRIPT, and the call is repeated with EVAL, which also caches it.
  * Keys and values travel only as script arguments; each script's keys, arguments and reply are
  * named in its own class ({@link AcquireScript}, {@link ReleaseScript}, {@link RenewScript},
- * {@link InspectScript}), which {@code ScriptContractTest} holds to the script's header.
+ * {@link InspectScript}, {@link SharedScript}, {@link CapacityScript}), which {@code ScriptContractTest} holds to the script's header.
  */
 public enum Scripts {
     ACQUIRE("acquire.lua"),
     RELEASE("release.lua"),
     RENEW("renew.lua"),
-    INSPECT("inspect.lua");
+    INSPECT("inspect.lua"),
+    SHARED("shared.lua"),
+    CAPACITY("capacity.lua");
 
     private final String text;
     private final String sha;

@@ -23,6 +23,8 @@
 --         else '0'
 -- ARGV[6] waitId: the id of the wait this attempt belongs to ('0': none); unique per wait of a
 --         client
+-- ARGV[7] fair: '1' when a free lock is taken only with no live waiter queued ahead of the
+--         owner (a fair claim), else '0'
 -- (The names after KEYS[n] and ARGV[n] are the locals below and the names in AcquireScript; a
 -- unit test holds them together.)
 -- Returns the fencing token (> 0: an integer below 2^53, else a string of its decimal digits) when
@@ -35,12 +37,18 @@
 -- issued within the same microseconds, and its key lives at least a millisecond after that).
 -- Exact up to 2^63 - 1: see nextToken below.
 --
--- Cost, uncontended: HMGET, TIME, HSET, PEXPIRE (and EXISTS of the queue when the hash is new).
+-- Cost, uncontended: HMGET, TIME, HSET, PEXPIRE (and EXISTS of the queue when the hash is new);
+-- a fair claim adds TIME, a ZRANGE of the queue and one HGET per entry ahead of the owner.
+--
+-- Shared holders (shared.lua) set F_HOLDER to a value no owner id takes, so an exclusive claim
+-- finds the name held while they hold, and the hash's TTL is their latest lease.
 local lockKey, queueKey, deadlinesKey = KEYS[1], KEYS[2], KEYS[3]
-local owner, lease, maxWait, queueSlack, mayBeQueued, waitId = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local owner, lease, maxWait, queueSlack, mayBeQueued, waitId, fair =
+  ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 
--- Lock hash fields (release.lua adds '~r', '~n' and '~x').
-local F_HOLDER, F_TOKEN, F_WAITERS, F_GRANT_WAIT = '~o', '~t', '~w', '~g'
+-- Lock hash fields (release.lua adds '~r', '~n' and '~x'; shared.lua '~s' and '~v'); F_FAIR:
+-- a fair waiter queued, so releases hand over in arrival order only.
+local F_HOLDER, F_TOKEN, F_WAITERS, F_GRANT_WAIT, F_FAIR = '~o', '~t', '~w', '~g', '~f'
 -- Suffix of an owner's field in the queue deadlines that holds its latest request.
 local REQUEST = '\0g'
 
@@ -93,7 +101,26 @@ end
 
 local holder, count, last, waiters, grantWait =
   unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_TOKEN, F_WAITERS, F_GRANT_WAIT))
-if not holder then
+-- A fair claim on a free lock: the ms left to the deadline of the first live waiter queued ahead
+-- of the owner, which it waits behind; and whether others are queued (releases must look then).
+local ahead, others = nil, false
+if not holder and fair == '1' then
+  local time = redis.call('TIME')
+  local now = time[1] * 1000 + math.floor(time[2] / 1000)
+  local queue = redis.call('ZRANGE', queueKey, 0, 999)
+  others = #queue > 1 or #queue == 1 and queue[1] ~= owner
+  for _, e in ipairs(queue) do
+    if e == owner then
+      break
+    end
+    local deadline = tonumber(redis.call('HGET', deadlinesKey, e) or '0') or 0
+    if deadline > now then
+      ahead = deadline - now
+      break
+    end
+  end
+end
+if not holder and not ahead then
   -- Free: the common, uncontended case first.
   local token = nextToken(last, redis.call('TIME'))
   if mayBeQueued == '1' and redis.call('ZREM', queueKey, owner) > 0 then
@@ -111,6 +138,9 @@ if not holder then
     -- hold, and the wait's abandon gives it back when the client never learned of it (a reply
     -- lost to a timeout).
     redis.call('HSET', lockKey, F_GRANT_WAIT, waitId)
+  end
+  if others then
+    redis.call('HSET', lockKey, F_WAITERS, 1, F_FAIR, 1)
   end
   redis.call('PEXPIRE', lockKey, lease)
   return token
@@ -141,7 +171,7 @@ if holder == owner and count then
   end
   return last
 end
-local ttl = math.max(redis.call('PTTL', lockKey), 0)
+local ttl = ahead or math.max(redis.call('PTTL', lockKey), 0)
 local wait = tonumber(maxWait)
 if wait > 0 then
   local time = redis.call('TIME')
@@ -153,7 +183,13 @@ if wait > 0 then
     redis.call('PEXPIRE', queueKey, keep)
     redis.call('PEXPIRE', deadlinesKey, keep)
   end
-  if not waiters then
+  if fair == '1' then
+    redis.call('HSET', lockKey, F_WAITERS, 1, F_FAIR, 1)
+    if redis.call('PTTL', lockKey) == -1 then
+      -- A free name's hash made here: it lives as long as the entry.
+      redis.call('PEXPIRE', lockKey, keep)
+    end
+  elseif not waiters then
     redis.call('HSET', lockKey, F_WAITERS, 1)
   end
 end

@@ -37,6 +37,16 @@
 -- process wakes it without a pub/sub hop. Only a waiter of another client is told by a published
 -- message. One call drops at most STALE_SCAN stale entries.
 --
+-- Shared holders (see shared.lua): a shared owner's release lowers its own count, or ends its
+-- hold and sets the hash's TTL to the latest lease left (F_HOLDER stays SHARED while any holds);
+-- it never hands over, and publishes a wake-up without a grantee when anyone waits. An exclusive
+-- holder that leaves shared holders beside it (a downgrade) leaves them holding. Force frees
+-- every holder. A fair waiter queued (F_FAIR) turns off the preference for the releasing
+-- client's waiters; a shared waiter at the head of the queue gets no hand-over: the lock is freed
+-- and a wake-up without a grantee published, as when a shared claim waits unqueued (F_READERS).
+-- An abandon that takes its owner out of the queue publishes one too when shared claims wait, so
+-- that the readers a queued writer held back go in at once.
+--
 -- Hand-over kinds: a waiter of the releasing client (alive: its process is releasing) gets the
 -- lock outright, held once with the lease of its latest request and F_GRANT_WAIT set to that request's
 -- wait id; the releasing process passes the token to it, so the waiter needs no call of its own.
@@ -54,6 +64,9 @@ local owner, mode, claimTimeout, fenceRetention, channel, publishCommand, localP
 -- the release that granted the lock outright (F_GRANT_NONCE).
 local F_HOLDER, F_TOKEN, F_WAITERS, F_GRANT_WAIT = '~o', '~t', '~w', '~g'
 local F_RETRY_NONCE, F_STREAK, F_GRANT_NONCE = '~r', '~n', '~x'
+-- shared.lua's fields and the holder while only shared holders hold.
+local F_SHARED, F_FAIR, F_READERS, SHARED = '~s', '~f', '~v', ' shared'
+local RECORD = '^(%d+):(%d+):(%d+):(%d+):(%d+):(.*)$'
 -- Suffix of an owner's field in the queue deadlines that holds its latest request.
 local REQUEST = '\0g'
 -- How far past the oldest waiter a waiter of the releasing client is looked for.
@@ -108,8 +121,76 @@ local function nextToken(last, time)
   return afterLast
 end
 
-local holder, count, waiters, retryNonce, grantWait, grantNonce, token =
-  unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_WAITERS, F_RETRY_NONCE, F_GRANT_WAIT, F_GRANT_NONCE, F_TOKEN))
+-- Helpers of shared holders, made only when a shared holder is involved (the exclusive lock's
+-- paths make no closure more).
+local clock, sharedHolders, wakeReaders, releaseShared
+local holder, count, waiters, retryNonce, grantWait, grantNonce, token, shared =
+  unpack(redis.call('HMGET', lockKey, F_HOLDER, owner, F_WAITERS, F_RETRY_NONCE, F_GRANT_WAIT, F_GRANT_NONCE, F_TOKEN,
+    F_SHARED))
+if shared or (mode == 'release' and holder ~= owner and count and string.find(count, ':')) then
+  -- The server's clock in ms.
+  clock = function()
+    local time = redis.call('TIME')
+    return time[1] * 1000 + math.floor(time[2] / 1000)
+  end
+
+  -- The live shared holders' number and latest deadline, but skip's; lapsed ones dropped, and all
+  -- when drop.
+  sharedHolders = function(now, drop, skip)
+    local live, latest = 0, 0
+    local fields = redis.call('HGETALL', lockKey)
+    for i = 1, #fields, 2 do
+      local c, _, _, d = string.match(fields[i + 1], RECORD)
+      if c and string.sub(fields[i], 1, 1) ~= '~' and fields[i] ~= skip then
+        if drop or tonumber(d) <= now then
+          redis.call('HDEL', lockKey, fields[i])
+        else
+          live, latest = live + 1, math.max(latest, tonumber(d))
+        end
+      end
+    end
+    return live, latest
+  end
+
+  -- Tells waiters a shared claim may now be admitted: a message without a grantee.
+  wakeReaders = function()
+    redis.call(publishCommand, channel, '')
+    redis.call('HDEL', lockKey, F_READERS)
+  end
+
+  -- Ends one hold of a shared owner whose field holds record; holder: the hash's F_HOLDER.
+  releaseShared = function(record, holder, waiters)
+    local now = clock()
+    local c, w, t, d, g, n = string.match(record, RECORD)
+    local lapsed = tonumber(d) <= now
+    if not lapsed and nonce ~= '' and n == nonce then
+      return 0
+    end
+    if not lapsed and c ~= '1' then
+      redis.call('HSET', lockKey, owner, (tonumber(c) - 1) .. ':' .. w .. ':' .. t .. ':' .. d .. ':' .. g .. ':' .. nonce)
+      return 0
+    end
+    local live, latest = sharedHolders(now, false, owner)
+    if live > 0 then
+      redis.call('HDEL', lockKey, owner)
+      if holder == SHARED then
+        redis.call('PEXPIRE', lockKey, latest - now)
+      end
+    elseif holder == SHARED then
+      redis.call('HDEL', lockKey, owner, F_SHARED, F_HOLDER)
+      redis.call('PEXPIRE', lockKey, fenceRetention)
+    else
+      redis.call('HDEL', lockKey, owner, F_SHARED)
+    end
+    if waiters then
+      wakeReaders()
+      if redis.call('EXISTS', queueKey) == 0 then
+        redis.call('HDEL', lockKey, F_WAITERS, F_FAIR)
+      end
+    end
+    return lapsed and -1 or 1
+  end
+end
 if mode == 'release' and nonce ~= '' and grantNonce == nonce and holder and grantWait then
   -- A retry of a release that ran and granted the lock outright: answer the grant again, so that
   -- the releasing client still passes it on to its waiter.
@@ -120,10 +201,23 @@ if mode == 'force' then
     return -1
   end
   owner = holder
+  if shared then
+    sharedHolders(0, true)
+    redis.call('HDEL', lockKey, F_SHARED)
+    shared = nil
+  end
 else
   if mode == 'abandon' then
-    redis.call('ZREM', queueKey, owner)
+    local left = redis.call('ZREM', queueKey, owner)
     redis.call('HDEL', deadlinesKey, owner, owner .. REQUEST)
+    if left > 0 and redis.call('HGET', lockKey, F_READERS) then
+      -- Shared claims this waiter held back (writer preference, a fair queue) may go in now.
+      redis.call(publishCommand, channel, '')
+      redis.call('HDEL', lockKey, F_READERS)
+    end
+  end
+  if mode == 'release' and holder ~= owner and count and string.find(count, ':') then
+    return releaseShared(count, holder, waiters)
   end
   if holder ~= owner or not count or (mode == 'abandon' and count ~= '0' and (waitId == '0' or grantWait ~= waitId)) then
     return -1
@@ -139,18 +233,43 @@ else
     return 0
   end
 end
+if shared then
+  -- An exclusive holder leaves: shared holders beside it (a downgrade) keep the name.
+  local now = clock()
+  local live, latest = sharedHolders(now, false)
+  if live > 0 then
+    redis.call('HDEL', lockKey, owner, F_RETRY_NONCE, F_STREAK, F_GRANT_WAIT, F_GRANT_NONCE)
+    redis.call('HSET', lockKey, F_HOLDER, SHARED)
+    redis.call('PEXPIRE', lockKey, latest - now)
+    if waiters then
+      wakeReaders()
+    end
+    return 1
+  end
+  redis.call('HDEL', lockKey, F_SHARED)
+end
 if not waiters then
   -- Nobody waits, the common case: the lock is free, and its hash keeps the last token.
   redis.call('HDEL', lockKey, F_HOLDER, owner, F_RETRY_NONCE, F_STREAK, F_GRANT_WAIT, F_GRANT_NONCE)
   redis.call('PEXPIRE', lockKey, fenceRetention)
   return 1
 end
-local last, streak = unpack(redis.call('HMGET', lockKey, F_TOKEN, F_STREAK))
+local last, streak, fairQueue, readers = unpack(redis.call('HMGET', lockKey, F_TOKEN, F_STREAK, F_FAIR, F_READERS))
 redis.call('HDEL', lockKey, F_HOLDER, owner, F_RETRY_NONCE, F_STREAK, F_GRANT_WAIT, F_GRANT_NONCE)
-if redis.call('EXISTS', queueKey) == 0 then
-  redis.call('HDEL', lockKey, F_WAITERS)
+
+-- The lock is free with nobody to hand it to: waiting shared claims hear of it.
+local function freed()
+  redis.call('HDEL', lockKey, F_WAITERS, F_FAIR)
   redis.call('PEXPIRE', lockKey, fenceRetention)
+  if readers then
+    redis.call(publishCommand, channel, '')
+    redis.call('HDEL', lockKey, F_READERS)
+  end
   return 1
+end
+
+if redis.call('EXISTS', queueKey) == 0 then
+  return freed()
 end
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
@@ -190,14 +309,20 @@ local function grant(head, request, nextStreak)
 end
 
 local head = redis.call('ZRANGE', queueKey, 0, 0)[1]
-if head and localPrefix ~= '' and string.sub(head, 1, #localPrefix) ~= localPrefix and streak < tonumber(localHandOffs) then
+-- Whether a live entry's request is a shared claim's, which gets no hand-over.
+local function sharedClaim(request)
+  return request and string.find(request, ':s$') ~= nil
+end
+
+if head and not fairQueue and localPrefix ~= '' and string.sub(head, 1, #localPrefix) ~= localPrefix
+    and streak < tonumber(localHandOffs) then
   -- The oldest waiter is elsewhere: a live waiter of the releasing client may go first, boundedly.
   local entries = redis.call('ZRANGE', queueKey, 1, LOCAL_SCAN)
   for i = 1, #entries do
     local e = entries[i]
     if string.sub(e, 1, #localPrefix) == localPrefix then
       local request = live(e)
-      if request ~= nil then
+      if request ~= nil and not sharedClaim(request) then
         return grant(e, request, streak + 1)
       end
     end
@@ -208,6 +333,13 @@ for _ = 1, STALE_SCAN do
     break
   end
   local request = live(head)
+  if request ~= nil and sharedClaim(request) then
+    -- A shared claim is first: no hand-over; every waiter tries again, and it goes first.
+    redis.call('PEXPIRE', lockKey, fenceRetention)
+    redis.call(publishCommand, channel, '')
+    redis.call('HDEL', lockKey, F_READERS)
+    return 1
+  end
   if request ~= nil then
     return grant(head, request, 0)
   end
@@ -215,6 +347,4 @@ for _ = 1, STALE_SCAN do
   redis.call('HDEL', deadlinesKey, head, head .. REQUEST)
   head = redis.call('ZRANGE', queueKey, 0, 0)[1]
 end
-redis.call('HDEL', lockKey, F_WAITERS)
-redis.call('PEXPIRE', lockKey, fenceRetention)
-return 1
+return freed()

@@ -37,9 +37,40 @@ class ScriptContractTest {
         assertThat(lua.header("ARGV")).isEqualTo(AcquireScript.Args.names());
         assertThat(lua.unpacked("KEYS")).isEqualTo(AcquireScript.KEYS);
         assertThat(lua.unpacked("ARGV")).isEqualTo(AcquireScript.Args.names());
-        AcquireScript.Args args =
-                new AcquireScript.Args("c:o", Duration.ofSeconds(30), Duration.ZERO, Duration.ofSeconds(2), false, 0);
+        AcquireScript.Args args = new AcquireScript.Args(
+                "c:o", Duration.ofSeconds(30), Duration.ZERO, Duration.ofSeconds(2), false, 0, false);
         assertThat(args.encode()).hasSize(lua.header("ARGV").size());
+    }
+
+    @Test
+    @DisplayName("shared.lua and SharedScript agree on every key and argument, by position and name")
+    void sharedScriptMatchesItsLua() throws IOException {
+        Script lua = Script.read("shared.lua");
+        assertThat(lua.header("KEYS")).isEqualTo(SharedScript.KEYS);
+        assertThat(lua.header("ARGV")).isEqualTo(SharedScript.Args.names());
+        assertThat(lua.unpacked("KEYS")).isEqualTo(SharedScript.KEYS);
+        assertThat(lua.unpacked("ARGV")).isEqualTo(SharedScript.Args.names());
+        SharedScript.Args args = new SharedScript.Args(
+                "c:o", Duration.ofSeconds(30), Duration.ZERO, Duration.ofSeconds(2), 0, 1, 3, false, "");
+        assertThat(args.encode()).hasSize(lua.header("ARGV").size());
+        assertThat(Keys.shared(new Keys("lockkit").base("n")))
+                .as("shared.lua's keys, as the provider sends them")
+                .hasSize(SharedScript.KEYS.size())
+                .allSatisfy(key -> assertThat(key).startsWith("lockkit:{n}"));
+    }
+
+    @Test
+    @DisplayName("capacity.lua and CapacityScript agree on every key and argument, by position and name")
+    void capacityScriptMatchesItsLua() throws IOException {
+        Script lua = Script.read("capacity.lua");
+        assertThat(lua.header("KEYS")).isEqualTo(CapacityScript.KEYS);
+        assertThat(lua.header("ARGV")).isEqualTo(CapacityScript.Args.names());
+        assertThat(lua.unpacked("KEYS")).isEqualTo(CapacityScript.KEYS);
+        assertThat(lua.unpacked("ARGV")).isEqualTo(CapacityScript.Args.names());
+        assertThat(new CapacityScript.Args(3, "lockkit:{n}:c", "PUBLISH").encode())
+                .hasSize(lua.header("ARGV").size());
+        assertThat(CapacityScript.keys(new Keys("lockkit").base("n")))
+                .containsExactly("lockkit:{n}", "lockkit:{n}:cap");
     }
 
     @Test
@@ -68,7 +99,7 @@ class ScriptContractTest {
     }
 
     @Test
-    @DisplayName("inspect.lua and InspectScript agree: the three keys of a lock, no argument")
+    @DisplayName("inspect.lua and InspectScript agree: the four keys of a shared name, no argument")
     void inspectScriptMatchesItsLua() throws IOException {
         Script lua = Script.read("inspect.lua");
         assertThat(lua.header("KEYS")).isEqualTo(InspectScript.KEYS);
@@ -114,11 +145,12 @@ class ScriptContractTest {
 
     @Test
     @DisplayName(
-            "acquire.lua and release.lua draw fencing tokens with the same functions (Redis scripts cannot share code)")
+            "acquire.lua, release.lua and shared.lua draw fencing tokens with the same functions (Redis scripts cannot share code)")
     void acquireAndReleaseDrawTokensAlike() throws IOException {
         String acquire = tokenFunctions(Script.read("acquire.lua"));
         assertThat(acquire).contains("local function nextToken(last, time)");
         assertThat(tokenFunctions(Script.read("release.lua"))).isEqualTo(acquire);
+        assertThat(tokenFunctions(Script.read("shared.lua"))).isEqualTo(acquire);
     }
 
     /** The code from {@code greaterDigits} to the end of {@code nextToken}, comments removed. */
@@ -135,7 +167,7 @@ class ScriptContractTest {
     void everyScriptIsCovered() {
         assertThat(Scripts.values())
                 .extracting(Enum::name)
-                .containsExactlyInAnyOrder("ACQUIRE", "RELEASE", "RENEW", "INSPECT");
+                .containsExactlyInAnyOrder("ACQUIRE", "RELEASE", "RENEW", "INSPECT", "SHARED", "CAPACITY");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

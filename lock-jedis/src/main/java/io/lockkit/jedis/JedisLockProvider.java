@@ -286,6 +286,7 @@ public final class JedisLockProvider implements LockProvider {
      *
      * @throws IllegalArgumentException when {@code capacity} is below 1
      */
+    @Override
     public void setCapacity(String name, int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);

@@ -206,6 +206,12 @@ public final class Listing {
 
     /** The SPI's state of a held lock. */
     public static LockState state(InspectScript.Held held) {
-        return new LockState(held.holdCounts(), held.remainingLease(), held.fencingToken(), held.waiters());
+        return new LockState(
+                held.holdCounts(),
+                held.remainingLease(),
+                held.fencingToken(),
+                held.waiters(),
+                held.claims(),
+                held.capacity());
     }
 }

@@ -196,13 +196,16 @@ final class WaitQueues {
         }
 
         /**
-         * Wakes the first waiter not woken yet; when it waits for a shared hold, every shared waiter
-         * not woken yet too (each attempts, one that does not fit waits again), as one release may
-         * let several in. An exclusive waiter is woken alone, so a release wakes one attempt that
-         * can win, never a herd.
+         * Wakes the first waiter not woken yet. When it waits for a shared hold, every shared
+         * waiter not woken yet is woken too (one release may let several in; each attempts, one
+         * that does not fit waits again), and so is the first exclusive waiter not woken yet: a
+         * queued writer keeps new readers out, so readers woken without it would only wait again
+         * while it sleeps until its retry hint. An exclusive waiter first is woken alone, so a
+         * release wakes one attempt that can win, never a herd.
          */
         private void signalNext() {
             boolean shared = false;
+            boolean exclusiveWoken = false;
             for (Waiter w : waiters) {
                 if (w.signalled) {
                     continue;
@@ -213,7 +216,8 @@ final class WaitQueues {
                         return;
                     }
                     shared = true;
-                } else if (w.shared) {
+                } else if (w.shared || !exclusiveWoken) {
+                    exclusiveWoken |= !w.shared;
                     w.signal();
                 }
             }

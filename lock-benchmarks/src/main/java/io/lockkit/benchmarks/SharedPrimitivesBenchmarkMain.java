@@ -231,8 +231,8 @@ public final class SharedPrimitivesBenchmarkMain {
     }
 
     /** The permits of Redisson's semaphore are set once per name; lockkit's name carries its capacity. */
-    private static String prepared(String libName, String uri, String name) {
-        if (libName.equals("Redisson")) {
+    private static String prepared(String libName, Kind kind, String uri, String name) {
+        if (libName.equals("Redisson") && kind == Kind.S) {
             Config config = new Config();
             config.useSingleServer().setAddress(uri);
             RedissonClient setup = Redisson.create(config);
@@ -248,7 +248,7 @@ public final class SharedPrimitivesBenchmarkMain {
     /** One thread on its own name: 2,000 acquire+release of warm-up, then 10,000 measured. */
     private static Figures uncontended(String libName, Kind kind, String uri) {
         try (Lib lib = open(libName, uri, "bench-s1-" + libName)) {
-            String name = prepared(libName, uri, "s1:" + libName + ":" + kind + ":" + System.nanoTime());
+            String name = prepared(libName, kind, uri, "s1:" + libName + ":" + kind + ":" + System.nanoTime());
             Function<String, Runnable> op = kind.op(lib);
             for (int i = 0; i < 2_000; i++) {
                 op.apply(name).run();
@@ -270,7 +270,7 @@ public final class SharedPrimitivesBenchmarkMain {
         List<Lib> clients =
                 List.of(open(libName, uri, "bench-s2-" + libName), open(libName, uri, "bench-s2-" + libName));
         try {
-            String name = prepared(libName, uri, "s2:" + libName + ":" + kind + ":" + System.nanoTime());
+            String name = prepared(libName, kind, uri, "s2:" + libName + ":" + kind + ":" + System.nanoTime());
             AtomicBoolean measuring = new AtomicBoolean();
             AtomicBoolean stop = new AtomicBoolean();
             List<Stats.Samples> all = Collections.synchronizedList(new ArrayList<>());
@@ -328,7 +328,7 @@ public final class SharedPrimitivesBenchmarkMain {
     /** The commands a library sends for one uncontended acquire+release (MONITOR, 500 of them). */
     private static double commandsPerOperation(String libName, Kind kind, RedisAdmin redis) {
         try (Lib lib = open(libName, redis.uri(), "bench-sc-" + libName)) {
-            String name = prepared(libName, redis.uri(), "sc:" + libName + ":" + kind);
+            String name = prepared(libName, kind, redis.uri(), "sc:" + libName + ":" + kind);
             Function<String, Runnable> op = kind == Kind.R ? lib::read : kind.op(lib);
             op.apply(name).run(); // connections and subscriptions made before the window
             try (MonitorCounter monitor =

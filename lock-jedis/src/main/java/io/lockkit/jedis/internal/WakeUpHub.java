@@ -49,6 +49,14 @@ public final class WakeUpHub implements WakeUps {
     private final ReentrantLock lock = new ReentrantLock();
     private final WakeUpListeners listeners = new WakeUpListeners();
     private final Map<String, CompletableFuture<Void>> confirmations = new ConcurrentHashMap<>();
+    /**
+     * Per channel, the SUBSCRIBEs sent on this connection whose confirmation has not come, oldest
+     * first (under {@link #lock}): Redis confirms each in order, so a confirmation completes the
+     * oldest. A channel unsubscribed and subscribed again before the first confirmation came must
+     * not take that confirmation for its own: between the two, Redis unsubscribed the channel, and a
+     * release published then would be lost to a waiter told it was subscribed.
+     */
+    private final Map<String, java.util.ArrayDeque<CompletableFuture<Void>>> pending = new java.util.HashMap<>();
     /** Channels requested on the current connection; guarded by {@link #lock}. */
     private final Set<String> requested = new HashSet<>();
 
@@ -80,11 +88,17 @@ public final class WakeUpHub implements WakeUps {
                 throw new LockException(lockName, "the Redis lock provider is closed");
             }
             listeners.add(channel, listener);
-            confirmed = confirmations.computeIfAbsent(channel, c -> new CompletableFuture<>());
-            if (thread == null) {
-                startThread();
-            } else if (connected && requested.add(channel)) {
+            if (thread != null && connected && requested.add(channel)) {
+                confirmed = new CompletableFuture<>();
+                confirmations.put(channel, confirmed);
+                pending.computeIfAbsent(channel, c -> new java.util.ArrayDeque<>())
+                        .add(confirmed);
                 pubSub.subscribe(channel);
+            } else {
+                confirmed = confirmations.computeIfAbsent(channel, c -> new CompletableFuture<>());
+                if (thread == null) {
+                    startThread();
+                }
             }
         } finally {
             lock.unlock();
@@ -188,6 +202,7 @@ public final class WakeUpHub implements WakeUps {
             lock.lock();
             try {
                 requested.clear();
+                pending.clear(); // a new connection: its confirmations answer the channels subscribed below
                 requested.add(controlChannel);
                 requested.addAll(listeners.keys());
                 if (reconnect) {
@@ -260,6 +275,7 @@ public final class WakeUpHub implements WakeUps {
         @Override
         public void onSubscribe(String channel, int subscribedChannels) {
             List<String> late = new ArrayList<>();
+            CompletableFuture<Void> oldest;
             lock.lock();
             try {
                 if (closed) {
@@ -280,10 +296,15 @@ public final class WakeUpHub implements WakeUps {
                         subscribe(late.toArray(String[]::new));
                     }
                 }
+                java.util.ArrayDeque<CompletableFuture<Void>> sent = pending.get(channel);
+                oldest = sent == null ? null : sent.poll();
+                if (sent != null && sent.isEmpty()) {
+                    pending.remove(channel);
+                }
             } finally {
                 lock.unlock();
             }
-            CompletableFuture<Void> f = confirmations.get(channel);
+            CompletableFuture<Void> f = oldest != null ? oldest : confirmations.get(channel);
             if (f != null) {
                 f.complete(null);
             }

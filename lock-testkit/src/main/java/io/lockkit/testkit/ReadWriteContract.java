@@ -327,46 +327,4 @@ abstract class ReadWriteContract extends ContractGroup {
                 .isTrue();
         rw.writeLock().unlock();
     }
-
-    @Test
-    @DisplayName("readers and writers of two clients hammering one name keep making progress")
-    void contendedReadersAndWritersKeepMakingProgress() throws Exception {
-        assume(Capability.SHARED_HOLDS);
-        String name = name();
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.List<Runnable> threads = new java.util.ArrayList<>();
-        for (int c = 0; c < 2; c++) {
-            // The default subscription linger, as applications run (the kit's other clients drop a
-            // subscription at once, which makes every wait subscribe anew).
-            DistributedReadWriteLock rw = closeAfterTest(DistributedLockFactory.builder(provider())
-                            .defaultOptions(LockOptions.builder()
-                                    .watchdogLease(scaled(STEADY_LEASE))
-                                    .build())
-                            .build())
-                    .getReadWriteLock(name);
-            for (int t = 0; t < 4; t++) {
-                int thread = t;
-                threads.add(() -> {
-                    for (int i = 0; i < 40; i++) {
-                        DistributedLock l = (i + thread) % 10 == 0 ? rw.writeLock() : rw.readLock();
-                        try {
-                            // A wake-up that is lost leaves a waiter asleep until its retry hint, the
-                            // holder's 60 s lease: 20 s is far more than any hand-over takes.
-                            if (!l.tryLock(scaled(Duration.ofSeconds(20)), null)) {
-                                throw new AssertionError("a " + (l == rw.writeLock() ? "writer" : "reader")
-                                        + " waited 20 s while " + done.get() + " acquisitions were done");
-                            }
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return;
-                        }
-                        l.unlock();
-                        done.incrementAndGet();
-                    }
-                });
-            }
-        }
-        runAll(threads, Duration.ofSeconds(90));
-        assertThat(done.get()).isEqualTo(320);
-    }
 }

@@ -20,7 +20,11 @@ public final class InspectStatement {
     public static final String NAME = "inspect";
 
     /** The reply's columns, in order. */
-    public static final List<String> COLUMNS = List.of("owner", "hold_count", "remaining_us", "token", "waiters");
+    public static final List<String> COLUMNS =
+            List.of("owner", "hold_count", "remaining_us", "token", "waiters", "weight", "capacity");
+
+    /** The first {@link #COLUMNS}: one holder's, which a listing's rows share. */
+    public static final List<String> HOLDER_COLUMNS = COLUMNS.subList(0, 5);
 
     private static final Reply FREE = new Free();
 
@@ -51,17 +55,33 @@ public final class InspectStatement {
      * {@code remaining} lease (the longest), {@code token} (the newest), and {@code waiters} live
      * queue entries (-1: the dialect keeps no queue).
      */
-    public record Held(Map<String, Integer> holdCounts, Duration remaining, long token, int waiters) implements Reply {
+    public record Held(
+            Map<String, Integer> holdCounts,
+            Duration remaining,
+            long token,
+            int waiters,
+            Map<String, Integer> weights,
+            int capacity)
+            implements Reply {
+
+        /** A state without weights or a stored capacity (a listing's row). */
+        public Held(Map<String, Integer> holdCounts, Duration remaining, long token, int waiters) {
+            this(holdCounts, remaining, token, waiters, Map.of(), -1);
+        }
 
         /** This state and one more holder's row. */
         Held and(Held other) {
             Map<String, Integer> counts = new LinkedHashMap<>(holdCounts);
             counts.putAll(other.holdCounts);
+            Map<String, Integer> w = new LinkedHashMap<>(weights);
+            w.putAll(other.weights);
             return new Held(
                     Map.copyOf(counts),
                     remaining.compareTo(other.remaining) >= 0 ? remaining : other.remaining,
                     Math.max(token, other.token),
-                    Math.max(waiters, other.waiters));
+                    Math.max(waiters, other.waiters),
+                    Map.copyOf(w),
+                    Math.max(capacity, other.capacity));
         }
     }
 
@@ -70,6 +90,18 @@ public final class InspectStatement {
         @Nullable Held all = null;
         while (rs.next()) {
             Held one = held(rs, 1);
+            int weight = rs.getInt(6);
+            int capacity = rs.getInt(7);
+            if (rs.wasNull()) {
+                capacity = -1;
+            }
+            one = new Held(
+                    one.holdCounts(),
+                    one.remaining(),
+                    one.token(),
+                    one.waiters(),
+                    weight > 0 ? Map.of(rs.getString(1), weight) : Map.of(),
+                    capacity);
             all = all == null ? one : all.and(one);
         }
         return all == null ? FREE : all;

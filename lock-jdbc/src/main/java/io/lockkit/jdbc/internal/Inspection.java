@@ -21,33 +21,22 @@ public final class Inspection {
 
     private Inspection() {}
 
-    /**
-     * The state of {@code name}, or empty when it is free; when the dialect keeps shared holders, a
-     * second statement reads their weights and the stored capacity.
-     */
+    /** The state of {@code name} (each shared holder's permits and the stored capacity too), or empty when it is free. */
     public static Optional<LockState> inspect(JdbcCalls calls, Dialect sql, String name) {
         InspectStatement.Args args = new InspectStatement.Args(Keys.of(name));
         InspectStatement.Reply reply = calls.run(name, "inspecting", c -> sql.inspect(c, args));
         if (!(reply instanceof InspectStatement.Held h)) {
             return Optional.empty();
         }
-        LockState state = state(h);
-        if (!sql.statements().containsKey("shared.state")) {
-            return Optional.of(state);
-        }
-        SharedStatement.Args shared =
-                new SharedStatement.Args(Keys.of(name), name, "", java.time.Duration.ZERO, 0, 0, 0, "");
-        SharedRows.State rows = calls.run(
-                name, "inspecting shared holders", c -> sql.run(c, "shared.state", shared, SharedRows.State::decode));
         Map<String, Claim> claims = new HashMap<>();
-        for (SharedRows.Holder holder : rows.holders()) {
-            if (state.holdCounts().containsKey(holder.owner())) {
-                claims.put(holder.owner(), Claim.shared(Math.max(1, holder.weight()), Claim.UNBOUNDED));
-            }
-        }
-        int capacity = rows.capacity() == null ? LockState.NO_CAPACITY : rows.capacity();
+        h.weights().forEach((owner, weight) -> claims.put(owner, Claim.shared(weight, Claim.UNBOUNDED)));
         return Optional.of(new LockState(
-                state.holdCounts(), state.remainingLease(), state.fencingToken(), state.waiters(), claims, capacity));
+                h.holdCounts(),
+                h.remaining(),
+                h.token(),
+                h.waiters(),
+                claims,
+                h.capacity() < 1 ? LockState.NO_CAPACITY : h.capacity()));
     }
 
     /**

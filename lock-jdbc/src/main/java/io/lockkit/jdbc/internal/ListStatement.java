@@ -17,14 +17,17 @@ public final class ListStatement {
     /** The statement's name in the statements files. */
     public static final String NAME = "list";
 
-    /** The reply's columns, in order: the key and name, then {@link InspectStatement#COLUMNS}. */
+    /**
+     * The reply's columns, in order: the key and name, then {@link InspectStatement#HOLDER_COLUMNS}
+     * (a listing reads no weights or capacities).
+     */
     public static final List<String> COLUMNS = columns();
 
     private ListStatement() {}
 
     private static List<String> columns() {
         List<String> all = new ArrayList<>(List.of("lock_key", "name"));
-        all.addAll(InspectStatement.COLUMNS);
+        all.addAll(InspectStatement.HOLDER_COLUMNS);
         return List.copyOf(all);
     }
 

@@ -85,13 +85,16 @@ DELETE FROM lockkit_locks_holders WHERE lock_key = :key;
 SELECT lease_until > CURRENT_TIMESTAMP(6) AS o_held FROM OLD TABLE (DELETE FROM lockkit_locks WHERE lock_key = :key);
 
 -- :name inspect
--- The holders, one row each: the exclusive holder of the row (its hold count, the lease left in us,
+-- The holders, one row each, with each shared holder's weight (0: the exclusive holder) and the
+-- name's stored capacity (NULL: none): the exclusive holder of the row (its hold count, the lease left in us,
 -- its token), else the row's valid shared holders (each with its own), when the row's lease is
 -- valid; H2 counts no waiters (-1).
-SELECT owner, hold_count, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), lease_until) AS remaining_us, token, -1 AS waiters
-FROM lockkit_locks WHERE lock_key = :key AND lease_until > CURRENT_TIMESTAMP(6) AND owner <> 'shared holders'
+SELECT l.owner, l.hold_count, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), l.lease_until) AS remaining_us, l.token, -1 AS waiters,
+       0 AS weight, (SELECT c.capacity FROM lockkit_locks_capacity c WHERE c.lock_key = l.lock_key) AS capacity
+FROM lockkit_locks l WHERE l.lock_key = :key AND l.lease_until > CURRENT_TIMESTAMP(6) AND l.owner <> 'shared holders'
 UNION ALL
-SELECT h.owner, h.hold_count, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), h.lease_until), h.token, -1
+SELECT h.owner, h.hold_count, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), h.lease_until), h.token, -1,
+       h.weight, (SELECT c.capacity FROM lockkit_locks_capacity c WHERE c.lock_key = l.lock_key)
 FROM lockkit_locks l JOIN lockkit_locks_holders h ON h.lock_key = l.lock_key AND h.lease_until > CURRENT_TIMESTAMP(6)
 WHERE l.lock_key = :key AND l.lease_until > CURRENT_TIMESTAMP(6);
 

@@ -51,17 +51,20 @@ WHERE lock_key = :key AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01',
 DELETE FROM lockkit_locks WHERE lock_key = :key;
 
 -- :name inspect
--- The holders, one row each: the exclusive holder of the row (its hold count, the lease left in us,
+-- The holders, one row each, with each shared holder's weight (0: the exclusive holder) and the
+-- name's stored capacity (NULL: none): the exclusive holder of the row (its hold count, the lease left in us,
 -- its token), else the row's valid shared holders (each with its own), when the row's lease is
 -- valid; each row with the live waiters.
 SELECT l.owner, l.hold_count, l.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AS remaining_us,
        l.token, (SELECT COUNT(*) FROM lockkit_locks_waiters w
-                 WHERE w.lock_key = l.lock_key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS waiters
+                 WHERE w.lock_key = l.lock_key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS waiters,
+       0 AS weight, (SELECT c.capacity FROM lockkit_locks_capacity c WHERE c.lock_key = l.lock_key) AS capacity
 FROM lockkit_locks l
 WHERE l.lock_key = :key AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) AND l.owner <> 'shared holders'
 UNION ALL
 SELECT h.owner, h.hold_count, h.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), h.token,
-       (SELECT COUNT(*) FROM lockkit_locks_waiters w WHERE w.lock_key = l.lock_key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)))
+       (SELECT COUNT(*) FROM lockkit_locks_waiters w WHERE w.lock_key = l.lock_key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))),
+       h.weight, (SELECT c.capacity FROM lockkit_locks_capacity c WHERE c.lock_key = l.lock_key)
 FROM lockkit_locks l JOIN lockkit_locks_holders h ON h.lock_key = l.lock_key AND h.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))
 WHERE l.lock_key = :key AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
 

@@ -118,17 +118,20 @@ WITH freed AS (
 SELECT f.held AS o_held, pg_notify(:channel, :key)::text AS notified FROM freed f;
 
 -- :name inspect
--- The holders, one row each: the exclusive holder of the row (its hold count, the lease left in us,
+-- The holders, one row each, with each shared holder's weight (0: the exclusive holder) and the
+-- name's stored capacity (NULL: none): the exclusive holder of the row (its hold count, the lease left in us,
 -- its token), else the row's valid shared holders (each with its own), when the row's lease is
 -- valid; each row with the live waiters (queue entries not expired).
 SELECT l.owner, l.hold_count, (extract(epoch FROM l.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us,
        l.token, (SELECT count(*) FROM lockkit_locks_waiters w
-                 WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer AS waiters
+                 WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer AS waiters,
+       0 AS weight, (SELECT c.capacity FROM lockkit_locks_capacity c WHERE c.lock_key = l.lock_key) AS capacity
 FROM lockkit_locks l WHERE l.lock_key = :key AND l.lease_until > clock_timestamp() AND l.owner <> 'shared holders'
 UNION ALL
 SELECT h.owner, h.hold_count, (extract(epoch FROM h.lease_until - clock_timestamp()) * 1000000)::bigint,
        h.token, (SELECT count(*) FROM lockkit_locks_waiters w
-                 WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer
+                 WHERE w.lock_key = l.lock_key AND w.expires > clock_timestamp())::integer,
+       h.weight, (SELECT c.capacity FROM lockkit_locks_capacity c WHERE c.lock_key = l.lock_key)
 FROM lockkit_locks l JOIN lockkit_locks_holders h ON h.lock_key = l.lock_key AND h.lease_until > clock_timestamp()
 WHERE l.lock_key = :key AND l.lease_until > clock_timestamp();
 

@@ -100,7 +100,8 @@ class FifoJobsRecipeTest {
             int queued = i + 1;
             await(batch + " in the queue") // so that the batches ask in the order they were started
                     .atMost(Duration.ofSeconds(10))
-                    .until(() -> instances.get(0)
+                    .until(() -> instances
+                                    .get(0)
                                     .operations()
                                     .inspect(ledgerName)
                                     .map(LockInfo::waiters)

@@ -138,6 +138,7 @@ class PartnerBulkheadRecipeTest {
             assertThat(partner.calls).hasValue(0);
         }
         busy.forEach(LockHandle::release);
-        assertThat(new PartnerClient(instances.get(1), partnerName, partner).book("late")).isEqualTo("booked late");
+        assertThat(new PartnerClient(instances.get(1), partnerName, partner).book("late"))
+                .isEqualTo("booked late");
     }
 }

@@ -2,6 +2,7 @@ package io.lockkit;
 
 import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.LockState;
+import io.lockkit.spi.support.Arguments;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -30,9 +31,7 @@ final class HandleSemaphore implements DistributedSemaphore {
             String name,
             int capacity,
             boolean fair) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
-        }
+        Arguments.atLeast(capacity, 1, "capacity");
         this.acquirer = acquirer;
         this.operations = operations;
         this.defaults = defaults;
@@ -106,9 +105,7 @@ final class HandleSemaphore implements DistributedSemaphore {
      * @throws IllegalArgumentException naming {@code permits} when it is below 1 or above the capacity
      */
     private Claim claim(int permits) {
-        if (permits < 1) {
-            throw new IllegalArgumentException("permits must be at least 1, was " + permits);
-        }
+        Arguments.atLeast(permits, 1, "permits");
         if (permits > capacity) {
             throw new IllegalArgumentException("permits must not exceed the capacity " + capacity + ", was " + permits);
         }
@@ -117,10 +114,7 @@ final class HandleSemaphore implements DistributedSemaphore {
     }
 
     private static LockOptions requireOptions(LockOptions options) {
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        return options;
+        return Arguments.notNull(options, "options");
     }
 
     @Override

@@ -46,9 +46,7 @@ final class OperatorCalls implements LockOperations {
     public void setCapacity(String name, int capacity) {
         calls.require(Capability.SHARED_HOLDS, "a stored capacity (capability SHARED_HOLDS)");
         LockNames.check(name);
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
-        }
+        io.lockkit.spi.support.Arguments.atLeast(capacity, 1, "capacity");
         gate.ensureOpen(name);
         provider.setCapacity(name, capacity);
         rooms.recheck(name);

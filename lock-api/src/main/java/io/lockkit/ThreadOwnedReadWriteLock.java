@@ -1,6 +1,7 @@
 package io.lockkit;
 
 import io.lockkit.spi.Claim;
+import io.lockkit.spi.support.Arguments;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -83,10 +84,7 @@ final class ThreadOwnedReadWriteLock implements DistributedReadWriteLock {
     }
 
     private static LockOptions require(LockOptions options) {
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        return options;
+        return Arguments.notNull(options, "options");
     }
 
     @Override

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  *     room and no wait id.
  * <li><b>Subscribe and retry</b>: the first busy answer subscribes the room to the backend's
  *     release notifications; a release may have slipped by before the subscription was in place,
- *     so one more attempt follows.
+ *     so one more attempt follows, for every waiter whose first attempt went out before it was.
  * <li><b>Park</b> until woken, the provider's retry hint (at least {@link #MIN_RETRY_NANOS}) or
  *     the deadline, then attempt again.
  * <li><b>Direct grant</b>: a release by this client may have granted the lock to this wait
@@ -174,7 +174,8 @@ final class Wait {
      */
     @Nullable
     Grant begin(WaitQueues.Waiter w) {
-        busy = subscribeAndRetry(w, attempt(now()));
+        boolean heard = services.rooms().subscribed(w);
+        busy = subscribeAndRetry(w, attempt(now()), heard);
         Grant won = won(busy);
         if (won != null) {
             return took(won);
@@ -293,12 +294,19 @@ final class Wait {
         return services.calls().attempt(name, owner, options.lease(), left, waitId, options.claim());
     }
 
-    /** After a busy first answer: subscribe the room, and when that was done just now, attempt once more. */
-    private Acquisition subscribeAndRetry(WaitQueues.Waiter w, Acquisition first) {
-        if (!first.isAcquired() && services.rooms().subscribe(w)) {
-            return attempt(now());
+    /**
+     * After a busy first answer: unless the room was subscribed before that attempt went out ({@code
+     * heard}: a release after it reaches this waiter), subscribe it and attempt once more. Every
+     * waiter whose first attempt preceded the subscription tries again, not only the one that made
+     * it: a release in between reached nobody, and the one that made it may be kept out by this one
+     * (a writer queued ahead of readers, an earlier fair waiter) and wait again.
+     */
+    private Acquisition subscribeAndRetry(WaitQueues.Waiter w, Acquisition first, boolean heard) {
+        if (first.isAcquired() || heard) {
+            return first;
         }
-        return first;
+        services.rooms().subscribe(w);
+        return attempt(now());
     }
 
     /** The lock a release of this client granted to this wait outright, taken; or null. */

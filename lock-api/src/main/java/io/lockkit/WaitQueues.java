@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * the attempt can miss it. A release notification wakes one waiter of the room (the one the
  * backend handed the lock to, when it says so), never all of them; a waiter that gives up without
  * taking the lock passes an unused wake-up on. The room subscribes to the backend when its first
- * waiter finds the lock busy; the caller then tries once more, as a release may have slipped by
- * before the subscription was in place. An idle room keeps its subscription for a short linger so
+ * waiter finds the lock busy; every waiter whose first attempt went out before the subscription was
+ * in place then tries once more, as a release may have slipped by in between. An idle room keeps its subscription for a short linger so
  * that steady contention does not subscribe and unsubscribe on every acquisition.
  *
  * <p>A hand-over to a handle owner of this client that no longer waits here (its wait ended, and
@@ -274,6 +274,11 @@ final class WaitQueues {
                 room.lock.unlock();
             }
         }
+    }
+
+    /** Whether the waiter's room receives release notifications already (it keeps them while the waiter is in it). */
+    boolean subscribed(Waiter w) {
+        return w.room.subscription != null;
     }
 
     /**

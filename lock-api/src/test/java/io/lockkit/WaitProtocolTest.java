@@ -179,6 +179,46 @@ class WaitProtocolTest {
     }
 
     @Test
+    void everyWaiterWhoseFirstAttemptPrecededTheSubscriptionTriesOnceMore() throws Exception {
+        // A reader and a writer of this client find a writer of another client holding. The
+        // reader's subscription is slow; the other client releases while it is being made, so the
+        // release reaches nobody here. The reader's retry then finds the writer queued ahead of it
+        // (writer preference) and waits again; unless the writer tries once more too, both would
+        // sleep until their retry hint, the hour-long lease.
+        LockHandle holder =
+                factory(backend.newClient()).getReadWriteLock(NAME).acquireWrite(lease(Duration.ofHours(1)));
+        CountDownLatch subscribing = new CountDownLatch(1);
+        CountDownLatch subscriptionMay = new CountDownLatch(1);
+        Recording recording = new Recording(backend.newClient()) {
+            @Override
+            public Subscription subscribe(String name, WakeUpListener listener) {
+                subscribing.countDown();
+                try {
+                    subscriptionMay.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.subscribe(name, listener);
+            }
+        };
+        DistributedReadWriteLock rw = factory(recording).getReadWriteLock(NAME);
+        CompletableFuture<LockHandle> reader = startWaiter(() -> rw.acquireRead(LockOptions.DEFAULTS));
+        assertThat(subscribing.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<LockHandle> writer = startWaiter(() -> rw.acquireWrite(LockOptions.DEFAULTS));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> recording.requests.stream().anyMatch(r -> r.claim().exclusive()));
+
+        holder.release();
+        subscriptionMay.countDown();
+        LockHandle w = writer.get(5, TimeUnit.SECONDS);
+        assertThat(reader)
+                .as("the reader waits for the writer queued ahead of it")
+                .isNotDone();
+        w.release();
+        reader.get(5, TimeUnit.SECONDS).release();
+    }
+
+    @Test
     void aParkEndsAtTheProvidersRetryHintWithoutAnyWakeUp() throws Exception {
         // The holder's lease lapses on the fake clock: no release, so no wake-up; only the retry
         // hint (the lease left) ends the park.

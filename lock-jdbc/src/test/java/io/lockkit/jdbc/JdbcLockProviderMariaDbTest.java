@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * renewal batch, the schema (no DDL at a normal start, a data-only account). Skipped, saying why,
  * where no MariaDB can be started.
  */
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("JdbcLockProvider on MariaDB, beyond the kit")
 class JdbcLockProviderMariaDbTest {
 

@@ -32,10 +32,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What the PostgreSQL dialect promises beyond the kit: statement counts, tokens, time, transactions, LISTEN. */
+@Tag("first-pass") // CI runs it in one of its two passes only: see .ci/run
 class JdbcLockProviderPostgresTest {
 
     /** PostgreSQL with lockkit's table, for this class. */

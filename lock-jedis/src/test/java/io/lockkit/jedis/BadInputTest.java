@@ -49,6 +49,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,6 +64,7 @@ import redis.clients.jedis.SslOptions;
  * made (fence keys of valid locks are kept {@value #FENCE_RETENTION_MILLIS} ms here, and awaited).
  * Validation failures must not reach Redis at all: the server's script-call counter stays put.
  */
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Bad input gets a clear exception and leaves nothing behind in Redis")
 class BadInputTest {
 

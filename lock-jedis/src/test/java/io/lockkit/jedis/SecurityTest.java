@@ -53,6 +53,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -72,6 +73,7 @@ import redis.clients.jedis.SslOptions;
  * <p>Runs on {@code redis-server} from the PATH, else the embedded Redis 6.2 binary
  * ({@code -Dlockkit.security.sources=EMBEDDED} forces the latter); ACL channel rules need 6.2.
  */
+@Tag("first-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Security: AUTH, ACL, TLS, prefix isolation, scripts")
 class SecurityTest {
 

@@ -8,12 +8,14 @@ import java.net.URI;
 import java.util.List;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
 
 @DisplayName(
         "dev mode: the Dev Services Redis serves @Locked and outlives a live reload; the old application's locks do not")
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 class DevModeLiveReloadTest {
 
     private static final String DEV_SERVICES = "lockkit Dev Services";

@@ -12,9 +12,11 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("Dev UI: lockkit's card shows the backend and lists the locks the application holds")
 class DevUiTest {
 

@@ -27,6 +27,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -38,6 +39,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * server stops. The inner build is offline, reads this build's lockkit artifacts from a repository
  * the POM prepares, and everything else from the outer build's local repository.
  */
+@Tag("first-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("mvn quarkus:dev: Dev Services Redis, and a live reload keeps the same Redis")
 class DevModeIT {
 

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 //   pauses.
 @DisplayName("@Scheduled(every = \"1s\") under @Locked, a lock per period, in two packaged instances under load:"
         + " one run per period")
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 class ScheduledJobIT {
 
     /** Seconds during which both instances run and the runs are counted. */

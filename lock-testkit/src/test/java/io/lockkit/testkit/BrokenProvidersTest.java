@@ -504,6 +504,26 @@ class BrokenProvidersTest {
                         BrokenFactoryKits.UnnamedMalformedValueKit.class,
                         "malformedValuesAreRefusedNamingTheKey"),
                 row(
+                        "a provider whose release wakes one listening client only (readers serialized after a writer, Redisson #1542) fails the every-reader wake-up test",
+                        BrokenPrimitiveKits.OneClientWokenKit.class,
+                        LockContractTest.ReadWrite.class,
+                        "aWritersReleaseWakesEveryReader"),
+                row(
+                        "a provider whose shared holders' releases wake nobody (a waiter misses the unlock until the lease runs out, Redisson #3891) fails the waiting-writer test",
+                        BrokenPrimitiveKits.SharedReleaseWakesNobodyKit.class,
+                        LockContractTest.ReadWrite.class,
+                        "aWaitingWriterIsNotStarved"),
+                row(
+                        "a provider that never lets a read claim beside its owner's write hold (downgrade broken, Redisson #4217) fails the downgrade test",
+                        BrokenPrimitiveKits.NoDowngradeKit.class,
+                        LockContractTest.ReadWrite.class,
+                        "aWriterDowngrades"),
+                row(
+                        "a provider that leases permits but never renews them (a long task loses its permit silently) fails the watchdog permit test",
+                        BrokenPrimitiveKits.PermitsNeverRenewedKit.class,
+                        LockContractTest.LeasedSemaphore.class,
+                        "theWatchdogKeepsAPermit"),
+                row(
                         "a provider that ignores abandons leaves the busy member of a failed multi-lock queued for the wait that gave up: the multi-lock test fails",
                         BrokenQueueKits.KeepsAbandonedQueueEntryKit.class,
                         LockContractTest.MultiLock.class,

@@ -118,7 +118,7 @@ final class Acquirer {
     /** The handle of a hold won for a handle owner: registered, watched, reported. */
     private LockHandle handleFor(String name, String owner, Grant g, ResolvedOptions o, long start) {
         Hold h = services.holds().register(name, owner, g, o);
-        services.events().acquired(name, start, g.token(), false);
+        services.events().acquired(name, o.claim(), start, g.token(), false);
         return new OwnedLockHandle(services.calls(), services.ticker(), services.holds(), h);
     }
 }

@@ -129,7 +129,7 @@ final class AsyncWait<T> {
         try {
             if (stage.isDone()) {
                 // Cancelled (or completed) by the caller: give up as an interrupt does.
-                services.events().notAcquired(name, start, Outcome.INTERRUPTED);
+                services.events().notAcquired(name, options.claim(), start, Outcome.INTERRUPTED);
                 finish(null);
                 return;
             }

@@ -1,7 +1,9 @@
 package io.lockkit;
 
+import io.lockkit.LockObserver.HoldKind;
 import io.lockkit.LockObserver.LossCause;
 import io.lockkit.LockObserver.Outcome;
+import io.lockkit.spi.Claim;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.FlightRecorder;
@@ -137,13 +139,22 @@ final class Events {
         }
     }
 
-    /** The lock was taken (or taken again, {@code reentrant}) by a call that started at {@code startNanos}. */
-    void acquired(String name, long startNanos, long token, boolean reentrant) {
+    /** What a hold of {@code claim} is, for observers and events. */
+    static HoldKind kindOf(Claim claim) {
+        if (claim.exclusive()) {
+            return claim.fair() ? HoldKind.FAIR : HoldKind.EXCLUSIVE;
+        }
+        return claim.capacity() == Claim.UNBOUNDED ? HoldKind.READ : HoldKind.PERMITS;
+    }
+
+    /** The lock was taken (or taken again, {@code reentrant}) for {@code claim} by a call that started at {@code startNanos}. */
+    void acquired(String name, Claim claim, long startNanos, long token, boolean reentrant) {
+        HoldKind kind = kindOf(claim);
         if (observers.length > 0) {
             long waited = ticker.nanoTime() - startNanos;
             for (Guarded g : observers) {
                 try {
-                    g.observer.acquired(name, waited, token, reentrant);
+                    g.observer.acquired(name, kind, claim.weight(), waited, token, reentrant);
                 } catch (Throwable t) {
                     g.failed(Kind.ACQUIRED, t);
                 }
@@ -151,20 +162,28 @@ final class Events {
         }
         if (jfr()) {
             try {
-                JfrEvents.acquire(name, ticker, startNanos, reentrant ? "REENTERED" : "ACQUIRED", token);
+                JfrEvents.acquire(
+                        name,
+                        kind.name(),
+                        claim.weight(),
+                        ticker,
+                        startNanos,
+                        reentrant ? "REENTERED" : "ACQUIRED",
+                        token);
             } catch (RuntimeException | LinkageError e) {
                 jfrFailed(e);
             }
         }
     }
 
-    /** A call that started at {@code startNanos} ended without the lock. */
-    void notAcquired(String name, long startNanos, Outcome outcome) {
+    /** A call for {@code claim} that started at {@code startNanos} ended without it. */
+    void notAcquired(String name, Claim claim, long startNanos, Outcome outcome) {
+        HoldKind kind = kindOf(claim);
         if (observers.length > 0) {
             long waited = ticker.nanoTime() - startNanos;
             for (Guarded g : observers) {
                 try {
-                    g.observer.notAcquired(name, waited, outcome);
+                    g.observer.notAcquired(name, kind, waited, outcome);
                 } catch (Throwable t) {
                     g.failed(Kind.NOT_ACQUIRED, t);
                 }
@@ -172,7 +191,7 @@ final class Events {
         }
         if (jfr()) {
             try {
-                JfrEvents.acquire(name, ticker, startNanos, outcome.name(), 0);
+                JfrEvents.acquire(name, kind.name(), claim.weight(), ticker, startNanos, outcome.name(), 0);
             } catch (RuntimeException | LinkageError e) {
                 jfrFailed(e);
             }
@@ -180,8 +199,8 @@ final class Events {
     }
 
     /** Returns a new InterruptedException after reporting the interrupted wait, for {@code throw}. */
-    InterruptedException interrupted(String name, long startNanos) {
-        notAcquired(name, startNanos, Outcome.INTERRUPTED);
+    InterruptedException interrupted(String name, Claim claim, long startNanos) {
+        notAcquired(name, claim, startNanos, Outcome.INTERRUPTED);
         return new InterruptedException();
     }
 
@@ -191,7 +210,7 @@ final class Events {
             long held = ticker.nanoTime() - h.acquiredNanos;
             for (Guarded g : observers) {
                 try {
-                    g.observer.released(h.name, h.token, held);
+                    g.observer.released(h.name, kindOf(h.claim), h.claim.weight(), h.token, held);
                 } catch (Throwable t) {
                     g.failed(Kind.RELEASED, t);
                 }
@@ -199,7 +218,7 @@ final class Events {
         }
         if (jfr()) {
             try {
-                JfrEvents.hold(h.name, ticker, h.acquiredNanos, h.token);
+                JfrEvents.hold(h.name, kindOf(h.claim).name(), h.claim.weight(), ticker, h.acquiredNanos, h.token);
             } catch (RuntimeException | LinkageError e) {
                 jfrFailed(e);
             }
@@ -212,14 +231,15 @@ final class Events {
         }
         for (Guarded g : observers) {
             try {
-                g.observer.lost(h.name, h.token, cause, loss);
+                g.observer.lost(h.name, kindOf(h.claim), h.claim.weight(), h.token, cause, loss);
             } catch (Throwable t) {
                 g.failed(Kind.LOST, t);
             }
         }
         if (jfr()) {
             try {
-                JfrEvents.loss(h.name, h.token, cause.name(), loss.getMessage());
+                JfrEvents.loss(
+                        h.name, kindOf(h.claim).name(), h.claim.weight(), h.token, cause.name(), loss.getMessage());
             } catch (RuntimeException | LinkageError e) {
                 jfrFailed(e);
             }

@@ -82,7 +82,10 @@ public final class HealthReport {
         return Optional.ofNullable(failure);
     }
 
-    /** Holds this factory has now (each owner's hold of a lock once, whatever its hold count). */
+    /**
+     * Holds this factory has now, of every primitive: each owner's hold of a name once, whatever its
+     * hold count (a read lock's hold, a semaphore's hold of several permits: one each).
+     */
     public int activeHolds() {
         return activeHolds;
     }

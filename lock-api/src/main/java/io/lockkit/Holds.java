@@ -202,7 +202,7 @@ final class Holds {
             throw h.lossToThrow();
         }
         h.increment();
-        events.acquired(h.name, start, h.token, true);
+        events.acquired(h.name, h.claim, start, h.token, true);
     }
 
     /**

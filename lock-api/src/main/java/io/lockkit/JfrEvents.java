@@ -56,6 +56,16 @@ final class JfrEvents {
 
         @Label("Fencing Token")
         long token;
+
+        @Label("Kind")
+        @Description(
+                "EXCLUSIVE (a lock, a write lock), FAIR (a fair lock), READ (a read lock) or PERMITS (a semaphore's)")
+        @Nullable
+        String kind;
+
+        @Label("Permits")
+        @Description("The permits of a semaphore's hold; 1 for every other kind")
+        int permits;
     }
 
     @Name("lockkit.Hold")
@@ -74,6 +84,16 @@ final class JfrEvents {
 
         @Label("Fencing Token")
         long token;
+
+        @Label("Kind")
+        @Description(
+                "EXCLUSIVE (a lock, a write lock), FAIR (a fair lock), READ (a read lock) or PERMITS (a semaphore's)")
+        @Nullable
+        String kind;
+
+        @Label("Permits")
+        @Description("The permits of a semaphore's hold; 1 for every other kind")
+        int permits;
     }
 
     @Name("lockkit.Loss")
@@ -96,6 +116,16 @@ final class JfrEvents {
         @Label("Reason")
         @Nullable
         String reason;
+
+        @Label("Kind")
+        @Description(
+                "EXCLUSIVE (a lock, a write lock), FAIR (a fair lock), READ (a read lock) or PERMITS (a semaphore's)")
+        @Nullable
+        String kind;
+
+        @Label("Permits")
+        @Description("The permits of a semaphore's hold; 1 for every other kind")
+        int permits;
     }
 
     @Name("lockkit.Renewal")
@@ -149,10 +179,13 @@ final class JfrEvents {
         long led;
     }
 
-    static void acquire(String name, Ticker ticker, long startNanos, String outcome, long token) {
+    static void acquire(
+            String name, String kind, int permits, Ticker ticker, long startNanos, String outcome, long token) {
         AcquireEvent e = new AcquireEvent();
         if (e.shouldCommit()) {
             e.name = name;
+            e.kind = kind;
+            e.permits = permits;
             e.wait = ticker.nanoTime() - startNanos;
             e.outcome = outcome;
             e.token = token;
@@ -160,20 +193,24 @@ final class JfrEvents {
         }
     }
 
-    static void hold(String name, Ticker ticker, long acquiredNanos, long token) {
+    static void hold(String name, String kind, int permits, Ticker ticker, long acquiredNanos, long token) {
         HoldEvent e = new HoldEvent();
         if (e.shouldCommit()) {
             e.name = name;
+            e.kind = kind;
+            e.permits = permits;
             e.held = ticker.nanoTime() - acquiredNanos;
             e.token = token;
             e.commit();
         }
     }
 
-    static void loss(String name, long token, String cause, @Nullable String reason) {
+    static void loss(String name, String kind, int permits, long token, String cause, @Nullable String reason) {
         LossEvent e = new LossEvent();
         if (e.shouldCommit()) {
             e.name = name;
+            e.kind = kind;
+            e.permits = permits;
             e.token = token;
             e.cause = cause;
             e.reason = reason;

@@ -30,6 +30,21 @@ public interface LockObserver {
         INTERRUPTED
     }
 
+    /**
+     * What a hold is, by the primitive that takes it (a small, fixed set: fit for a metric tag). A
+     * read/write lock's write lock and a multi-lock's members are {@link #EXCLUSIVE}, as a lock is.
+     */
+    enum HoldKind {
+        /** One holder at a time: a lock, a write lock, a multi-lock's member. */
+        EXCLUSIVE,
+        /** One holder at a time, served in arrival order: a fair lock. */
+        FAIR,
+        /** A read lock, held beside other readers. */
+        READ,
+        /** Permits of a semaphore (fair or not), held beside other holders' within its capacity. */
+        PERMITS
+    }
+
     /** Why a hold ended without its owner releasing it (a small, fixed set: fit for a metric tag). */
     enum LossCause {
         /** The lease ran out on this client's clock before it could be renewed or extended. */
@@ -53,10 +68,30 @@ public interface LockObserver {
     default void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {}
 
     /**
+     * The lock was acquired, with what the hold is; by default {@link #acquired(String, long, long,
+     * boolean)}. The factory calls this one: an observer that tells primitives apart overrides it.
+     *
+     * @param kind what the hold is
+     * @param permits the permits it holds: a semaphore's, else 1
+     */
+    default void acquired(
+            String name, HoldKind kind, int permits, long waitedNanos, long fencingToken, boolean reentrant) {
+        acquired(name, waitedNanos, fencingToken, reentrant);
+    }
+
+    /**
      * An acquisition ended without the lock (an exception from the backend is reported through
      * {@link #backendUnavailable} instead, when it is a {@link BackendUnavailableException}).
      */
     default void notAcquired(String name, long waitedNanos, Outcome outcome) {}
+
+    /**
+     * An acquisition of a {@code kind} hold ended without it; by default {@link #notAcquired(String,
+     * long, Outcome)}, which the factory calls through this one.
+     */
+    default void notAcquired(String name, HoldKind kind, long waitedNanos, Outcome outcome) {
+        notAcquired(name, waitedNanos, outcome);
+    }
 
     /**
      * A hold ended by its owner's last release (or a deferred release took it over). Also when that
@@ -67,8 +102,25 @@ public interface LockObserver {
      */
     default void released(String name, long fencingToken, long heldNanos) {}
 
+    /**
+     * A {@code kind} hold of {@code permits} ended by its owner's last release; by default {@link
+     * #released(String, long, long)}, which the factory calls through this one.
+     */
+    default void released(String name, HoldKind kind, int permits, long fencingToken, long heldNanos) {
+        released(name, fencingToken, heldNanos);
+    }
+
     /** A hold was lost; {@code loss} is the exception its owner sees (also given to loss listeners). */
     default void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {}
+
+    /**
+     * A {@code kind} hold of {@code permits} was lost; by default {@link #lost(String, long,
+     * LossCause, LockLostException)}, which the factory calls through this one.
+     */
+    default void lost(
+            String name, HoldKind kind, int permits, long fencingToken, LossCause cause, LockLostException loss) {
+        lost(name, fencingToken, cause, loss);
+    }
 
     /**
      * A watchdog renewal of {@code holds} leases failed; it is retried until their deadlines, after

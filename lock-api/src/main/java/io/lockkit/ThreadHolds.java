@@ -75,7 +75,7 @@ final class ThreadHolds {
         Hold h = holds.register(name, owner, g, o);
         h.previous = top;
         threadHolds.put(key, h);
-        events.acquired(name, start, g.token(), false);
+        events.acquired(name, o.claim(), start, g.token(), false);
         return true;
     }
 
@@ -108,7 +108,7 @@ final class ThreadHolds {
             top.extended(o.lease(), g.sentNanos());
             holds.watchdog().rescheduled(top);
         }
-        events.acquired(top.name, start, g.token(), true);
+        events.acquired(top.name, o.claim(), start, g.token(), true);
     }
 
     /**

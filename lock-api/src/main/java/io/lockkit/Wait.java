@@ -102,7 +102,7 @@ final class Wait {
             return tryOnce();
         }
         if (interruptible && Thread.interrupted()) {
-            throw services.events().interrupted(name, start);
+            throw services.events().interrupted(name, options.claim(), start);
         }
         WaitQueues.Waiter w = join(null);
         try {
@@ -135,7 +135,7 @@ final class Wait {
         Acquisition a = services.calls().attempt(name, owner, options.lease(), Duration.ZERO, 0, options.claim());
         Grant g = won(a);
         if (g == null) {
-            services.events().notAcquired(name, start, Outcome.BUSY);
+            services.events().notAcquired(name, options.claim(), start, Outcome.BUSY);
             return null;
         }
         return services.holds().granted(name, owner, g.token(), g.sentNanos());
@@ -154,7 +154,7 @@ final class Wait {
             checkCancelled(w);
             if (Thread.interrupted()) {
                 if (interruptible) {
-                    throw services.events().interrupted(name, start);
+                    throw services.events().interrupted(name, options.claim(), start);
                 }
                 interrupted = true;
             }
@@ -327,7 +327,7 @@ final class Wait {
 
     @Nullable
     Grant timedOut() {
-        services.events().notAcquired(name, start, Outcome.TIMED_OUT);
+        services.events().notAcquired(name, options.claim(), start, Outcome.TIMED_OUT);
         return null;
     }
 

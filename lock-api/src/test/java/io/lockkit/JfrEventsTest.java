@@ -101,6 +101,38 @@ class JfrEventsTest {
     }
 
     @Test
+    void everyEventSaysWhatKindOfHoldItIsAndHowManyPermits() throws IOException {
+        List<RecordedEvent> events = record(LOCKKIT_EVENTS, () -> {
+            try {
+                locks.acquire("plain", LockOptions.noWait()).release();
+                locks.getReadWriteLock("config")
+                        .acquireRead(LockOptions.noWait())
+                        .release();
+                LockHandle permits = locks.getSemaphore("exports", 5).acquire(3, LockOptions.noWait());
+                locks.operations().forceRelease("exports");
+                assertThat(permits.isValid()).isFalse();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+
+        assertThat(ofType(events, "lockkit.Acquire"))
+                .extracting(e -> e.getString("name"), e -> e.getString("kind"), e -> e.getInt("permits"))
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("plain", "EXCLUSIVE", 1),
+                        org.assertj.core.groups.Tuple.tuple("config", "READ", 1),
+                        org.assertj.core.groups.Tuple.tuple("exports", "PERMITS", 3));
+        assertThat(ofType(events, "lockkit.Hold"))
+                .extracting(e -> e.getString("name"), e -> e.getString("kind"))
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("plain", "EXCLUSIVE"),
+                        org.assertj.core.groups.Tuple.tuple("config", "READ"));
+        assertThat(ofType(events, "lockkit.Loss"))
+                .extracting(e -> e.getString("name"), e -> e.getString("kind"), e -> e.getInt("permits"))
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("exports", "PERMITS", 3));
+    }
+
+    @Test
     void lossesAreRecordedWithTheirCause() throws IOException {
         List<RecordedEvent> events = record(LOCKKIT_EVENTS, () -> {
             try {

@@ -103,6 +103,55 @@ class LockObserverTest {
     }
 
     @Test
+    void anObserverOfKindsIsToldWhatEachHoldIsAndItsPermits() throws InterruptedException {
+        List<String> kinds = new CopyOnWriteArrayList<>();
+        LockObserver byKind = new LockObserver() {
+            @Override
+            public void acquired(
+                    String name, HoldKind kind, int permits, long waitedNanos, long token, boolean reentrant) {
+                kinds.add("acquired " + name + " " + kind + " " + permits);
+            }
+
+            @Override
+            public void notAcquired(String name, HoldKind kind, long waitedNanos, Outcome outcome) {
+                kinds.add(outcome + " " + name + " " + kind);
+            }
+
+            @Override
+            public void released(String name, HoldKind kind, int permits, long token, long heldNanos) {
+                kinds.add("released " + name + " " + kind + " " + permits);
+            }
+        };
+        try (DistributedLockFactory observed = DistributedLockFactory.builder(backend.newClient())
+                .ticker(ticker)
+                .observer(byKind)
+                .build()) {
+            observed.getSemaphore("exports", 4).acquire(3, LockOptions.noWait()).release();
+            observed.getFairLock("jobs").lock();
+            observed.getFairLock("jobs").unlock();
+            LockHandle writer = other.getReadWriteLock("config").acquireWrite(LockOptions.noWait());
+            assertThat(observed.getReadWriteLock("config").tryAcquireRead(LockOptions.noWait()))
+                    .isEmpty();
+            writer.release();
+            locks.getSemaphore("exports", 4).acquire(2, LockOptions.noWait()).release();
+        }
+        assertThat(kinds)
+                .containsExactly(
+                        "acquired exports PERMITS 3",
+                        "released exports PERMITS 3",
+                        "acquired jobs FAIR 1",
+                        "released jobs FAIR 1",
+                        "BUSY config READ");
+        assertThat(seen.calls)
+                .as("an observer of the methods without kinds")
+                .filteredOn(c -> c.contains("exports"))
+                .hasSize(2)
+                .first()
+                .asString()
+                .startsWith("acquired exports token");
+    }
+
+    @Test
     void busyTimedOutAndInterruptedAcquisitionsAreReported() throws InterruptedException {
         LockHandle held = other.acquire(NAME, LockOptions.noWait());
         DistributedLock lock = waiting.getLock(NAME);

@@ -45,6 +45,11 @@ import org.jspecify.annotations.Nullable;
  * <p>The leadership meters appear with the first term won, so an application without leaderships
  * has none of them.
  *
+ * <p>The acquire, held and lost meters and the active-holds gauge carry a tag {@value #KIND_TAG}
+ * saying what the holds are: {@code exclusive} (locks, write locks, multi-locks' members),
+ * {@code fair} (fair locks), {@code read} (read locks) or {@code permits} (semaphores). The
+ * {@code exclusive} meters exist once bound; the others appear with the first hold of their kind.
+ *
  * <p>The lock name is not a tag: names like {@code order:4711} would make a time series per order.
  * {@link Builder#lockNameTag(Function)} maps names to a small set of values for a tag
  * {@value #LOCK_TAG} on the acquire, held and lost meters and the active-holds gauge.
@@ -101,15 +106,20 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
     public static final String OUTCOME_TAG = "outcome";
     /** The tag of {@value #LOST} saying why the hold was lost. */
     public static final String CAUSE_TAG = "cause";
+    /** The tag of the acquire, held and lost meters and the active-holds gauge saying what the holds are. */
+    public static final String KIND_TAG = "kind";
     /** The tag {@link Builder#lockNameTag(Function)} adds. */
     public static final String LOCK_TAG = "lock";
 
     private final Tags tags;
     private final @Nullable Function<? super String, String> lockNameTag;
-    /** Without a name mapping: the only series. */
+    /** Without a name mapping: the series of exclusive holds (and of leaderships). */
     private final MeterSeries untagged;
-    /** With a name mapping: a series per tag value. */
-    private final ConcurrentHashMap<String, MeterSeries> byTag = new ConcurrentHashMap<>();
+    /** Every other series, by its lock-name tag value (empty without a mapping) and kind. */
+    private final ConcurrentHashMap<SeriesKey, MeterSeries> byTag = new ConcurrentHashMap<>();
+
+    /** A series' tag values: the lock-name tag's ("" without a mapping) and the kind. */
+    private record SeriesKey(String lock, HoldKind kind) {}
 
     private final AtomicInteger waiters = new AtomicInteger();
     /** Set by close(): no meter is made after it. */
@@ -120,7 +130,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
     private LockMetrics(Builder b) {
         this.tags = b.tags;
         this.lockNameTag = b.lockNameTag;
-        this.untagged = new MeterSeries(tags, closed);
+        this.untagged = new MeterSeries(tags, HoldKind.EXCLUSIVE, closed);
     }
 
     /** Metrics with no extra tags and no lock-name tag. */
@@ -160,10 +170,9 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
             b = new FactoryMeters(registry, tags, waiters);
             if (lockNameTag == null) {
                 untagged.bind(registry);
-            } else {
-                for (MeterSeries s : byTag.values()) {
-                    s.bind(registry);
-                }
+            }
+            for (MeterSeries s : byTag.values()) {
+                s.bind(registry);
             }
             bound = b;
         }
@@ -195,7 +204,13 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void acquired(String name, long waitedNanos, long fencingToken, boolean reentrant) {
-        MeterSeries s = series(name);
+        acquired(name, HoldKind.EXCLUSIVE, 1, waitedNanos, fencingToken, reentrant);
+    }
+
+    @Override
+    public void acquired(
+            String name, HoldKind kind, int permits, long waitedNanos, long fencingToken, boolean reentrant) {
+        MeterSeries s = series(name, kind);
         if (!reentrant) {
             s.active.incrementAndGet();
         }
@@ -207,7 +222,12 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void notAcquired(String name, long waitedNanos, Outcome outcome) {
-        HoldMeters m = series(name).meters(bound);
+        notAcquired(name, HoldKind.EXCLUSIVE, waitedNanos, outcome);
+    }
+
+    @Override
+    public void notAcquired(String name, HoldKind kind, long waitedNanos, Outcome outcome) {
+        HoldMeters m = series(name, kind).meters(bound);
         if (m != null) {
             m.acquire(outcome).record(waitedNanos, TimeUnit.NANOSECONDS);
         }
@@ -215,7 +235,12 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void released(String name, long fencingToken, long heldNanos) {
-        MeterSeries s = series(name);
+        released(name, HoldKind.EXCLUSIVE, 1, fencingToken, heldNanos);
+    }
+
+    @Override
+    public void released(String name, HoldKind kind, int permits, long fencingToken, long heldNanos) {
+        MeterSeries s = series(name, kind);
         s.active.decrementAndGet();
         HoldMeters m = s.meters(bound);
         if (m != null) {
@@ -225,7 +250,13 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void lost(String name, long fencingToken, LossCause cause, LockLostException loss) {
-        MeterSeries s = series(name);
+        lost(name, HoldKind.EXCLUSIVE, 1, fencingToken, cause, loss);
+    }
+
+    @Override
+    public void lost(
+            String name, HoldKind kind, int permits, long fencingToken, LossCause cause, LockLostException loss) {
+        MeterSeries s = series(name, kind);
         s.active.decrementAndGet();
         HoldMeters m = s.meters(bound);
         if (m != null) {
@@ -256,7 +287,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void elected(String name, long term) {
-        MeterSeries s = series(name);
+        MeterSeries s = series(name, HoldKind.EXCLUSIVE);
         s.leading.incrementAndGet();
         LeadershipMeters m = s.leadershipMeters(bound);
         if (m != null) {
@@ -266,7 +297,7 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
 
     @Override
     public void revoked(String name, long term, RevocationReason reason, long ledNanos) {
-        MeterSeries s = series(name);
+        MeterSeries s = series(name, HoldKind.EXCLUSIVE);
         s.leading.decrementAndGet();
         LeadershipMeters m = s.leadershipMeters(bound);
         if (m != null) {
@@ -275,17 +306,23 @@ public final class LockMetrics implements LockObserver, MeterBinder, AutoCloseab
         }
     }
 
-    private MeterSeries series(String name) {
+    private MeterSeries series(String name, HoldKind kind) {
         Function<? super String, String> mapping = lockNameTag;
-        if (mapping == null) {
+        if (mapping == null && kind == HoldKind.EXCLUSIVE) {
             return untagged;
         }
-        String value = mapping.apply(name);
+        String value = mapping == null ? "" : mapping.apply(name);
         if (value == null) {
             throw new IllegalStateException("the lock-name tag mapping returned null for lock '" + name + "'");
         }
-        MeterSeries s = byTag.get(value);
-        return s != null ? s : byTag.computeIfAbsent(value, v -> new MeterSeries(tags.and(LOCK_TAG, v), closed));
+        SeriesKey key = new SeriesKey(value, kind);
+        MeterSeries s = byTag.get(key);
+        return s != null ? s : byTag.computeIfAbsent(key, this::newSeries);
+    }
+
+    /** A series made after bindTo is bound at its first report (MeterSeries.meters). */
+    private MeterSeries newSeries(SeriesKey key) {
+        return new MeterSeries(key.lock().isEmpty() ? tags : tags.and(LOCK_TAG, key.lock()), key.kind(), closed);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lockkit.micrometer;
 
+import io.lockkit.LockObserver.HoldKind;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,7 +13,11 @@ import org.jspecify.annotations.Nullable;
  * and read through volatile fields.
  */
 final class MeterSeries {
+    /** The tags of every meter of the series but the hold meters, which add {@link LockMetrics#KIND_TAG}. */
     final Tags tags;
+    /** The tags of the hold meters. */
+    final Tags holdTags;
+
     final AtomicInteger active = new AtomicInteger();
     /** Leaderships of these names led now. */
     final AtomicInteger leading = new AtomicInteger();
@@ -24,8 +29,9 @@ final class MeterSeries {
     /** Made at the first leadership event once bound: none for applications without leaderships. */
     private volatile @Nullable LeadershipMeters leadershipMeters;
 
-    MeterSeries(Tags tags, AtomicBoolean closed) {
+    MeterSeries(Tags tags, HoldKind kind, AtomicBoolean closed) {
         this.tags = tags;
+        this.holdTags = tags.and(LockMetrics.KIND_TAG, kind.name().toLowerCase(java.util.Locale.ROOT));
         this.closed = closed;
     }
 
@@ -42,7 +48,7 @@ final class MeterSeries {
     synchronized @Nullable HoldMeters bind(MeterRegistry registry) {
         HoldMeters m = meters;
         if (m == null && !closed.get()) {
-            m = new HoldMeters(registry, tags, active);
+            m = new HoldMeters(registry, holdTags, active);
             meters = m;
         }
         return m;

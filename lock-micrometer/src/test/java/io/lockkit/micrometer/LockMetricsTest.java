@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.DistributedReadWriteLock;
 import io.lockkit.Leadership;
 import io.lockkit.LeadershipOptions;
 import io.lockkit.LocalLockProvider;
@@ -218,6 +219,60 @@ class LockMetricsTest {
                 .tag(LockMetrics.CAUSE_TAG, cause)
                 .counter()
                 .count();
+    }
+
+    @Test
+    @DisplayName(
+            "every primitive's holds are measured under their kind: exclusive, fair, read, permits; only the exclusive meters exist before")
+    void everyPrimitiveIsMeasuredUnderItsKind() throws Exception {
+        DistributedLockFactory locks = bound(LockMetrics.create());
+        assertThat(registry.getMeters())
+                .as("meters before any hold")
+                .allSatisfy(
+                        m -> assertThat(m.getId().getTag(LockMetrics.KIND_TAG)).isIn(null, "exclusive"));
+
+        locks.acquire("plain").close();
+        DistributedLock fair = locks.getFairLock("fair");
+        fair.lock();
+        fair.unlock();
+        DistributedReadWriteLock rw = locks.getReadWriteLock("config");
+        LockHandle r1 = rw.acquireRead(LockOptions.DEFAULTS);
+        LockHandle r2 = rw.acquireRead(LockOptions.DEFAULTS);
+        LockHandle permits = locks.getSemaphore("exports", 5).acquire(3, LockOptions.DEFAULTS);
+        assertThat(registry.get(LockMetrics.HOLDS_ACTIVE)
+                        .tag(LockMetrics.KIND_TAG, "read")
+                        .gauge()
+                        .value())
+                .isEqualTo(2);
+        assertThat(registry.get(LockMetrics.HOLDS_ACTIVE)
+                        .tag(LockMetrics.KIND_TAG, "permits")
+                        .gauge()
+                        .value())
+                .isEqualTo(1);
+        r1.release();
+        r2.release();
+        permits.release();
+
+        for (String kind : List.of("exclusive", "fair", "read", "permits")) {
+            long expected = kind.equals("read") ? 2 : 1;
+            assertThat(registry.get(LockMetrics.ACQUIRE)
+                            .tags(LockMetrics.KIND_TAG, kind, LockMetrics.OUTCOME_TAG, "acquired")
+                            .timer()
+                            .count())
+                    .as("acquisitions of kind %s", kind)
+                    .isEqualTo(expected);
+            assertThat(registry.get(LockMetrics.HELD)
+                            .tag(LockMetrics.KIND_TAG, kind)
+                            .timer()
+                            .count())
+                    .as("holds of kind %s", kind)
+                    .isEqualTo(expected);
+            assertThat(registry.get(LockMetrics.HOLDS_ACTIVE)
+                            .tag(LockMetrics.KIND_TAG, kind)
+                            .gauge()
+                            .value())
+                    .isZero();
+        }
     }
 
     @Test

@@ -76,7 +76,9 @@ public interface DistributedSemaphore {
 
     /**
      * The permits not held now, cluster-wide, as the backend reports them (asks it): the stored
-     * capacity less the permits of every valid hold, never below zero.
+     * capacity less the permits of every valid hold, never below zero. While nobody holds any, the
+     * backend reports no state for the name, and this is the capacity this object was made with
+     * (which may differ from one an operator stored since).
      */
     int availablePermits();
 }

@@ -1,5 +1,6 @@
 package io.lockkit;
 
+import io.lockkit.spi.support.Arguments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -176,12 +177,8 @@ final class MultiLocks {
      * @throws IllegalArgumentException naming {@code names} or {@code options}
      */
     static List<String> checked(Collection<String> names, LockOptions options) {
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        if (names == null) {
-            throw new IllegalArgumentException("names must not be null");
-        }
+        Arguments.notNull(options, "options");
+        Arguments.notNull(names, "names");
         if (names.isEmpty()) {
             throw new IllegalArgumentException("names must not be empty");
         }

@@ -1,6 +1,7 @@
 package io.lockkit;
 
 import io.lockkit.spi.LockProvider;
+import io.lockkit.spi.support.Arguments;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -168,10 +169,7 @@ final class ProviderLockFactory implements DistributedLockFactory {
     }
 
     private static LockOptions requireOptions(LockOptions options) {
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        return options;
+        return Arguments.notNull(options, "options");
     }
 
     @Override

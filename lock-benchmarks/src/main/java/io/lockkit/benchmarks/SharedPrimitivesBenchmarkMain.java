@@ -4,6 +4,7 @@ import io.lockkit.DistributedLock;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.DistributedSemaphore;
 import io.lockkit.LockHandle;
+import io.lockkit.MultiLockHandle;
 import io.lockkit.testkit.redis.RedisFixture;
 import io.lockkit.testkit.redis.RedisServer;
 import io.lockkit.testkit.redis.Source;
@@ -35,7 +36,8 @@ import org.redisson.config.Config;
  * The shared primitives beside Redisson's on one local Redis (pinned as {@link BenchmarkMain} pins
  * it), each library with default settings: lockkit's leased semaphore against
  * {@code RPermitExpirableSemaphore} (S: capacity 5), its read/write lock against
- * {@code RReadWriteLock} (R: 95 % reads), its fair lock against {@code RFairLock} (F). For each,
+ * {@code RReadWriteLock} (R: 95 % reads), its fair lock against {@code RFairLock} (F), its
+ * multi-lock of three names against {@code RedissonMultiLock} (M). For each,
  * one thread uncontended (latency, and the client commands per acquire+release counted by MONITOR
  * in a window of its own) and 2 clients × 8 threads on one name (operations per second, p99).
  * Writes {@code shared-primitives.md} to {@code --out}.
@@ -58,6 +60,9 @@ public final class SharedPrimitivesBenchmarkMain {
 
         Runnable fair(String name);
 
+        /** The three names {@code <name>:1..3} at once. */
+        Runnable all(String name);
+
         @Override
         void close();
     }
@@ -66,7 +71,8 @@ public final class SharedPrimitivesBenchmarkMain {
     enum Kind {
         S("semaphore, capacity 5"),
         R("read/write lock, 95 % reads"),
-        F("fair lock");
+        F("fair lock"),
+        M("multi-lock of 3 names");
 
         final String label;
 
@@ -80,6 +86,7 @@ public final class SharedPrimitivesBenchmarkMain {
                 case S -> lib::permit;
                 case R -> name -> ThreadLocalRandom.current().nextInt(100) < 95 ? lib.read(name) : lib.write(name);
                 case F -> lib::fair;
+                case M -> lib::all;
             };
         }
     }
@@ -173,6 +180,17 @@ public final class SharedPrimitivesBenchmarkMain {
                 return locked(locks.getFairLock(name));
             }
 
+            @Override
+            public Runnable all(String name) {
+                try {
+                    MultiLockHandle h = locks.acquireAll(List.of(name + ":1", name + ":2", name + ":3"));
+                    return h::release;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+
             private Runnable locked(DistributedLock lock) {
                 lock.lock();
                 return lock::unlock;
@@ -216,6 +234,12 @@ public final class SharedPrimitivesBenchmarkMain {
             @Override
             public Runnable fair(String name) {
                 return locked(redisson.getFairLock(name));
+            }
+
+            @Override
+            public Runnable all(String name) {
+                return locked(redisson.getMultiLock(
+                        redisson.getLock(name + ":1"), redisson.getLock(name + ":2"), redisson.getLock(name + ":3")));
             }
 
             private Runnable locked(RLock lock) {

@@ -5,14 +5,11 @@ import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
 import io.lockkit.spi.LockProvider.Renewal;
-import io.lockkit.spi.LockProvider.Subscription;
-import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
 import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Broken providers whose fault is in admitting claims beside others: read/write locks, semaphores
@@ -175,37 +172,15 @@ final class BrokenClaimKits {
      * An abandoned wait wakes nobody: the waiters its queue entry held back (readers behind a
      * writer) learn that it left only when their retry hint runs out, the holder's lease.
      */
-    static class AbandonWakesNobodyKit extends BrokenProvidersTest.BrokenKit {
-        /** Set while this kit's table runs an abandon, whose wake-ups arrive on the same thread. */
-        private final ThreadLocal<Boolean> abandoning = ThreadLocal.withInitial(() -> false);
-
+    static class AbandonWakesNobodyKit extends BrokenWakeUpKits.SilencingKit {
         @Override
-        LockProvider wrap(LockProvider honest) {
+        LockProvider quiet(LockProvider honest) {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public void abandon(String name, String owner, long waitId) {
-                    abandoning.set(true);
-                    try {
+                    silently(() -> {
                         delegate().abandon(name, owner, waitId);
-                    } finally {
-                        abandoning.set(false);
-                    }
-                }
-
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    return delegate().subscribe(name, new WakeUpListener() {
-                        @Override
-                        public void released(@Nullable String grantee) {
-                            if (!abandoning.get()) {
-                                listener.released(grantee);
-                            }
-                        }
-
-                        @Override
-                        public void missedNotifications() {
-                            listener.missedNotifications();
-                        }
+                        return null;
                     });
                 }
             };

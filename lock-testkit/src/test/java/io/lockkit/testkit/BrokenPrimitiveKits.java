@@ -77,41 +77,15 @@ final class BrokenPrimitiveKits {
      * left only when its retry hint runs out, the reader's lease (Redisson #3891, where a waiter
      * missed the unlock message until the lease ran out).
      */
-    static class SharedReleaseWakesNobodyKit extends BrokenProvidersTest.BrokenKit {
-        /** Set while this kit's table runs a shared holder's release, whose wake-ups arrive on the same thread. */
-        private final ThreadLocal<Boolean> silent = ThreadLocal.withInitial(() -> false);
-
+    static class SharedReleaseWakesNobodyKit extends BrokenWakeUpKits.SilencingKit {
         @Override
-        LockProvider wrap(LockProvider honest) {
+        LockProvider quiet(LockProvider honest) {
             return new ForwardingLockProvider(honest) {
                 @Override
                 public Release release(String name, String owner) {
-                    if (!holdsShared(delegate(), name, owner)) {
-                        return delegate().release(name, owner);
-                    }
-                    silent.set(true);
-                    try {
-                        return delegate().release(name, owner);
-                    } finally {
-                        silent.set(false);
-                    }
-                }
-
-                @Override
-                public Subscription subscribe(String name, WakeUpListener listener) {
-                    return delegate().subscribe(name, new WakeUpListener() {
-                        @Override
-                        public void released(@Nullable String grantee) {
-                            if (!silent.get()) {
-                                listener.released(grantee);
-                            }
-                        }
-
-                        @Override
-                        public void missedNotifications() {
-                            listener.missedNotifications();
-                        }
-                    });
+                    return holdsShared(delegate(), name, owner)
+                            ? silently(() -> delegate().release(name, owner))
+                            : delegate().release(name, owner);
                 }
             };
         }

@@ -4,6 +4,7 @@ import io.lockkit.LockException;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.LockRequest;
+import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
 import io.lockkit.spi.Release;
 import io.lockkit.spi.support.ForwardingLockProvider;
@@ -79,31 +80,34 @@ final class BrokenWakeUpKits {
     }
 
     /**
-     * A force release frees the lock without a wake-up (a DELETE that forgets the notification):
-     * waiters of other clients find out at their retry hint.
+     * A kit whose table's wake-ups are dropped while {@link #silently} runs one of its calls: the
+     * in-JVM table tells its listeners on the thread of the call that frees the name. {@link #quiet}
+     * says which calls run so.
      */
-    static class ForceReleaseWakesNobodyKit extends BrokenProvidersTest.BrokenKit {
-        private final ThreadLocal<Boolean> forcing = ThreadLocal.withInitial(() -> false);
+    abstract static class SilencingKit extends BrokenProvidersTest.BrokenKit {
+        private final ThreadLocal<Boolean> silent = ThreadLocal.withInitial(() -> false);
+
+        /** The honest table with the calls whose wake-ups are dropped run through {@link #silently}. */
+        abstract LockProvider quiet(LockProvider honest);
+
+        final <T> T silently(java.util.function.Supplier<T> call) {
+            silent.set(true);
+            try {
+                return call.get();
+            } finally {
+                silent.set(false);
+            }
+        }
 
         @Override
-        LockProvider wrap(LockProvider honest) {
-            return new ForwardingLockProvider(honest) {
-                @Override
-                public boolean forceRelease(String name) {
-                    forcing.set(true);
-                    try {
-                        return delegate().forceRelease(name);
-                    } finally {
-                        forcing.set(false);
-                    }
-                }
-
+        final LockProvider wrap(LockProvider honest) {
+            return new ForwardingLockProvider(quiet(honest)) {
                 @Override
                 public Subscription subscribe(String name, WakeUpListener listener) {
                     return delegate().subscribe(name, new WakeUpListener() {
                         @Override
                         public void released(@Nullable String grantee) {
-                            if (!forcing.get()) {
+                            if (!silent.get()) {
                                 listener.released(grantee);
                             }
                         }
@@ -113,6 +117,22 @@ final class BrokenWakeUpKits {
                             listener.missedNotifications();
                         }
                     });
+                }
+            };
+        }
+    }
+
+    /**
+     * A force release frees the lock without a wake-up (a DELETE that forgets the notification):
+     * waiters of other clients find out at their retry hint.
+     */
+    static class ForceReleaseWakesNobodyKit extends SilencingKit {
+        @Override
+        LockProvider quiet(LockProvider honest) {
+            return new ForwardingLockProvider(honest) {
+                @Override
+                public boolean forceRelease(String name) {
+                    return silently(() -> delegate().forceRelease(name));
                 }
             };
         }

@@ -46,8 +46,8 @@ abstract class FairLockContract extends ContractGroup {
                 try {
                     if (lock.tryLock(scaled(Duration.ofSeconds(60)), null)) {
                         order.add(who);
-                        served.countDown();
                         lock.unlock();
+                        served.countDown(); // after the unlock: the test ends, and closes the clients, on the last one
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

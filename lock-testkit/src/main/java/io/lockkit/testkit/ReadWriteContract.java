@@ -241,6 +241,7 @@ abstract class ReadWriteContract extends ContractGroup {
         DistributedLockFactory oneReader = clientOver(one);
         CountDownLatch reading = new CountDownLatch(3);
         CountDownLatch done = new CountDownLatch(1);
+        CountDownLatch left = new CountDownLatch(3);
         for (int i = 0; i < 3; i++) {
             DistributedLock read =
                     (i < 2 ? twoReaders : oneReader).getReadWriteLock(name).readLock();
@@ -250,6 +251,7 @@ abstract class ReadWriteContract extends ContractGroup {
                         reading.countDown();
                         done.await();
                         read.unlock();
+                        left.countDown();
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -267,6 +269,10 @@ abstract class ReadWriteContract extends ContractGroup {
         } finally {
             done.countDown();
         }
+        // The readers unlock before the test ends and its clients close.
+        assertThat(left.await(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS))
+                .as("the readers unlocked")
+                .isTrue();
     }
 
     @Test

@@ -64,7 +64,7 @@ class PostgresSchemaTest {
         assertThat(log.executed())
                 .as("the first start migrates")
                 .anySatisfy(sql -> assertThat(sql).startsWith("CREATE TABLE IF NOT EXISTS versioned_locks"));
-        assertThat(pg.query("SELECT max(version) FROM versioned_locks_version")).isEqualTo(2);
+        assertThat(pg.query("SELECT max(version) FROM versioned_locks_version")).isEqualTo(3);
 
         log.clear();
         try (JdbcLockProvider p = JdbcLockProvider.builder()
@@ -96,7 +96,7 @@ class PostgresSchemaTest {
         for (CompletableFuture<JdbcLockProvider> start : starts) {
             start.get(60, TimeUnit.SECONDS).close();
         }
-        assertThat(pg.query("SELECT count(*) FROM together_locks_version")).isEqualTo(2L);
+        assertThat(pg.query("SELECT count(*) FROM together_locks_version")).isEqualTo(3L);
     }
 
     @Test
@@ -204,7 +204,7 @@ class PostgresSchemaTest {
                 .createSchema(true)
                 .build()) {
             assertThat(pg.query("SELECT max(version) FROM " + table + "_version"))
-                    .isEqualTo(2);
+                    .isEqualTo(3);
             assertThat(v2.inspect("held").orElseThrow().holdCounts()).containsOnlyKeys("c:x");
             assertThat(v2.tryAcquire(new LockRequest(
                                     "held", "c:y", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.shared(1, 0)))
@@ -216,6 +216,54 @@ class PostgresSchemaTest {
                     new LockRequest("held", "c:y", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.shared(1, 0)));
             assertThat(reader.isAcquired()).isTrue();
             assertThat(reader.fencingToken()).isGreaterThan(before);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a database of migration 2 upgrades by running migration 3: a waiter queued before it keeps its place ahead of fair claims")
+    void aVersionTwoDatabaseUpgradesToTheFairQueue() throws Exception {
+        String table = "fair_upgraded_locks";
+        try (Connection admin = pg.connect();
+                Statement s = admin.createStatement()) {
+            for (String migration : List.of("V1__lockkit_locks.sql", "V2__lockkit_holders.sql")) {
+                for (String sql : SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/migration/" + migration, table)) {
+                    s.execute(sql);
+                }
+            }
+        }
+        Duration lease = Duration.ofSeconds(30);
+        try (JdbcLockProvider v2 =
+                JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).table(table).build()) {
+            assertThat(v2.tryAcquire(new LockRequest("n", "h:t1", lease, Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
+            assertThat(v2.tryAcquire(new LockRequest("n", "w:t1", lease, lease)).isAcquired())
+                    .as("a waiter queued before the upgrade")
+                    .isFalse();
+        }
+        try (JdbcLockProvider v3 = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .table(table)
+                .createSchema(true)
+                .build()) {
+            assertThat(pg.query("SELECT max(version) FROM " + table + "_version"))
+                    .isEqualTo(3);
+            assertThat(pg.query("SELECT weight FROM " + table + "_waiters WHERE owner = 'w:t1'"))
+                    .as("an entry from before the upgrade waits for the whole name")
+                    .isEqualTo(0);
+            LockRequest fair = new LockRequest("n", "f:t1", lease, lease, 0, Claim.EXCLUSIVE.fairly());
+            assertThat(v3.tryAcquire(fair).isAcquired()).isFalse();
+            assertThat(v3.release("n", "h:t1").grantee())
+                    .as("the release hands the lock to the waiter that queued first")
+                    .isEqualTo("w:t1");
+            assertThat(v3.tryAcquire(fair).isAcquired())
+                    .as("the fair claim, while the lock is handed to the earlier waiter")
+                    .isFalse();
+            assertThat(v3.tryAcquire(new LockRequest("n", "w:t1", lease, lease)).isAcquired())
+                    .isTrue();
+            assertThat(v3.release("n", "w:t1").grantee()).isEqualTo("f:t1");
+            assertThat(v3.tryAcquire(fair).isAcquired()).isTrue();
         }
     }
 }

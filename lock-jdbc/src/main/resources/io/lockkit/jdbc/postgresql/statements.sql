@@ -175,14 +175,15 @@ SELECT l.owner, l.hold_count, l.token,
 FROM lockkit_locks l WHERE l.lock_key = :key FOR UPDATE;
 
 -- :name shared.state
--- The name's shared holders (lapsed ones too), its stored capacity, and its live queued waiters.
+-- The name's shared holders (lapsed ones too), its stored capacity, and its live queued waiters, each
+-- with its weight (0: exclusive) and its arrival (since, in us) in the token column.
 SELECT 'holder' AS kind, h.owner, h.weight, h.hold_count, h.token,
        (extract(epoch FROM h.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us
 FROM lockkit_locks_holders h WHERE h.lock_key = :key
 UNION ALL
 SELECT 'capacity', NULL, c.capacity, 0, 0, 0 FROM lockkit_locks_capacity c WHERE c.lock_key = :key
 UNION ALL
-SELECT 'waiter', w.owner, 0, 0, 0, 0 FROM lockkit_locks_waiters w
+SELECT 'waiter', w.owner, w.weight, 0, (extract(epoch FROM w.since) * 1000000)::bigint, 0 FROM lockkit_locks_waiters w
 WHERE w.lock_key = :key AND w.expires > clock_timestamp();
 
 -- :name shared.clear
@@ -279,3 +280,44 @@ WHERE lock_key = :key AND EXISTS (SELECT 1 FROM lockkit_locks_holders h
 -- Then the holder's own lease. Update count 0: the hold no longer exists (lost).
 UPDATE lockkit_locks_holders SET lease_until = clock_timestamp() + :lease * INTERVAL '1 microsecond'
 WHERE lock_key = :key AND owner = :owner AND lease_until > clock_timestamp();
+
+-- Fair claims (migration V3): the steps of FairQueue, bound from FairStatement.Args, each one
+-- statement in autocommit. A fair claim's place is an entry of lockkit_locks_waiters, the queue
+-- acquire keeps, with wait id 0 (a release never grants it outright, nor lets a later waiter of the
+-- releasing client pass it) and weight 0 (exclusive) or k (a fair shared claim of k units); arrival
+-- order is since, then owner. See migration/V3__lockkit_fair_queue.sql.
+
+-- :name fair.check
+-- Before a fair attempt, one row: whether the owner holds the row now (reentrant, or a hand-over to
+-- claim), whether it has a live place, how many live places of other owners are before it (all of
+-- them when it has none), and the lease left of the row (NULL: none valid).
+WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
+mine AS (SELECT w.since FROM lockkit_locks_waiters w, clock c
+         WHERE w.lock_key = :key AND w.owner = :owner AND w.expires > c.now)
+SELECT EXISTS (SELECT 1 FROM lockkit_locks l, clock c
+               WHERE l.lock_key = :key AND l.owner = :owner AND l.lease_until > c.now) AS holder,
+       EXISTS (SELECT 1 FROM mine) AS queued,
+       (SELECT count(*) FROM lockkit_locks_waiters w, clock c
+        WHERE w.lock_key = :key AND w.owner <> :owner AND w.expires > c.now
+          AND (NOT EXISTS (SELECT 1 FROM mine) OR (w.since, w.owner) < ((SELECT m.since FROM mine m), :owner::text)))::integer AS ahead,
+       (SELECT (extract(epoch FROM l.lease_until - c.now) * 1000000)::bigint FROM lockkit_locks l, clock c
+        WHERE l.lock_key = :key AND l.lease_until > c.now) AS remaining_us;
+
+-- :name fair.queue
+-- Takes a place (arrival now) or keeps it (a place that lapsed starts again at the end), until
+-- :keep from now at least, and marks the row as waited for (wait_until), so that its release
+-- hands the lock to the queue's head and wakes it.
+WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
+entry AS (
+    INSERT INTO lockkit_locks_waiters AS w (lock_key, owner, since, expires, wait_id, lease_us, weight)
+    SELECT :key, :owner, c.now, c.now + :keep * INTERVAL '1 microsecond', 0, :lease, :weight FROM clock c
+    ON CONFLICT (lock_key, owner) DO UPDATE SET
+        since = CASE WHEN w.expires > EXCLUDED.since THEN w.since ELSE EXCLUDED.since END,
+        expires = GREATEST(w.expires, EXCLUDED.expires), wait_id = 0, lease_us = EXCLUDED.lease_us,
+        weight = EXCLUDED.weight
+    RETURNING w.expires)
+UPDATE lockkit_locks l SET wait_until = GREATEST(l.wait_until, e.expires) FROM entry e WHERE l.lock_key = :key;
+
+-- :name fair.leave
+-- The owner's place, if any: it was admitted, or it stopped waiting (abandon).
+DELETE FROM lockkit_locks_waiters WHERE lock_key = :key AND owner = :owner;

@@ -46,6 +46,7 @@ class SqlContractTest {
         ARGS.put(WatchStatement.NAME, WatchStatement.Args.class);
         ARGS.put(SharedStatement.NAME, SharedStatement.Args.class);
         ARGS.put(SharedStatement.RENEW, RenewStatement.Hold.class);
+        ARGS.put(FairStatement.NAME, FairStatement.Args.class);
     }
 
     private static final Map<String, List<String>> COLUMNS = Map.of(

@@ -125,7 +125,7 @@ public final class JdbcLockProvider implements LockProvider {
             return shared.tryAcquire(calls, request, context);
         }
         if (request.claim().fair()) {
-            return shared.fair().acquire(calls, request, context);
+            return shared.fair().acquire(calls, request, context, wakeUps.live());
         }
         AcquireStatement.Args args = AcquireStatement.Args.of(request, context);
         AcquireStatement.Reply reply = calls.run(request.name(), "acquiring", c -> sql.acquire(c, args));

@@ -10,9 +10,9 @@ import java.time.Duration;
 /**
  * Counts the statements of fair claims on one provider, for the dialects' tests: the exclusive lock
  * and unlock costs what it did before the fair queue, also while another name has a queue of fair
- * waiters; a fair lock and unlock costs one look at the queue more; a fair attempt behind an
- * earlier waiter costs the look and its place; and inspect counts the fair waiters in its one
- * statement.
+ * waiters; a fair lock and unlock costs at most one look at the queue more (none where one
+ * statement looks and acquires); a fair attempt behind an earlier waiter costs the look and its
+ * place; and inspect counts the fair waiters in its one statement.
  */
 final class FairQueueCosts {
 

@@ -110,8 +110,8 @@ class PostgresSchemaTest {
         String role = "lockkit_app_" + Long.toString(System.nanoTime(), 36);
         pg.query("CREATE ROLE " + role + " LOGIN PASSWORD 'app-secret'");
         // No EXECUTE for PUBLIC either: the grants file must grant everything the role needs.
-        pg.query("REVOKE EXECUTE ON FUNCTION lockkit_locks_acquire, lockkit_locks_release, lockkit_locks_abandon"
-                + " FROM PUBLIC");
+        pg.query("REVOKE EXECUTE ON FUNCTION lockkit_locks_acquire, lockkit_locks_acquire_fair, lockkit_locks_release,"
+                + " lockkit_locks_abandon FROM PUBLIC");
         try (Connection admin = pg.connect();
                 Statement s = admin.createStatement()) {
             for (String grant : SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/grants.sql", "lockkit_locks")) {
@@ -172,6 +172,25 @@ class PostgresSchemaTest {
             assertThat(holder.renew(List.of(new Renewal(shared, "c:p1", Duration.ofSeconds(30)))))
                     .isEmpty();
             assertThat(holder.release(shared, "c:p1")).isEqualTo(Release.RELEASED);
+            String fair = name + ":fair";
+            LockRequest first =
+                    new LockRequest(fair, "c:f1", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.EXCLUSIVE.fairly());
+            assertThat(holder.tryAcquire(first).isAcquired())
+                    .as("a fair lock, with the grants of migration 3")
+                    .isTrue();
+            assertThat(holder.tryAcquire(new LockRequest(
+                                    fair,
+                                    "c:f2",
+                                    Duration.ofSeconds(30),
+                                    Duration.ofSeconds(5),
+                                    0,
+                                    Claim.shared(1, 2).fairly()))
+                            .isAcquired())
+                    .as("a fair permit's attempt queues it")
+                    .isFalse();
+            assertThat(holder.inspect(fair).orElseThrow().waiters()).isEqualTo(1);
+            holder.abandon(fair, "c:f2", 0);
+            assertThat(holder.release(fair, "c:f1")).isEqualTo(Release.RELEASED);
         }
     }
 

@@ -59,6 +59,13 @@
 SELECT o_token, o_remaining_us FROM lockkit_locks_acquire(:key::text, :name::text, :owner::text, :lease::bigint,
     :maxWait::bigint, :waitId::bigint, :claim::bigint, :gate::int, :lockTimeoutMs::int);
 
+-- :name acquire.fair
+-- A fair attempt (migration V3): as acquire, once no live place of another owner in the queue is
+-- before the owner's own (or the owner holds the row already); else kept out, in its place. Returns
+-- (token, NULL) or (NULL, remaining lease in us; NULL when no lease is valid).
+SELECT o_token, o_remaining_us FROM lockkit_locks_acquire_fair(:key::text, :name::text, :owner::text, :lease::bigint,
+    :maxWait::bigint, :waitId::bigint, :claim::bigint, :gate::int, :lockTimeoutMs::int);
+
 -- :name release
 -- Lowers the owner's hold count; at zero:
 -- - nobody waits (wait_until NULL or past, read from the latest row version, which a waiter's
@@ -281,27 +288,12 @@ WHERE lock_key = :key AND EXISTS (SELECT 1 FROM lockkit_locks_holders h
 UPDATE lockkit_locks_holders SET lease_until = clock_timestamp() + :lease * INTERVAL '1 microsecond'
 WHERE lock_key = :key AND owner = :owner AND lease_until > clock_timestamp();
 
--- Fair claims (migration V3): the steps of FairQueue, bound from FairStatement.Args, each one
--- statement in autocommit. A fair claim's place is an entry of lockkit_locks_waiters, the queue
--- acquire keeps, with wait id 0 (a release never grants it outright, nor lets a later waiter of the
--- releasing client pass it) and weight 0 (exclusive) or k (a fair shared claim of k units); arrival
--- order is since, then owner. See migration/V3__lockkit_fair_queue.sql.
-
--- :name fair.check
--- Before a fair attempt, one row: whether the owner holds the row now (reentrant, or a hand-over to
--- claim), whether it has a live place, how many live places of other owners are before it (all of
--- them when it has none), and the lease left of the row (NULL: none valid).
-WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
-mine AS (SELECT w.since FROM lockkit_locks_waiters w, clock c
-         WHERE w.lock_key = :key AND w.owner = :owner AND w.expires > c.now)
-SELECT EXISTS (SELECT 1 FROM lockkit_locks l, clock c
-               WHERE l.lock_key = :key AND l.owner = :owner AND l.lease_until > c.now) AS holder,
-       EXISTS (SELECT 1 FROM mine) AS queued,
-       (SELECT count(*) FROM lockkit_locks_waiters w, clock c
-        WHERE w.lock_key = :key AND w.owner <> :owner AND w.expires > c.now
-          AND (NOT EXISTS (SELECT 1 FROM mine) OR (w.since, w.owner) < ((SELECT m.since FROM mine m), :owner::text)))::integer AS ahead,
-       (SELECT (extract(epoch FROM l.lease_until - c.now) * 1000000)::bigint FROM lockkit_locks l, clock c
-        WHERE l.lock_key = :key AND l.lease_until > c.now) AS remaining_us;
+-- Fair claims (migration V3): the places of FairQueue, bound from FairStatement.Args, each one
+-- statement in autocommit (a fair exclusive attempt is acquire.fair, above; these serve fair shared
+-- claims). A fair claim's place is an entry of lockkit_locks_waiters, the queue acquire keeps, with
+-- wait id 0 (a release never grants it outright, nor lets a later waiter of the releasing client
+-- pass it) and weight 0 (exclusive) or k (a fair shared claim of k units); arrival order is since,
+-- then owner. See migration/V3__lockkit_fair_queue.sql.
 
 -- :name fair.queue
 -- Takes a place (arrival now) or keeps it (a place that lapsed starts again at the end), until

@@ -199,13 +199,7 @@ class PostgresSchemaTest {
             "a database of migration 1 upgrades by running migration 2: a lock held across it stays held, then names hold shared")
     void aVersionOneDatabaseUpgradesToSharedHolds() throws Exception {
         String table = "upgraded_locks";
-        try (Connection admin = pg.connect();
-                Statement s = admin.createStatement()) {
-            for (String sql :
-                    SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/migration/V1__lockkit_locks.sql", table)) {
-                s.execute(sql);
-            }
-        }
+        applyMigrations(table, "V1__lockkit_locks.sql");
         assertThat(pg.query("SELECT max(version) FROM " + table + "_version")).isEqualTo(1);
         long before;
         try (JdbcLockProvider v1 =
@@ -243,14 +237,7 @@ class PostgresSchemaTest {
             "a database of migration 2 upgrades by running migration 3: a waiter queued before it keeps its place ahead of fair claims")
     void aVersionTwoDatabaseUpgradesToTheFairQueue() throws Exception {
         String table = "fair_upgraded_locks";
-        try (Connection admin = pg.connect();
-                Statement s = admin.createStatement()) {
-            for (String migration : List.of("V1__lockkit_locks.sql", "V2__lockkit_holders.sql")) {
-                for (String sql : SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/migration/" + migration, table)) {
-                    s.execute(sql);
-                }
-            }
-        }
+        applyMigrations(table, "V1__lockkit_locks.sql", "V2__lockkit_holders.sql");
         Duration lease = Duration.ofSeconds(30);
         try (JdbcLockProvider v2 =
                 JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).table(table).build()) {
@@ -283,6 +270,18 @@ class PostgresSchemaTest {
                     .isTrue();
             assertThat(v3.release("n", "w:t1").grantee()).isEqualTo("f:t1");
             assertThat(v3.tryAcquire(fair).isAcquired()).isTrue();
+        }
+    }
+
+    /** Runs the migration files {@code files} for {@code table}, as an operator would, without the provider. */
+    private static void applyMigrations(String table, String... files) throws SQLException {
+        try (Connection admin = pg.connect();
+                Statement s = admin.createStatement()) {
+            for (String file : files) {
+                for (String sql : SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/migration/" + file, table)) {
+                    s.execute(sql);
+                }
+            }
         }
     }
 }

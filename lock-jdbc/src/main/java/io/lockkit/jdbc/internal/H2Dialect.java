@@ -37,13 +37,7 @@ public final class H2Dialect extends Dialect {
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
 
     public H2Dialect(Context context) {
-        super(
-                FOLDER,
-                context,
-                UNUSED,
-                "V1__lockkit_locks.sql",
-                "V2__lockkit_holders.sql",
-                "V3__lockkit_fair_queue.sql");
+        super(FOLDER, context, UNUSED, MIGRATIONS);
     }
 
     /** The locked row, or null. */

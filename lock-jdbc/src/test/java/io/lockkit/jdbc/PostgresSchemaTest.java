@@ -211,13 +211,7 @@ class PostgresSchemaTest {
                     .as("a shared claim before the upgrade: the schema is missing a part")
                     .isInstanceOf(LockSchemaException.class);
         }
-        try (JdbcLockProvider v2 = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
-                .table(table)
-                .createSchema(true)
-                .build()) {
-            assertThat(pg.query("SELECT max(version) FROM " + table + "_version"))
-                    .isEqualTo(3);
+        try (JdbcLockProvider v2 = upgrading(table)) {
             assertThat(v2.inspect("held").orElseThrow().holdCounts()).containsOnlyKeys("c:x");
             assertThat(v2.tryAcquire(new LockRequest(
                                     "held", "c:y", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.shared(1, 0)))
@@ -248,13 +242,7 @@ class PostgresSchemaTest {
                     .as("a waiter queued before the upgrade")
                     .isFalse();
         }
-        try (JdbcLockProvider v3 = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
-                .table(table)
-                .createSchema(true)
-                .build()) {
-            assertThat(pg.query("SELECT max(version) FROM " + table + "_version"))
-                    .isEqualTo(3);
+        try (JdbcLockProvider v3 = upgrading(table)) {
             assertThat(pg.query("SELECT weight FROM " + table + "_waiters WHERE owner = 'w:t1'"))
                     .as("an entry from before the upgrade waits for the whole name")
                     .isEqualTo(0);
@@ -283,5 +271,16 @@ class PostgresSchemaTest {
                 }
             }
         }
+    }
+
+    /** A provider on {@code table} that upgraded it (createSchema), checked to be at the newest version. */
+    private static JdbcLockProvider upgrading(String table) {
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .table(table)
+                .createSchema(true)
+                .build();
+        assertThat(pg.query("SELECT max(version) FROM " + table + "_version")).isEqualTo(3);
+        return p;
     }
 }

@@ -4,6 +4,7 @@ import io.lockkit.jdbc.internal.AbandonStatement;
 import io.lockkit.jdbc.internal.AcquireStatement;
 import io.lockkit.jdbc.internal.ConnectionSource;
 import io.lockkit.jdbc.internal.Dialect;
+import io.lockkit.jdbc.internal.FairQueue;
 import io.lockkit.jdbc.internal.ForceReleaseStatement;
 import io.lockkit.jdbc.internal.Inspection;
 import io.lockkit.jdbc.internal.JdbcCalls;
@@ -60,11 +61,10 @@ import org.jspecify.annotations.Nullable;
 //   (Release.grantedTo), or to claim, and only the grantee's process is woken (WakeUps). A contended
 //   acquisition costs at most three statements. Without a live WakeUpSource, other clients poll.
 // - createSchema(true) runs only the migrations above the version table's (Schema): no DDL at a start.
-// - Shared claims (read locks, permits) go to SharedHolds, and so do releases and renewals of its holds.
+// - Shared claims go to SharedHolds (releases, renewals too); fair exclusive ones to FairQueue.
 public final class JdbcLockProvider implements LockProvider {
 
-    private static final Set<Capability> CAPABILITIES =
-            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.FAIR_QUEUE)));
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.allOf(Capability.class));
     /** The lock table's name unless configured: {@code lockkit_locks}. */
     public static final String DEFAULT_TABLE = "lockkit_locks";
     /** How long a statement may take, and how long a call waits for a pooled connection: 2 s. */
@@ -96,7 +96,7 @@ public final class JdbcLockProvider implements LockProvider {
         this.sql = sql;
         this.context = context;
         this.calls = new JdbcCalls(connections, sql);
-        this.shared = new SharedHolds(sql);
+        this.shared = new SharedHolds(sql, new FairQueue(sql));
         int instance = INSTANCES.incrementAndGet();
         ThreadFactory threads =
                 b.threadFactory != null ? b.threadFactory : r -> new Thread(r, "lockkit-jdbc-wake-ups-" + instance);
@@ -122,12 +122,10 @@ public final class JdbcLockProvider implements LockProvider {
     @Override
     public Acquisition tryAcquire(LockRequest request) {
         if (!request.claim().exclusive()) {
-            AcquireStatement.Reply reply =
-                    calls.run(request.name(), "acquiring shared", c -> shared.acquire(c, request, context));
-            return reply instanceof AcquireStatement.Acquired a
-                    ? Acquisition.acquired(a.token())
-                    : Acquisition.busy(SharedHolds.retry(
-                            ((AcquireStatement.Busy) reply).remainingLease(), context.pollInterval()));
+            return shared.tryAcquire(calls, request, context);
+        }
+        if (request.claim().fair()) {
+            return shared.fair().acquire(calls, request, context, wakeUps.live());
         }
         AcquireStatement.Args args = AcquireStatement.Args.of(request, context);
         AcquireStatement.Reply reply = calls.run(request.name(), "acquiring", c -> sql.acquire(c, args));
@@ -161,6 +159,7 @@ public final class JdbcLockProvider implements LockProvider {
     @Override
     public void abandon(String name, String owner, long waitId) {
         calls.checkOpen(name);
+        shared.fair().abandon(calls, name, owner);
         if (sql.abandons()) {
             AbandonStatement.Args args = AbandonStatement.Args.of(name, owner, waitId, context);
             calls.run(name, "leaving the wait queue", c -> sql.abandon(c, args));
@@ -210,7 +209,7 @@ public final class JdbcLockProvider implements LockProvider {
         return wakeUps.subscribe(Keys.of(name), listener);
     }
 
-    /** Every capability but the fair queue: fencing tokens, force release, explicit leases, inspection, listing, shared holds. */
+    /** Every capability: fencing tokens, force release, explicit leases, inspection, listing, shared holds, the fair queue. */
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;

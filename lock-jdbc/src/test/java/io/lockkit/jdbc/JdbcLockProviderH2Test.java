@@ -48,6 +48,11 @@ class JdbcLockProviderH2Test {
     }
 
     @Test
+    void anExclusivePairCostsWhatItDidAndAFairClaimLooksAtTheQueueOnce() {
+        FairQueueCosts.check(provider, "test:fair-costs:" + System.nanoTime(), new FairQueueCosts.Costs(4, 5, 2, -1));
+    }
+
+    @Test
     void aWaiterOfTheReleasingClientIsWokenAtOnceWithoutPolling() throws Exception {
         try (DistributedLockFactory f = DistributedLockFactory.builder(provider).build()) {
             DistributedLock holder = f.getLock("wake");

@@ -96,6 +96,13 @@ class JdbcLockProviderMariaDbTest {
 
     @Test
     @DisplayName(
+            "an exclusive lock and unlock stays two statements; a fair one looks at the queue once more, and inspect counts fair waiters")
+    void anExclusivePairStaysTwoStatementsAndAFairClaimLooksAtTheQueueOnce() {
+        FairQueueCosts.check(provider(), name("fair-costs"), new FairQueueCosts.Costs(2, 3, 3, 2));
+    }
+
+    @Test
+    @DisplayName(
             "an exclusive lock and unlock stays two statements; each kind of shared claim costs one short transaction")
     void anExclusivePairStaysTwoStatementsAndEachSharedClaimKindCostsOneShortTransaction() {
         SharedHoldCosts.check(provider(), name("costs"), new SharedHoldCosts.Costs(2, 8, 7, 5, 5, 4));

@@ -150,6 +150,11 @@ class JdbcLockProviderPostgresTest {
     }
 
     @Test
+    void anExclusivePairStaysTwoStatementsAndAFairPairIsTwoAsWell() {
+        FairQueueCosts.check(provider(), name("fair-costs"), new FairQueueCosts.Costs(2, 2, 1, 2));
+    }
+
+    @Test
     void anExclusivePairStaysTwoStatementsAndEachSharedClaimKindCostsOneShortTransaction() {
         SharedHoldCosts.check(provider(), name("costs"), new SharedHoldCosts.Costs(2, 7, 6, 5, 6, 5));
     }

@@ -64,7 +64,7 @@ class PostgresSchemaTest {
         assertThat(log.executed())
                 .as("the first start migrates")
                 .anySatisfy(sql -> assertThat(sql).startsWith("CREATE TABLE IF NOT EXISTS versioned_locks"));
-        assertThat(pg.query("SELECT max(version) FROM versioned_locks_version")).isEqualTo(2);
+        assertThat(pg.query("SELECT max(version) FROM versioned_locks_version")).isEqualTo(3);
 
         log.clear();
         try (JdbcLockProvider p = JdbcLockProvider.builder()
@@ -96,7 +96,7 @@ class PostgresSchemaTest {
         for (CompletableFuture<JdbcLockProvider> start : starts) {
             start.get(60, TimeUnit.SECONDS).close();
         }
-        assertThat(pg.query("SELECT count(*) FROM together_locks_version")).isEqualTo(2L);
+        assertThat(pg.query("SELECT count(*) FROM together_locks_version")).isEqualTo(3L);
     }
 
     @Test
@@ -110,8 +110,8 @@ class PostgresSchemaTest {
         String role = "lockkit_app_" + Long.toString(System.nanoTime(), 36);
         pg.query("CREATE ROLE " + role + " LOGIN PASSWORD 'app-secret'");
         // No EXECUTE for PUBLIC either: the grants file must grant everything the role needs.
-        pg.query("REVOKE EXECUTE ON FUNCTION lockkit_locks_acquire, lockkit_locks_release, lockkit_locks_abandon"
-                + " FROM PUBLIC");
+        pg.query("REVOKE EXECUTE ON FUNCTION lockkit_locks_acquire, lockkit_locks_acquire_fair, lockkit_locks_release,"
+                + " lockkit_locks_abandon FROM PUBLIC");
         try (Connection admin = pg.connect();
                 Statement s = admin.createStatement()) {
             for (String grant : SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/grants.sql", "lockkit_locks")) {
@@ -172,6 +172,25 @@ class PostgresSchemaTest {
             assertThat(holder.renew(List.of(new Renewal(shared, "c:p1", Duration.ofSeconds(30)))))
                     .isEmpty();
             assertThat(holder.release(shared, "c:p1")).isEqualTo(Release.RELEASED);
+            String fair = name + ":fair";
+            LockRequest first =
+                    new LockRequest(fair, "c:f1", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.EXCLUSIVE.fairly());
+            assertThat(holder.tryAcquire(first).isAcquired())
+                    .as("a fair lock, with the grants of migration 3")
+                    .isTrue();
+            assertThat(holder.tryAcquire(new LockRequest(
+                                    fair,
+                                    "c:f2",
+                                    Duration.ofSeconds(30),
+                                    Duration.ofSeconds(5),
+                                    0,
+                                    Claim.shared(1, 2).fairly()))
+                            .isAcquired())
+                    .as("a fair permit's attempt queues it")
+                    .isFalse();
+            assertThat(holder.inspect(fair).orElseThrow().waiters()).isEqualTo(1);
+            holder.abandon(fair, "c:f2", 0);
+            assertThat(holder.release(fair, "c:f1")).isEqualTo(Release.RELEASED);
         }
     }
 
@@ -180,13 +199,7 @@ class PostgresSchemaTest {
             "a database of migration 1 upgrades by running migration 2: a lock held across it stays held, then names hold shared")
     void aVersionOneDatabaseUpgradesToSharedHolds() throws Exception {
         String table = "upgraded_locks";
-        try (Connection admin = pg.connect();
-                Statement s = admin.createStatement()) {
-            for (String sql :
-                    SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/migration/V1__lockkit_locks.sql", table)) {
-                s.execute(sql);
-            }
-        }
+        applyMigrations(table, "V1__lockkit_locks.sql");
         assertThat(pg.query("SELECT max(version) FROM " + table + "_version")).isEqualTo(1);
         long before;
         try (JdbcLockProvider v1 =
@@ -198,13 +211,7 @@ class PostgresSchemaTest {
                     .as("a shared claim before the upgrade: the schema is missing a part")
                     .isInstanceOf(LockSchemaException.class);
         }
-        try (JdbcLockProvider v2 = JdbcLockProvider.builder()
-                .jdbcUrl(pg.jdbcUrl())
-                .table(table)
-                .createSchema(true)
-                .build()) {
-            assertThat(pg.query("SELECT max(version) FROM " + table + "_version"))
-                    .isEqualTo(2);
+        try (JdbcLockProvider v2 = upgrading(table)) {
             assertThat(v2.inspect("held").orElseThrow().holdCounts()).containsOnlyKeys("c:x");
             assertThat(v2.tryAcquire(new LockRequest(
                                     "held", "c:y", Duration.ofSeconds(30), Duration.ZERO, 0, Claim.shared(1, 0)))
@@ -217,5 +224,63 @@ class PostgresSchemaTest {
             assertThat(reader.isAcquired()).isTrue();
             assertThat(reader.fencingToken()).isGreaterThan(before);
         }
+    }
+
+    @Test
+    @DisplayName(
+            "a database of migration 2 upgrades by running migration 3: a waiter queued before it keeps its place ahead of fair claims")
+    void aVersionTwoDatabaseUpgradesToTheFairQueue() throws Exception {
+        String table = "fair_upgraded_locks";
+        applyMigrations(table, "V1__lockkit_locks.sql", "V2__lockkit_holders.sql");
+        Duration lease = Duration.ofSeconds(30);
+        try (JdbcLockProvider v2 =
+                JdbcLockProvider.builder().jdbcUrl(pg.jdbcUrl()).table(table).build()) {
+            assertThat(v2.tryAcquire(new LockRequest("n", "h:t1", lease, Duration.ZERO))
+                            .isAcquired())
+                    .isTrue();
+            assertThat(v2.tryAcquire(new LockRequest("n", "w:t1", lease, lease)).isAcquired())
+                    .as("a waiter queued before the upgrade")
+                    .isFalse();
+        }
+        try (JdbcLockProvider v3 = upgrading(table)) {
+            assertThat(pg.query("SELECT weight FROM " + table + "_waiters WHERE owner = 'w:t1'"))
+                    .as("an entry from before the upgrade waits for the whole name")
+                    .isEqualTo(0);
+            LockRequest fair = new LockRequest("n", "f:t1", lease, lease, 0, Claim.EXCLUSIVE.fairly());
+            assertThat(v3.tryAcquire(fair).isAcquired()).isFalse();
+            assertThat(v3.release("n", "h:t1").grantee())
+                    .as("the release hands the lock to the waiter that queued first")
+                    .isEqualTo("w:t1");
+            assertThat(v3.tryAcquire(fair).isAcquired())
+                    .as("the fair claim, while the lock is handed to the earlier waiter")
+                    .isFalse();
+            assertThat(v3.tryAcquire(new LockRequest("n", "w:t1", lease, lease)).isAcquired())
+                    .isTrue();
+            assertThat(v3.release("n", "w:t1").grantee()).isEqualTo("f:t1");
+            assertThat(v3.tryAcquire(fair).isAcquired()).isTrue();
+        }
+    }
+
+    /** Runs the migration files {@code files} for {@code table}, as an operator would, without the provider. */
+    private static void applyMigrations(String table, String... files) throws SQLException {
+        try (Connection admin = pg.connect();
+                Statement s = admin.createStatement()) {
+            for (String file : files) {
+                for (String sql : SqlFile.statementsOf("/io/lockkit/jdbc/postgresql/migration/" + file, table)) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    /** A provider on {@code table} that upgraded it (createSchema), checked to be at the newest version. */
+    private static JdbcLockProvider upgrading(String table) {
+        JdbcLockProvider p = JdbcLockProvider.builder()
+                .jdbcUrl(pg.jdbcUrl())
+                .table(table)
+                .createSchema(true)
+                .build();
+        assertThat(pg.query("SELECT max(version) FROM " + table + "_version")).isEqualTo(3);
+        return p;
     }
 }

@@ -80,6 +80,10 @@ public abstract class Dialect {
         R decode(ResultSet rs) throws SQLException;
     }
 
+    /** The migration files every dialect has (each dialect's own SQL), in version order. */
+    protected static final List<String> MIGRATIONS =
+            List.of("V1__lockkit_locks.sql", "V2__lockkit_holders.sql", "V3__lockkit_fair_queue.sql");
+
     private static final SecureRandom ORIGINS = new SecureRandom();
     private static final Pattern MIGRATION = Pattern.compile("/V(\\d+)__[^/]+\\.sql$");
 
@@ -96,13 +100,13 @@ public abstract class Dialect {
      * and its migration files' names in version order ({@code V<n>__<description>.sql}, under
      * {@code <folder>/migration}).
      */
-    protected Dialect(String folder, Context context, Map<String, Set<String>> unusedArguments, String... migrations) {
+    protected Dialect(
+            String folder, Context context, Map<String, Set<String>> unusedArguments, List<String> migrations) {
         this.folder = folder;
         this.context = context;
         this.unusedArguments = Map.copyOf(unusedArguments);
-        this.migrations = java.util.Arrays.stream(migrations)
-                .map(m -> folder + "/migration/" + m)
-                .toList();
+        this.migrations =
+                migrations.stream().map(m -> folder + "/migration/" + m).toList();
         Map<String, NamedSql> parsed = new LinkedHashMap<>();
         SqlFile.statements(folder + "/statements.sql", context.table())
                 .forEach((name, text) -> parsed.put(name, NamedSql.parse(name, text)));

@@ -30,13 +30,14 @@ public final class H2Dialect extends Dialect {
             AcquireStatement.NAME, Set.of("waitId", "gate", "lockTimeoutMs"),
             ReleaseStatement.NAME, Set.of("client", "maxStreak", "claim", "channel", "origin", "lockTimeoutMs"),
             ForceReleaseStatement.NAME, Set.of("channel"),
-            SharedStatement.NAME, Set.of("channel"));
+            SharedStatement.NAME, Set.of("channel"),
+            FairStatement.NAME, Set.of("lease"));
 
     /** The exclusive waits queued behind shared holders by this provider ("key owner"), to dequeue. */
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
 
     public H2Dialect(Context context) {
-        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql", "V2__lockkit_holders.sql");
+        super(FOLDER, context, UNUSED, MIGRATIONS);
     }
 
     /** The locked row, or null. */

@@ -53,7 +53,7 @@ public final class MariaDbDialect extends Dialect {
             SharedStatement.NAME, Set.of("channel"));
 
     public MariaDbDialect(Context context) {
-        super(FOLDER, context, UNUSED, "V1__lockkit_locks.sql", "V2__lockkit_holders.sql");
+        super(FOLDER, context, UNUSED, MIGRATIONS);
     }
 
     @Override

@@ -36,7 +36,7 @@ public final class PostgresDialect extends Dialect {
     public static final int MAX_LOCAL_STREAK = 8;
 
     public PostgresDialect(Context context) {
-        super(FOLDER, context, Map.of(), "V1__lockkit_locks.sql", "V2__lockkit_holders.sql");
+        super(FOLDER, context, Map.of(), MIGRATIONS);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lockkit.jdbc.internal;
 
+import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import java.sql.Connection;
@@ -37,18 +38,27 @@ import org.jspecify.annotations.Nullable;
 //   PostgreSQL and MariaDB; on H2 only behind shared holders); a live entry of another owner keeps new
 //   shared claims out until it is admitted, abandons, or its entry lapses (its wait or the holders'
 //   lease plus the claim timeout). A claim beside the exclusive holder (a downgrade) is not blocked.
-// - A busy attempt rolls back: it leaves nothing behind.
+// - Fair claims (V3): a fair shared claim is kept out by every live place before its own in the
+//   queue (FairQueue), where a busy one then takes or keeps its place, after its attempt rolled back.
+// - A busy attempt rolls back: it leaves nothing behind (but a fair claim's place, taken after).
 public final class SharedHolds {
 
     private static final String STATE = "shared.state";
     private static final int ROW_TRIES = 3;
 
     private final Dialect sql;
+    private final FairQueue fair;
     /** The owners of this provider's shared holds, by row key. */
     private final Map<String, Set<String>> holds = new ConcurrentHashMap<>();
 
-    public SharedHolds(Dialect sql) {
+    public SharedHolds(Dialect sql, FairQueue fair) {
         this.sql = sql;
+        this.fair = fair;
+    }
+
+    /** The fair queue's places, which fair shared claims take too. */
+    public FairQueue fair() {
+        return fair;
     }
 
     /** Whether this provider holds {@code name} shared (for one of its owners): its releases come here. */
@@ -74,7 +84,20 @@ public final class SharedHolds {
     }
 
     /**
-     * One attempt of a shared claim.
+     * One attempt of a shared claim, through {@code calls}; a busy answer says when to ask again at
+     * the latest.
+     *
+     * @throws IllegalArgumentException when the claim's weight exceeds the capacity stored with the name
+     */
+    public Acquisition tryAcquire(JdbcCalls calls, LockProvider.LockRequest request, Dialect.Context context) {
+        AcquireStatement.Reply reply = calls.run(request.name(), "acquiring shared", c -> acquire(c, request, context));
+        return reply instanceof AcquireStatement.Acquired a
+                ? Acquisition.acquired(a.token())
+                : Acquisition.busy(retry(((AcquireStatement.Busy) reply).remainingLease(), context.pollInterval()));
+    }
+
+    /**
+     * One attempt of a shared claim; a fair one that is busy takes or keeps its place in the queue.
      *
      * @throws IllegalArgumentException when the claim's weight exceeds the capacity stored with the name
      */
@@ -94,6 +117,9 @@ public final class SharedHolds {
         }
         if (reply instanceof AcquireStatement.Acquired) {
             track(args.key(), args.owner());
+        } else if (request.claim().fair()) {
+            Duration retry = retry(((AcquireStatement.Busy) reply).remainingLease(), context.pollInterval());
+            fair.queue(c, request, request.claim().weight(), retry, context); // the attempt rolled back
         }
         return reply;
     }
@@ -136,8 +162,11 @@ public final class SharedHolds {
                 sql.update(c, "shared.storeCapacity", a);
             }
         }
-        if (claim.beside() == null && state.waiterOtherThan(a.owner())) {
+        if (claim.beside() == null && state.waiterBlocks(a.owner(), claim.fair())) {
             return busy(live ? row.remainingMicros() : state.soonestEnd());
+        }
+        if (claim.fair() && state.waiter(a.owner()) != null) {
+            fair.leave(c, a.name(), a.owner());
         }
         SharedStatement.Args t = a.withToken(drawToken(c, a.withToken(Math.max(0, row.token()) + 1)));
         sql.update(c, "shared.insertHolder", t);

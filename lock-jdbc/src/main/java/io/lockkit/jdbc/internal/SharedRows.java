@@ -31,16 +31,25 @@ final class SharedRows {
         }
     }
 
+    /** A live queued waiter: what it waits for (0: the whole name, k: k units, fairly) and its arrival. */
+    record Waiter(String owner, int weight, long arrival) {
+
+        /** Whether this place is before {@code other}'s: arrival order, then owner. */
+        boolean before(Waiter other) {
+            return arrival != other.arrival ? arrival < other.arrival : owner.compareTo(other.owner) < 0;
+        }
+    }
+
     /**
      * The rows of {@code shared.state} ({@link SharedStatement#STATE_COLUMNS}): the name's shared
      * holders (lapsed ones too), its stored capacity (null: none) and its live queued waiters.
      */
-    record State(List<Holder> holders, @Nullable Integer capacity, List<String> waiters) {
+    record State(List<Holder> holders, @Nullable Integer capacity, List<Waiter> waiters) {
 
         static State decode(ResultSet rs) throws SQLException {
             List<Holder> holders = new ArrayList<>();
             Integer capacity = null;
-            List<String> waiters = new ArrayList<>();
+            List<Waiter> waiters = new ArrayList<>();
             while (rs.next()) {
                 String kind = rs.getString(1);
                 switch (kind.trim()) {
@@ -48,7 +57,7 @@ final class SharedRows {
                         holders.add(
                                 new Holder(rs.getString(2), rs.getInt(3), rs.getInt(4), rs.getLong(5), rs.getLong(6)));
                     case "capacity" -> capacity = rs.getInt(3);
-                    case "waiter" -> waiters.add(rs.getString(2));
+                    case "waiter" -> waiters.add(new Waiter(rs.getString(2), rs.getInt(3), rs.getLong(5)));
                     default -> throw new SQLException("shared.state answered an unknown kind of row: " + kind);
                 }
             }
@@ -93,8 +102,33 @@ final class SharedRows {
                     .orElse(0);
         }
 
-        boolean waiterOtherThan(String owner) {
-            return waiters.stream().anyMatch(w -> !w.equals(owner));
+        /**
+         * Whether a live waiter of another owner keeps {@code owner}'s new shared claim out: an
+         * exclusive one (writer preference), or, for a fair claim, any whose place is before the
+         * owner's (every one when the owner has none).
+         */
+        boolean waiterBlocks(String owner, boolean fair) {
+            Waiter mine = waiter(owner);
+            for (Waiter w : waiters) {
+                if (w.owner().equals(owner)) {
+                    continue;
+                }
+                if (fair ? mine == null || w.before(mine) : w.weight() == 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** {@code owner}'s live place in the queue, or null. */
+        @Nullable
+        Waiter waiter(String owner) {
+            for (Waiter w : waiters) {
+                if (w.owner().equals(owner)) {
+                    return w;
+                }
+            }
+            return null;
         }
     }
 

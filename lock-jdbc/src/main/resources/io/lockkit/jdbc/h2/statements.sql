@@ -136,7 +136,7 @@ UNION ALL
 SELECT 'capacity', CAST(NULL AS VARCHAR(200)), c.capacity, 0, CAST(0 AS BIGINT), CAST(0 AS BIGINT)
 FROM lockkit_locks_capacity c WHERE c.lock_key = :key
 UNION ALL
-SELECT 'waiter', w.owner, 0, 0, CAST(0 AS BIGINT), CAST(0 AS BIGINT)
+SELECT 'waiter', w.owner, w.weight, 0, w.since, CAST(0 AS BIGINT)
 FROM lockkit_locks_waiters w WHERE w.lock_key = :key AND w.expires > CURRENT_TIMESTAMP(6);
 
 -- :name shared.clear
@@ -208,3 +208,33 @@ WHERE lock_key = :key AND EXISTS (SELECT 1 FROM lockkit_locks_holders h
 -- :name renewShared.holder
 UPDATE lockkit_locks_holders SET lease_until = DATEADD(MICROSECOND, :lease, CURRENT_TIMESTAMP(6))
 WHERE lock_key = :key AND owner = :owner AND lease_until > CURRENT_TIMESTAMP(6);
+
+-- Fair claims (migration V3): the steps of FairQueue, bound from FairStatement.Args (see the
+-- PostgreSQL statements for what each does): a fair claim's place is an entry of
+-- lockkit_locks_waiters with its weight; arrival order is since (from the token sequence), then
+-- owner. H2 hands nothing over: the queue's head takes the free name at its next attempt, and the
+-- places behind it keep every newcomer out meanwhile.
+
+-- :name fair.check
+SELECT EXISTS (SELECT 1 FROM lockkit_locks l WHERE l.lock_key = :key AND l.owner = :owner AND l.lease_until > CURRENT_TIMESTAMP(6)) AS holder,
+       m.since IS NOT NULL AS queued,
+       (SELECT COUNT(*) FROM lockkit_locks_waiters w
+        WHERE w.lock_key = :key AND w.owner <> :owner AND w.expires > CURRENT_TIMESTAMP(6)
+          AND (m.since IS NULL OR w.since < m.since OR (w.since = m.since AND w.owner < :owner))) AS ahead,
+       (SELECT DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP(6), l.lease_until) FROM lockkit_locks l
+        WHERE l.lock_key = :key AND l.lease_until > CURRENT_TIMESTAMP(6)) AS remaining_us
+FROM (SELECT (SELECT w.since FROM lockkit_locks_waiters w
+              WHERE w.lock_key = :key AND w.owner = :owner AND w.expires > CURRENT_TIMESTAMP(6)) AS since) m;
+
+-- :name fair.queue
+MERGE INTO lockkit_locks_waiters w
+USING (VALUES (CAST(:key AS VARCHAR(64)), CAST(:owner AS VARCHAR(200)))) AS s(lock_key, owner)
+ON w.lock_key = s.lock_key AND w.owner = s.owner
+WHEN MATCHED THEN UPDATE SET
+    since = CASE WHEN w.expires > CURRENT_TIMESTAMP(6) THEN w.since ELSE NEXT VALUE FOR lockkit_locks_token_seq END,
+    expires = GREATEST(w.expires, DATEADD(MICROSECOND, :keep, CURRENT_TIMESTAMP(6))), weight = :weight
+WHEN NOT MATCHED THEN INSERT (lock_key, owner, expires, weight)
+    VALUES (s.lock_key, s.owner, DATEADD(MICROSECOND, :keep, CURRENT_TIMESTAMP(6)), :weight);
+
+-- :name fair.leave
+DELETE FROM lockkit_locks_waiters WHERE lock_key = :key AND owner = :owner;

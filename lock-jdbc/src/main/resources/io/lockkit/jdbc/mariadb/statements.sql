@@ -112,7 +112,7 @@ FROM lockkit_locks_holders h WHERE h.lock_key = :key
 UNION ALL
 SELECT 'capacity', NULL, c.capacity, 0, 0, 0 FROM lockkit_locks_capacity c WHERE c.lock_key = :key
 UNION ALL
-SELECT 'waiter', w.owner, 0, 0, 0, 0 FROM lockkit_locks_waiters w WHERE w.lock_key = :key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
+SELECT 'waiter', w.owner, w.weight, 0, w.since, 0 FROM lockkit_locks_waiters w WHERE w.lock_key = :key AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
 
 -- :name shared.clear
 DELETE FROM lockkit_locks_holders WHERE lock_key = :key;
@@ -187,3 +187,31 @@ WHERE lock_key = :key AND EXISTS (SELECT 1 FROM lockkit_locks_holders h
 -- :name renewShared.holder
 UPDATE lockkit_locks_holders SET lease_until = TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :lease
 WHERE lock_key = :key AND owner = :owner AND lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6));
+
+-- Fair claims (migration V3): the steps of FairQueue, bound from FairStatement.Args (see the
+-- PostgreSQL statements for what each does): a fair claim's place is an entry of
+-- lockkit_locks_waiters with wait id 0 and its weight; arrival order is since, then owner.
+
+-- :name fair.check
+SELECT EXISTS (SELECT 1 FROM lockkit_locks l WHERE l.lock_key = :key AND l.owner = :owner AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS holder,
+       m.since IS NOT NULL AS queued,
+       (SELECT COUNT(*) FROM lockkit_locks_waiters w
+        WHERE w.lock_key = :key AND w.owner <> :owner AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))
+          AND (m.since IS NULL OR w.since < m.since OR (w.since = m.since AND w.owner < :owner))) AS ahead,
+       (SELECT l.lease_until - TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) FROM lockkit_locks l WHERE l.lock_key = :key AND l.lease_until > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS remaining_us
+FROM (SELECT (SELECT w.since FROM lockkit_locks_waiters w
+              WHERE w.lock_key = :key AND w.owner = :owner AND w.expires > TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))) AS since) m;
+
+-- :name fair.queue
+-- (since is assigned before expires: ON DUPLICATE KEY UPDATE assigns left to right.)
+INSERT INTO lockkit_locks_waiters (lock_key, owner, since, expires, wait_id, lease_us, weight)
+VALUES (:key, :owner, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)), TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :keep, 0, :lease, :weight)
+ON DUPLICATE KEY UPDATE since = IF(expires > VALUES(since), since, VALUES(since)),
+    expires = GREATEST(expires, VALUES(expires)), wait_id = 0, lease_us = VALUES(lease_us), weight = VALUES(weight);
+
+-- :name fair.mark
+-- Then the row as waited for, so that its release hands the lock to the queue's head.
+UPDATE lockkit_locks SET wait_until = GREATEST(COALESCE(wait_until, 0), TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6)) + :keep) WHERE lock_key = :key;
+
+-- :name fair.leave
+DELETE FROM lockkit_locks_waiters WHERE lock_key = :key AND owner = :owner;

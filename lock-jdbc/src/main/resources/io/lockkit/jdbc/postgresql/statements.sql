@@ -59,6 +59,13 @@
 SELECT o_token, o_remaining_us FROM lockkit_locks_acquire(:key::text, :name::text, :owner::text, :lease::bigint,
     :maxWait::bigint, :waitId::bigint, :claim::bigint, :gate::int, :lockTimeoutMs::int);
 
+-- :name acquire.fair
+-- A fair attempt (migration V3): as acquire, once no live place of another owner in the queue is
+-- before the owner's own (or the owner holds the row already); else kept out, in its place. Returns
+-- (token, NULL) or (NULL, remaining lease in us; NULL when no lease is valid).
+SELECT o_token, o_remaining_us FROM lockkit_locks_acquire_fair(:key::text, :name::text, :owner::text, :lease::bigint,
+    :maxWait::bigint, :waitId::bigint, :claim::bigint, :gate::int, :lockTimeoutMs::int);
+
 -- :name release
 -- Lowers the owner's hold count; at zero:
 -- - nobody waits (wait_until NULL or past, read from the latest row version, which a waiter's
@@ -175,14 +182,15 @@ SELECT l.owner, l.hold_count, l.token,
 FROM lockkit_locks l WHERE l.lock_key = :key FOR UPDATE;
 
 -- :name shared.state
--- The name's shared holders (lapsed ones too), its stored capacity, and its live queued waiters.
+-- The name's shared holders (lapsed ones too), its stored capacity, and its live queued waiters, each
+-- with its weight (0: exclusive) and its arrival (since, in us) in the token column.
 SELECT 'holder' AS kind, h.owner, h.weight, h.hold_count, h.token,
        (extract(epoch FROM h.lease_until - clock_timestamp()) * 1000000)::bigint AS remaining_us
 FROM lockkit_locks_holders h WHERE h.lock_key = :key
 UNION ALL
 SELECT 'capacity', NULL, c.capacity, 0, 0, 0 FROM lockkit_locks_capacity c WHERE c.lock_key = :key
 UNION ALL
-SELECT 'waiter', w.owner, 0, 0, 0, 0 FROM lockkit_locks_waiters w
+SELECT 'waiter', w.owner, w.weight, 0, (extract(epoch FROM w.since) * 1000000)::bigint, 0 FROM lockkit_locks_waiters w
 WHERE w.lock_key = :key AND w.expires > clock_timestamp();
 
 -- :name shared.clear
@@ -279,3 +287,29 @@ WHERE lock_key = :key AND EXISTS (SELECT 1 FROM lockkit_locks_holders h
 -- Then the holder's own lease. Update count 0: the hold no longer exists (lost).
 UPDATE lockkit_locks_holders SET lease_until = clock_timestamp() + :lease * INTERVAL '1 microsecond'
 WHERE lock_key = :key AND owner = :owner AND lease_until > clock_timestamp();
+
+-- Fair claims (migration V3): the places of FairQueue, bound from FairStatement.Args, each one
+-- statement in autocommit (a fair exclusive attempt is acquire.fair, above; these serve fair shared
+-- claims). A fair claim's place is an entry of lockkit_locks_waiters, the queue acquire keeps, with
+-- wait id 0 (a release never grants it outright, nor lets a later waiter of the releasing client
+-- pass it) and weight 0 (exclusive) or k (a fair shared claim of k units); arrival order is since,
+-- then owner. See migration/V3__lockkit_fair_queue.sql.
+
+-- :name fair.queue
+-- Takes a place (arrival now) or keeps it (a place that lapsed starts again at the end), until
+-- :keep from now at least, and marks the row as waited for (wait_until), so that its release
+-- hands the lock to the queue's head and wakes it.
+WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
+entry AS (
+    INSERT INTO lockkit_locks_waiters AS w (lock_key, owner, since, expires, wait_id, lease_us, weight)
+    SELECT :key, :owner, c.now, c.now + :keep * INTERVAL '1 microsecond', 0, :lease, :weight FROM clock c
+    ON CONFLICT (lock_key, owner) DO UPDATE SET
+        since = CASE WHEN w.expires > EXCLUDED.since THEN w.since ELSE EXCLUDED.since END,
+        expires = GREATEST(w.expires, EXCLUDED.expires), wait_id = 0, lease_us = EXCLUDED.lease_us,
+        weight = EXCLUDED.weight
+    RETURNING w.expires)
+UPDATE lockkit_locks l SET wait_until = GREATEST(l.wait_until, e.expires) FROM entry e WHERE l.lock_key = :key;
+
+-- :name fair.leave
+-- The owner's place, if any: it was admitted, or it stopped waiting (abandon).
+DELETE FROM lockkit_locks_waiters WHERE lock_key = :key AND owner = :owner;

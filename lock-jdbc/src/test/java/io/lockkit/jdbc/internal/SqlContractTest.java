@@ -46,6 +46,7 @@ class SqlContractTest {
         ARGS.put(WatchStatement.NAME, WatchStatement.Args.class);
         ARGS.put(SharedStatement.NAME, SharedStatement.Args.class);
         ARGS.put(SharedStatement.RENEW, RenewStatement.Hold.class);
+        ARGS.put(FairStatement.NAME, FairStatement.Args.class);
     }
 
     private static final Map<String, List<String>> COLUMNS = Map.of(
@@ -171,7 +172,11 @@ class SqlContractTest {
         }
         assertThat(calls)
                 .as("%s: statements that call a routine", dialect)
-                .isEqualTo(routines.isEmpty() ? 0 : dialect.queues() ? 3 : 2);
+                .isEqualTo(
+                        routines.isEmpty()
+                                ? 0
+                                : (dialect.queues() ? 3 : 2)
+                                        + (dialect.statements().containsKey("acquire.fair") ? 1 : 0));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,7 @@
 package io.lockkit.cdi.internal;
 
+import io.lockkit.cdi.DistributedBulkhead;
+import io.lockkit.cdi.LockMode;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.DeclarationModel;
 import io.lockkit.cdi.internal.engine.LockedValues;
@@ -111,15 +113,34 @@ final class LangModelDeclarations implements DeclarationModel<ClassInfo, MethodI
 
     @Override
     public LockedValues lockedValues(AnnotationInfo locked) {
-        return new LockedValues(
-                member(locked, "value").asString(),
-                member(locked, "waitTime").asLong(),
-                ChronoUnit.valueOf(member(locked, "waitUnit").asEnumConstant()),
-                member(locked, "leaseTime").asLong(),
-                ChronoUnit.valueOf(member(locked, "leaseUnit").asEnumConstant()),
-                WhenBusy.valueOf(member(locked, "whenBusy").asEnumConstant()),
+        String template = member(locked, "value").asString();
+        long waitTime = member(locked, "waitTime").asLong();
+        ChronoUnit waitUnit = ChronoUnit.valueOf(member(locked, "waitUnit").asEnumConstant());
+        long leaseTime = member(locked, "leaseTime").asLong();
+        ChronoUnit leaseUnit = ChronoUnit.valueOf(member(locked, "leaseUnit").asEnumConstant());
+        WhenBusy whenBusy = WhenBusy.valueOf(member(locked, "whenBusy").asEnumConstant());
+        if (locked.name().equals(DistributedBulkhead.class.getName())) {
+            return LockedValues.bulkhead(
+                    template,
+                    waitTime,
+                    waitUnit,
+                    leaseTime,
+                    leaseUnit,
+                    whenBusy,
+                    member(locked, "capacity").asInt(),
+                    member(locked, "permits").asInt(),
+                    member(locked, "fair").asBoolean());
+        }
+        return LockedValues.locked(
+                template,
+                waitTime,
+                waitUnit,
+                leaseTime,
+                leaseUnit,
+                whenBusy,
                 member(locked, "holdAtLeast").asLong(),
-                ChronoUnit.valueOf(member(locked, "holdAtLeastUnit").asEnumConstant()));
+                ChronoUnit.valueOf(member(locked, "holdAtLeastUnit").asEnumConstant()),
+                LockMode.valueOf(member(locked, "mode").asEnumConstant()));
     }
 
     private static AnnotationMember member(AnnotationInfo binding, String name) {

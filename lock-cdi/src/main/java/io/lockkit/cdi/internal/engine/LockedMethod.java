@@ -5,6 +5,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
+import io.lockkit.cdi.DistributedBulkhead;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.LockedDeclaration.ReturnKind;
@@ -83,10 +84,23 @@ public final class LockedMethod {
      * @throws IllegalStateException naming the method when the declaration cannot work
      */
     public static LockedMethod of(Method method, Locked binding) {
+        return of(method, LockedValues.of(binding));
+    }
+
+    /**
+     * Checks {@code method}'s declaration against {@code binding}.
+     *
+     * @throws IllegalStateException naming the method when the declaration cannot work
+     */
+    public static LockedMethod of(Method method, DistributedBulkhead binding) {
+        return of(method, LockedValues.of(binding));
+    }
+
+    private static LockedMethod of(Method method, LockedValues values) {
         try {
             LockedDeclaration declaration = LockedDeclaration.check(
                     new ReflectionSignature(method),
-                    LockedValues.of(binding),
+                    values,
                     defaultName(method.getDeclaringClass().getName(), method.getName()));
             boolean interruptible = false;
             for (Class<?> thrown : method.getExceptionTypes()) {
@@ -94,7 +108,7 @@ public final class LockedMethod {
             }
             return new LockedMethod(declaration, interruptible);
         } catch (DeclarationException e) {
-            throw new IllegalStateException(message(ReflectionSignature.describe(method), e), e);
+            throw new IllegalStateException(message(values, ReflectionSignature.describe(method), e), e);
         }
     }
 
@@ -102,8 +116,9 @@ public final class LockedMethod {
         return className + "." + methodName;
     }
 
-    public static String message(String method, DeclarationException e) {
-        return "@Locked on " + method + ": " + e.getMessage();
+    /** The message of a declaration error: the binding, the method, what is wrong. */
+    public static String message(LockedValues values, String method, DeclarationException e) {
+        return "@" + values.binding() + " on " + method + ": " + e.getMessage();
     }
 
     /** The options each acquisition uses. */
@@ -195,23 +210,6 @@ public final class LockedMethod {
         return calls.invoke(factory, args, proceed, transactions, outage);
     }
 
-    /**
-     * Runs {@code proceed} as this thread's hold of {@code name} ({@link HeldLocks}, for nested
-     * calls); when it throws, runs {@code releaseOnFailure} (whose own failure is added as
-     * suppressed) and throws again.
-     */
-    static @Nullable Object proceedHolding(
-            DistributedLockFactory factory, String name, LockHandle handle, Proceed proceed, Runnable releaseOnFailure)
-            throws Exception {
-        HeldLocks.push(factory, name, handle);
-        Object result = proceedOrRelease(proceed, () -> {
-            HeldLocks.pop();
-            releaseOnFailure.run();
-        });
-        HeldLocks.pop();
-        return result;
-    }
-
     /** Runs {@code proceed}; when it throws, runs {@code release} (its failure added as suppressed) and throws again. */
     static @Nullable Object proceedOrRelease(Proceed proceed, Runnable release) throws Exception {
         try {
@@ -229,11 +227,11 @@ public final class LockedMethod {
     /** Starts waiting for the lock: busy yields an empty result when the method skips, else waits. */
     @SuppressWarnings("FutureReturnValueIgnored") // dependents that only pass a cancellation on
     CompletableFuture<Optional<LockHandle>> startAcquisition(DistributedLockFactory factory, String name) {
+        HoldKind kind = declaration.holdKind();
         if (declaration.whenBusy() == WhenBusy.SKIP) {
-            return factory.tryAcquireAsync(name, declaration.options()).toCompletableFuture();
+            return kind.tryAcquireAsync(factory, name, declaration.options());
         }
-        CompletableFuture<LockHandle> acquiring =
-                factory.acquireAsync(name, declaration.options()).toCompletableFuture();
+        CompletableFuture<LockHandle> acquiring = kind.acquireAsync(factory, name, declaration.options());
         CompletableFuture<Optional<LockHandle>> acquired = acquiring.thenApply(Optional::of);
         // Cancelling the dependent does not reach the acquisition: pass it on, so the wait is abandoned,
         // and release a grant that came before the cancellation reached it.
@@ -243,6 +241,32 @@ public final class LockedMethod {
             }
         });
         return acquired;
+    }
+
+    /** What a call holds of its name. */
+    HoldKind holdKind() {
+        return declaration.holdKind();
+    }
+
+    /**
+     * Runs {@code proceed} as this thread's hold of {@code name} ({@link HeldLocks}, for nested
+     * calls); when it throws, runs {@code releaseOnFailure} (whose own failure is added as
+     * suppressed) and throws again.
+     */
+    static @Nullable Object proceedHolding(
+            DistributedLockFactory factory,
+            String name,
+            HeldLocks.Hold hold,
+            Proceed proceed,
+            Runnable releaseOnFailure)
+            throws Exception {
+        HeldLocks.push(factory, name, hold);
+        Object result = proceedOrRelease(proceed, () -> {
+            HeldLocks.pop();
+            releaseOnFailure.run();
+        });
+        HeldLocks.pop();
+        return result;
     }
 
     /**

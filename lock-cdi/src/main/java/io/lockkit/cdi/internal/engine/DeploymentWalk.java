@@ -127,16 +127,21 @@ public final class DeploymentWalk {
 
     /**
      * Every bulkhead of one name template declares one capacity: the backend keeps the first
-     * acquisition's, so another would silently count against it.
+     * acquisition's, so another would silently count against it. Checked among sound declarations.
      */
     private void sameCapacity(LockedValues values, String template, SignatureModel<?> signature) {
         Capacity mine = new Capacity(values.capacity(), signature.describe());
         Capacity first = capacities.putIfAbsent(template, mine);
-        if (first != null && first.capacity() != mine.capacity()) {
-            throw new DeclarationException("capacity " + mine.capacity() + " differs from capacity " + first.capacity()
-                    + " of @" + values.binding() + " on " + first.method() + ", which names the same semaphore '"
-                    + template + "'; give every declaration of a name one capacity");
+        if (first == null || first.capacity() == mine.capacity()) {
+            return;
         }
+        // Reported on the later method in name order, so both extensions word it alike whatever order they walk.
+        boolean mineLater = mine.method().compareTo(first.method()) > 0;
+        Capacity subject = mineLater ? mine : first;
+        Capacity other = mineLater ? first : mine;
+        problems.add("@" + values.binding() + " on " + subject.method() + ": capacity " + subject.capacity()
+                + " differs from the capacity " + other.capacity() + " that " + other.method()
+                + " declares for the same semaphore '" + template + "'; give every declaration of a name one capacity");
     }
 
     /** The capacity a bulkhead name template was first declared with, and where. */

@@ -27,10 +27,13 @@ class BulkheadTest {
     private static final LockOptions TRY_ONCE = LockOptions.builder().noWait().build();
 
     @RegisterExtension
-    final Lockkit.PerTest cdi = Lockkit.perTest(PartnerCalls.class);
+    final Lockkit.PerTest cdi = Lockkit.perTest(PartnerCalls.class, PartnerQuotes.class, PartnerApi.class);
 
     @Inject
     PartnerCalls partner;
+
+    @Inject
+    PartnerQuotes quotes;
 
     @Inject
     DistributedLockFactory locks;
@@ -103,6 +106,21 @@ class BulkheadTest {
             }
         }
         assertThat(semaphore().availablePermits()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("the guide's partner quotes run under the partner-api bulkhead, and skip when it is full")
+    void guidePartnerQuotes() throws Exception {
+        assertThat(quotes.quote("tea")).isEqualTo(3);
+        DistributedSemaphore partnerApi = locks.getSemaphore("partner-api", 3);
+        try (LockHandle all = partnerApi.acquire(3, TRY_ONCE)) {
+            assertThat(all.isValid()).isTrue();
+            assertThat(quotes.quoteIfFree("tea").toCompletableFuture().get(20, TimeUnit.SECONDS))
+                    .isEmpty();
+        }
+        assertThat(quotes.quoteIfFree("tea").toCompletableFuture().get(20, TimeUnit.SECONDS))
+                .contains(3);
+        assertThat(partnerApi.availablePermits()).isEqualTo(3);
     }
 
     private DistributedSemaphore semaphore() {

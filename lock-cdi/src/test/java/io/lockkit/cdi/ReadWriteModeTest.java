@@ -29,10 +29,13 @@ class ReadWriteModeTest {
     private static final LockOptions TRY_ONCE = LockOptions.builder().noWait().build();
 
     @RegisterExtension
-    final Lockkit.PerTest cdi = Lockkit.perTest(Catalog.class, Catalog.Inner.class);
+    final Lockkit.PerTest cdi = Lockkit.perTest(Catalog.class, Catalog.Inner.class, PriceList.class);
 
     @Inject
     Catalog catalog;
+
+    @Inject
+    PriceList priceList;
 
     @Inject
     DistributedLockFactory locks;
@@ -120,6 +123,14 @@ class ReadWriteModeTest {
         assertThat(reader2.toCompletableFuture().get(20, TimeUnit.SECONDS)).isEqualTo("two");
         assertThat(catalog.writeAsync().toCompletableFuture().get(20, TimeUnit.SECONDS))
                 .isEqualTo("written");
+    }
+
+    @Test
+    @DisplayName("the guide's price list reloads under WRITE and is read under READ")
+    void guidePriceList() {
+        priceList.reload(Map.of("tea", 4));
+        assertThat(priceList.price("tea")).contains(4);
+        assertThat(priceList.price("coffee")).isEmpty();
     }
 
     private void assertFree() throws InterruptedException {

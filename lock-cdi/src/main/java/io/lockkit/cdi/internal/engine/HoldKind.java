@@ -5,7 +5,6 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.DistributedReadWriteLock;
 import io.lockkit.DistributedSemaphore;
 import io.lockkit.LockHandle;
-import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -42,23 +41,8 @@ public sealed interface HoldKind {
     Optional<LockHandle> tryAcquire(DistributedLockFactory factory, String name, LockOptions options)
             throws InterruptedException;
 
-    /** {@link #acquire} without blocking; fails with {@link LockNotAcquiredException} when the wait runs out. */
+    /** {@link #acquire} without blocking; fails with {@link io.lockkit.LockNotAcquiredException} when the wait runs out. */
     CompletableFuture<LockHandle> acquireAsync(DistributedLockFactory factory, String name, LockOptions options);
-
-    /** {@link #acquire} without blocking; empty when the wait runs out. */
-    default CompletableFuture<Optional<LockHandle>> tryAcquireAsync(
-            DistributedLockFactory factory, String name, LockOptions options) {
-        return acquireAsync(factory, name, options).handle((handle, failure) -> {
-            Throwable cause = LockedMethod.unwrap(failure);
-            if (cause == null) {
-                return Optional.of(handle);
-            }
-            if (cause instanceof LockNotAcquiredException) {
-                return Optional.empty();
-            }
-            throw cause instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(cause);
-        });
-    }
 
     /** The thread-owned lock the calling thread holds of {@code name} that a call of this kind joins, or null. */
     default @Nullable DistributedLock threadHold(DistributedLockFactory factory, String name) {
@@ -106,7 +90,7 @@ public sealed interface HoldKind {
             return factory.acquireAsync(name, options).toCompletableFuture();
         }
 
-        @Override
+        /** {@link #acquireAsync} that completes empty when the wait runs out. */
         public CompletableFuture<Optional<LockHandle>> tryAcquireAsync(
                 DistributedLockFactory factory, String name, LockOptions options) {
             return factory.tryAcquireAsync(name, options).toCompletableFuture();

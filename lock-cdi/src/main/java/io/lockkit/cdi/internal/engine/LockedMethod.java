@@ -53,11 +53,15 @@ public final class LockedMethod {
     private static final Duration MIN_DEFERRED_RELEASE = Duration.ofMillis(1);
 
     private final LockedDeclaration declaration;
+    /** The annotation's simple name, for messages. */
+    private final String binding;
+
     private final @Nullable String constantName;
     private final LockedCalls calls;
 
-    private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption) {
+    private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption, String binding) {
         this.declaration = declaration;
+        this.binding = binding;
         List<Object> parts = declaration.nameParts();
         this.constantName = parts.stream().allMatch(String.class::isInstance)
                 ? String.join("", parts.stream().map(String.class::cast).toList())
@@ -106,7 +110,7 @@ public final class LockedMethod {
             for (Class<?> thrown : method.getExceptionTypes()) {
                 interruptible |= thrown.isAssignableFrom(InterruptedException.class);
             }
-            return new LockedMethod(declaration, interruptible);
+            return new LockedMethod(declaration, interruptible, values.binding());
         } catch (DeclarationException e) {
             throw new IllegalStateException(message(values, ReflectionSignature.describe(method), e), e);
         }
@@ -158,7 +162,7 @@ public final class LockedMethod {
                     value); // reflection models carry one
         }
         if (value == null) {
-            throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
+            throw new IllegalArgumentException("@" + binding + " on " + declaration.describe() + ": " + bound.text()
                     + " of lock name template is null (a null would lock every such call under one name)");
         }
         return value;
@@ -228,11 +232,13 @@ public final class LockedMethod {
     @SuppressWarnings("FutureReturnValueIgnored") // dependents that only pass a cancellation on
     CompletableFuture<Optional<LockHandle>> startAcquisition(DistributedLockFactory factory, String name) {
         HoldKind kind = declaration.holdKind();
-        if (declaration.whenBusy() == WhenBusy.SKIP) {
-            return kind.tryAcquireAsync(factory, name, declaration.options());
+        boolean skip = declaration.whenBusy() == WhenBusy.SKIP;
+        if (skip && kind instanceof HoldKind.Exclusive exclusive) {
+            return exclusive.tryAcquireAsync(factory, name, declaration.options());
         }
         CompletableFuture<LockHandle> acquiring = kind.acquireAsync(factory, name, declaration.options());
-        CompletableFuture<Optional<LockHandle>> acquired = acquiring.thenApply(Optional::of);
+        CompletableFuture<Optional<LockHandle>> acquired =
+                skip ? acquiring.handle(LockedMethod::busyAsEmpty) : acquiring.thenApply(Optional::of);
         // Cancelling the dependent does not reach the acquisition: pass it on, so the wait is abandoned,
         // and release a grant that came before the cancellation reached it.
         acquired.whenComplete((held, failure) -> {
@@ -241,6 +247,18 @@ public final class LockedMethod {
             }
         });
         return acquired;
+    }
+
+    /** A skipping call's outcome: the handle, empty when the wait ran out, else the failure again. */
+    private static Optional<LockHandle> busyAsEmpty(@Nullable LockHandle handle, @Nullable Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause == null) {
+            return Optional.of(Objects.requireNonNull(handle, "handle"));
+        }
+        if (cause instanceof LockNotAcquiredException) {
+            return Optional.empty();
+        }
+        throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
     }
 
     /** What a call holds of its name. */
@@ -299,6 +317,11 @@ public final class LockedMethod {
     /** The method, for messages. */
     String describe() {
         return declaration.describe();
+    }
+
+    /** The annotation and the method, for messages: {@code @Locked on com.acme.Shop.ship(long)}. */
+    String describeBinding() {
+        return "@" + binding + " on " + declaration.describe();
     }
 
     /** Releases {@code hold}, or leaves it to lapse once {@code holdAtLeast} has passed since {@code acquiredAt}. */

@@ -61,7 +61,7 @@ final class SynchronousCalls implements LockedCalls {
                 return joinThreadHold(threadLock, proceed);
             }
             if (runtimes.mustNotBlock()) {
-                throw new IllegalStateException("@Locked on " + method.describe()
+                throw new IllegalStateException(method.describeBinding()
                         + " would block thread " + Thread.currentThread().getName()
                         + " while it waits for lock " + name + ", and this thread must not block (an event loop):"
                         + " return Uni or CompletionStage from the method, or run it on a worker thread"
@@ -134,7 +134,7 @@ final class SynchronousCalls implements LockedCalls {
                 throw e;
             }
             Thread.currentThread().interrupt();
-            throw new LockException(name, "interrupted while waiting for the lock of @Locked " + method.describe(), e);
+            throw new LockException(name, "interrupted while waiting for the lock of " + method.describeBinding(), e);
         } catch (RuntimeException e) {
             if (method.skipsAfter(outage, began, name, e)) {
                 return Optional.empty();

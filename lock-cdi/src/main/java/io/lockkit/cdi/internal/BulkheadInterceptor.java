@@ -2,7 +2,6 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.cdi.DistributedBulkhead;
 import io.lockkit.cdi.internal.engine.LockedMethod;
-import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -35,7 +34,8 @@ public class BulkheadInterceptor implements Serializable {
     @AroundInvoke
     public @Nullable Object hold(InvocationContext context) throws Exception {
         Method method = context.getMethod();
-        LockedMethod bulkhead = holder.method(method, binding(context, method));
+        LockedMethod bulkhead =
+                holder.method(method, InterceptorBindings.inForce(context, method, DistributedBulkhead.class));
         return bulkhead.invoke(
                 holder.factory(), context.getParameters(), context::proceed, holder.transactions(), holder.outage());
     }
@@ -44,25 +44,5 @@ public class BulkheadInterceptor implements Serializable {
     @AroundTimeout
     public @Nullable Object holdTimeout(InvocationContext context) throws Exception {
         return hold(context);
-    }
-
-    /** The binding in force, found as {@link LockedInterceptor} finds {@code @Locked}. */
-    static DistributedBulkhead binding(InvocationContext context, Method method) {
-        DistributedBulkhead binding = InterceptorBindings.find(context, DistributedBulkhead.class);
-        if (binding == null) {
-            binding = InterceptorBindings.declared(method, DistributedBulkhead.class);
-        }
-        if (binding == null && context.getTarget() != null) {
-            binding = InterceptorBindings.declared(context.getTarget().getClass(), DistributedBulkhead.class);
-        }
-        if (binding == null) {
-            binding = InterceptorBindings.declared(method.getDeclaringClass(), DistributedBulkhead.class);
-        }
-        if (binding == null) {
-            throw new IllegalStateException("@DistributedBulkhead interceptor called for "
-                    + ReflectionSignature.describe(method) + " but no @DistributedBulkhead binding is visible on it"
-                    + " or its class");
-        }
-        return binding;
     }
 }

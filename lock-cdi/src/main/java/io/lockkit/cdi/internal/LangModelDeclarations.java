@@ -113,34 +113,26 @@ final class LangModelDeclarations implements DeclarationModel<ClassInfo, MethodI
 
     @Override
     public LockedValues lockedValues(AnnotationInfo locked) {
-        String template = member(locked, "value").asString();
-        long waitTime = member(locked, "waitTime").asLong();
-        ChronoUnit waitUnit = ChronoUnit.valueOf(member(locked, "waitUnit").asEnumConstant());
-        long leaseTime = member(locked, "leaseTime").asLong();
-        ChronoUnit leaseUnit = ChronoUnit.valueOf(member(locked, "leaseUnit").asEnumConstant());
-        WhenBusy whenBusy = WhenBusy.valueOf(member(locked, "whenBusy").asEnumConstant());
-        if (locked.name().equals(DistributedBulkhead.class.getName())) {
-            return LockedValues.bulkhead(
-                    template,
-                    waitTime,
-                    waitUnit,
-                    leaseTime,
-                    leaseUnit,
-                    whenBusy,
-                    member(locked, "capacity").asInt(),
-                    member(locked, "permits").asInt(),
-                    member(locked, "fair").asBoolean());
-        }
-        return LockedValues.locked(
-                template,
-                waitTime,
-                waitUnit,
-                leaseTime,
-                leaseUnit,
-                whenBusy,
-                member(locked, "holdAtLeast").asLong(),
-                ChronoUnit.valueOf(member(locked, "holdAtLeastUnit").asEnumConstant()),
-                LockMode.valueOf(member(locked, "mode").asEnumConstant()));
+        // As LockedValues.of reads the annotation: a bulkhead has no holdAtLeast nor mode, @Locked no permits.
+        boolean bulkhead = locked.name().equals(DistributedBulkhead.class.getName());
+        return new LockedValues(
+                bulkhead ? LockedValues.BULKHEAD : LockedValues.LOCKED,
+                member(locked, "value").asString(),
+                member(locked, "waitTime").asLong(),
+                ChronoUnit.valueOf(member(locked, "waitUnit").asEnumConstant()),
+                member(locked, "leaseTime").asLong(),
+                ChronoUnit.valueOf(member(locked, "leaseUnit").asEnumConstant()),
+                WhenBusy.valueOf(member(locked, "whenBusy").asEnumConstant()),
+                bulkhead ? 0 : member(locked, "holdAtLeast").asLong(),
+                bulkhead
+                        ? ChronoUnit.SECONDS
+                        : ChronoUnit.valueOf(member(locked, "holdAtLeastUnit").asEnumConstant()),
+                bulkhead
+                        ? LockMode.EXCLUSIVE
+                        : LockMode.valueOf(member(locked, "mode").asEnumConstant()),
+                bulkhead ? member(locked, "capacity").asInt() : 0,
+                bulkhead ? member(locked, "permits").asInt() : 0,
+                bulkhead && member(locked, "fair").asBoolean());
     }
 
     private static AnnotationMember member(AnnotationInfo binding, String name) {

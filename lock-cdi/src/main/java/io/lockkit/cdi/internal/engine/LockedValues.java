@@ -33,64 +33,9 @@ public record LockedValues(
     /** {@code binding} of {@code @DistributedBulkhead}. */
     public static final String BULKHEAD = "DistributedBulkhead";
 
-    /** The members of a {@code @Locked}. */
-    @SuppressWarnings("TooManyParameters") // one per annotation member
-    public static LockedValues locked(
-            String template,
-            long waitTime,
-            ChronoUnit waitUnit,
-            long leaseTime,
-            ChronoUnit leaseUnit,
-            WhenBusy whenBusy,
-            long holdAtLeast,
-            ChronoUnit holdAtLeastUnit,
-            LockMode mode) {
+    static LockedValues of(Locked locked) {
         return new LockedValues(
                 LOCKED,
-                template,
-                waitTime,
-                waitUnit,
-                leaseTime,
-                leaseUnit,
-                whenBusy,
-                holdAtLeast,
-                holdAtLeastUnit,
-                mode,
-                0,
-                0,
-                false);
-    }
-
-    /** The members of a {@code @DistributedBulkhead}. */
-    @SuppressWarnings("TooManyParameters") // one per annotation member
-    public static LockedValues bulkhead(
-            String template,
-            long waitTime,
-            ChronoUnit waitUnit,
-            long leaseTime,
-            ChronoUnit leaseUnit,
-            WhenBusy whenBusy,
-            int capacity,
-            int permits,
-            boolean fair) {
-        return new LockedValues(
-                BULKHEAD,
-                template,
-                waitTime,
-                waitUnit,
-                leaseTime,
-                leaseUnit,
-                whenBusy,
-                0,
-                ChronoUnit.SECONDS,
-                LockMode.EXCLUSIVE,
-                capacity,
-                permits,
-                fair);
-    }
-
-    static LockedValues of(Locked locked) {
-        return locked(
                 locked.value(),
                 locked.waitTime(),
                 locked.waitUnit(),
@@ -99,17 +44,25 @@ public record LockedValues(
                 locked.whenBusy(),
                 locked.holdAtLeast(),
                 locked.holdAtLeastUnit(),
-                locked.mode());
+                locked.mode(),
+                0,
+                0,
+                false);
     }
 
+    /** A bulkhead's members; it has no {@code holdAtLeast} (0) nor {@code mode}. */
     static LockedValues of(DistributedBulkhead bulkhead) {
-        return bulkhead(
+        return new LockedValues(
+                BULKHEAD,
                 bulkhead.value(),
                 bulkhead.waitTime(),
                 bulkhead.waitUnit(),
                 bulkhead.leaseTime(),
                 bulkhead.leaseUnit(),
                 bulkhead.whenBusy(),
+                0,
+                ChronoUnit.SECONDS,
+                LockMode.EXCLUSIVE,
                 bulkhead.capacity(),
                 bulkhead.permits(),
                 bulkhead.fair());

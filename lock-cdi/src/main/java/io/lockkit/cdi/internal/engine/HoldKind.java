@@ -22,8 +22,12 @@ import org.jspecify.annotations.Nullable;
 //   handle's own write hold: handles do not downgrade), an exclusive call inside a READ one is an
 //   upgrade, refused at once, and permits join permits of the same name only.
 // - The transaction's holds are found by key: the exclusive one under the bare name, as
-//   TransactionLocks keeps it, the others under the name with a suffix no lock name can end with.
+//   TransactionLocks keeps it, the others under the name, a control character (which no lock name
+//   holds: the API refuses them) and the kind, so no lock name can be mistaken for another's key.
 public sealed interface HoldKind {
+
+    /** Between a name and its kind in {@link #transactionKey}: a control character, which no lock name holds. */
+    String KEY_SEPARATOR = "\u001f";
 
     /** What a running call's hold is, for nesting. */
     enum Held {
@@ -51,7 +55,7 @@ public sealed interface HoldKind {
 
     /** The key under which a transaction keeps a hold of this kind of {@code name}. */
     default String transactionKey(String name) {
-        return name + " (" + held().name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return name + KEY_SEPARATOR + held().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

@@ -136,4 +136,14 @@ public @interface Locked {
      */
     @Nonbinding
     WhenBusy whenBusy() default WhenBusy.THROW;
+
+    /**
+     * Which hold of the name the call takes: {@link LockMode#EXCLUSIVE} (the default), or a side of
+     * the name's read/write lock. {@code READ} calls share the name; {@code WRITE} is the exclusive
+     * hold. Nested on one thread (or in one transaction), a {@code READ} call inside an exclusive
+     * one joins it (the read/write lock's downgrade); an exclusive call inside a {@code READ} one
+     * fails at once with {@link IllegalMonitorStateException} (an upgrade, which could deadlock).
+     */
+    @Nonbinding
+    LockMode mode() default LockMode.EXCLUSIVE;
 }

@@ -1,5 +1,6 @@
 /**
- * CDI integration: the {@link io.lockkit.cdi.Locked} interceptor binding and an injectable
+ * CDI integration: the {@link io.lockkit.cdi.Locked} and {@link io.lockkit.cdi.DistributedBulkhead}
+ * interceptor bindings and an injectable
  * {@link io.lockkit.DistributedLockFactory}, for CDI Full (Weld) and CDI Lite (Quarkus ArC).
  *
  * <p>The factory bean ({@code @ApplicationScoped}, built at application start, drained and closed

@@ -1,5 +1,6 @@
 package io.lockkit.cdi;
 
+import io.lockkit.cdi.internal.BulkheadInterceptor;
 import io.lockkit.cdi.internal.LockFactoryHolder;
 import io.lockkit.cdi.internal.LockedInterceptor;
 import io.lockkit.cdi.internal.LockkitPortableExtension;
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class Lockkit {
 
     /** What bean discovery finds in lock-cdi's jar (the extension comes through ServiceLoader). */
-    static final Class<?>[] LIBRARY_BEANS = {LockedInterceptor.class, LockFactoryHolder.class};
+    static final Class<?>[] LIBRARY_BEANS = {LockedInterceptor.class, BulkheadInterceptor.class, LockFactoryHolder.class
+    };
 
     /** Whether the CDI implementation on the class path is OpenWebBeans (else Weld). */
     static final boolean OPENWEBBEANS =

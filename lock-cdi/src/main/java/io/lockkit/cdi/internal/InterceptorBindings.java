@@ -1,5 +1,6 @@
 package io.lockkit.cdi.internal;
 
+import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import jakarta.enterprise.inject.Stereotype;
 import jakarta.interceptor.InvocationContext;
 import java.lang.annotation.Annotation;
@@ -7,6 +8,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Method;
 import java.util.HashSet;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -71,6 +73,33 @@ final class InterceptorBindings {
         } catch (Throwable e) {
             throw new IllegalStateException("getInterceptorBinding failed", e);
         }
+    }
+
+    /**
+     * The binding of {@code type} in force for this invocation of {@code method}: what the container
+     * says (Jakarta EE 11), else the method's, else the class's, directly or through a stereotype
+     * (Jakarta EE 10 containers cannot say).
+     *
+     * @throws IllegalStateException when no such binding is visible
+     */
+    static <A extends Annotation> A inForce(InvocationContext context, Method method, Class<A> type) {
+        A binding = find(context, type);
+        if (binding == null) {
+            binding = declared(method, type);
+        }
+        if (binding == null && context.getTarget() != null) {
+            // The bindings are @Inherited, so the container's subclass of the bean class sees them too.
+            binding = declared(context.getTarget().getClass(), type);
+        }
+        if (binding == null) {
+            binding = declared(method.getDeclaringClass(), type);
+        }
+        if (binding == null) {
+            String name = "@" + type.getSimpleName();
+            throw new IllegalStateException(name + " interceptor called for " + ReflectionSignature.describe(method)
+                    + " but no " + name + " binding is visible on it or its class");
+        }
+        return binding;
     }
 
     /**

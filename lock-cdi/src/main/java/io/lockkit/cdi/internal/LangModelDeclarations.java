@@ -1,5 +1,7 @@
 package io.lockkit.cdi.internal;
 
+import io.lockkit.cdi.DistributedBulkhead;
+import io.lockkit.cdi.LockMode;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.DeclarationModel;
 import io.lockkit.cdi.internal.engine.LockedValues;
@@ -111,15 +113,26 @@ final class LangModelDeclarations implements DeclarationModel<ClassInfo, MethodI
 
     @Override
     public LockedValues lockedValues(AnnotationInfo locked) {
+        // As LockedValues.of reads the annotation: a bulkhead has no holdAtLeast nor mode, @Locked no permits.
+        boolean bulkhead = locked.name().equals(DistributedBulkhead.class.getName());
         return new LockedValues(
+                bulkhead ? LockedValues.BULKHEAD : LockedValues.LOCKED,
                 member(locked, "value").asString(),
                 member(locked, "waitTime").asLong(),
                 ChronoUnit.valueOf(member(locked, "waitUnit").asEnumConstant()),
                 member(locked, "leaseTime").asLong(),
                 ChronoUnit.valueOf(member(locked, "leaseUnit").asEnumConstant()),
                 WhenBusy.valueOf(member(locked, "whenBusy").asEnumConstant()),
-                member(locked, "holdAtLeast").asLong(),
-                ChronoUnit.valueOf(member(locked, "holdAtLeastUnit").asEnumConstant()));
+                bulkhead ? 0 : member(locked, "holdAtLeast").asLong(),
+                bulkhead
+                        ? ChronoUnit.SECONDS
+                        : ChronoUnit.valueOf(member(locked, "holdAtLeastUnit").asEnumConstant()),
+                bulkhead
+                        ? LockMode.EXCLUSIVE
+                        : LockMode.valueOf(member(locked, "mode").asEnumConstant()),
+                bulkhead ? member(locked, "capacity").asInt() : 0,
+                bulkhead ? member(locked, "permits").asInt() : 0,
+                bulkhead && member(locked, "fair").asBoolean());
     }
 
     private static AnnotationMember member(AnnotationInfo binding, String name) {

@@ -1,6 +1,7 @@
 package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.cdi.DistributedBulkhead;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.BackendOutage;
 import io.lockkit.cdi.internal.engine.LockedMethod;
@@ -266,6 +267,11 @@ public class LockFactoryHolder {
 
     /** The checked {@code @Locked} method; a declaration error is thrown again on every call. */
     public LockedMethod method(Method method, Locked binding) {
+        return methods.get(method, binding);
+    }
+
+    /** The checked {@code @DistributedBulkhead} method; a declaration error is thrown again on every call. */
+    public LockedMethod method(Method method, DistributedBulkhead binding) {
         return methods.get(method, binding);
     }
 

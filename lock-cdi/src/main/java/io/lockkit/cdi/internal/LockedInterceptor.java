@@ -2,7 +2,6 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.LockedMethod;
-import io.lockkit.cdi.internal.engine.ReflectionSignature;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -37,7 +36,7 @@ public class LockedInterceptor implements Serializable {
     @AroundInvoke
     public @Nullable Object lock(InvocationContext context) throws Exception {
         Method method = context.getMethod();
-        LockedMethod locked = holder.method(method, binding(context, method));
+        LockedMethod locked = holder.method(method, InterceptorBindings.inForce(context, method, Locked.class));
         return locked.invoke(
                 holder.factory(), context.getParameters(), context::proceed, holder.transactions(), holder.outage());
     }
@@ -51,28 +50,5 @@ public class LockedInterceptor implements Serializable {
     @AroundTimeout
     public @Nullable Object lockTimeout(InvocationContext context) throws Exception {
         return lock(context);
-    }
-
-    /**
-     * The binding in force: what the container says (Jakarta EE 11), else the method's, else the
-     * class's, directly or through a stereotype (Jakarta EE 10 containers cannot say).
-     */
-    static Locked binding(InvocationContext context, Method method) {
-        Locked binding = InterceptorBindings.find(context, Locked.class);
-        if (binding == null) {
-            binding = InterceptorBindings.declared(method, Locked.class);
-        }
-        if (binding == null && context.getTarget() != null) {
-            // @Locked is @Inherited, so the container's subclass of the bean class sees it too.
-            binding = InterceptorBindings.declared(context.getTarget().getClass(), Locked.class);
-        }
-        if (binding == null) {
-            binding = InterceptorBindings.declared(method.getDeclaringClass(), Locked.class);
-        }
-        if (binding == null) {
-            throw new IllegalStateException("@Locked interceptor called for " + ReflectionSignature.describe(method)
-                    + " but no @Locked binding is visible on it or its class");
-        }
-        return binding;
     }
 }

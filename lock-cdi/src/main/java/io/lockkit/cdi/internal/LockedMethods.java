@@ -1,17 +1,19 @@
 package io.lockkit.cdi.internal;
 
+import io.lockkit.cdi.DistributedBulkhead;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.LockedMethod;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** An application's checked {@code @Locked} methods, each checked once per method and binding. */
+/** An application's checked {@code @Locked} and {@code @DistributedBulkhead} methods, each checked once per method and binding. */
 final class LockedMethods {
 
     private final ConcurrentHashMap<MethodKey, Object> methods = new ConcurrentHashMap<>();
 
-    private record MethodKey(Method method, Locked binding) {
+    private record MethodKey(Method method, Annotation binding) {
         // Written out: a record's generated equals/hashCode goes through java.lang.runtime.ObjectMethods,
         // whose cache on JDK 17 keeps the class, and with it a Jakarta EE application's class
         // loader, alive after undeploy.
@@ -26,11 +28,13 @@ final class LockedMethods {
         }
     }
 
-    /** The checked {@code @Locked} method; a declaration error is thrown again on every call. */
-    LockedMethod get(Method method, Locked binding) {
+    /** The checked {@code @Locked} or {@code @DistributedBulkhead} method; a declaration error is thrown again on every call. */
+    LockedMethod get(Method method, Annotation binding) {
         Object m = methods.computeIfAbsent(new MethodKey(method, binding), k -> {
             try {
-                return LockedMethod.of(k.method(), k.binding());
+                return k.binding() instanceof DistributedBulkhead bulkhead
+                        ? LockedMethod.of(k.method(), bulkhead)
+                        : LockedMethod.of(k.method(), (Locked) k.binding());
             } catch (IllegalStateException e) {
                 return e;
             }

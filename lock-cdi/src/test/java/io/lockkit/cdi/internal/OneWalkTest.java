@@ -38,16 +38,18 @@ class OneWalkTest {
 
     private static final Class<?>[] BEANS = {
         LockedInterceptor.class,
+        BulkheadInterceptor.class,
         LockFactoryHolder.class,
+        Walks.Bulkheads.class,
         Walks.Shipping.class,
         Walks.Tenants.class,
         Walks.Providers.class
     };
 
     /** A problem as both extensions word it: a @Locked method's, or the providers'. */
-    private static final Pattern PROBLEM =
-            Pattern.compile("(@Locked on [^\\n]*?(?=\\s*(?:@Locked on |lockkit: several|\\n|$)))"
-                    + "|(lockkit: several LockProvider beans[^\\n]*?yourself)");
+    private static final Pattern PROBLEM = Pattern.compile("(@(?:Locked|DistributedBulkhead) on [^\\n]*?"
+            + "(?=\\s*(?:@Locked on |@DistributedBulkhead on |lockkit: several|\\n|$)))"
+            + "|(lockkit: several LockProvider beans[^\\n]*?yourself)");
 
     @BeforeAll
     static void weldOnly() {
@@ -74,7 +76,9 @@ class OneWalkTest {
                                 + " batch:{1}",
                         "io.lockkit.cdi.internal.Walks$Shipping.cancel(long): order:{order.id}",
                         "io.lockkit.cdi.internal.Walks$BaseShipping.audit(java.lang.String): audit:{entry}",
-                        "io.lockkit.cdi.internal.Walks$Tenants.run(java.lang.String): tenant:{tenantId}");
+                        "io.lockkit.cdi.internal.Walks$Tenants.run(java.lang.String): tenant:{tenantId}",
+                        "io.lockkit.cdi.internal.Walks$Bulkheads.browse(): catalog",
+                        "io.lockkit.cdi.internal.Walks$Bulkheads.browse(): catalog-readers");
         assertThat(portable.problems())
                 .containsExactlyInAnyOrder(
                         "@Locked on io.lockkit.cdi.internal.Walks$Shipping.ship(Order): lock name template"
@@ -89,6 +93,15 @@ class OneWalkTest {
                         "@Locked on io.lockkit.cdi.internal.Walks$Tenants.run(String): lock name template"
                                 + " 'tenant:{tenantId}', placeholder {tenantId}: the method has no parameter"
                                 + " 'tenantId'; its parameters are [tenant]",
+                        "@DistributedBulkhead on io.lockkit.cdi.internal.Walks$Bulkheads.noCapacity(): capacity must"
+                                + " be at least 1; was 0",
+                        "@DistributedBulkhead on io.lockkit.cdi.internal.Walks$Bulkheads.noPermits(): permits must"
+                                + " be at least 1; was 0",
+                        "@DistributedBulkhead on io.lockkit.cdi.internal.Walks$Bulkheads.tooManyPermits(): permits 3"
+                                + " exceed the capacity 2, so no call could ever run",
+                        "@DistributedBulkhead on io.lockkit.cdi.internal.Walks$Bulkheads.quote(): capacity 3 differs"
+                                + " from the capacity 2 that io.lockkit.cdi.internal.Walks$Bulkheads.order() declares"
+                                + " for the same semaphore 'partner'; give every declaration of a name one capacity",
                         "lockkit: several LockProvider beans with the @Default qualifier: producer method"
                                 + " io.lockkit.cdi.internal.Walks$Providers.first(), producer method"
                                 + " io.lockkit.cdi.internal.Walks$Providers.second(); keep one, or produce the"
@@ -118,7 +131,8 @@ class OneWalkTest {
 
     /** {@code com.acme.Service.run(java.lang.String): template} of a binding's log line. */
     private static String methodAndTemplate(String binding) {
-        Matcher m = Pattern.compile("(.*): LockedValues\\[template=([^,]*),.*").matcher(binding);
+        Matcher m = Pattern.compile("(.*): LockedValues\\[binding=[^,]*, template=([^,]*),.*")
+                .matcher(binding);
         assertThat(m.matches()).as(binding).isTrue();
         return m.group(1) + ": " + m.group(2);
     }

@@ -1,6 +1,8 @@
 package io.lockkit.cdi.internal;
 
 import io.lockkit.LocalLockProvider;
+import io.lockkit.cdi.DistributedBulkhead;
+import io.lockkit.cdi.LockMode;
 import io.lockkit.cdi.Locked;
 import io.lockkit.spi.LockProvider;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -91,5 +93,29 @@ final class Walks {
         LockProvider second() {
             return new LocalLockProvider();
         }
+    }
+
+    /** Bulkheads whose members cannot work, and two of one name with different capacities. */
+    @ApplicationScoped
+    public static class Bulkheads {
+        @DistributedBulkhead(value = "exports", capacity = 0)
+        public void noCapacity() {}
+
+        @DistributedBulkhead(value = "exports", capacity = 2, permits = 0)
+        public void noPermits() {}
+
+        @DistributedBulkhead(value = "exports", capacity = 2, permits = 3)
+        public void tooManyPermits() {}
+
+        @DistributedBulkhead(value = "partner", capacity = 3)
+        public void quote() {}
+
+        @DistributedBulkhead(value = "partner", capacity = 2)
+        public void order() {}
+
+        /** Sound: read and write sides of one name, and a bulkhead of a capacity of its own. */
+        @Locked(value = "catalog", mode = LockMode.READ)
+        @DistributedBulkhead(value = "catalog-readers", capacity = 4, permits = 2)
+        public void browse() {}
     }
 }

@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 // - lock-cdi's build compatible extension keeps its work under ArC (it runs there as in any CDI Lite
 //   container): @Locked validation (the build fails naming the method), the library's factory bean
 //   unless the application has one, @LeaderOf beans, the readiness check where MicroProfile Health is.
+//   @DistributedBulkhead's checks (capacity, permits, one capacity per name) are the same walk's.
 //   Porting it to Jandex build steps would duplicate DeploymentWalk's rules for no gain today.
 // - Dev mode drains for DEV_DRAIN_TIMEOUT, not lock-cdi's 30 s: a live reload stops the application,
 //   and a hold it never releases (a leader's, a handle kept in a bean) made every reload wait the whole
@@ -50,7 +51,9 @@ class LockkitProcessor {
 
     /** The beans lock-cdi's interceptor and factory need, by name: they are lock-cdi internals. */
     static final String[] LOCK_CDI_BEANS = {
-        "io.lockkit.cdi.internal.LockedInterceptor", "io.lockkit.cdi.internal.LockFactoryHolder",
+        "io.lockkit.cdi.internal.LockedInterceptor",
+        "io.lockkit.cdi.internal.BulkheadInterceptor",
+        "io.lockkit.cdi.internal.LockFactoryHolder",
     };
 
     @BuildStep

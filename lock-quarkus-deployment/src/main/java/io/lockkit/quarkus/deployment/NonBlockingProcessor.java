@@ -16,7 +16,7 @@ import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 
 /**
- * A {@code @Locked} method that waits for its lock (it returns neither {@code Uni}, {@code Multi}
+ * A {@code @Locked} or {@code @DistributedBulkhead} method that waits for its hold (it returns neither {@code Uni}, {@code Multi}
  * nor a {@code CompletionStage}) and is {@code @NonBlocking} fails the build, naming the method:
  * {@code @NonBlocking} runs it on the event loop, where lockkit refuses to wait.
  */
@@ -28,6 +28,7 @@ import org.jboss.jandex.MethodInfo;
 class NonBlockingProcessor {
 
     static final DotName LOCKED = DotName.createSimple("io.lockkit.cdi.Locked");
+    static final DotName BULKHEAD = DotName.createSimple("io.lockkit.cdi.DistributedBulkhead");
     static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
 
     /** The return types a @Locked method waits for its lock without blocking. */
@@ -45,22 +46,8 @@ class NonBlockingProcessor {
             if (type == null) {
                 continue;
             }
-            boolean lockedType = type.declaredAnnotation(LOCKED) != null;
-            boolean nonBlockingType = type.declaredAnnotation(NON_BLOCKING) != null;
-            for (MethodInfo method : type.methods()) {
-                if (Modifier.isStatic(method.flags())
-                        || Modifier.isPrivate(method.flags())
-                        || method.isConstructor()
-                        || method.isStaticInitializer()) {
-                    continue;
-                }
-                boolean locked = lockedType || method.hasDeclaredAnnotation(LOCKED);
-                boolean nonBlocking = nonBlockingType || method.hasDeclaredAnnotation(NON_BLOCKING);
-                if (locked
-                        && nonBlocking
-                        && !ASYNCHRONOUS.contains(method.returnType().name())) {
-                    problems.add(new DeploymentException(message(type, method)));
-                }
+            for (DotName binding : List.of(LOCKED, BULKHEAD)) {
+                check(type, binding, problems);
             }
         }
         if (!problems.isEmpty()) {
@@ -68,11 +55,33 @@ class NonBlockingProcessor {
         }
     }
 
-    static String message(ClassInfo type, MethodInfo method) {
+    /** Adds a problem for each method of {@code type} that waits for {@code binding}'s hold and is {@code @NonBlocking}. */
+    private static void check(ClassInfo type, DotName binding, List<Throwable> problems) {
+        boolean boundType = type.declaredAnnotation(binding) != null;
+        boolean nonBlockingType = type.declaredAnnotation(NON_BLOCKING) != null;
+        for (MethodInfo method : type.methods()) {
+            if (Modifier.isStatic(method.flags())
+                    || Modifier.isPrivate(method.flags())
+                    || method.isConstructor()
+                    || method.isStaticInitializer()) {
+                continue;
+            }
+            boolean bound = boundType || method.hasDeclaredAnnotation(binding);
+            boolean nonBlocking = nonBlockingType || method.hasDeclaredAnnotation(NON_BLOCKING);
+            if (bound
+                    && nonBlocking
+                    && !ASYNCHRONOUS.contains(method.returnType().name())) {
+                problems.add(new DeploymentException(message(binding, type, method)));
+            }
+        }
+    }
+
+    static String message(DotName binding, ClassInfo type, MethodInfo method) {
         String parameters = method.parameterTypes().stream()
                 .map(t -> t.name().withoutPackagePrefix())
                 .collect(Collectors.joining(", "));
-        return "lockkit: @Locked method " + type.name() + "." + method.name() + "(" + parameters + ") is @NonBlocking,"
+        return "lockkit: @" + binding.withoutPackagePrefix() + " method " + type.name() + "." + method.name() + "("
+                + parameters + ") is @NonBlocking,"
                 + " so it runs on the event loop, where it must not wait for its lock; return Uni, Multi or"
                 + " CompletionStage, or run it on a worker thread (remove @NonBlocking, or use @Blocking or"
                 + " @RunOnVirtualThread)";

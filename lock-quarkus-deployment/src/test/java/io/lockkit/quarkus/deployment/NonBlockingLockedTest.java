@@ -2,6 +2,7 @@ package io.lockkit.quarkus.deployment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockkit.cdi.DistributedBulkhead;
 import io.lockkit.cdi.Locked;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.test.QuarkusUnitTest;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@DisplayName("a @NonBlocking @Locked method that waits for its lock fails the build, naming the method")
+@DisplayName(
+        "a @NonBlocking @Locked or @DistributedBulkhead method that waits for its hold fails the build, naming the method")
 class NonBlockingLockedTest {
 
     /** Scheduled jobs (entry points, where Quarkus honours @NonBlocking): one misused, two fine. */
@@ -35,6 +37,11 @@ class NonBlockingLockedTest {
         @Scheduled(every = "1h")
         @Locked("worker")
         void runsOnAWorker() {}
+
+        @Scheduled(every = "1h")
+        @NonBlocking
+        @DistributedBulkhead(value = "exports", capacity = 2, waitTime = 5)
+        void waitsForPermitsOnTheEventLoop() {}
     }
 
     /** @NonBlocking on the class: its jobs run on the event loop. */
@@ -55,6 +62,8 @@ class NonBlockingLockedTest {
                     .contains("lockkit: @Locked method")
                     .contains("Jobs.waitsOnTheEventLoop() is @NonBlocking")
                     .contains("NonBlockingJobs.alsoWaitsOnTheEventLoop() is @NonBlocking")
+                    .contains("lockkit: @DistributedBulkhead method")
+                    .contains("Jobs.waitsForPermitsOnTheEventLoop() is @NonBlocking")
                     .doesNotContain("waitsWithoutBlocking() is")
                     .doesNotContain("runsOnAWorker"));
 

@@ -29,6 +29,8 @@ final class AdaptedCall implements LockedCall {
     private volatile @Nullable CompletableFuture<Optional<LockHandle>> acquisition;
     private volatile @Nullable String name;
     private volatile long acquiredAt;
+    /** What the hold is: the method's kind, or an enclosing call's exclusive hold a READ call joined. */
+    private volatile HoldKind.Held heldKind;
 
     AdaptedCall(
             LockedMethod method,
@@ -43,6 +45,7 @@ final class AdaptedCall implements LockedCall {
         this.proceed = proceed;
         this.outage = outage;
         this.resume = resume;
+        this.heldKind = method.holdKind().held();
     }
 
     @Override
@@ -54,10 +57,11 @@ final class AdaptedCall implements LockedCall {
         try {
             lockName = method.lockName(args);
             name = lockName;
-            LockHandle outer = HeldLocks.find(factory, lockName);
+            HeldLocks.Hold outer = HeldLocks.find(factory, lockName, method.holdKind());
             if (outer != null) {
-                outer.acquireAgain(); // joins the hold of an enclosing call on this thread
-                waiting = CompletableFuture.completedFuture(Optional.of(outer));
+                outer.handle().acquireAgain(); // joins the hold of an enclosing call on this thread
+                heldKind = outer.held();
+                waiting = CompletableFuture.completedFuture(Optional.of(outer.handle()));
             } else {
                 waiting = method.startAcquisition(factory, lockName);
             }
@@ -107,7 +111,7 @@ final class AdaptedCall implements LockedCall {
         if (handle == null || lockName == null) {
             throw new IllegalStateException("@Locked on " + method.describe() + ": proceed before the grant");
         }
-        HeldLocks.push(factory, lockName, handle);
+        HeldLocks.push(factory, lockName, new HeldLocks.Hold(handle, heldKind));
         try {
             return proceed.proceed();
         } finally {

@@ -51,7 +51,7 @@ public interface DeclarationModel<C, M, A> {
     @Nullable
     C annotationType(A annotation);
 
-    /** The members of an annotation whose type is {@code io.lockkit.cdi.Locked}. */
+    /** The members of an annotation whose type is {@code io.lockkit.cdi.Locked} or {@code io.lockkit.cdi.DistributedBulkhead}. */
     LockedValues lockedValues(A locked);
 
     /** The leadership name of an annotation whose type is {@code io.lockkit.cdi.LeaderOf}. */

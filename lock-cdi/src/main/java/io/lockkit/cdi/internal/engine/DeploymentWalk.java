@@ -42,6 +42,10 @@ public final class DeploymentWalk {
     private static final System.Logger LOG = System.getLogger(DeploymentWalk.class.getName());
 
     static final String LOCKED = "io.lockkit.cdi.Locked";
+    static final String BULKHEAD = "io.lockkit.cdi.DistributedBulkhead";
+    /** The interceptor bindings the walk resolves and checks. */
+    private static final List<String> BINDINGS = List.of(LOCKED, BULKHEAD);
+
     private static final String LEADERSHIP = "io.lockkit.Leadership";
     private static final String LEADER_OF = "io.lockkit.cdi.LeaderOf";
     private static final String STEREOTYPE = "jakarta.enterprise.inject.Stereotype";
@@ -55,6 +59,7 @@ public final class DeploymentWalk {
     private final List<String> applicationFactories = new CopyOnWriteArrayList<>();
     private final List<String> applicationProviders = new CopyOnWriteArrayList<>();
     private final Set<String> leaderships = ConcurrentHashMap.newKeySet();
+    private final Map<String, Capacity> capacities = new ConcurrentHashMap<>();
     private volatile boolean libraryFactoryAdded;
 
     /** A resolved binding: the method (binary parameter type names) and the {@code @Locked} members in force for it. */
@@ -72,12 +77,24 @@ public final class DeploymentWalk {
                 return List.of(); // an interceptor's own binding (the @Locked interceptor's) binds nothing
             }
         }
-        A classBinding = classBinding(model, beanClass);
         List<Binding> bindings = new ArrayList<>();
+        for (String type : BINDINGS) {
+            bindings(model, beanClass, type, bindings);
+        }
+        bindings.sort(Comparator.comparing(Binding::method));
+        for (Binding b : bindings) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "lockkit: " + b.method() + ": " + b.values());
+        }
+        return bindings;
+    }
+
+    /** Resolves and checks the bindings of annotation {@code type} on the methods of {@code beanClass}, into {@code into}. */
+    private <C, M, A> void bindings(DeclarationModel<C, M, A> model, C beanClass, String type, List<Binding> into) {
+        A classBinding = classBinding(model, beanClass, type);
         for (Declared<C, M> declared : businessMethods(model, beanClass)) {
             M method = declared.method();
             boolean excluded = model.isStatic(method) || model.isPrivate(method);
-            A binding = binding(model, model.methodAnnotations(method), new HashSet<>(), false);
+            A binding = binding(model, model.methodAnnotations(method), type, new HashSet<>(), false);
             if (binding == null && !excluded) {
                 binding = classBinding;
             }
@@ -86,29 +103,49 @@ public final class DeploymentWalk {
             }
             SignatureModel<?> signature = model.signature(method);
             LockedValues values = model.lockedValues(binding);
-            bindings.add(new Binding(
+            into.add(new Binding(
                     model.className(declared.in()) + "." + model.methodName(method) + "("
                             + String.join(", ", model.parameterTypeNames(method)) + ")",
                     values));
             if (excluded) {
-                problems.add(
-                        "@Locked on " + signature.describe() + ": " + (model.isStatic(method) ? "static" : "private")
-                                + " methods are not intercepted, so the lock would never be taken");
+                problems.add("@" + values.binding() + " on " + signature.describe() + ": "
+                        + (model.isStatic(method) ? "static" : "private")
+                        + " methods are not intercepted, so the lock would never be taken");
                 continue;
             }
             String defaultName = LockedMethod.defaultName(model.className(declared.in()), model.methodName(method));
             try {
                 LockedDeclaration.check(signature, values, defaultName);
+                if (values.isBulkhead()) {
+                    sameCapacity(values, values.template().isEmpty() ? defaultName : values.template(), signature);
+                }
             } catch (DeclarationException e) {
-                problems.add(LockedMethod.message(signature.describe(), e));
+                problems.add(LockedMethod.message(values, signature.describe(), e));
             }
         }
-        bindings.sort(Comparator.comparing(Binding::method));
-        for (Binding b : bindings) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "lockkit: " + b.method() + ": " + b.values());
-        }
-        return bindings;
     }
+
+    /**
+     * Every bulkhead of one name template declares one capacity: the backend keeps the first
+     * acquisition's, so another would silently count against it. Checked among sound declarations.
+     */
+    private void sameCapacity(LockedValues values, String template, SignatureModel<?> signature) {
+        Capacity mine = new Capacity(values.capacity(), signature.describe());
+        Capacity first = capacities.putIfAbsent(template, mine);
+        if (first == null || first.capacity() == mine.capacity()) {
+            return;
+        }
+        // Reported on the later method in name order, so both extensions word it alike whatever order they walk.
+        boolean mineLater = mine.method().compareTo(first.method()) > 0;
+        Capacity subject = mineLater ? mine : first;
+        Capacity other = mineLater ? first : mine;
+        problems.add("@" + values.binding() + " on " + subject.method() + ": capacity " + subject.capacity()
+                + " differs from the capacity " + other.capacity() + " that " + other.method()
+                + " declares for the same semaphore '" + template + "'; give every declaration of a name one capacity");
+    }
+
+    /** The capacity a bulkhead name template was first declared with, and where. */
+    private record Capacity(int capacity, String method) {}
 
     /** Counts a bean of type {@code DistributedLockFactory}, described for messages, with its qualifiers' type names. */
     public void factoryBean(String describe, Collection<String> qualifiers) {
@@ -218,10 +255,10 @@ public final class DeploymentWalk {
     }
 
     /** The class binding in force: the bean class's, else the nearest superclass's inherited one. */
-    private static <C, M, A> @Nullable A classBinding(DeclarationModel<C, M, A> model, C beanClass) {
+    private static <C, M, A> @Nullable A classBinding(DeclarationModel<C, M, A> model, C beanClass, String type) {
         boolean inheritedOnly = false;
         for (C c = beanClass; c != null && !model.className(c).equals("java.lang.Object"); c = model.superclass(c)) {
-            A found = binding(model, model.classAnnotations(c), new HashSet<>(), inheritedOnly);
+            A found = binding(model, model.classAnnotations(c), type, new HashSet<>(), inheritedOnly);
             if (found != null) {
                 return found;
             }
@@ -230,32 +267,36 @@ public final class DeploymentWalk {
         return null;
     }
 
-    /** {@code @Locked} among {@code annotations}, else carried by a stereotype among them (stereotypes may nest). */
+    /** The binding {@code type} among {@code annotations}, else carried by a stereotype among them (stereotypes may nest). */
     private static <C, M, A> @Nullable A binding(
-            DeclarationModel<C, M, A> model, Collection<A> annotations, Set<String> seen, boolean inheritedOnly) {
+            DeclarationModel<C, M, A> model,
+            Collection<A> annotations,
+            String type,
+            Set<String> seen,
+            boolean inheritedOnly) {
         List<C> stereotypes = new ArrayList<>();
         for (A annotation : annotations) {
             String name = model.annotationName(annotation);
-            if (name.equals(LOCKED)) {
+            if (name.equals(type)) {
                 return annotation;
             }
             if (name.startsWith("java.") || name.startsWith("jakarta.") || !seen.add(name)) {
                 continue; // the platform's annotations carry no @Locked
             }
-            C type = model.annotationType(annotation);
-            if (type == null) {
+            C annotationType = model.annotationType(annotation);
+            if (annotationType == null) {
                 continue;
             }
             Set<String> meta = new HashSet<>();
-            for (A on : model.classAnnotations(type)) {
+            for (A on : model.classAnnotations(annotationType)) {
                 meta.add(model.annotationName(on));
             }
             if (meta.contains(STEREOTYPE) && (!inheritedOnly || meta.contains(INHERITED))) {
-                stereotypes.add(type);
+                stereotypes.add(annotationType);
             }
         }
         for (C stereotype : stereotypes) {
-            A found = binding(model, model.classAnnotations(stereotype), seen, false);
+            A found = binding(model, model.classAnnotations(stereotype), type, seen, false);
             if (found != null) {
                 return found;
             }

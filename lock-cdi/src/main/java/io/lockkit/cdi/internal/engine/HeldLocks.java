@@ -29,7 +29,10 @@ public final class HeldLocks {
 
     private static final Map<Thread, ArrayDeque<Entry>> HELD = new ConcurrentHashMap<>();
 
-    private record Entry(DistributedLockFactory factory, String name, LockHandle handle) {}
+    private record Entry(DistributedLockFactory factory, String name, Hold hold) {}
+
+    /** A running call's hold and what kind of hold it is (a READ call joined to a write hold holds the write hold). */
+    public record Hold(LockHandle handle, HoldKind.Held held) {}
 
     private HeldLocks() {}
 
@@ -37,26 +40,46 @@ public final class HeldLocks {
     public static Optional<LockHandle> innermost() {
         ArrayDeque<Entry> held = HELD.get(Thread.currentThread());
         Entry top = held == null ? null : held.peekLast();
-        return top == null ? Optional.empty() : Optional.of(top.handle());
+        return top == null ? Optional.empty() : Optional.of(top.hold().handle());
     }
 
-    /** The hold this thread's running {@code @Locked} methods have of {@code name} from {@code factory}, or null. */
-    static @Nullable LockHandle find(DistributedLockFactory factory, String name) {
+    /**
+     * The hold this thread's running {@code @Locked} methods have of {@code name} from {@code factory}
+     * that a call of {@code kind} joins, or null: the innermost one of the name, if its kind admits
+     * the call (an exclusive hold admits a read call; permits join permits only).
+     *
+     * @throws IllegalMonitorStateException when an exclusive call would join a read hold (an upgrade)
+     */
+    static @Nullable Hold find(DistributedLockFactory factory, String name, HoldKind kind) {
         ArrayDeque<Entry> held = HELD.get(Thread.currentThread());
         if (held == null) {
             return null;
         }
+        boolean permits = kind.held() == HoldKind.Held.PERMITS;
         for (Iterator<Entry> it = held.descendingIterator(); it.hasNext(); ) {
             Entry e = it.next();
-            if (e.factory() == factory && e.name().equals(name)) {
-                return e.handle();
+            if (e.factory() != factory
+                    || !e.name().equals(name)
+                    || permits != (e.hold().held() == HoldKind.Held.PERMITS)) {
+                continue;
             }
+            if (kind.held() == HoldKind.Held.EXCLUSIVE && e.hold().held() == HoldKind.Held.READ) {
+                throw upgrade(name);
+            }
+            return e.hold();
         }
         return null;
     }
 
-    static void push(DistributedLockFactory factory, String name, LockHandle handle) {
-        HELD.computeIfAbsent(Thread.currentThread(), t -> new ArrayDeque<>()).addLast(new Entry(factory, name, handle));
+    /** The failure of an exclusive call within a read hold of the same name. */
+    static IllegalMonitorStateException upgrade(String name) {
+        return new IllegalMonitorStateException("lock " + name + " is held for reading by this call chain;"
+                + " an exclusive (WRITE) hold inside it would be an upgrade, which the read/write lock refuses"
+                + " (two readers upgrading would wait for each other forever): take WRITE in the outer call");
+    }
+
+    static void push(DistributedLockFactory factory, String name, Hold hold) {
+        HELD.computeIfAbsent(Thread.currentThread(), t -> new ArrayDeque<>()).addLast(new Entry(factory, name, hold));
     }
 
     static void pop() {

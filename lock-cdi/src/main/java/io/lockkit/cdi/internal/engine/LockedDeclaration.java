@@ -21,7 +21,8 @@ public record LockedDeclaration(
         WhenBusy whenBusy,
         ReturnKind returnKind,
         String returnType,
-        Duration holdAtLeast) {
+        Duration holdAtLeast,
+        HoldKind holdKind) {
 
     /** Return types the lock cannot follow: their work starts after the method has returned. */
     private static final Set<String> REACTIVE_TYPES = Set.of(
@@ -73,6 +74,9 @@ public record LockedDeclaration(
      */
     public static <T> LockedDeclaration check(SignatureModel<T> model, LockedValues values, String defaultName) {
         LockOptions options = options(values);
+        if (values.isBulkhead()) {
+            permits(values);
+        }
         if (values.whenBusy() == WhenBusy.SKIP && values.waitTime() == Locked.FOREVER) {
             throw new DeclarationException(
                     "whenBusy = SKIP never applies with waitTime = FOREVER; give a finite waitTime");
@@ -92,7 +96,8 @@ public record LockedDeclaration(
                     values.whenBusy(),
                     kind,
                     model.returnTypeName(),
-                    holdAtLeast);
+                    holdAtLeast,
+                    values.holdKind());
         }
         NameTemplate parsed;
         try {
@@ -118,7 +123,8 @@ public record LockedDeclaration(
                 values.whenBusy(),
                 kind,
                 model.returnTypeName(),
-                holdAtLeast);
+                holdAtLeast,
+                values.holdKind());
     }
 
     private static <T> BoundPeriod<T> boundPeriod(
@@ -183,6 +189,20 @@ public record LockedDeclaration(
                     + ", whose string form differs for equal contents; name an element or a property instead");
         }
         return new Bound<>(p.text(), index, List.copyOf(path));
+    }
+
+    /** A bulkhead's capacity and permits: each at least 1, the permits within the capacity. */
+    private static void permits(LockedValues v) {
+        if (v.capacity() <= 0) {
+            throw new DeclarationException("capacity must be at least 1; was " + v.capacity());
+        }
+        if (v.permits() <= 0) {
+            throw new DeclarationException("permits must be at least 1; was " + v.permits());
+        }
+        if (v.permits() > v.capacity()) {
+            throw new DeclarationException(
+                    "permits " + v.permits() + " exceed the capacity " + v.capacity() + ", so no call could ever run");
+        }
     }
 
     private static LockOptions options(LockedValues v) {

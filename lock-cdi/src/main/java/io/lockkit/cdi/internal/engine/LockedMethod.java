@@ -5,6 +5,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
+import io.lockkit.cdi.DistributedBulkhead;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.WhenBusy;
 import io.lockkit.cdi.internal.engine.LockedDeclaration.ReturnKind;
@@ -52,11 +53,15 @@ public final class LockedMethod {
     private static final Duration MIN_DEFERRED_RELEASE = Duration.ofMillis(1);
 
     private final LockedDeclaration declaration;
+    /** The annotation's simple name, for messages. */
+    private final String binding;
+
     private final @Nullable String constantName;
     private final LockedCalls calls;
 
-    private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption) {
+    private LockedMethod(LockedDeclaration declaration, boolean declaresInterruption, String binding) {
         this.declaration = declaration;
+        this.binding = binding;
         List<Object> parts = declaration.nameParts();
         this.constantName = parts.stream().allMatch(String.class::isInstance)
                 ? String.join("", parts.stream().map(String.class::cast).toList())
@@ -83,18 +88,31 @@ public final class LockedMethod {
      * @throws IllegalStateException naming the method when the declaration cannot work
      */
     public static LockedMethod of(Method method, Locked binding) {
+        return of(method, LockedValues.of(binding));
+    }
+
+    /**
+     * Checks {@code method}'s declaration against {@code binding}.
+     *
+     * @throws IllegalStateException naming the method when the declaration cannot work
+     */
+    public static LockedMethod of(Method method, DistributedBulkhead binding) {
+        return of(method, LockedValues.of(binding));
+    }
+
+    private static LockedMethod of(Method method, LockedValues values) {
         try {
             LockedDeclaration declaration = LockedDeclaration.check(
                     new ReflectionSignature(method),
-                    LockedValues.of(binding),
+                    values,
                     defaultName(method.getDeclaringClass().getName(), method.getName()));
             boolean interruptible = false;
             for (Class<?> thrown : method.getExceptionTypes()) {
                 interruptible |= thrown.isAssignableFrom(InterruptedException.class);
             }
-            return new LockedMethod(declaration, interruptible);
+            return new LockedMethod(declaration, interruptible, values.binding());
         } catch (DeclarationException e) {
-            throw new IllegalStateException(message(ReflectionSignature.describe(method), e), e);
+            throw new IllegalStateException(message(values, ReflectionSignature.describe(method), e), e);
         }
     }
 
@@ -102,8 +120,9 @@ public final class LockedMethod {
         return className + "." + methodName;
     }
 
-    public static String message(String method, DeclarationException e) {
-        return "@Locked on " + method + ": " + e.getMessage();
+    /** The message of a declaration error: the binding, the method, what is wrong. */
+    public static String message(LockedValues values, String method, DeclarationException e) {
+        return "@" + values.binding() + " on " + method + ": " + e.getMessage();
     }
 
     /** The options each acquisition uses. */
@@ -143,7 +162,7 @@ public final class LockedMethod {
                     value); // reflection models carry one
         }
         if (value == null) {
-            throw new IllegalArgumentException("@Locked on " + declaration.describe() + ": " + bound.text()
+            throw new IllegalArgumentException("@" + binding + " on " + declaration.describe() + ": " + bound.text()
                     + " of lock name template is null (a null would lock every such call under one name)");
         }
         return value;
@@ -195,23 +214,6 @@ public final class LockedMethod {
         return calls.invoke(factory, args, proceed, transactions, outage);
     }
 
-    /**
-     * Runs {@code proceed} as this thread's hold of {@code name} ({@link HeldLocks}, for nested
-     * calls); when it throws, runs {@code releaseOnFailure} (whose own failure is added as
-     * suppressed) and throws again.
-     */
-    static @Nullable Object proceedHolding(
-            DistributedLockFactory factory, String name, LockHandle handle, Proceed proceed, Runnable releaseOnFailure)
-            throws Exception {
-        HeldLocks.push(factory, name, handle);
-        Object result = proceedOrRelease(proceed, () -> {
-            HeldLocks.pop();
-            releaseOnFailure.run();
-        });
-        HeldLocks.pop();
-        return result;
-    }
-
     /** Runs {@code proceed}; when it throws, runs {@code release} (its failure added as suppressed) and throws again. */
     static @Nullable Object proceedOrRelease(Proceed proceed, Runnable release) throws Exception {
         try {
@@ -229,12 +231,14 @@ public final class LockedMethod {
     /** Starts waiting for the lock: busy yields an empty result when the method skips, else waits. */
     @SuppressWarnings("FutureReturnValueIgnored") // dependents that only pass a cancellation on
     CompletableFuture<Optional<LockHandle>> startAcquisition(DistributedLockFactory factory, String name) {
-        if (declaration.whenBusy() == WhenBusy.SKIP) {
-            return factory.tryAcquireAsync(name, declaration.options()).toCompletableFuture();
+        HoldKind kind = declaration.holdKind();
+        boolean skip = declaration.whenBusy() == WhenBusy.SKIP;
+        if (skip && kind instanceof HoldKind.Exclusive exclusive) {
+            return exclusive.tryAcquireAsync(factory, name, declaration.options());
         }
-        CompletableFuture<LockHandle> acquiring =
-                factory.acquireAsync(name, declaration.options()).toCompletableFuture();
-        CompletableFuture<Optional<LockHandle>> acquired = acquiring.thenApply(Optional::of);
+        CompletableFuture<LockHandle> acquiring = kind.acquireAsync(factory, name, declaration.options());
+        CompletableFuture<Optional<LockHandle>> acquired =
+                skip ? acquiring.handle(LockedMethod::busyAsEmpty) : acquiring.thenApply(Optional::of);
         // Cancelling the dependent does not reach the acquisition: pass it on, so the wait is abandoned,
         // and release a grant that came before the cancellation reached it.
         acquired.whenComplete((held, failure) -> {
@@ -243,6 +247,44 @@ public final class LockedMethod {
             }
         });
         return acquired;
+    }
+
+    /** A skipping call's outcome: the handle, empty when the wait ran out, else the failure again. */
+    private static Optional<LockHandle> busyAsEmpty(@Nullable LockHandle handle, @Nullable Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause == null) {
+            return Optional.of(Objects.requireNonNull(handle, "handle"));
+        }
+        if (cause instanceof LockNotAcquiredException) {
+            return Optional.empty();
+        }
+        throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
+    }
+
+    /** What a call holds of its name. */
+    HoldKind holdKind() {
+        return declaration.holdKind();
+    }
+
+    /**
+     * Runs {@code proceed} as this thread's hold of {@code name} ({@link HeldLocks}, for nested
+     * calls); when it throws, runs {@code releaseOnFailure} (whose own failure is added as
+     * suppressed) and throws again.
+     */
+    static @Nullable Object proceedHolding(
+            DistributedLockFactory factory,
+            String name,
+            HeldLocks.Hold hold,
+            Proceed proceed,
+            Runnable releaseOnFailure)
+            throws Exception {
+        HeldLocks.push(factory, name, hold);
+        Object result = proceedOrRelease(proceed, () -> {
+            HeldLocks.pop();
+            releaseOnFailure.run();
+        });
+        HeldLocks.pop();
+        return result;
     }
 
     /**
@@ -275,6 +317,11 @@ public final class LockedMethod {
     /** The method, for messages. */
     String describe() {
         return declaration.describe();
+    }
+
+    /** The annotation and the method, for messages: {@code @Locked on com.acme.Shop.ship(long)}. */
+    String describeBinding() {
+        return "@" + binding + " on " + declaration.describe();
     }
 
     /** Releases {@code hold}, or leaves it to lapse once {@code holdAtLeast} has passed since {@code acquiredAt}. */

@@ -1,5 +1,6 @@
 package io.lockkit.cdi.internal.engine;
 
+import io.lockkit.cdi.DistributedBulkhead;
 import io.lockkit.cdi.LeaderOf;
 import io.lockkit.cdi.Locked;
 import java.lang.annotation.Annotation;
@@ -80,7 +81,9 @@ public final class ReflectionDeclarations implements DeclarationModel<Class<?>, 
 
     @Override
     public LockedValues lockedValues(Annotation locked) {
-        return LockedValues.of((Locked) locked);
+        return locked instanceof DistributedBulkhead bulkhead
+                ? LockedValues.of(bulkhead)
+                : LockedValues.of((Locked) locked);
     }
 
     @Override

@@ -103,7 +103,8 @@ final class StageCall {
             return;
         }
         Object value;
-        HeldLocks.push(factory, name, handle);
+        HeldLocks.push(
+                factory, name, new HeldLocks.Hold(handle, method.holdKind().held()));
         try {
             value = proceed.proceed();
         } catch (Throwable methodFailure) {

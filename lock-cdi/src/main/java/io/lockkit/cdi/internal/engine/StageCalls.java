@@ -48,13 +48,19 @@ final class StageCalls implements LockedCalls {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        LockHandle handle = HeldLocks.find(factory, name);
-        if (handle == null) {
+        HeldLocks.Hold hold;
+        try {
+            hold = HeldLocks.find(factory, name, method.holdKind());
+        } catch (IllegalMonitorStateException upgrade) {
+            return CompletableFuture.failedFuture(upgrade);
+        }
+        if (hold == null) {
             return new StageCall(method, factory, name, proceed, outage, skipped).start(runtimes.resumeExecutor());
         }
+        LockHandle handle = hold.handle();
         handle.acquireAgain();
         Runnable release = () -> method.release(handle, 0);
-        Object result = LockedMethod.proceedHolding(factory, name, handle, proceed, release);
+        Object result = LockedMethod.proceedHolding(factory, name, hold, proceed, release);
         if (result != null) {
             return StageCall.releaseOnCompletion((CompletionStage<?>) result, release);
         }

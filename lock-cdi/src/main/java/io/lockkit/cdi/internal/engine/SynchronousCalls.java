@@ -47,20 +47,21 @@ final class SynchronousCalls implements LockedCalls {
             BackendOutage outage)
             throws Exception {
         String name = method.lockName(args);
-        LockHandle handle = HeldLocks.find(factory, name);
-        if (handle == null) {
-            handle = transactions.heldUntilCompletion(factory, name);
+        HoldKind kind = method.holdKind();
+        HeldLocks.Hold hold = HeldLocks.find(factory, name, kind);
+        if (hold == null) {
+            hold = kind.joinTransaction(transactions, factory, name);
         }
         long acquiredAt = 0; // when this call took the lock itself, for holdAtLeast
-        if (handle != null) {
-            handle.acquireAgain();
+        if (hold != null) {
+            hold.handle().acquireAgain();
         } else {
-            DistributedLock threadLock = factory.getLock(name);
-            if (threadLock.isHeldByCurrentThread()) {
+            DistributedLock threadLock = kind.threadHold(factory, name);
+            if (threadLock != null) {
                 return joinThreadHold(threadLock, proceed);
             }
             if (runtimes.mustNotBlock()) {
-                throw new IllegalStateException("@Locked on " + method.describe()
+                throw new IllegalStateException(method.describeBinding()
                         + " would block thread " + Thread.currentThread().getName()
                         + " while it waits for lock " + name + ", and this thread must not block (an event loop):"
                         + " return Uni or CompletionStage from the method, or run it on a worker thread"
@@ -70,28 +71,33 @@ final class SynchronousCalls implements LockedCalls {
             if (acquired.isEmpty()) {
                 return skipped;
             }
-            handle = acquired.get();
+            hold = new HeldLocks.Hold(acquired.get(), kind.held());
             acquiredAt = System.nanoTime();
         }
-        return runHeld(factory, name, handle, acquiredAt, proceed, transactions);
+        return runHeld(factory, name, hold, acquiredAt, proceed, transactions);
     }
 
-    /** Runs the method under {@code handle}; releases at return, or at the transaction's completion. */
+    /** Runs the method under {@code hold}; releases at return, or at the transaction's completion. */
     private @Nullable Object runHeld(
             DistributedLockFactory factory,
             String name,
-            LockHandle handle,
+            HeldLocks.Hold hold,
             long acquiredAt,
             LockedMethod.Proceed proceed,
             TransactionCompletion transactions)
             throws Exception {
+        LockHandle handle = hold.handle();
+        // A READ call that joined an exclusive hold keeps it as the exclusive hold it is.
+        String key = hold.held() == HoldKind.Held.EXCLUSIVE
+                ? name
+                : method.holdKind().transactionKey(name);
         Runnable release = () -> method.release(handle, acquiredAt);
         Runnable releaseNowOrAtCompletion = () -> {
-            if (!transactions.releaseAtCompletion(factory, name, handle, release)) {
+            if (!transactions.releaseAtCompletion(factory, key, handle, release)) {
                 release.run();
             }
         };
-        Object result = LockedMethod.proceedHolding(factory, name, handle, proceed, releaseNowOrAtCompletion);
+        Object result = LockedMethod.proceedHolding(factory, name, hold, proceed, releaseNowOrAtCompletion);
         releaseNowOrAtCompletion.run();
         return result;
     }
@@ -117,17 +123,18 @@ final class SynchronousCalls implements LockedCalls {
         long began = BackendOutage.attemptBegins();
         Optional<LockHandle> acquired;
         try {
+            HoldKind kind = method.holdKind();
             if (method.whenBusy() == WhenBusy.SKIP) {
-                acquired = factory.tryAcquire(name, method.options());
+                acquired = kind.tryAcquire(factory, name, method.options());
             } else {
-                acquired = Optional.of(factory.acquire(name, method.options()));
+                acquired = Optional.of(kind.acquire(factory, name, method.options()));
             }
         } catch (InterruptedException e) {
             if (declaresInterruption) {
                 throw e;
             }
             Thread.currentThread().interrupt();
-            throw new LockException(name, "interrupted while waiting for the lock of @Locked " + method.describe(), e);
+            throw new LockException(name, "interrupted while waiting for the lock of " + method.describeBinding(), e);
         } catch (RuntimeException e) {
             if (method.skipsAfter(outage, began, name, e)) {
                 return Optional.empty();

@@ -20,9 +20,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("@Locked(mode = READ/WRITE) and @DistributedBulkhead on Uni methods, called on event loops")
 class ReactiveModesTest {
 

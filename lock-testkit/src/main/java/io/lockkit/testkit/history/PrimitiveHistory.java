@@ -112,7 +112,8 @@ public final class PrimitiveHistory {
                 startWorker();
             }
             while ((output.acquisitions() < minAcquisitions || rounds < config.rounds)
-                    && System.nanoTime() - start < maxRun.toNanos()) {
+                    && System.nanoTime() - start < maxRun.toNanos()
+                    && output.deaths().isEmpty()) {
                 round();
                 rounds++;
             }
@@ -271,7 +272,12 @@ public final class PrimitiveHistory {
             assertThat(report.violations())
                     .as("%s history violations; %s%nworker logs:%n%s", run.primitive, summary(), workerLogs)
                     .isEmpty();
-            assertThat(report.holds()).as("acquisitions").isGreaterThanOrEqualTo(run.minAcquisitions);
+            assertThat(run.output.deaths())
+                    .as("worker threads ended by an exception; worker logs:%n%s", workerLogs)
+                    .isEmpty();
+            assertThat(report.holds())
+                    .as("acquisitions; %s%nworker logs:%n%s", summary(), workerLogs)
+                    .isGreaterThanOrEqualTo(run.minAcquisitions);
             assertThat(faults.values())
                     .as("rounds of every fault " + faults)
                     .allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(run.config.rounds));

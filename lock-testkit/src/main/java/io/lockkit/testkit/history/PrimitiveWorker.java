@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The main class of a worker JVM that {@link PrimitiveHistory} starts: several threads take one
@@ -33,6 +34,7 @@ import java.util.concurrent.TimeUnit;
  * {@value LeaderWorker#PREFIX}HOLD &lt;token&gt; &lt;E|S&gt; &lt;weight&gt; &lt;start&gt; &lt;end&gt; &lt;valid at end&gt; &lt;outcome&gt;
  * {@value LeaderWorker#PREFIX}LOST &lt;token&gt; &lt;t&gt;          the factory's loss listener heard of it
  * {@value LeaderWorker#PREFIX}MISS &lt;timeout|failure&gt;       an acquisition that timed out or failed
+ * {@value LeaderWorker#PREFIX}DIED &lt;exception class&gt;        a thread ended on an unexpected exception
  * </pre>
  *
  * <p>Arguments ({@code key=value}): {@code name}, {@code lease-ms}, {@code provider} (as for
@@ -52,6 +54,7 @@ public final class PrimitiveWorker {
     private final int capacity;
     private final Duration waitDuration;
     private final LockOptions wait;
+    private final AtomicInteger failuresLogged = new AtomicInteger();
     private volatile boolean stopped;
 
     private PrimitiveWorker(
@@ -133,7 +136,15 @@ public final class PrimitiveWorker {
                 say("MISS timeout");
             } catch (LockException e) {
                 say("MISS failure"); // backend down or stalled: try again, as an application would
+                if (failuresLogged.getAndIncrement() < 5) {
+                    System.err.println("acquisition failed: " + e); // the first few, for the run's failure message
+                }
             } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // Not a backend failure (an unsupported primitive, a bug): the driver stops the run with it.
+                e.printStackTrace();
+                say("DIED " + e.getClass().getName());
                 return;
             }
         }

@@ -20,6 +20,7 @@ final class PrimitiveWorkerOutput {
     private final AtomicInteger acquisitions = new AtomicInteger();
     private final AtomicInteger timeouts = new AtomicInteger();
     private final AtomicInteger failures = new AtomicInteger();
+    private final ConcurrentLinkedQueue<String> deaths = new ConcurrentLinkedQueue<>();
     private final Map<Integer, AtomicInteger> perWorker = new ConcurrentHashMap<>();
 
     /** Records one protocol line of worker {@code client}. */
@@ -40,6 +41,7 @@ final class PrimitiveWorkerOutput {
             }
             case "LOST" -> lossHeardAt.putIfAbsent(Long.parseLong(f[1]), Long.parseLong(f[2]));
             case "MISS" -> (f[1].equals("timeout") ? timeouts : failures).incrementAndGet();
+            case "DIED" -> deaths.add("worker " + client + ": " + f[1]);
             default -> {
                 // READY, BYE and anything newer: nothing to record
             }
@@ -62,6 +64,11 @@ final class PrimitiveWorkerOutput {
 
     int failures() {
         return failures.get();
+    }
+
+    /** Worker threads that ended on an unexpected exception, as "worker N: exception class". */
+    List<String> deaths() {
+        return List.copyOf(deaths);
     }
 
     List<Hold> holds() {

@@ -5,6 +5,7 @@ import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.support.ForwardingLockProvider;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Broken Redis providers for the negative controls of {@link PrimitiveHistoryFaultTest}, made in
@@ -18,18 +19,11 @@ public final class BrokenRedisWorkers {
     public static final class OverCapacity implements Function<String, LockProvider> {
         @Override
         public LockProvider apply(String uri) {
-            return new ForwardingLockProvider(Faults.provider(uri).build()) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    Claim c = r.claim();
-                    Claim wider = c.capacity() == Claim.UNBOUNDED
+            return rewriting(
+                    uri,
+                    c -> c.capacity() == Claim.UNBOUNDED
                             ? c
-                            : new Claim(c.mode(), c.weight(), c.capacity() + 1, c.fair(), c.beside());
-                    return delegate()
-                            .tryAcquire(
-                                    new LockRequest(r.name(), r.owner(), r.lease(), r.maxWait(), r.waitId(), wider));
-                }
-            };
+                            : new Claim(c.mode(), c.weight(), c.capacity() + 1, c.fair(), c.beside()));
         }
     }
 
@@ -37,14 +31,19 @@ public final class BrokenRedisWorkers {
     public static final class SharedWrites implements Function<String, LockProvider> {
         @Override
         public LockProvider apply(String uri) {
-            return new ForwardingLockProvider(Faults.provider(uri).build()) {
-                @Override
-                public Acquisition tryAcquire(LockRequest r) {
-                    Claim c = r.claim().mode() == Claim.Mode.EXCLUSIVE ? Claim.shared(1, Claim.UNBOUNDED) : r.claim();
-                    return delegate()
-                            .tryAcquire(new LockRequest(r.name(), r.owner(), r.lease(), r.maxWait(), r.waitId(), c));
-                }
-            };
+            return rewriting(uri, c -> c.mode() == Claim.Mode.EXCLUSIVE ? Claim.shared(1, Claim.UNBOUNDED) : c);
         }
+    }
+
+    /** The Redis provider of the fault tests, with every acquisition's claim rewritten by {@code claim}. */
+    private static LockProvider rewriting(String uri, UnaryOperator<Claim> claim) {
+        return new ForwardingLockProvider(Faults.provider(uri).build()) {
+            @Override
+            public Acquisition tryAcquire(LockRequest r) {
+                return delegate()
+                        .tryAcquire(new LockRequest(
+                                r.name(), r.owner(), r.lease(), r.maxWait(), r.waitId(), claim.apply(r.claim())));
+            }
+        };
     }
 }

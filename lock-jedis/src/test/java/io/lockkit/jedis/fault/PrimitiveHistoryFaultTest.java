@@ -2,11 +2,13 @@ package io.lockkit.jedis.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.history.PrimitiveHistory;
 import io.lockkit.testkit.history.PrimitiveHistory.Primitive;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import java.time.Duration;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
@@ -99,7 +101,7 @@ class PrimitiveHistoryFaultTest {
                 .name(Faults.name("primitive-history"))
                 .lease(LEASE)
                 .backendFault("Redis restarted", redis::restart)
-                .backendFault("Redis stalled past the lease", () -> stall(redis, LEASE.plusMillis(500)))
+                .backendFault("Redis stalled past the lease", () -> Faults.stall(redis, LEASE.plusMillis(500)))
                 .backendFault("connections killed", () -> redis.command("CLIENT", "KILL", "TYPE", "normal"))
                 .cleanUp(() -> Faults.resume(redis))
                 .length(2_000, 1, Duration.ofSeconds(40))
@@ -107,8 +109,7 @@ class PrimitiveHistoryFaultTest {
     }
 
     private static PrimitiveHistory.Result broken(
-            Primitive primitive, Class<? extends java.util.function.Function<String, io.lockkit.spi.LockProvider>> p)
-            throws Exception {
+            Primitive primitive, Class<? extends Function<String, LockProvider>> p) throws Exception {
         return PrimitiveHistory.builder(primitive)
                 .provider(p, REDIS.server().uri())
                 .name(Faults.name("broken-history"))
@@ -118,14 +119,5 @@ class PrimitiveHistoryFaultTest {
                 .length(1_500, 1, Duration.ofSeconds(30))
                 .build()
                 .run();
-    }
-
-    private static void stall(RedisServer redis, Duration length) throws InterruptedException {
-        Faults.stop(redis);
-        try {
-            Thread.sleep(length.toMillis());
-        } finally {
-            Faults.resume(redis);
-        }
     }
 }

@@ -115,7 +115,6 @@ public final class PrimitiveHistory {
                     && System.nanoTime() - start < maxRun.toNanos()
                     && output.deaths().isEmpty()) {
                 round();
-                rounds++;
             }
         } finally {
             config.cleanUp.run();
@@ -127,37 +126,49 @@ public final class PrimitiveHistory {
         return new Result(this, report, Map.copyOf(injected), millis, WorkerJvm.logs(all));
     }
 
-    /** One round of faults: a worker paused and one killed (unless turned off), then each backend fault. */
+    /**
+     * One round of faults: a worker paused and one killed (unless turned off), then each backend
+     * fault. Once the rounds asked for are done, a further round ends at the first fault after the
+     * run has its acquisitions, so a run is not longer than it needs.
+     */
     private void round() throws Exception {
+        List<Builder.NamedFault> steps = new ArrayList<>();
         if (config.workerFaults) {
-            WorkerJvm paused = busiestAlive();
-            paused.signal("STOP");
-            try {
-                TimeUnit.MILLISECONDS.sleep(config.lease.plusSeconds(1).toMillis()); // past the lease
-            } finally {
-                paused.signal("CONT");
-            }
-            done("worker paused past the lease");
-            busiestAlive().kill();
-            startWorker(); // keep the number of clients
-            done("worker killed");
+            steps.add(new Builder.NamedFault("worker paused past the lease", this::pauseWorker));
+            steps.add(new Builder.NamedFault("worker killed", this::killWorker));
         }
-        for (var f : config.backendFaults) {
+        steps.addAll(config.backendFaults);
+        for (Builder.NamedFault f : steps) {
+            if (rounds >= config.rounds && output.acquisitions() >= minAcquisitions) {
+                return;
+            }
             try {
                 f.action().inject();
             } finally {
                 config.cleanUp.run();
             }
-            done(f.name());
+            injected.merge(f.name(), 1, Integer::sum);
+            TimeUnit.MILLISECONDS.sleep(config.spacing.toMillis());
         }
-        if (!config.workerFaults && config.backendFaults.isEmpty()) {
+        if (steps.isEmpty()) {
             TimeUnit.MILLISECONDS.sleep(config.spacing.toMillis()); // no faults: the run only waits
+        }
+        rounds++;
+    }
+
+    private void pauseWorker() throws InterruptedException {
+        WorkerJvm paused = busiestAlive();
+        paused.signal("STOP");
+        try {
+            TimeUnit.MILLISECONDS.sleep(config.lease.plusSeconds(1).toMillis()); // past the lease
+        } finally {
+            paused.signal("CONT");
         }
     }
 
-    private void done(String fault) throws InterruptedException {
-        injected.merge(fault, 1, Integer::sum);
-        TimeUnit.MILLISECONDS.sleep(config.spacing.toMillis());
+    private void killWorker() throws IOException, InterruptedException {
+        busiestAlive().kill();
+        startWorker(); // keep the number of clients
     }
 
     /** The live worker that reported the most holds: it is the likeliest to be inside one now. */
@@ -288,7 +299,7 @@ public final class PrimitiveHistory {
     /** Configures a {@link PrimitiveHistory}; each setter validates its argument. Not thread-safe. */
     public static final class Builder {
         /** A backend fault: its action returns once it is over (the backend reachable again). */
-        private record NamedFault(String name, LockHistory.FaultAction action) {}
+        record NamedFault(String name, LockHistory.FaultAction action) {}
 
         private final Primitive primitive;
         private @Nullable Class<? extends Function<String, LockProvider>> provider;

@@ -4,7 +4,6 @@ import io.lockkit.testkit.history.HoldHistory.Outcome;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -145,7 +144,7 @@ public final class ClaimHistory {
                 exclusion,
                 overCapacity,
                 fencing,
-                duplicateTokens(checked));
+                HoldHistory.repeated(checked.stream().map(c -> c.hold().token()).toList()));
     }
 
     /**
@@ -203,7 +202,7 @@ public final class ClaimHistory {
         }
         int stale = 0;
         for (Checked c : checked) {
-            int endedBefore = firstNotBefore(ends, c.hold().start());
+            int endedBefore = HoldHistory.firstNotBefore(ends, c.hold().start());
             if (endedBefore > 0 && maxTokenUpTo[endedBefore - 1] >= c.hold().token()) {
                 if (c.clean()) {
                     violations.add(c.hold().toString());
@@ -230,32 +229,5 @@ public final class ClaimHistory {
             open.add(c);
         }
         return overlaps;
-    }
-
-    /** Tokens are unique: each one marks one hold. */
-    private static List<Long> duplicateTokens(List<Checked> checked) {
-        Set<Long> seen = new HashSet<>();
-        List<Long> duplicates = new ArrayList<>();
-        for (Checked c : checked) {
-            if (!seen.add(c.hold().token())) {
-                duplicates.add(c.hold().token());
-            }
-        }
-        return duplicates;
-    }
-
-    /** The first index whose value is not before {@code key} (values ascending in nanoTime order). */
-    private static int firstNotBefore(long[] values, long key) {
-        int lo = 0;
-        int hi = values.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (values[mid] - key < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

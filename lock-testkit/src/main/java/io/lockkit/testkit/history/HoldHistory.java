@@ -1,5 +1,7 @@
 package io.lockkit.testkit.history;
 
+import io.lockkit.LockException;
+import io.lockkit.LockLostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -140,14 +142,31 @@ public final class HoldHistory {
 
     /** Tokens are unique: each one marks a free-to-held transition. */
     private static List<Long> duplicateTokens(List<Checked> checked) {
+        return repeated(checked.stream().map(Checked::token).toList());
+    }
+
+    /** The tokens that occur more than once, once per repetition. */
+    static List<Long> repeated(List<Long> tokens) {
         Set<Long> seen = new HashSet<>();
         List<Long> duplicates = new ArrayList<>();
-        for (Checked c : checked) {
-            if (!seen.add(c.token())) {
-                duplicates.add(c.token());
+        for (Long t : tokens) {
+            if (!seen.add(t)) {
+                duplicates.add(t);
             }
         }
         return duplicates;
+    }
+
+    /** Runs a hold's {@code release} and says how it ended, as a recorded {@link Hold} does. */
+    static Outcome release(Runnable release) {
+        try {
+            release.run();
+            return Outcome.RELEASED;
+        } catch (LockLostException e) {
+            return Outcome.LOST_AT_RELEASE;
+        } catch (LockException e) {
+            return Outcome.RELEASE_FAILED;
+        }
     }
 
     /** Clean holds never overlap, and their tokens increase in start order ({@code checked} is in start order). */
@@ -261,7 +280,7 @@ public final class HoldHistory {
     }
 
     /** The first index whose value is not before {@code key} (values ascending in nanoTime order). */
-    private static int firstNotBefore(long[] values, long key) {
+    static int firstNotBefore(long[] values, long key) {
         int lo = 0;
         int hi = values.length;
         while (lo < hi) {

@@ -6,7 +6,6 @@ import io.lockkit.DistributedReadWriteLock;
 import io.lockkit.DistributedSemaphore;
 import io.lockkit.LockException;
 import io.lockkit.LockHandle;
-import io.lockkit.LockLostException;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.history.HoldHistory.Outcome;
@@ -174,15 +173,7 @@ public final class PrimitiveWorker {
 
     private static void report(
             long token, boolean exclusive, int weight, long start, long end, boolean valid, Runnable release) {
-        Outcome outcome;
-        try {
-            release.run();
-            outcome = Outcome.RELEASED;
-        } catch (LockLostException e) {
-            outcome = Outcome.LOST_AT_RELEASE;
-        } catch (LockException e) {
-            outcome = Outcome.RELEASE_FAILED;
-        }
+        Outcome outcome = HoldHistory.release(release);
         say("HOLD " + token + " " + (exclusive ? "E" : "S") + " " + weight + " " + start + " " + end + " " + valid + " "
                 + outcome);
     }

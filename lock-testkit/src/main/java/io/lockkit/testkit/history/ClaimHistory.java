@@ -110,14 +110,13 @@ public final class ClaimHistory {
         List<Checked> checked = new ArrayList<>();
         int neverValid = 0;
         for (Hold h : holds) {
-            Long heard = lossHeardAt.get(h.token());
-            long validEnd = heard == null ? h.end() : Math.min(h.end(), heard);
-            boolean lost = heard != null || h.outcome() == Outcome.LOST_AT_RELEASE || !h.validAtEnd();
+            long validEnd = HoldHistory.validEnd(h.token(), h.end(), lossHeardAt);
             if (validEnd - h.start() <= 0) {
                 neverValid++; // lost before its holder even looked at it
                 continue;
             }
-            checked.add(new Checked(h, validEnd, !lost && h.outcome() == Outcome.RELEASED));
+            checked.add(
+                    new Checked(h, validEnd, HoldHistory.clean(h.token(), h.validAtEnd(), h.outcome(), lossHeardAt)));
         }
         checked.sort(Comparator.comparingLong((Checked c) -> c.hold().start()));
         List<String> exclusion = new ArrayList<>();

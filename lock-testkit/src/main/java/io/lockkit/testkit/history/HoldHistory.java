@@ -102,14 +102,12 @@ public final class HoldHistory {
         List<Checked> checked = new ArrayList<>();
         int neverValid = 0;
         for (Hold h : holds) {
-            Long heard = lossHeardAt.get(h.token());
-            long validEnd = heard == null ? h.end() : Math.min(h.end(), heard);
-            boolean lost = heard != null || h.outcome() == Outcome.LOST_AT_RELEASE || !h.validAtEnd();
+            long validEnd = validEnd(h.token(), h.end(), lossHeardAt);
             if (validEnd - h.start() <= 0) {
                 neverValid++; // lost before its holder even looked at it
                 continue;
             }
-            checked.add(new Checked(h, validEnd, !lost && h.outcome() == Outcome.RELEASED));
+            checked.add(new Checked(h, validEnd, clean(h.token(), h.validAtEnd(), h.outcome(), lossHeardAt)));
         }
         checked.sort(Comparator.comparingLong(Checked::start));
         List<String> cleanOverlaps = new ArrayList<>();
@@ -143,6 +141,17 @@ public final class HoldHistory {
     /** Tokens are unique: each one marks a free-to-held transition. */
     private static List<Long> duplicateTokens(List<Checked> checked) {
         return repeated(checked.stream().map(Checked::token).toList());
+    }
+
+    /** The end of a hold's valid interval: its end, or when its client heard of its loss if that was earlier. */
+    static long validEnd(long token, long end, Map<Long, Long> lossHeardAt) {
+        Long heard = lossHeardAt.get(token);
+        return heard == null ? end : Math.min(end, heard);
+    }
+
+    /** Whether a hold is clean: its client never heard of its loss, it was valid at its end, its release succeeded. */
+    static boolean clean(long token, boolean validAtEnd, Outcome outcome, Map<Long, Long> lossHeardAt) {
+        return !lossHeardAt.containsKey(token) && validAtEnd && outcome == Outcome.RELEASED;
     }
 
     /** The tokens that occur more than once, once per repetition. */

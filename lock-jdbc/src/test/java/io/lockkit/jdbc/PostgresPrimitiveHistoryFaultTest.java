@@ -3,6 +3,7 @@ package io.lockkit.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.history.PrimitiveHistory;
 import io.lockkit.testkit.history.PrimitiveHistory.Primitive;
 import java.time.Duration;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The kit's multi-process history of the read/write lock and the leased semaphore
- * ({@link PrimitiveHistory}) on PostgreSQL (the JDBC provider has no fair queue, so no fair lock): three worker JVMs with three threads each take the
+ * The kit's multi-process history of the read/write lock, the leased semaphore and, where the JDBC
+ * provider declares a fair queue, the fair lock ({@link PrimitiveHistory}) on PostgreSQL: three worker JVMs with three threads each take the
  * primitive over and over while a worker is paused past its lease and another killed (and
  * replaced), PostgreSQL is restarted, stalled past the lease (SIGSTOP of the postmaster and its
  * backends) and has the workers' connections terminated ({@code pg_terminate_backend}). No write
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@value PrimitiveHistory#ACQUISITIONS_PROPERTY} lengthens it.
  */
 @Tag("fault")
-@DisplayName("Fault: multi-process histories of the read/write lock and the semaphore on PostgreSQL")
+@DisplayName("Fault: multi-process histories of the read/write lock, the semaphore and the fair lock on PostgreSQL")
 class PostgresPrimitiveHistoryFaultTest {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
@@ -56,6 +57,19 @@ class PostgresPrimitiveHistoryFaultTest {
     void semaphoreHistoryIsSafe() throws Exception {
         PrimitiveHistory.Result r = run(Primitive.SEMAPHORE);
         assertThat(r.report().maxWeight()).as("permits held at once").isEqualTo(3);
+    }
+
+    @Test
+    @Tag("second-pass")
+    @DisplayName("fair lock: no two valid holds overlap; tokens increase (where the provider has a fair queue)")
+    void fairLockHistoryIsSafe() throws Exception {
+        try (LockProvider provider =
+                new PostgresLeaderWorkers().apply(PG.server().jdbcUrl())) {
+            assumeTrue(
+                    provider.capabilities().contains(LockProvider.Capability.FAIR_QUEUE),
+                    "the JDBC provider declares no FAIR_QUEUE: no fair lock to check");
+        }
+        run(Primitive.FAIR_LOCK);
     }
 
     private PrimitiveHistory.Result run(Primitive primitive) throws Exception {

@@ -5,7 +5,8 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * Makes the PostgreSQL provider of a {@link io.lockkit.testkit.history.LeaderWorker} JVM from a JDBC
+ * Makes the PostgreSQL provider of a worker JVM ({@link io.lockkit.testkit.history.LeaderWorker},
+ * {@link io.lockkit.testkit.history.PrimitiveWorker}) from a JDBC
  * URL, with a short statement timeout (public, for the worker to instantiate).
  */
 public final class PostgresLeaderWorkers implements Function<String, LockProvider> {

@@ -111,6 +111,16 @@ final class Faults {
         }
     }
 
+    /** Stops {@code server} (SIGSTOP) for {@code length}, then resumes it. */
+    static void stall(RedisServer server, Duration length) throws InterruptedException {
+        stop(server);
+        try {
+            Thread.sleep(length.toMillis());
+        } finally {
+            resume(server);
+        }
+    }
+
     /** Sends SIGCONT. */
     static void resume(RedisServer server) {
         signal("CONT", server.pid().orElseThrow(() -> new IllegalStateException(server + " is not a local process")));

@@ -46,7 +46,7 @@ class LeadershipHistoryFaultTest {
                 .name(Faults.name("leadership-history"))
                 .lease(LEASE)
                 .backendFault("Redis restarted", redis::restart)
-                .backendFault("Redis stalled past the lease", () -> stall(redis, LEASE.plusMillis(500)))
+                .backendFault("Redis stalled past the lease", () -> Faults.stall(redis, LEASE.plusMillis(500)))
                 .cleanUp(() -> Faults.resume(redis))
                 .build()
                 .run();
@@ -77,14 +77,5 @@ class LeadershipHistoryFaultTest {
                 .as("a paused leader working beside its successor")
                 .isNotEmpty();
         assertThat(r.report().toldLate()).as("deposed leaders never told").isNotEmpty();
-    }
-
-    private static void stall(RedisServer redis, Duration length) throws InterruptedException {
-        Faults.stop(redis);
-        try {
-            Thread.sleep(length.toMillis());
-        } finally {
-            Faults.resume(redis);
-        }
     }
 }

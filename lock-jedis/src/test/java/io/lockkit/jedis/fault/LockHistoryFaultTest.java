@@ -52,8 +52,8 @@ class LockHistoryFaultTest {
                 // Aimed at the start of a long critical section, so the lock is freed under a holder
                 // that stays inside it while others may take it: the case fencing is for.
                 .fault("key deleted", true, () -> redis.command("DEL", Faults.lockKey(name)))
-                .fault("short stall", false, () -> stall(redis, Duration.ofMillis(300)))
-                .fault("long stall", false, () -> stall(redis, LEASE.plusMillis(500)))
+                .fault("short stall", false, () -> Faults.stall(redis, Duration.ofMillis(300)))
+                .fault("long stall", false, () -> Faults.stall(redis, LEASE.plusMillis(500)))
                 .fault("restart", true, redis::restart)
                 .cleanUp(() -> Faults.resume(redis))
                 .minAcquisitions(10_000)
@@ -63,14 +63,5 @@ class LockHistoryFaultTest {
                 .run();
         System.out.println(r.summary());
         r.assertSafe();
-    }
-
-    private static void stall(RedisServer redis, Duration length) throws InterruptedException {
-        Faults.stop(redis);
-        try {
-            Thread.sleep(length.toMillis());
-        } finally {
-            Faults.resume(redis);
-        }
     }
 }

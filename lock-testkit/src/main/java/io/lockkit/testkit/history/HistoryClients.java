@@ -8,7 +8,6 @@ import io.lockkit.LockLostException;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.testkit.history.HoldHistory.Hold;
-import io.lockkit.testkit.history.HoldHistory.Outcome;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -88,16 +87,7 @@ final class HistoryClients {
     }
 
     private void record(int client, long token, long start, long end, boolean valid, Runnable release) {
-        Outcome outcome;
-        try {
-            release.run();
-            outcome = Outcome.RELEASED;
-        } catch (LockLostException e) {
-            outcome = Outcome.LOST_AT_RELEASE;
-        } catch (LockException e) {
-            outcome = Outcome.RELEASE_FAILED;
-        }
-        Hold hold = new Hold(client, token, start, end, valid, outcome);
+        Hold hold = new Hold(client, token, start, end, valid, HoldHistory.release(release));
         holders.put(hold, Thread.currentThread().getName());
         history.add(hold);
         acquisitions.incrementAndGet();

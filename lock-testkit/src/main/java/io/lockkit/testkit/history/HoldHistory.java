@@ -1,5 +1,7 @@
 package io.lockkit.testkit.history;
 
+import io.lockkit.LockException;
+import io.lockkit.LockLostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -100,14 +102,12 @@ public final class HoldHistory {
         List<Checked> checked = new ArrayList<>();
         int neverValid = 0;
         for (Hold h : holds) {
-            Long heard = lossHeardAt.get(h.token());
-            long validEnd = heard == null ? h.end() : Math.min(h.end(), heard);
-            boolean lost = heard != null || h.outcome() == Outcome.LOST_AT_RELEASE || !h.validAtEnd();
+            long validEnd = validEnd(h.token(), h.end(), lossHeardAt);
             if (validEnd - h.start() <= 0) {
                 neverValid++; // lost before its holder even looked at it
                 continue;
             }
-            checked.add(new Checked(h, validEnd, !lost && h.outcome() == Outcome.RELEASED));
+            checked.add(new Checked(h, validEnd, clean(h.token(), h.validAtEnd(), h.outcome(), lossHeardAt)));
         }
         checked.sort(Comparator.comparingLong(Checked::start));
         List<String> cleanOverlaps = new ArrayList<>();
@@ -140,14 +140,42 @@ public final class HoldHistory {
 
     /** Tokens are unique: each one marks a free-to-held transition. */
     private static List<Long> duplicateTokens(List<Checked> checked) {
+        return repeated(checked.stream().map(Checked::token).toList());
+    }
+
+    /** The end of a hold's valid interval: its end, or when its client heard of its loss if that was earlier. */
+    static long validEnd(long token, long end, Map<Long, Long> lossHeardAt) {
+        Long heard = lossHeardAt.get(token);
+        return heard == null ? end : Math.min(end, heard);
+    }
+
+    /** Whether a hold is clean: its client never heard of its loss, it was valid at its end, its release succeeded. */
+    static boolean clean(long token, boolean validAtEnd, Outcome outcome, Map<Long, Long> lossHeardAt) {
+        return !lossHeardAt.containsKey(token) && validAtEnd && outcome == Outcome.RELEASED;
+    }
+
+    /** The tokens that occur more than once, once per repetition. */
+    static List<Long> repeated(List<Long> tokens) {
         Set<Long> seen = new HashSet<>();
         List<Long> duplicates = new ArrayList<>();
-        for (Checked c : checked) {
-            if (!seen.add(c.token())) {
-                duplicates.add(c.token());
+        for (Long t : tokens) {
+            if (!seen.add(t)) {
+                duplicates.add(t);
             }
         }
         return duplicates;
+    }
+
+    /** Runs a hold's {@code release} and says how it ended, as a recorded {@link Hold} does. */
+    static Outcome release(Runnable release) {
+        try {
+            release.run();
+            return Outcome.RELEASED;
+        } catch (LockLostException e) {
+            return Outcome.LOST_AT_RELEASE;
+        } catch (LockException e) {
+            return Outcome.RELEASE_FAILED;
+        }
     }
 
     /** Clean holds never overlap, and their tokens increase in start order ({@code checked} is in start order). */
@@ -261,7 +289,7 @@ public final class HoldHistory {
     }
 
     /** The first index whose value is not before {@code key} (values ascending in nanoTime order). */
-    private static int firstNotBefore(long[] values, long key) {
+    static int firstNotBefore(long[] values, long key) {
         int lo = 0;
         int hi = values.length;
         while (lo < hi) {

@@ -55,26 +55,11 @@ public final class LeaderWorker {
     private LeaderWorker() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = new HashMap<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (eq < 0) {
-                throw new IllegalArgumentException("arguments are key=value; got " + arg);
-            }
-            a.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
+        Map<String, String> a = arguments(args);
         String name = required(a, "name");
         Duration lease = Duration.ofMillis(Long.parseLong(required(a, "lease-ms")));
-        @SuppressWarnings("unchecked") // the builder took a Class<? extends Function<String, LockProvider>>
-        Function<String, LockProvider> providers = Class.forName(required(a, "provider"))
-                .asSubclass(Function.class)
-                .getConstructor()
-                .newInstance();
-        String address = System.getenv(ADDRESS_VARIABLE);
-        if (address == null) {
-            throw new IllegalArgumentException(ADDRESS_VARIABLE + " is not set");
-        }
-        DistributedLockFactory factory = DistributedLockFactory.builder(providers.apply(address))
+        LockProvider provider = provider(a);
+        DistributedLockFactory factory = DistributedLockFactory.builder(provider)
                 .defaultOptions(LockOptions.builder().watchdogLease(lease).build())
                 .build();
         Runnable close;
@@ -160,7 +145,34 @@ public final class LeaderWorker {
         OUT.println(PREFIX + line);
     }
 
-    private static String required(Map<String, String> args, String key) {
+    /** A worker's {@code key=value} arguments. */
+    static Map<String, String> arguments(String[] args) {
+        Map<String, String> a = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException("arguments are key=value; got " + arg);
+            }
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        return a;
+    }
+
+    /** A new provider from the {@code provider} argument's class, given the address in {@value #ADDRESS_VARIABLE}. */
+    static LockProvider provider(Map<String, String> args) throws ReflectiveOperationException {
+        @SuppressWarnings("unchecked") // the builder took a Class<? extends Function<String, LockProvider>>
+        Function<String, LockProvider> providers = Class.forName(required(args, "provider"))
+                .asSubclass(Function.class)
+                .getConstructor()
+                .newInstance();
+        String address = System.getenv(ADDRESS_VARIABLE);
+        if (address == null) {
+            throw new IllegalArgumentException(ADDRESS_VARIABLE + " is not set");
+        }
+        return providers.apply(address);
+    }
+
+    static String required(Map<String, String> args, String key) {
         String v = args.get(key);
         if (v == null || v.isBlank()) {
             throw new IllegalArgumentException("argument " + key + "=… is missing");

@@ -7,13 +7,11 @@ import io.lockkit.testkit.history.TermHistory.Fault;
 import io.lockkit.testkit.history.TermHistory.Outage;
 import io.lockkit.testkit.history.TermHistory.Report;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -165,23 +163,14 @@ public final class LeadershipHistory {
             }
         } finally {
             cleanUp.run();
-            stopWorkers();
+            WorkerJvm.stopAll(jvms(), lease.plusSeconds(10));
         }
         List<TermHistory.Term> terms = new ArrayList<>();
         for (LeadershipWorkerProcess w : all) {
             terms.addAll(w.terms());
         }
         Report report = TermHistory.check(terms, outages, faults, lease, wakeUp);
-        StringBuilder logs = new StringBuilder();
-        for (LeadershipWorkerProcess w : all) {
-            logs.append("worker ")
-                    .append(w.index)
-                    .append(" (pid ")
-                    .append(w.process.pid())
-                    .append("):\n");
-            w.tail().forEach(l -> logs.append("  ").append(l).append('\n'));
-        }
-        return new Result(report, terms, List.copyOf(faults), List.copyOf(outages), logs.toString());
+        return new Result(report, terms, List.copyOf(faults), List.copyOf(outages), WorkerJvm.logs(jvms()));
     }
 
     // ---- leader faults ----
@@ -189,26 +178,27 @@ public final class LeadershipHistory {
     private void pauseLeader() throws InterruptedException {
         LeadershipWorkerProcess leader = awaitLeader();
         long start = System.nanoTime();
-        signal("STOP", leader.process.pid());
+        leader.jvm().signal("STOP");
         try {
             TimeUnit.NANOSECONDS.sleep(lease.plusSeconds(1).toNanos()); // the fault: a pause past the lease
         } finally {
-            signal("CONT", leader.process.pid());
+            leader.jvm().signal("CONT");
         }
         long end = System.nanoTime();
-        outages.add(new Outage(leader.index, start, end));
-        faults.add(new Fault("leader paused past its lease", start, end, start, leader.index));
-        settle(start, leader.index);
+        int index = leader.jvm().index;
+        outages.add(new Outage(index, start, end));
+        faults.add(new Fault("leader paused past its lease", start, end, start, index));
+        settle(start, index);
     }
 
     private void killLeader() throws Exception {
         LeadershipWorkerProcess leader = awaitLeader();
         long start = System.nanoTime();
-        leader.process.destroyForcibly(); // SIGKILL
-        outages.add(new Outage(leader.index, start, Long.MAX_VALUE));
-        leader.process.waitFor(10, TimeUnit.SECONDS);
-        faults.add(new Fault("leader killed", start, System.nanoTime(), start, leader.index));
-        settle(start, leader.index);
+        int index = leader.jvm().index;
+        outages.add(new Outage(index, start, Long.MAX_VALUE));
+        leader.jvm().kill(); // SIGKILL
+        faults.add(new Fault("leader killed", start, System.nanoTime(), start, index));
+        settle(start, index);
         startWorker(); // keep the number of candidates
     }
 
@@ -223,7 +213,7 @@ public final class LeadershipHistory {
         long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() - deadline < 0) {
             for (LeadershipWorkerProcess w : all) {
-                if (w.index != excluded && w.lastWork() - since >= 0) {
+                if (w.jvm().index != excluded && w.lastWork() - since >= 0) {
                     return;
                 }
             }
@@ -237,77 +227,30 @@ public final class LeadershipHistory {
         long deadline = System.nanoTime() + lease.plus(wakeUp).plusSeconds(10).toNanos();
         while (System.nanoTime() - deadline < 0) {
             for (LeadershipWorkerProcess w : all) {
-                if (w.process.isAlive() && w.leading()) {
+                if (w.jvm().process.isAlive() && w.leading()) {
                     return w;
                 }
             }
             TimeUnit.MILLISECONDS.sleep(5);
         }
-        throw new IllegalStateException("no worker leads; worker logs: " + all);
+        throw new IllegalStateException("no worker leads; worker logs:\n" + WorkerJvm.logs(jvms()));
     }
 
     // ---- workers ----
 
     private void startWorker() throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>();
-        command.add(java);
-        command.addAll(jvmOptions);
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                LeaderWorker.class.getName(),
-                "name=" + name,
-                "lease-ms=" + lease.toMillis(),
-                "provider=" + provider.getName(),
-                "mode=" + (naive ? "naive" : "leadership")));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().put(LeaderWorker.ADDRESS_VARIABLE, address);
-        LeadershipWorkerProcess w = new LeadershipWorkerProcess(all.size(), pb.start());
+        LeadershipWorkerProcess w = new LeadershipWorkerProcess();
+        Map<String, String> args = new LinkedHashMap<>();
+        args.put("name", name);
+        args.put("lease-ms", Long.toString(lease.toMillis()));
+        args.put("provider", provider.getName());
+        args.put("mode", naive ? "naive" : "leadership");
+        w.started(WorkerJvm.start(all.size(), LeaderWorker.class, jvmOptions, args, address, READY_TIMEOUT, w));
         all.add(w);
-        if (!w.ready.await(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException(
-                    "worker " + w.index + " not ready within " + READY_TIMEOUT + ": " + w.tail());
-        }
     }
 
-    private void stopWorkers() throws InterruptedException {
-        for (LeadershipWorkerProcess w : all) {
-            if (w.process.isAlive()) {
-                try {
-                    OutputStream in = w.process.getOutputStream();
-                    in.write("quit\n".getBytes(StandardCharsets.UTF_8));
-                    in.flush();
-                } catch (IOException e) {
-                    // gone meanwhile
-                }
-            }
-        }
-        for (LeadershipWorkerProcess w : all) {
-            if (!w.process.waitFor(lease.plusSeconds(10).toMillis(), TimeUnit.MILLISECONDS)) {
-                w.process.destroyForcibly();
-                w.process.waitFor(10, TimeUnit.SECONDS);
-            }
-            w.reader.join(TimeUnit.SECONDS.toMillis(10));
-        }
-    }
-
-    /** Sends {@code signal} to a process this run started. */
-    private static void signal(String signal, long pid) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
-                    .redirectErrorStream(true)
-                    .start();
-            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + pid + " failed: "
-                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling " + pid, e);
-        }
+    private List<WorkerJvm> jvms() {
+        return all.stream().map(LeadershipWorkerProcess::jvm).toList();
     }
 
     /** Configures a {@link LeadershipHistory}; each setter validates its argument. Not thread-safe. */

@@ -1,40 +1,32 @@
 package io.lockkit.testkit.history;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One worker JVM of a {@link LeadershipHistory} run and what it reported on its output (its terms,
- * their work and how they ended), read by a thread of its own. Thread-safe.
+ * What one worker JVM of a {@link LeadershipHistory} run reported on its output (its terms, their
+ * work and how they ended), fed line by line by its {@link WorkerJvm}'s reader. Thread-safe.
  */
-final class LeadershipWorkerProcess {
-    final int index;
-    final Process process;
-    final Thread reader;
-    final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
+final class LeadershipWorkerProcess implements Consumer<String[]> {
     /** Its terms by token, in the order elected. */
     private final Map<Long, TermRecord> terms = new LinkedHashMap<>();
 
-    private final Deque<String> tail = new ArrayDeque<>();
+    private volatile @Nullable WorkerJvm jvm;
     private volatile long lastWork = Long.MIN_VALUE;
     private volatile long leadingToken = -1;
 
-    LeadershipWorkerProcess(int index, Process process) {
-        this.index = index;
-        this.process = process;
-        this.reader = new Thread(this::read, "leader-worker-" + index + "-output");
-        reader.setDaemon(true);
-        reader.start();
+    /** The JVM it parses the output of (set once started). */
+    WorkerJvm jvm() {
+        return Objects.requireNonNull(jvm, "not started");
+    }
+
+    void started(WorkerJvm jvm) {
+        this.jvm = jvm;
     }
 
     long lastWork() {
@@ -45,30 +37,10 @@ final class LeadershipWorkerProcess {
         return leadingToken >= 0;
     }
 
-    private void read() {
-        try (BufferedReader r =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith(LeaderWorker.PREFIX)) {
-                    parse(line.substring(LeaderWorker.PREFIX.length()).split(" ", -1));
-                } else {
-                    synchronized (tail) {
-                        tail.addLast(line);
-                        if (tail.size() > 30) {
-                            tail.removeFirst();
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private synchronized void parse(String[] f) {
+    /** Records one protocol line of its worker. */
+    @Override
+    public synchronized void accept(String[] f) {
         switch (f[0]) {
-            case "READY" -> ready.countDown();
             case "ELECTED" -> {
                 long token = Long.parseLong(f[1]);
                 terms.put(token, new TermRecord(token, Long.parseLong(f[2])));
@@ -103,7 +75,7 @@ final class LeadershipWorkerProcess {
                 }
             }
             default -> {
-                // BYE and anything newer: nothing to record
+                // READY, BYE and anything newer: nothing to record
             }
         }
     }
@@ -112,7 +84,7 @@ final class LeadershipWorkerProcess {
         List<TermHistory.Term> list = new ArrayList<>();
         for (TermRecord r : terms.values()) {
             list.add(new TermHistory.Term(
-                    index,
+                    jvm().index,
                     r.token,
                     r.electedAt,
                     TermHistory.sorted(r.work),
@@ -122,20 +94,6 @@ final class LeadershipWorkerProcess {
                     r.lostAt));
         }
         return list;
-    }
-
-    /** The last lines of its output that were not reports. */
-    List<String> tail() {
-        synchronized (tail) {
-            return List.copyOf(tail);
-        }
-    }
-
-    @Override
-    public String toString() {
-        synchronized (tail) {
-            return "worker " + index + " " + tail;
-        }
     }
 
     /** A term as a worker reported it, while the run goes on. */

@@ -715,9 +715,14 @@ class JedisLockProviderTest {
             t.start();
             threads.add(t);
         }
-        // Every waiter queued: one attempt each, and one more by the waiter that subscribed.
-        await().atMost(Duration.ofSeconds(10)).until(() -> provider.acquisitions() == n + 2); // and the holder's
+        // Every waiter queued and parked in its wait: one attempt each, and one more by each whose
+        // first attempt went out before the client's subscription was in place (at least the one that
+        // made it), and the holder's.
         awaitQueued(name, n);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> threads.stream().allMatch(JedisLockProviderTest::parkedInAWait));
+        long attempts = provider.acquisitions();
+        assertThat(attempts).isBetween((long) n + 2, 2L * n + 1);
 
         holder.release();
         for (Thread t : threads) {
@@ -732,8 +737,23 @@ class JedisLockProviderTest {
                 .doesNotHaveDuplicates();
         assertThat(provider.acquisitions())
                 .as("no waiter claimed: each took the token its predecessor's release passed on")
-                .isEqualTo(n + 2);
+                .isEqualTo(attempts);
         assertThat(f.getLock(name).isLocked()).isFalse();
+    }
+
+    /** Whether {@code t} is parked in a lock wait (not on its way to one, e.g. subscribing). */
+    private static boolean parkedInAWait(Thread t) {
+        Thread.State state = t.getState();
+        if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().equals("io.lockkit.WaitQueues$Waiter")
+                    && e.getMethodName().equals("await")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

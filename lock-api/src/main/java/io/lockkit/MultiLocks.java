@@ -181,29 +181,14 @@ final class MultiLocks {
         List<@Nullable LockHandle> won = factory.tryEach(sorted, options);
         int busy = won.indexOf(null);
         int kept = busy < 0 ? won.size() : busy;
-        RuntimeException failure = null;
+        OwnedMultiLockHandle after = new OwnedMultiLockHandle(won.size() - kept);
         for (int i = 0; i < won.size(); i++) {
             LockHandle member = won.get(i);
-            if (member == null) {
-                continue;
-            }
-            if (i < kept) {
-                taken.add(member);
-                continue;
-            }
-            try {
-                member.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+            if (member != null) {
+                (i < kept ? taken : after).add(member);
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        after.rollBack(null); // given back together, as a multi-lock's members are
         return kept;
     }
 

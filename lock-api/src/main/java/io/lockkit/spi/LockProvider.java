@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>To implement: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #forceRelease},
  * {@link #inspect} and {@link #subscribe} against the backend, {@link #capabilities} as a
- * constant, and {@link #close}; optionally {@link #list} (listing held locks by prefix). Run {@code io.lockkit.testkit.LockContractTest} (lock-testkit)
+ * constant, and {@link #close}; optionally {@link #list} (listing held locks by prefix), and
+ * {@link #tryAcquireAll} / {@link #releaseAll} (a multi-lock's calls, sent together). Run {@code io.lockkit.testkit.LockContractTest} (lock-testkit)
  * against it. Implementations are thread-safe. Backend failures are reported as
  * {@link io.lockkit.BackendUnavailableException} within the provider's configured timeout; no
  * call blocks waiting for a lock to become free. An interrupt of the calling thread is the

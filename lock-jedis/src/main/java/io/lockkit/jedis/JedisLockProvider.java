@@ -49,6 +49,8 @@ import redis.clients.jedis.UnifiedJedis;
  * within a process is one command. Any other waiter is told by a message on the lock's channel
  * and claims the lock with one more call (a waiter that is gone then costs only the claim
  * timeout), so a contended acquisition costs at most three commands, however many wait.
+ * A multi-lock's attempts and releases ({@link #tryAcquireAll}, {@link #releaseAll}) are these
+ * same script calls sent together: one round trip each on one node, one batch per node on a Cluster.
  *
  * <p>Shared holds (read locks, semaphore permits; {@code shared.lua}) live in the same hash, one
  * field per holder with its count, weight, token and own lease deadline, so an exclusive attempt

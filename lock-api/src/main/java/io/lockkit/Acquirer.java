@@ -1,8 +1,12 @@
 package io.lockkit;
 
+import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider.Capability;
+import io.lockkit.spi.LockProvider.LockRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -58,6 +62,88 @@ final class Acquirer {
             return Optional.empty();
         }
         return Optional.of(handleFor(name, owner, g, o, start));
+    }
+
+    /**
+     * A multi-lock's first step: an attempt that does not wait at each of {@code names}, all in one
+     * provider call ({@code ProviderCalls#attemptAll}), each for a handle owner of its own. Each
+     * name won becomes a registered hold and its handle as {@link #tryAcquire} makes it (the
+     * gate, "lost already?", the events); a busy name is left to the caller's wait, which reports
+     * it. When the call fails or the factory closes, what was won is given back before this throws.
+     *
+     * @return per name, in order: its handle, or null when it was busy
+     */
+    List<@Nullable LockHandle> tryEach(List<String> names, LockOptions options) {
+        ResolvedOptions o = ResolvedOptions.of(options, defaults).withClaim(Claim.EXCLUSIVE);
+        check(o);
+        List<LockRequest> requests = new ArrayList<>(names.size());
+        for (String name : names) {
+            String owner = owners.nextHandleOwner();
+            services.gate().ensureOpen(name, owner);
+            requests.add(new LockRequest(name, owner, o.lease(), Duration.ZERO, 0, o.claim()));
+        }
+        long start = services.ticker().nanoTime();
+        List<Acquisition> answers = services.calls().attemptAll(requests);
+        List<@Nullable LockHandle> handles = new ArrayList<>(names.size());
+        try {
+            for (int i = 0; i < requests.size(); i++) {
+                LockRequest r = requests.get(i);
+                Acquisition a = answers.get(i);
+                Grant g = a.isAcquired() ? unlessLate(r, a.fencingToken(), start, o) : null;
+                handles.add(g == null ? null : handleFor(r.name(), r.owner(), g, o, start));
+            }
+        } catch (RuntimeException | Error e) {
+            giveBack(requests, answers, handles, e);
+            throw e;
+        }
+        return handles;
+    }
+
+    /**
+     * The grant of a hold won by a batch sent at {@code sent}, checked as a single attempt's is
+     * (see {@link Wait}, "Lost already?") and let through the gate; null when the backend no
+     * longer has it or no renewal came back within its lease (its lease then lapses).
+     */
+    private @Nullable Grant unlessLate(LockRequest r, long token, long sent, ResolvedOptions o) {
+        Grant g = new Grant(token, sent);
+        if (services.ticker().nanoTime() - sent >= o.lease().toNanos()) {
+            long renewal = services.ticker().nanoTime();
+            if (!services.holds().confirm(r.name(), r.owner(), o.lease())) {
+                return null;
+            }
+            if (services.ticker().nanoTime() - renewal >= o.lease().toNanos()) {
+                services.holds().unsettle(r.name(), r.owner());
+                return null;
+            }
+            g = new Grant(token, renewal);
+        }
+        return services.holds().granted(r.name(), r.owner(), g.token(), g.sentNanos());
+    }
+
+    /**
+     * After {@link #tryEach} failed at member {@code handles.size()}: closes the handles made and
+     * releases the holds won after the failing one; failures are added to {@code cause}.
+     */
+    private void giveBack(
+            List<LockRequest> requests,
+            List<Acquisition> answers,
+            List<@Nullable LockHandle> handles,
+            Throwable cause) {
+        for (int j = handles.size() + 1; j < requests.size(); j++) {
+            if (answers.get(j).isAcquired()) {
+                services.holds()
+                        .releaseQuietly(requests.get(j).name(), requests.get(j).owner());
+            }
+        }
+        for (LockHandle h : handles) {
+            try {
+                if (h != null) {
+                    h.close();
+                }
+            } catch (RuntimeException e) {
+                cause.addSuppressed(e);
+            }
+        }
     }
 
     /**

@@ -190,7 +190,10 @@ public interface DistributedLockFactory extends AutoCloseable {
      * returns: nothing stays held or queued. Each member is an ordinary hold with its own fencing
      * token (the same as {@link #acquire} gives), renewed by the watchdog with the factory's other
      * holds; the handle reports the loss of any member. On Redis Cluster the names may live in
-     * different slots: each member is its own key. Costs one acquisition per name.
+     * different slots: each member is its own key. Uncontended, every name is attempted in one
+     * provider call and {@link MultiLockHandle#release()} releases them in one (on Redis one round
+     * trip each, one per node on a Cluster); from the first busy name on, the names are waited for
+     * one by one as above.
      *
      * @throws IllegalArgumentException when {@code names} is null, empty, holds an invalid lock
      *         name or a name twice, or {@code options} is null

@@ -9,8 +9,6 @@ import io.lockkit.spi.Release;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -70,6 +68,11 @@ final class Holds {
         this.waits = waits;
         this.lossListener = lossListener;
         this.watchdog = new LeaseWatchdog(provider, ticker, scheduler, this::lostByWatchdog, events);
+    }
+
+    /** The provider these holds are released through (a multi-lock's {@link BatchReleases}). */
+    LockProvider provider() {
+        return provider;
     }
 
     /** The watchdog that renews these holds and reports them lost at their deadlines. */
@@ -136,32 +139,51 @@ final class Holds {
 
     private void releaseHeld(Hold h, Runnable whenEmpty) {
         boolean last = h.count() <= 1;
-        Release r;
         long sent = ticker.nanoTime();
+        Release r;
         try {
             r = provider.release(h.name, h.owner);
-            if (last) {
-                // A retried reentrant request may have left the backend one count ahead of us.
+        } catch (RuntimeException e) {
+            releaseFailed(h, last, whenEmpty, e);
+            throw e;
+        }
+        settle(h, r, last, sent, whenEmpty);
+    }
+
+    /**
+     * A release of {@code h} whose answer never came: the hold ends here if it was the last count
+     * (the backend lets its lease lapse), and the name's waiters look again.
+     */
+    void releaseFailed(Hold h, boolean last, Runnable whenEmpty, RuntimeException e) {
+        events.failed(h.name, e);
+        if (last) {
+            unsettle(h.name, h.owner);
+        }
+        if (last && h.markReleased(false)) {
+            // Stop renewing: the backend lets the lease lapse even though we could not tell it.
+            live.remove(h);
+            watchdog.unwatch(h);
+            events.released(h);
+            whenEmpty.run();
+        } else if (!last) {
+            h.decrement();
+        }
+        releaseUnanswered(h.name);
+    }
+
+    /** What the release of {@code h} sent at {@code sent} answered: the hold released, still held or lost. */
+    void settle(Hold h, Release answer, boolean last, long sent, Runnable whenEmpty) {
+        Release r = answer;
+        if (last) {
+            // A retried reentrant request may have left the backend one count ahead of us.
+            try {
                 for (int i = 0; i < MAX_RELEASES && r.outcome() == Release.Outcome.STILL_HELD; i++) {
                     r = provider.release(h.name, h.owner);
                 }
+            } catch (RuntimeException e) {
+                releaseFailed(h, true, whenEmpty, e);
+                throw e;
             }
-        } catch (RuntimeException e) {
-            events.failed(h.name, e);
-            if (last) {
-                unsettle(h.name, h.owner);
-            }
-            if (last && h.markReleased(false)) {
-                // Stop renewing: the backend lets the lease lapse even though we could not tell it.
-                live.remove(h);
-                watchdog.unwatch(h);
-                events.released(h);
-                whenEmpty.run();
-            } else if (!last) {
-                h.decrement();
-            }
-            releaseUnanswered(h.name);
-            throw e;
         }
         switch (r.outcome()) {
             case RELEASED -> {
@@ -370,35 +392,9 @@ final class Holds {
         waits.recheck(name);
     }
 
-    /**
-     * Waits until every hold of this factory has been released by its owner, or {@code drainTime}
-     * has passed; the watchdog keeps renewing them meanwhile. Shutdown only, so a short poll
-     * rather than a signal on every release.
-     */
+    /** See {@link LiveHolds#drain}. */
     void drain(Duration drainTime) {
-        long start = System.nanoTime();
-        long deadline = start + drainTime.toNanos();
-        int held = live.count();
-        if (held == 0) {
-            // Logged too: where a server lets running requests finish before it stops the
-            // application, this line shows that the drain ran and found nothing left to wait for.
-            LOG.log(System.Logger.Level.INFO, "lockkit: closing; no held lock to wait for");
-            return;
-        }
-        LOG.log(
-                System.Logger.Level.INFO,
-                "lockkit: closing; waiting up to {0} for {1} held lock(s) to be released",
-                drainTime,
-                held);
-        while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(
-                    Math.min(TimeUnit.MILLISECONDS.toNanos(5), Math.max(1, deadline - System.nanoTime())));
-        }
-        LOG.log(
-                System.Logger.Level.INFO,
-                "lockkit: closing; waited {0} ms, {1} held lock(s) left to release",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
-                live.count());
+        live.drain(drainTime);
     }
 
     /** Tells the holder of a hold that close released that its lock is gone. */

@@ -22,6 +22,12 @@ import org.jspecify.annotations.Nullable;
  * backend's queue as any wait does. The members are plain holds: the watchdog renews them with the
  * factory's other holds (holds taken close together share its round trip), and each reports its
  * loss, which {@link OwnedMultiLockHandle} passes on. Only public API is used, so any factory gets it.
+ *
+ * <p>Round trips: on a {@link ProviderLockFactory} (blocking calls only; {@link #acquireAllAsync}
+ * takes the members one by one) every name is first attempted at once in one provider call
+ * ({@link io.lockkit.spi.LockProvider#tryAcquireAll}), and the handle releases its members in
+ * one ({@link io.lockkit.spi.LockProvider#releaseAll}): uncontended, a multi-lock costs the
+ * backend's batch of each, whatever the number of names.
  */
 final class MultiLocks {
 
@@ -145,7 +151,10 @@ final class MultiLocks {
         long start = System.nanoTime();
         Optional<Duration> wait = options.waitTime();
         try {
-            for (String name : sorted) {
+            int from = factory instanceof ProviderLockFactory p && sorted.size() > 1
+                    ? takeAtOnce(p, sorted, options, taken)
+                    : 0;
+            for (String name : sorted.subList(from, sorted.size())) {
                 Optional<LockHandle> member = factory.tryAcquire(name, memberOptions(options, wait, start));
                 if (member.isEmpty()) {
                     taken.rollBack(null);
@@ -158,6 +167,29 @@ final class MultiLocks {
             taken.rollBack(e);
             throw e;
         }
+    }
+
+    /**
+     * Attempts every name at once ({@link ProviderLockFactory#tryEach}: one provider call, no
+     * wait) and keeps the members won before the first busy one, in name order; those won after it
+     * are released, so the ordered waits that follow take the rest in order as before (and keep
+     * their deadlock-freedom). Returns the index of the first busy name, or the size when all
+     * were won.
+     */
+    private static int takeAtOnce(
+            ProviderLockFactory factory, List<String> sorted, LockOptions options, OwnedMultiLockHandle taken) {
+        List<@Nullable LockHandle> won = factory.tryEach(sorted, options);
+        int busy = won.indexOf(null);
+        int kept = busy < 0 ? won.size() : busy;
+        OwnedMultiLockHandle after = new OwnedMultiLockHandle(won.size() - kept);
+        for (int i = 0; i < won.size(); i++) {
+            LockHandle member = won.get(i);
+            if (member != null) {
+                (i < kept ? taken : after).add(member);
+            }
+        }
+        after.rollBack(null); // given back together, as a multi-lock's members are
+        return kept;
     }
 
     /** The options of one member: the caller's, waiting at most what is left of the one wait. */

@@ -25,6 +25,21 @@ final class OwnedLockHandle implements LockHandle {
         return hold;
     }
 
+    /** The holds this handle's hold is one of (a multi-lock releases its members together). */
+    Holds holds() {
+        return holds;
+    }
+
+    /** The ticker of this handle's factory (when a release of several holds is sent). */
+    Ticker ticker() {
+        return ticker;
+    }
+
+    /** What a release of this handle's hold runs once the hold has no count left: the handle is done. */
+    Runnable whenEmpty() {
+        return () -> closed = true;
+    }
+
     @Override
     public String name() {
         return hold.name;

@@ -125,24 +125,64 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
     /**
      * Releases every member in reverse order ({@code closing}: as {@link LockHandle#close()} does,
      * else one hold each, as {@link LockHandle#release()} does); returns the first failure with the
-     * others suppressed, or null.
+     * others suppressed, or null. The members held now go first, together in one provider call
+     * ({@link BatchReleases}); the rest, and with {@code closing} what is left of the batched
+     * ones (more than one count), one by one.
      */
     private @Nullable RuntimeException releaseAll(boolean closing) {
+        List<OwnedLockHandle> batched = batchable();
         RuntimeException first = null;
+        if (batched.size() > 1) {
+            List<Hold> held = new ArrayList<>(batched.size());
+            List<Runnable> whenEmpty = new ArrayList<>(batched.size());
+            for (OwnedLockHandle m : batched) {
+                held.add(m.hold());
+                whenEmpty.add(m.whenEmpty());
+            }
+            OwnedLockHandle any = batched.get(0);
+            for (RuntimeException e : BatchReleases.releaseEach(any.holds(), any.ticker(), held, whenEmpty)) {
+                first = added(first, e);
+            }
+        } else {
+            batched = List.of();
+        }
         for (int i = members.size() - 1; i >= 0; i--) {
+            LockHandle m = members.get(i);
+            if (!closing && batched.contains(m)) {
+                continue;
+            }
             try {
                 if (closing) {
-                    members.get(i).close();
+                    m.close();
                 } else {
-                    members.get(i).release();
+                    m.release();
                 }
             } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
+                first = added(first, e);
             }
+        }
+        return first;
+    }
+
+    /** The members, in reverse order, whose holds are held now by one factory's holds: one batch. */
+    private List<OwnedLockHandle> batchable() {
+        List<OwnedLockHandle> batched = new ArrayList<>(members.size());
+        for (int i = members.size() - 1; i >= 0; i--) {
+            if (members.get(i) instanceof OwnedLockHandle m
+                    && m.hold().state() == Hold.State.HELD
+                    && (batched.isEmpty() || batched.get(0).holds() == m.holds())) {
+                batched.add(m);
+            }
+        }
+        return batched;
+    }
+
+    private static @Nullable RuntimeException added(@Nullable RuntimeException first, @Nullable RuntimeException e) {
+        if (e == null || first == null) {
+            return first == null ? e : first;
+        }
+        if (e != first) {
+            first.addSuppressed(e);
         }
         return first;
     }

@@ -75,6 +75,38 @@ final class ProviderCalls {
         return a;
     }
 
+    /**
+     * Attempts that do not wait, at several names in one provider call ({@link
+     * LockProvider#tryAcquireAll}), with {@link #attempt}'s handling of a failure (every owner
+     * unsettled) and of an answer.
+     *
+     * @return the answers, in request order
+     * @throws LockException when the factory closed meanwhile, or the provider answered amiss
+     */
+    java.util.List<Acquisition> attemptAll(java.util.List<LockRequest> requests) {
+        String first = requests.get(0).name();
+        java.util.List<Acquisition> answers;
+        try {
+            answers = provider.tryAcquireAll(requests);
+        } catch (RuntimeException e) {
+            for (LockRequest r : requests) {
+                unsettled.unsettle(r.name(), r.owner());
+            }
+            if (gate.isClosed()) {
+                throw new LockException(first, "the lock factory was closed while acquiring", e);
+            }
+            events.failed(first, e);
+            throw e;
+        }
+        if (answers == null
+                || answers.size() != requests.size()
+                || answers.stream().anyMatch(a -> a == null)) {
+            throw new LockException(first, provider + " answered " + answers + " to tryAcquireAll");
+        }
+        abandons.backendAnswered();
+        return answers;
+    }
+
     @Override
     public String toString() {
         return provider.toString();

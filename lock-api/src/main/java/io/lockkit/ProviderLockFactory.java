@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The core behind {@link DistributedLockFactory}: assembles the engine's objects and hands each
@@ -166,6 +167,11 @@ final class ProviderLockFactory implements DistributedLockFactory {
     public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String name, LockOptions options) {
         LockNames.check(name);
         return acquirer.startAsync(name, requireOptions(options), handle -> handle);
+    }
+
+    /** A multi-lock's attempt at every name at once ({@link Acquirer#tryEach}); per name its handle, or null when busy. */
+    java.util.List<@Nullable LockHandle> tryEach(java.util.List<String> names, LockOptions options) {
+        return acquirer.tryEach(names, requireOptions(options));
     }
 
     private static LockOptions requireOptions(LockOptions options) {

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>To implement: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #forceRelease},
  * {@link #inspect} and {@link #subscribe} against the backend, {@link #capabilities} as a
- * constant, and {@link #close}; optionally {@link #list} (listing held locks by prefix). Run {@code io.lockkit.testkit.LockContractTest} (lock-testkit)
+ * constant, and {@link #close}; optionally {@link #list} (listing held locks by prefix), and
+ * {@link #tryAcquireAll} / {@link #releaseAll} (a multi-lock's calls, sent together). Run {@code io.lockkit.testkit.LockContractTest} (lock-testkit)
  * against it. Implementations are thread-safe. Backend failures are reported as
  * {@link io.lockkit.BackendUnavailableException} within the provider's configured timeout; no
  * call blocks waiting for a lock to become free. An interrupt of the calling thread is the
@@ -74,6 +75,41 @@ public interface LockProvider extends AutoCloseable {
 
     /** Lowers the owner's hold count by one; at zero the lock is freed (or handed to a waiter). */
     Release release(String name, String owner);
+
+    /**
+     * Optional; the default calls {@link #tryAcquire} for each request in turn. Attempts of several
+     * names at once (a multi-lock), each as {@link #tryAcquire} would answer it alone; a backend
+     * may send them together (the Redis provider: one pipelined write per node). The core sends
+     * only attempts that do not wait ({@code maxWait} zero, wait id 0), each for its own owner.
+     *
+     * @return the answers, in request order
+     * @throws RuntimeException a backend failure fails the whole call, as {@link #tryAcquire}
+     *     fails; what each request did is then unknown, as for any call whose answer was lost
+     */
+    default List<Acquisition> tryAcquireAll(List<LockRequest> requests) {
+        List<Acquisition> answers = new java.util.ArrayList<>(requests.size());
+        for (LockRequest r : requests) {
+            answers.add(tryAcquire(r));
+        }
+        return answers;
+    }
+
+    /**
+     * Optional; the default calls {@link #release} for each hold in turn. Lowers the hold count
+     * of each {@code (name, owner)} by one, as {@link #release} would; a backend may send them
+     * together, as {@link #tryAcquireAll} does.
+     *
+     * @return the answers, in request order
+     * @throws RuntimeException a backend failure fails the whole call, as {@link #release} fails;
+     *     what each release did is then unknown
+     */
+    default List<Release> releaseAll(List<ReleaseRequest> holds) {
+        List<Release> answers = new java.util.ArrayList<>(holds.size());
+        for (ReleaseRequest h : holds) {
+            answers.add(release(h.name(), h.owner()));
+        }
+        return answers;
+    }
 
     /**
      * Sets each hold's lease to the given length from now, in as few round trips as the backend
@@ -206,6 +242,9 @@ public interface LockProvider extends AutoCloseable {
 
     /** A lease to renew for an owner. */
     record Renewal(String name, String owner, Duration lease) {}
+
+    /** One hold count of {@code name} to release for {@code owner} ({@link #releaseAll}). */
+    record ReleaseRequest(String name, String owner) {}
 
     /**
      * The state of a held lock: owners with their hold counts (one owner for an exclusive hold; a

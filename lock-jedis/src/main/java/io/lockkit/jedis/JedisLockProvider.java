@@ -23,6 +23,7 @@ import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -48,6 +49,8 @@ import redis.clients.jedis.UnifiedJedis;
  * within a process is one command. Any other waiter is told by a message on the lock's channel
  * and claims the lock with one more call (a waiter that is gone then costs only the claim
  * timeout), so a contended acquisition costs at most three commands, however many wait.
+ * A multi-lock's attempts and releases ({@link #tryAcquireAll}, {@link #releaseAll}) are these
+ * same script calls sent together: one round trip each on one node, one batch per node on a Cluster.
  *
  * <p>Shared holds (read locks, semaphore permits; {@code shared.lua}) live in the same hash, one
  * field per holder with its count, weight, token and own lease deadline, so an exclusive attempt
@@ -219,6 +222,64 @@ public final class JedisLockProvider implements LockProvider {
                 Scripts.SHARED, Keys.shared(base), args.encode(), owner, reply -> SharedScript.decode(reply, weight));
     }
 
+    /**
+     * Attempts that do not wait at several names in one round trip: the same script calls as
+     * {@link #tryAcquire}'s, sent together (on a single node one pipelined write through the
+     * batcher; on Sentinel one pipeline; on a Cluster one pipeline that Jedis splits into one
+     * batch per node, since names in different slots live on different nodes). Attempts that may
+     * wait, and acquisitions that wait for replicas, go one by one as {@link #tryAcquire}.
+     */
+    @Override
+    public List<Acquisition> tryAcquireAll(List<LockRequest> requests) {
+        if (requests.size() < 2
+                || replicaAcknowledgement != null
+                || requests.stream().anyMatch(LockRequest::waiting)) {
+            return LockProvider.super.tryAcquireAll(requests);
+        }
+        List<AcquireScript.Call> attempts = new ArrayList<>(requests.size());
+        List<Scripts.Invocation> invocations = new ArrayList<>(requests.size());
+        for (LockRequest r : requests) {
+            AcquireScript.Call c = attempt(r, keys.base(r.name()));
+            attempts.add(c);
+            invocations.add(new Scripts.Invocation(c.script(), c.keys(), c.args()));
+        }
+        List<Object> replies = calls.run(requests.get(0).name(), () -> calls.scripts(invocations));
+        List<Acquisition> answers = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            AcquireScript.Reply reply = attempts.get(i).decoder().apply(replies.get(i));
+            if (reply instanceof AcquireScript.Acquired acquired) {
+                queued.ended(requests.get(i).name(), requests.get(i).owner());
+                answers.add(Acquisition.acquired(acquired.token()));
+            } else {
+                answers.add(Acquisition.busy(((AcquireScript.Busy) reply).remainingLease()));
+            }
+        }
+        return answers;
+    }
+
+    /** Releases of several holds in one round trip, sent together as {@link #tryAcquireAll} sends its attempts. */
+    @Override
+    public List<Release> releaseAll(List<ReleaseRequest> holds) {
+        if (holds.size() < 2) {
+            return LockProvider.super.releaseAll(holds);
+        }
+        calls.checkOpen(holds.get(0).name());
+        List<Scripts.Invocation> invocations = new ArrayList<>(holds.size());
+        for (ReleaseRequest h : holds) {
+            invocations.add(releaseCall(h.name(), h.owner(), ReleaseScript.Mode.RELEASE, 0));
+        }
+        List<Object> replies = calls.run(holds.get(0).name(), () -> calls.scripts(invocations));
+        List<Release> answers = new ArrayList<>(holds.size());
+        for (int i = 0; i < holds.size(); i++) {
+            ReleaseScript.Reply reply = ReleaseScript.decode(replies.get(i));
+            if (reply instanceof ReleaseScript.Granted g) {
+                queued.granted(holds.get(i).name(), g.grantee(), g.waitId());
+            }
+            answers.add(ReleaseScript.toRelease(reply));
+        }
+        return answers;
+    }
+
     @Override
     public Release release(String name, String owner) {
         ReleaseScript.Reply reply = runRelease(name, owner, ReleaseScript.Mode.RELEASE, 0);
@@ -241,6 +302,12 @@ public final class JedisLockProvider implements LockProvider {
 
     private ReleaseScript.Reply runRelease(String name, String owner, ReleaseScript.Mode mode, long waitId) {
         calls.checkOpen(name);
+        Scripts.Invocation c = releaseCall(name, owner, mode, waitId);
+        return calls.run(name, () -> ReleaseScript.decode(calls.script(c.script(), c.keys(), c.args())));
+    }
+
+    /** The script call of a release, an abandon or a forced release. */
+    private Scripts.Invocation releaseCall(String name, String owner, ReleaseScript.Mode mode, long waitId) {
         String base = keys.base(name);
         // One nonce per call, the same for run()'s retry: the script records it when it lowers a
         // reentrant hold count, so a retry whose first attempt ran (reply lost) does not lower the
@@ -260,8 +327,7 @@ public final class JedisLockProvider implements LockProvider {
                 localHandOffs,
                 nonce,
                 waitId);
-        return calls.run(
-                name, () -> ReleaseScript.decode(calls.script(Scripts.RELEASE, Keys.all(base), args.encode())));
+        return new Scripts.Invocation(Scripts.RELEASE, Keys.all(base), args.encode());
     }
 
     /** The client part of an owner id ({@code <client id>:<owner>}), which the release script may prefer. */
@@ -361,6 +427,11 @@ public final class JedisLockProvider implements LockProvider {
     int subscribedChannels() {
         WakeUps w = topology.existingWakeUps();
         return w == null ? 0 : w.channels();
+    }
+
+    /** Batches the single-node batcher wrote (round trips; for tests, through their ProviderProbe); -1 without one. */
+    long batches() {
+        return calls.batches();
     }
 
     /** Whether wake-ups use sharded pub/sub (a Redis 7+ Cluster; for tests, through their ProviderProbe). */

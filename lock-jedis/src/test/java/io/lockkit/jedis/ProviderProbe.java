@@ -12,4 +12,9 @@ public final class ProviderProbe {
     public static int subscribedChannels(JedisLockProvider provider) {
         return provider.subscribedChannels();
     }
+
+    /** Batches (round trips) the single-node batcher of {@code provider} wrote so far; -1 without one. */
+    public static long batches(JedisLockProvider provider) {
+        return provider.batches();
+    }
 }

@@ -80,6 +80,39 @@ public final class CommandBatcher {
     public Object call(CommandArguments command) {
         Call call = new Call(command, Thread.currentThread());
         queue.add(call);
+        await(call, List.of(call));
+        return call.reply();
+    }
+
+    /**
+     * Runs several commands, queued together so that they go out in one write when they fit one
+     * batch ({@value #MAX_BATCH} commands), and returns their replies in order: each as
+     * {@link #call} returns it, or, for a command Redis answered with an error, that error (a
+     * {@link JedisDataException}, not thrown). A broken connection or a timeout fails the whole
+     * call, as it fails {@link #call}; what the commands did is then unknown.
+     */
+    public List<Object> callAll(List<CommandArguments> commands) {
+        List<Call> calls = new ArrayList<>(commands.size());
+        for (CommandArguments c : commands) {
+            calls.add(new Call(c, Thread.currentThread()));
+        }
+        queue.addAll(calls);
+        for (Call call : calls) {
+            await(call, calls);
+        }
+        List<Object> replies = new ArrayList<>(calls.size());
+        for (Call call : calls) {
+            replies.add(call.replyOrError());
+        }
+        return replies;
+    }
+
+    /**
+     * Waits until {@code call} is done, doing the batches' I/O that falls to this thread. When no
+     * connection comes free in time, the calls of {@code mine} still queued are taken back unsent
+     * and this throws.
+     */
+    private void await(Call call, List<Call> mine) {
         boolean interrupted = false;
         long deadline = System.nanoTime() + timeoutNanos;
         try {
@@ -102,6 +135,7 @@ public final class CommandBatcher {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     if (queue.remove(call)) {
+                        mine.forEach(queue::remove);
                         wakeHead();
                         throw new JedisConnectionException(
                                 "no Redis connection came free within " + timeout + " (" + connections + " in use)");
@@ -120,7 +154,6 @@ public final class CommandBatcher {
                 Thread.currentThread().interrupt();
             }
         }
-        return call.reply();
     }
 
     /** Batches written so far (for tests and metrics). */
@@ -311,6 +344,14 @@ public final class CommandBatcher {
             if (thread != Thread.currentThread()) {
                 LockSupport.unpark(thread);
             }
+        }
+
+        /** {@link #reply()}, but an error reply of this command alone returned, not thrown. */
+        Object replyOrError() {
+            if (failure == null && reply instanceof JedisDataException e) {
+                return e;
+            }
+            return reply();
         }
 
         Object reply() {

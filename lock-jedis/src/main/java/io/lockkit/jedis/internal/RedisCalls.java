@@ -50,6 +50,20 @@ public final class RedisCalls {
     }
 
     /**
+     * Several script calls at once, without {@link #run}'s checks: on a single node queued
+     * together in the batcher (one write, with other threads' calls that arrive together),
+     * elsewhere in one pipeline (on a Cluster one batch per node). Replies in order.
+     */
+    public List<Object> scripts(List<Scripts.Invocation> invocations) {
+        return batcher != null ? Scripts.callAll(batcher, invocations) : Scripts.callAll(jedis, invocations);
+    }
+
+    /** Batches the single-node batcher wrote so far (round trips, for tests); -1 without one. */
+    public long batches() {
+        return batcher != null ? batcher.batches() : -1;
+    }
+
+    /**
      * Runs a Redis call for lock {@code name}.
      *
      * @throws LockException once {@link #close()} ran (also when the close came while the call ran);

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import redis.clients.jedis.AbstractPipeline;
@@ -13,7 +14,9 @@ import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
  * The provider's Lua scripts, read from {@code .lua} resources and called by SHA. A server that
@@ -69,6 +72,79 @@ public enum Scripts {
         } catch (JedisNoScriptException e) {
             return batcher.call(command(Protocol.Command.EVAL, text, keys, args));
         }
+    }
+
+    /** One call of a script, with its keys and arguments (one of several sent together). */
+    public record Invocation(Scripts script, List<String> keys, List<String> args) {}
+
+    /**
+     * Runs several script calls through a batcher, queued together (one write when they fit one
+     * batch); the calls a server answers NOSCRIPT go again together with EVAL.
+     *
+     * @return the replies, in order
+     * @throws JedisDataException the first error reply other than NOSCRIPT
+     */
+    public static List<Object> callAll(CommandBatcher batcher, List<Invocation> calls) {
+        List<Object> replies = new ArrayList<>(batcher.callAll(commands(calls, false)));
+        List<Integer> unknown = new ArrayList<>();
+        for (int i = 0; i < replies.size(); i++) {
+            if (replies.get(i) instanceof JedisNoScriptException) {
+                unknown.add(i);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            List<Invocation> again = new ArrayList<>(unknown.size());
+            unknown.forEach(i -> again.add(calls.get(i)));
+            List<Object> taught = batcher.callAll(commands(again, true));
+            for (int j = 0; j < unknown.size(); j++) {
+                replies.set(unknown.get(j), taught.get(j));
+            }
+        }
+        for (Object reply : replies) {
+            if (reply instanceof JedisDataException e) {
+                throw e;
+            }
+        }
+        return replies;
+    }
+
+    /**
+     * Runs several script calls in one Jedis pipeline: on a Cluster, Jedis's cluster pipeline
+     * sends one batch to each node that owns a call's slot. A call answered NOSCRIPT or with a
+     * redirection (a pipeline does not follow MOVED) did not run, and goes again alone through
+     * {@link #call(UnifiedJedis, List, List)}, which teaches the script and follows the redirection.
+     *
+     * @return the replies, in order
+     */
+    public static List<Object> callAll(UnifiedJedis jedis, List<Invocation> calls) {
+        List<Response<Object>> responses = new ArrayList<>(calls.size());
+        try (AbstractPipeline p = jedis.pipelined()) {
+            for (Invocation c : calls) {
+                responses.add(c.script().queue(p, c.keys(), c.args()));
+            }
+            p.sync();
+        }
+        List<Object> replies = new ArrayList<>(calls.size());
+        for (int i = 0; i < calls.size(); i++) {
+            Invocation c = calls.get(i);
+            try {
+                replies.add(responses.get(i).get());
+            } catch (JedisNoScriptException | JedisRedirectionException e) {
+                replies.add(c.script().call(jedis, c.keys(), c.args()));
+            }
+        }
+        return replies;
+    }
+
+    private static List<CommandArguments> commands(List<Invocation> calls, boolean withText) {
+        List<CommandArguments> commands = new ArrayList<>(calls.size());
+        for (Invocation c : calls) {
+            commands.add(
+                    withText
+                            ? command(Protocol.Command.EVAL, c.script().text, c.keys(), c.args())
+                            : command(Protocol.Command.EVALSHA, c.script().sha, c.keys(), c.args()));
+        }
+        return commands;
     }
 
     private static CommandArguments command(

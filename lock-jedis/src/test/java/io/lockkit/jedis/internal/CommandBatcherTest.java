@@ -283,4 +283,51 @@ class CommandBatcherTest {
         String list = String.valueOf(redis.command("CLIENT", "LIST"));
         return (int) list.lines().filter(l -> l.contains("name=batcher-test ")).count();
     }
+
+    @Test
+    void callAllSendsItsCommandsInOneBatchAndReturnsAnErrorReplyInItsPlace() {
+        redis.command("SET", prefix + "string", "not a number");
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+
+        List<Object> replies = batcher.callAll(
+                List.of(echo("a"), new CommandArguments(Protocol.Command.INCR).key(prefix + "string"), echo("b")));
+
+        assertThat(replies).hasSize(3);
+        assertThat(replies.get(0)).isEqualTo("a");
+        assertThat(replies.get(1))
+                .isInstanceOf(JedisDataException.class)
+                .asString()
+                .contains("not an integer");
+        assertThat(replies.get(2)).isEqualTo("b");
+        assertThat(batcher.batches()).isEqualTo(1);
+        assertThat(batcher.commands()).isEqualTo(3);
+    }
+
+    @Test
+    void callAllQueuedBehindABusyConnectionGoesOutInTheNextBatchWhoseRepliesItsThreadReads() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+        Future<Object> blocked = occupy(batcher, "gate");
+        Future<List<Object>> all = threads.submit(() -> batcher.callAll(List.of(echo("x"), echo("y"), echo("z"))));
+        await().atMost(Duration.ofSeconds(10)).until(() -> batcher.queued() == 3);
+
+        push("gate");
+
+        blocked.get(10, TimeUnit.SECONDS);
+        assertThat(all.get(10, TimeUnit.SECONDS)).containsExactly("x", "y", "z");
+        assertThat(batcher.batches()).isEqualTo(2);
+    }
+
+    @Test
+    void callAllOfMoreThanOneBatchGetsEveryReplyInOrder() {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofSeconds(10));
+        List<CommandArguments> commands = new ArrayList<>();
+        List<Object> expected = new ArrayList<>();
+        for (int i = 0; i < CommandBatcher.MAX_BATCH + 6; i++) {
+            commands.add(echo("e" + i));
+            expected.add("e" + i);
+        }
+
+        assertThat(batcher.callAll(commands)).isEqualTo(expected);
+        assertThat(batcher.batches()).isEqualTo(2);
+    }
 }

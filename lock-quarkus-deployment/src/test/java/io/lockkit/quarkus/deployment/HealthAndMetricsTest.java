@@ -46,7 +46,7 @@ class HealthAndMetricsTest {
     @Test
     @DisplayName("a @Locked call counts in lockkit_acquire_seconds at /q/metrics")
     void lockedCallShowsInMetrics() throws Exception {
-        String series = "lockkit_acquire_seconds_count\\{outcome=\"acquired\"}";
+        String series = "lockkit_acquire_seconds_count\\{kind=\"exclusive\",outcome=\"acquired\"}";
         double before = value(scrape(), series);
         counter.increment("metrics");
         assertThat(value(scrape(), series)).isEqualTo(before + 1);

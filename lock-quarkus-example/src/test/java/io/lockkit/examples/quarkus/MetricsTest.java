@@ -31,17 +31,19 @@ class MetricsTest {
     @Test
     @DisplayName("a @Locked call shows in /q/metrics: acquisitions by outcome, hold times, losses by cause, gauges")
     void lockedCallShowsInPrometheusMetrics() throws Exception {
-        double before = value(scrape(), "lockkit_acquire_seconds_count\\{outcome=\"acquired\"}");
+        double before = value(scrape(), "lockkit_acquire_seconds_count\\{kind=\"exclusive\",outcome=\"acquired\"}");
         inventory.reserve("metrics", 1);
         String body = scrape();
-        assertThat(value(body, "lockkit_acquire_seconds_count\\{outcome=\"acquired\"}"))
+        assertThat(value(body, "lockkit_acquire_seconds_count\\{kind=\"exclusive\",outcome=\"acquired\"}"))
                 .isEqualTo(before + 1);
-        assertThat(value(body, "lockkit_held_seconds_count")).isGreaterThanOrEqualTo(1);
-        assertThat(value(body, "lockkit_holds_active")).isZero();
+        assertThat(value(body, "lockkit_held_seconds_count\\{kind=\"exclusive\"}"))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(value(body, "lockkit_holds_active\\{kind=\"exclusive\"}")).isZero();
         assertThat(value(body, "lockkit_waiters")).isZero();
-        assertThat(value(body, "lockkit_lost_total\\{cause=\"not_held\"}")).isZero();
+        assertThat(value(body, "lockkit_lost_total\\{cause=\"not_held\",kind=\"exclusive\"}"))
+                .isZero();
         assertThat(value(body, "lockkit_renewal_failures_total")).isZero();
-        assertThat(body).contains("lockkit_acquire_seconds_count{outcome=\"busy\"}");
+        assertThat(body).contains("lockkit_acquire_seconds_count{kind=\"exclusive\",outcome=\"busy\"}");
     }
 
     private String scrape() throws Exception {

@@ -55,6 +55,21 @@ final class Inspect {
     }
 
     /**
+     * {@link #loadedCopies} until it is at most {@code bound}, for up to 20 seconds: a class loader
+     * that is already unreachable can outlive a GC or two (a server's soft caches, a cleaner not yet
+     * run), a leaked one does not go away. Returns the last count.
+     */
+    static int loadedCopiesSettling(long pid, String className, int bound) {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+        int copies = loadedCopies(pid, className);
+        while (copies > bound && System.nanoTime() < deadline) {
+            Processes.jcmd(pid, "GC.run");
+            copies = loadedCopies(pid, className);
+        }
+        return copies;
+    }
+
+    /**
      * Fails unless {@code output} holds each of {@code parts} and its last line holds {@code last}:
      * an empty or cut-off output would make the "nothing left" checks pass without looking.
      */

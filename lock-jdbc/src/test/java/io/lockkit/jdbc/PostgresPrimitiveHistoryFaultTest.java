@@ -87,7 +87,7 @@ class PostgresPrimitiveHistoryFaultTest {
                 .backendFault("PostgreSQL stalled past the lease", () -> processes.stall(LEASE.plusMillis(500)))
                 .backendFault("connections terminated", PostgresPrimitiveHistoryFaultTest::terminate)
                 .cleanUp(processes::resumeAll)
-                .length(1_000, 1, Duration.ofSeconds(40))
+                .length(1_000, 1, Duration.ofSeconds(120))
                 .build()
                 .run();
         System.out.println(r.summary());

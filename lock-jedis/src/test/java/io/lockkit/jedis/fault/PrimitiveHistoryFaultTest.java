@@ -104,7 +104,7 @@ class PrimitiveHistoryFaultTest {
                 .backendFault("Redis stalled past the lease", () -> Faults.stall(redis, LEASE.plusMillis(500)))
                 .backendFault("connections killed", () -> redis.command("CLIENT", "KILL", "TYPE", "normal"))
                 .cleanUp(() -> Faults.resume(redis))
-                .length(2_000, 1, Duration.ofSeconds(40))
+                .length(2_000, 1, Duration.ofSeconds(120))
                 .build();
     }
 
@@ -116,7 +116,7 @@ class PrimitiveHistoryFaultTest {
                 .lease(LEASE)
                 .withoutWorkerFaults()
                 .faultSpacing(Duration.ofMillis(200))
-                .length(1_500, 1, Duration.ofSeconds(30))
+                .length(1_500, 1, Duration.ofSeconds(120))
                 .build()
                 .run();
     }

@@ -219,11 +219,18 @@ class SecurityTest {
                 .claimTimeout(Duration.ofMillis(200));
     }
 
+    /** Whether Redis has {@code script} cached (SCRIPT EXISTS). */
+    private boolean scriptLoaded(Scripts script) {
+        return Long.valueOf(1).equals(((List<?>) redis.command("SCRIPT", "EXISTS", script.sha())).get(0));
+    }
+
     private DistributedLockFactory factory(JedisLockProvider p) {
         return closeLater(DistributedLockFactory.builder(closeLater(p))
                 .subscriptionLinger(Duration.ZERO)
                 .defaultOptions(LockOptions.builder()
-                        .watchdogLease(Duration.ofMillis(300))
+                        // short enough for a renewal within a step, long enough that a loaded
+                        // machine's late renewal does not lose the lock (which skips the release's paths)
+                        .watchdogLease(Duration.ofMillis(900))
                         .build())
                 .build());
     }
@@ -253,7 +260,9 @@ class SecurityTest {
                         l.lock();
                         l.lock();
                         l.unlock();
-                        Thread.sleep(250); // the watchdog renews at 100 ms intervals
+                        // the watchdog's first renewal (every 300 ms) loads the renewal script
+                        await().atMost(Duration.ofSeconds(5))
+                                .until(() -> scriptLoaded(Scripts.RENEW) || enough.getAsBoolean());
                         assertThat(l.isLocked()).isTrue();
                         Future<Boolean> waiter = pool.submit(() -> {
                             DistributedLock other = b.getLock(n);
@@ -740,7 +749,8 @@ class SecurityTest {
                 shared.release(n, "s:fair");
             }
             LockHandle renewed = a.acquire(hostile.get(0), LockOptions.noWait());
-            Thread.sleep(250); // watchdog renewals at 100 ms
+            // the watchdog's first renewal of the hostile name loads the renewal script (nothing else renews)
+            await().atMost(Duration.ofSeconds(5)).until(() -> scriptLoaded(Scripts.RENEW));
             renewed.close();
 
             assertThat(redis.command("GET", "canary")).isEqualTo("1");

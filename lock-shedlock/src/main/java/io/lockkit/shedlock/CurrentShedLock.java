@@ -3,7 +3,6 @@ package io.lockkit.shedlock;
 import io.lockkit.LockHandle;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.Optional;
 
 /**
@@ -49,18 +48,15 @@ public final class CurrentShedLock {
             active = new ArrayDeque<>();
             ACTIVE.set(active);
         }
-        prune(active); // entries a lock ended from another thread left here
+        active.removeIf(e -> e.ended); // entries of locks unlocked from another thread
         Entry entry = new Entry(handle, Thread.currentThread());
         active.addLast(entry);
         return entry;
     }
 
+    /** Drops the ended entries, and the thread's list once it is empty. */
     private static void prune(Deque<Entry> active) {
-        for (Iterator<Entry> it = active.iterator(); it.hasNext(); ) {
-            if (it.next().ended) {
-                it.remove();
-            }
-        }
+        active.removeIf(e -> e.ended);
         if (active.isEmpty()) {
             ACTIVE.remove();
         }

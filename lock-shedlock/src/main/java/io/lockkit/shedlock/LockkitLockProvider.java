@@ -59,6 +59,7 @@ public final class LockkitLockProvider implements ExtensibleLockProvider {
      *         lockkit lock name
      * @throws io.lockkit.LockException when the backend cannot be reached (within the provider's
      *         timeout) or the factory is closed
+     * @throws UnsupportedOperationException when the factory's provider has no explicit leases
      */
     @Override
     public Optional<SimpleLock> lock(LockConfiguration lockConfiguration) {

@@ -72,6 +72,7 @@ public final class LockkitLock implements DistributedLock {
      * Taken again by its holder, the lease becomes the longer of the two.
      *
      * @throws IllegalArgumentException when {@code ttl} is null or shorter than a millisecond
+     * @throws UnsupportedOperationException when the factory's provider has no explicit leases
      */
     @Override
     public void lock(Duration ttl) {

@@ -18,7 +18,9 @@ import java.util.Optional;
  *
  * <p>ShedLock takes the lock, runs the job and unlocks on the job's thread, so the hold is kept per
  * thread, innermost first for nested jobs, from {@link LockkitLockProvider#lock} until the
- * lock's {@code unlock()}. Thread-safe: each thread sees only its own holds.
+ * lock's {@code unlock()} (or {@code extend} that found it lost). A lock taken through the provider
+ * directly and never unlocked stays its thread's current one until its hold has ended and the thread
+ * takes another. Thread-safe: each thread sees only its own holds.
  */
 public final class CurrentShedLock {
 
@@ -48,7 +50,9 @@ public final class CurrentShedLock {
             active = new ArrayDeque<>();
             ACTIVE.set(active);
         }
-        active.removeIf(e -> e.ended); // entries of locks unlocked from another thread
+        // Entries of locks unlocked from another thread, and of locks abandoned (never unlocked) whose
+        // hold has ended: a job starting on this thread is not inside those.
+        active.removeIf(e -> e.ended || !e.handle.isValid());
         Entry entry = new Entry(handle, Thread.currentThread());
         active.addLast(entry);
         return entry;

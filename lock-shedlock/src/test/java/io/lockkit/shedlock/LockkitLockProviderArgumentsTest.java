@@ -2,9 +2,11 @@ package io.lockkit.shedlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LocalLockProvider;
+import io.lockkit.LockHandle;
 import java.time.Duration;
 import java.time.Instant;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -57,6 +59,22 @@ class LockkitLockProviderArgumentsTest {
                 .hasMessageContaining("lockAtLeastFor");
         assertThat(CurrentShedLock.handle().orElseThrow().name()).isEqualTo("jobs:job");
         lock.unlock();
+        assertThat(CurrentShedLock.handle()).isEmpty();
+    }
+
+    @Test
+    @DisplayName(
+            "a lock abandoned on a thread stops being its current one once its hold has ended and the thread takes another")
+    void abandonedLockLeavesTheThread() {
+        provider.lock(new LockConfiguration(Instant.now(), "abandoned", Duration.ofMillis(50), Duration.ZERO))
+                .orElseThrow();
+        LockHandle abandoned = CurrentShedLock.handle().orElseThrow();
+        await().atMost(Duration.ofSeconds(20)).until(() -> !abandoned.isValid());
+        SimpleLock next = provider.lock(
+                        new LockConfiguration(Instant.now(), "next", Duration.ofSeconds(30), Duration.ZERO))
+                .orElseThrow();
+        assertThat(CurrentShedLock.handle().orElseThrow().name()).isEqualTo("jobs:next");
+        next.unlock();
         assertThat(CurrentShedLock.handle()).isEmpty();
     }
 }

@@ -22,9 +22,18 @@ import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.integration.aggregator.AggregatingMessageHandler;
+import org.springframework.integration.aggregator.DefaultAggregatingMessageGroupProcessor;
+import org.springframework.integration.channel.QueueChannel;
+import org.springframework.integration.context.IntegrationContextUtils;
 import org.springframework.integration.leader.Context;
 import org.springframework.integration.leader.DefaultCandidate;
+import org.springframework.integration.store.SimpleMessageStore;
+import org.springframework.integration.support.MessageBuilder;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
+import org.springframework.messaging.Message;
 
 /**
  * What Spring Integration's users rely on from a {@link LockkitLockRegistry}, on a real backend.
@@ -230,6 +239,64 @@ abstract class LockRegistryBehaviour {
             initiatorB.stop();
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> !a.leading && !b.leading);
+    }
+
+    @Test
+    @DisplayName(
+            "AggregatingMessageHandler runs on the registry unchanged: two of them sharing a store, parts sent from four threads, every group released once and whole")
+    void aggregatorsReleaseEachGroupOnce() throws Exception {
+        // Runs Spring's aggregator on the registry (its lock keys, lockInterruptibly, unlock). The in-memory store
+        // serializes its own calls, so exclusion across processes is what concurrentRegistriesLoseNoUpdate shows.
+        SimpleMessageStore store = new SimpleMessageStore(); // stands for a store the processes share
+        QueueChannel released = new QueueChannel();
+        DefaultListableBeanFactory beans = new DefaultListableBeanFactory(); // what an application context has
+        beans.registerSingleton(
+                IntegrationContextUtils.INTEGRATION_EVALUATION_CONTEXT_BEAN_NAME, new StandardEvaluationContext());
+        List<AggregatingMessageHandler> aggregators = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            AggregatingMessageHandler aggregator =
+                    new AggregatingMessageHandler(new DefaultAggregatingMessageGroupProcessor(), store);
+            aggregator.setLockRegistry(newRegistry());
+            aggregator.setOutputChannel(released);
+            aggregator.setBeanFactory(beans);
+            aggregator.afterPropertiesSet();
+            aggregators.add(aggregator);
+        }
+        int groups = 10;
+        int size = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> senders = new ArrayList<>();
+        for (int part = 0; part < size; part++) {
+            int sequence = part + 1;
+            senders.add(threads.submit(() -> {
+                start.await();
+                for (int g = 0; g < groups; g++) {
+                    // the parts of one group arrive at both aggregators at once
+                    aggregators
+                            .get((g + sequence) % 2)
+                            .handleMessage(MessageBuilder.withPayload(sequence)
+                                    .setCorrelationId(key + "-" + g)
+                                    .setSequenceNumber(sequence)
+                                    .setSequenceSize(size)
+                                    .build());
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> s : senders) {
+            s.get(120, TimeUnit.SECONDS);
+        }
+        List<Object> payloads = new ArrayList<>();
+        for (Message<?> m = released.receive(0); m != null; m = released.receive(0)) {
+            payloads.add(m.getPayload());
+        }
+        assertThat(payloads).hasSize(groups);
+        assertThat(payloads).allSatisfy(p -> {
+            List<?> parts = (List<?>) p; // in arrival order
+            assertThat(parts).hasSize(size);
+            assertThat(new java.util.HashSet<Object>(parts)).isEqualTo(java.util.Set.of(1, 2, 3, 4));
+        });
     }
 
     private Future<?> holdOnAnotherThread(LockkitLockRegistry registry, CountDownLatch release) throws Exception {

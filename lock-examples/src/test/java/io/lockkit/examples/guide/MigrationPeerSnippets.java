@@ -56,7 +56,7 @@ final class MigrationPeerSnippets {
             try {
                 ship(42);
             } finally {
-                lock.unlock(); // IllegalStateException when the lock expired in Redis meanwhile
+                lock.unlock(); // ConcurrentModificationException when the lock expired in Redis meanwhile
             }
         }
         // migrate:spring-before-lock-end

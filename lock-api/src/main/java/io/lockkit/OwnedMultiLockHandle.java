@@ -33,11 +33,13 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
     /**
      * Releases the members taken so far, for an acquisition that did not complete: every one is
      * tried; a failure is added to {@code cause} (the acquisition's own failure) or, without one,
-     * thrown.
+     * thrown. A member lost meanwhile is not a failure here: the caller never had it, and no
+     * acquisition reports a {@link LockLostException} (its loss still reaches the factory's
+     * listeners and observers, as every loss does).
      */
     void rollBack(@Nullable Throwable cause) {
         released.set(true);
-        RuntimeException failure = releaseAll(true);
+        RuntimeException failure = releaseAll(true, false);
         if (failure == null) {
             return;
         }
@@ -105,7 +107,7 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
         if (!released.compareAndSet(false, true)) {
             throw new IllegalStateException("this multi-lock handle was already released");
         }
-        RuntimeException failure = releaseAll(false);
+        RuntimeException failure = releaseAll(false, true);
         if (failure != null) {
             throw failure;
         }
@@ -116,7 +118,7 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
         if (!released.compareAndSet(false, true)) {
             return;
         }
-        RuntimeException failure = releaseAll(true);
+        RuntimeException failure = releaseAll(true, true);
         if (failure != null) {
             throw failure;
         }
@@ -127,9 +129,10 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
      * else one hold each, as {@link LockHandle#release()} does); returns the first failure with the
      * others suppressed, or null. The members held now go first, together in one provider call
      * ({@link BatchReleases}); the rest, and with {@code closing} what is left of the batched
-     * ones (more than one count), one by one.
+     * ones (more than one count), one by one. Without {@code losses}, a member's
+     * {@link LockLostException} is left out.
      */
-    private @Nullable RuntimeException releaseAll(boolean closing) {
+    private @Nullable RuntimeException releaseAll(boolean closing, boolean losses) {
         List<OwnedLockHandle> batched = batchable();
         RuntimeException first = null;
         if (batched.size() > 1) {
@@ -141,7 +144,7 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
             }
             OwnedLockHandle any = batched.get(0);
             for (RuntimeException e : BatchReleases.releaseEach(any.holds(), any.ticker(), held, whenEmpty)) {
-                first = added(first, e);
+                first = added(first, e, losses);
             }
         } else {
             batched = List.of();
@@ -158,7 +161,7 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
                     m.release();
                 }
             } catch (RuntimeException e) {
-                first = added(first, e);
+                first = added(first, e, losses);
             }
         }
         return first;
@@ -177,7 +180,11 @@ final class OwnedMultiLockHandle implements MultiLockHandle {
         return batched;
     }
 
-    private static @Nullable RuntimeException added(@Nullable RuntimeException first, @Nullable RuntimeException e) {
+    private static @Nullable RuntimeException added(
+            @Nullable RuntimeException first, @Nullable RuntimeException e, boolean losses) {
+        if (!losses && e instanceof LockLostException) {
+            return first;
+        }
         if (e == null || first == null) {
             return first == null ? e : first;
         }

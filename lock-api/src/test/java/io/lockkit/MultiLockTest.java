@@ -248,6 +248,47 @@ class MultiLockTest {
         assertThat(other.tryAcquire("a")).isPresent();
     }
 
+    @Test
+    void aMemberLostWhileTheNextIsAwaitedFailsAsNotAcquired() throws Exception {
+        // The caller never had the lost member: the acquisition fails as any busy one does, not with
+        // the member's LockLostException (which no acquisition's contract allows).
+        LockHandle busy = other.acquire("stock:b");
+        CompletableFuture<Boolean> forced = CompletableFuture.supplyAsync(() -> {
+            try {
+                awaitHeld("stock:a");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            return other.operations().forceRelease("stock:a");
+        });
+
+        assertThatThrownBy(() -> locks.acquireAll(
+                        List.of("stock:a", "stock:b"), LockOptions.waitAtMost(Duration.ofMillis(1500))))
+                .isInstanceOf(LockNotAcquiredException.class)
+                .hasMessageContaining("stock:b");
+        assertThat(forced.get(10, TimeUnit.SECONDS))
+                .as("stock:a was force-released under the waiting multi-lock")
+                .isTrue();
+
+        CompletableFuture<Boolean> forcedAgain = CompletableFuture.supplyAsync(() -> {
+            try {
+                awaitHeld("stock:a");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            return other.operations().forceRelease("stock:a");
+        });
+        assertThat(locks.tryAcquireAll(List.of("stock:a", "stock:b"), LockOptions.waitAtMost(Duration.ofMillis(1500))))
+                .isEmpty();
+        assertThat(forcedAgain.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(other.tryAcquire("stock:a"))
+                .as("nothing of the multi-lock is left held")
+                .isPresent();
+        busy.release();
+    }
+
     /** Waits (at most 10 s) until {@code name} is held, as the backend says. */
     private void awaitHeld(String name) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

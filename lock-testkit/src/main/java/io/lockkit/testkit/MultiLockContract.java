@@ -69,7 +69,8 @@ abstract class MultiLockContract extends ContractGroup {
         String a = base + ":a";
         String b = base + ":b";
         String c = base + ":c";
-        LockHandle busy = client().acquire(b, LockOptions.noWait());
+        // A steady holder: a loaded machine's late renewal must not free the busy member.
+        LockHandle busy = steadyClient().acquire(b, LockOptions.noWait());
 
         long start = System.nanoTime();
         Optional<MultiLockHandle> all = client().tryAcquireAll(List.of(a, b, c), waitFor(Duration.ofMillis(300)));

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -47,8 +45,8 @@ import org.jspecify.annotations.Nullable;
 // - A killed worker's holds in progress are never reported: they end with its process, and the
 //   backend frees them when their leases run out; the checker sees only reported holds. A
 //   multi-lock is reported in one line, so a kill never leaves half of one reported.
-// - Progress is a bound on the time to the first acquisition after each fault, not a rate: a
-//   loaded machine slows a run down, but only a deadlock (or a lock never freed) stops it.
+// - The workers (PrimitiveWorkers), the faults' rounds and progress (PrimitiveRounds) and the
+//   checkers (ClaimHistory, MultiLockHistory) are apart; this class configures and runs them.
 public final class PrimitiveHistory {
 
     /** System property: the least number of acquisitions, for longer runs than the builder's. */
@@ -88,9 +86,7 @@ public final class PrimitiveHistory {
     private final List<String> names;
     private final PrimitiveWorkerOutput output;
     private final PrimitiveWorkers workers;
-    private final Map<String, Integer> injected = new LinkedHashMap<>();
-    private final List<String> stalls = new CopyOnWriteArrayList<>();
-    private int rounds;
+    private final PrimitiveRounds rounds;
     private boolean ran;
 
     private PrimitiveHistory(Builder b) {
@@ -113,6 +109,16 @@ public final class PrimitiveHistory {
         args.put("threads", Integer.toString(b.threads));
         args.put("wait-ms", Long.toString(b.wait.toMillis()));
         this.workers = new PrimitiveWorkers(b.jvmOptions(), args, b.address(), output);
+        List<WorkerHistoryBuilder.NamedFault> steps = new ArrayList<>();
+        if (b.workerFaults) {
+            steps.add(new WorkerHistoryBuilder.NamedFault(
+                    "worker paused past the lease",
+                    () -> workers.pauseBusiest(b.lease().plusSeconds(1))));
+            steps.add(new WorkerHistoryBuilder.NamedFault("worker killed", workers::killBusiestAndReplace));
+        }
+        steps.addAll(b.backendFaults());
+        this.rounds = new PrimitiveRounds(
+                steps, b.cleanUpAction(), output, b.rounds, minAcquisitions, b.spacing, progressBound);
     }
 
     /** A builder of a run of {@code primitive}. */
@@ -138,13 +144,7 @@ public final class PrimitiveHistory {
             for (int i = 0; i < config.workers; i++) {
                 workers.start();
             }
-            awaitProgress("the workers started");
-            while ((output.acquisitions() < minAcquisitions || rounds < config.rounds)
-                    && System.nanoTime() - start < maxRun.toNanos()
-                    && output.deaths().isEmpty()
-                    && stalls.isEmpty()) {
-                round();
-            }
+            rounds.run(start, maxRun);
         } finally {
             config.cleanUpAction().run();
             workers.stopAll(config.lease().plusSeconds(10));
@@ -160,60 +160,7 @@ public final class PrimitiveHistory {
             int capacity = primitive == Primitive.SEMAPHORE ? config.capacity : ClaimHistory.UNBOUNDED;
             report = ClaimHistory.check(output.holds(), output.lossHeardAt(names.get(0)), capacity);
         }
-        return new Result(this, report, incomplete, Map.copyOf(injected), millis, workers.logs());
-    }
-
-    /**
-     * One round of faults: a worker paused and one killed (unless turned off), then each backend
-     * fault. Once the rounds asked for are done, a further round ends at the first fault after the
-     * run has its acquisitions, so a run is not longer than it needs.
-     */
-    private void round() throws Exception {
-        List<WorkerHistoryBuilder.NamedFault> steps = new ArrayList<>();
-        if (config.workerFaults) {
-            steps.add(new WorkerHistoryBuilder.NamedFault(
-                    "worker paused past the lease",
-                    () -> workers.pauseBusiest(config.lease().plusSeconds(1))));
-            steps.add(new WorkerHistoryBuilder.NamedFault("worker killed", workers::killBusiestAndReplace));
-        }
-        steps.addAll(config.backendFaults());
-        for (WorkerHistoryBuilder.NamedFault f : steps) {
-            if (rounds >= config.rounds && output.acquisitions() >= minAcquisitions) {
-                return;
-            }
-            try {
-                f.action().inject();
-            } finally {
-                config.cleanUpAction().run();
-            }
-            injected.merge(f.name(), 1, Integer::sum);
-            awaitProgress(f.name());
-            if (!stalls.isEmpty()) {
-                return;
-            }
-            TimeUnit.MILLISECONDS.sleep(config.spacing.toMillis());
-        }
-        if (steps.isEmpty()) {
-            TimeUnit.MILLISECONDS.sleep(config.spacing.toMillis()); // no faults: the run only waits
-        }
-        rounds++;
-    }
-
-    /**
-     * Waits for the next acquisition the workers report; when none comes within the lease, the
-     * wait and the slack, records a stall (the workers deadlocked, or a name was never freed).
-     */
-    private void awaitProgress(String after) throws InterruptedException {
-        int before = output.acquisitions();
-        long deadline = System.nanoTime() + progressBound.toNanos();
-        while (output.acquisitions() == before && output.deaths().isEmpty()) {
-            if (System.nanoTime() - deadline > 0) {
-                stalls.add("no acquisition within " + progressBound.toSeconds() + " s after " + after + " (rounds "
-                        + rounds + ", acquisitions " + before + ")");
-                return;
-            }
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
+        return new Result(this, report, incomplete, rounds.injected(), millis, workers.logs());
     }
 
     /** What a run recorded and what the checker found. Immutable. */
@@ -252,7 +199,7 @@ public final class PrimitiveHistory {
 
         /** The faults after which the workers did not acquire again in time: empty unless the run stalled. */
         public List<String> stalls() {
-            return List.copyOf(run.stalls);
+            return run.rounds.stalls();
         }
 
         /** Acquisitions reported: holds, or granted multi-locks. */
@@ -283,7 +230,7 @@ public final class PrimitiveHistory {
             boolean multi = run.primitive == Primitive.MULTI_LOCK;
             return String.format(
                     "%s history: %d acquisitions (%s) in %.1f s by %d worker JVMs x %d threads, %d rounds,"
-                            + " faults injected %s; acquisitions that timed out %d, failed %d%n"
+                            + " faults injected %s; acquisitions that timed out %d, failed %d, threw a loss %d%n"
                             + "%s history: %d clean holds; lost: %d told by listener, %d told at release, %d invalid"
                             + " at the end, %d never valid; %d releases failed; most weight valid at once %d%s;"
                             + " overlaps involving a lost hold %d; stale lost holders %d; violations %d; stalls %d",
@@ -295,10 +242,11 @@ public final class PrimitiveHistory {
                     runMillis / 1000.0,
                     run.workers.size(),
                     run.config.threads,
-                    run.rounds,
+                    run.rounds.rounds(),
                     faults,
                     run.output.timeouts(),
                     run.output.failures(),
+                    run.output.lostInAcquisition(),
                     run.primitive.argument(),
                     r.clean(),
                     r.lostHeard(),
@@ -311,7 +259,7 @@ public final class PrimitiveHistory {
                     r.overlapsWithLost(),
                     r.staleHolders(),
                     violations().size(),
-                    run.stalls.size());
+                    stalls().size());
         }
 
         /**
@@ -329,6 +277,12 @@ public final class PrimitiveHistory {
             assertThat(stalls())
                     .as("acquisitions stopped; %s%nworker logs:%n%s", summary(), workerLogs)
                     .isEmpty();
+            assertThat(run.output.lostInAcquisition())
+                    .as(
+                            "acquisitions that threw LockLostException (neither a timeout nor a backend failure); %s%n"
+                                    + "worker logs:%n%s",
+                            summary(), workerLogs)
+                    .isZero();
             assertThat(acquisitions())
                     .as("acquisitions; %s%nworker logs:%n%s", summary(), workerLogs)
                     .isGreaterThanOrEqualTo(run.minAcquisitions);

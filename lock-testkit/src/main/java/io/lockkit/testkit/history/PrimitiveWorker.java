@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@value LeaderWorker#PREFIX}HOLD &lt;token&gt; &lt;E|S&gt; &lt;weight&gt; &lt;start&gt; &lt;end&gt; &lt;valid at end&gt; &lt;outcome&gt;
  * {@value LeaderWorker#PREFIX}MULTI &lt;start&gt; &lt;end&gt; &lt;asked&gt; &lt;member&gt;...   a multi-lock granted (see below)
  * {@value LeaderWorker#PREFIX}LOST &lt;token&gt; &lt;t&gt; &lt;name index&gt; the factory's loss listener heard of it
- * {@value LeaderWorker#PREFIX}MISS &lt;timeout|failure&gt;       an acquisition that timed out or failed
+ * {@value LeaderWorker#PREFIX}MISS &lt;timeout|failure|lost&gt;  an acquisition that timed out, failed, or threw a loss
  * {@value LeaderWorker#PREFIX}DIED &lt;exception class&gt;        a thread ended on an unexpected exception
  * </pre>
  *
@@ -167,6 +167,13 @@ public final class PrimitiveWorker {
                 }
             } catch (LockNotAcquiredException e) {
                 say("MISS timeout");
+            } catch (LockLostException e) {
+                // Outside every acquisition's contract (a timeout or a backend failure is): counted, and the
+                // run fails on it, but goes on so that its history is still checked.
+                say("MISS lost");
+                if (failuresLogged.getAndIncrement() < 5) {
+                    System.err.println("acquisition threw " + e);
+                }
             } catch (LockException e) {
                 say("MISS failure"); // backend down or stalled: try again, as an application would
                 if (failuresLogged.getAndIncrement() < 5) {

@@ -27,6 +27,7 @@ final class PrimitiveWorkerOutput {
     private final AtomicInteger acquisitions = new AtomicInteger();
     private final AtomicInteger timeouts = new AtomicInteger();
     private final AtomicInteger failures = new AtomicInteger();
+    private final AtomicInteger lostInAcquisition = new AtomicInteger();
     private final ConcurrentLinkedQueue<String> deaths = new ConcurrentLinkedQueue<>();
     private final Map<Integer, AtomicInteger> perWorker = new ConcurrentHashMap<>();
 
@@ -62,7 +63,13 @@ final class PrimitiveWorkerOutput {
                             .putIfAbsent(Long.parseLong(f[1]), Long.parseLong(f[2]));
                 }
             }
-            case "MISS" -> (f[1].equals("timeout") ? timeouts : failures).incrementAndGet();
+            case "MISS" ->
+                (switch (f[1]) {
+                            case "timeout" -> timeouts;
+                            case "lost" -> lostInAcquisition;
+                            default -> failures;
+                        })
+                        .incrementAndGet();
             case "DIED" -> deaths.add("worker " + client + ": " + f[1]);
             default -> {
                 // READY, BYE and anything newer: nothing to record
@@ -112,6 +119,11 @@ final class PrimitiveWorkerOutput {
 
     int failures() {
         return failures.get();
+    }
+
+    /** Acquisitions that threw a {@code LockLostException}: no acquisition's contract allows it. */
+    int lostInAcquisition() {
+        return lostInAcquisition.get();
     }
 
     /** Worker threads that ended on an unexpected exception, as "worker N: exception class". */

@@ -4,6 +4,7 @@ import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.Claim;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.support.ForwardingLockProvider;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -32,6 +33,32 @@ public final class BrokenRedisWorkers {
         @Override
         public LockProvider apply(String uri) {
             return rewriting(uri, c -> c.mode() == Claim.Mode.EXCLUSIVE ? Claim.shared(1, Claim.UNBOUNDED) : c);
+        }
+    }
+
+    /**
+     * A multi-lock whose members, when attempted together in one call, are taken as shared holds:
+     * two multi-locks can then hold one name at once (the members waited for one by one stay
+     * exclusive).
+     */
+    public static final class SharedMultiLockMembers implements Function<String, LockProvider> {
+        @Override
+        public LockProvider apply(String uri) {
+            return new ForwardingLockProvider(Faults.provider(uri).build()) {
+                @Override
+                public List<Acquisition> tryAcquireAll(List<LockRequest> requests) {
+                    return delegate()
+                            .tryAcquireAll(requests.stream()
+                                    .map(r -> new LockRequest(
+                                            r.name(),
+                                            r.owner(),
+                                            r.lease(),
+                                            r.maxWait(),
+                                            r.waitId(),
+                                            Claim.shared(1, Claim.UNBOUNDED)))
+                                    .toList());
+                }
+            };
         }
     }
 

@@ -2,21 +2,16 @@ package io.lockkit.testkit.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockkit.spi.LockProvider;
 import io.lockkit.testkit.history.TermHistory.Fault;
 import io.lockkit.testkit.history.TermHistory.Outage;
 import io.lockkit.testkit.history.TermHistory.Report;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The multi-process leadership history check, for any provider: several worker JVMs
@@ -65,15 +60,13 @@ public final class LeadershipHistory {
     private static final Duration STEADY = Duration.ofMillis(800);
 
     private final int workers;
-    private final Class<? extends Function<String, LockProvider>> provider;
     private final String address;
-    private final String name;
+    private final Map<String, String> workerArguments;
     private final Duration lease;
     private final Duration wakeUp;
     private final int rounds;
-    private final boolean naive;
     private final boolean leaderFaults;
-    private final List<NamedFault> backendFaults;
+    private final List<WorkerHistoryBuilder.NamedFault> backendFaults;
     private final List<String> jvmOptions;
     private final Runnable cleanUp;
 
@@ -82,22 +75,18 @@ public final class LeadershipHistory {
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private boolean ran;
 
-    /** A backend fault: its action returns once it is over (the backend reachable again). */
-    private record NamedFault(String name, LockHistory.FaultAction action) {}
-
     private LeadershipHistory(Builder b) {
         this.workers = b.workers;
-        this.provider = Objects.requireNonNull(b.provider, "provider"); // build() checked it
-        this.address = Objects.requireNonNull(b.address, "address");
-        this.name = b.name;
-        this.lease = b.lease;
+        this.address = b.address();
+        this.workerArguments = b.workerArguments();
+        workerArguments.put("mode", b.naive ? "naive" : "leadership");
+        this.lease = b.lease();
         this.wakeUp = b.wakeUp;
         this.rounds = Integer.getInteger(ROUNDS_PROPERTY, b.rounds);
-        this.naive = b.naive;
         this.leaderFaults = b.leaderFaults;
-        this.backendFaults = List.copyOf(b.backendFaults);
-        this.jvmOptions = List.copyOf(b.jvmOptions);
-        this.cleanUp = b.cleanUp;
+        this.backendFaults = b.backendFaults();
+        this.jvmOptions = b.jvmOptions();
+        this.cleanUp = b.cleanUpAction();
     }
 
     public static Builder builder() {
@@ -149,7 +138,7 @@ public final class LeadershipHistory {
                     pauseLeader();
                     killLeader();
                 }
-                for (NamedFault f : backendFaults) {
+                for (WorkerHistoryBuilder.NamedFault f : backendFaults) {
                     long start = System.nanoTime();
                     try {
                         f.action().inject();
@@ -240,12 +229,8 @@ public final class LeadershipHistory {
 
     private void startWorker() throws IOException, InterruptedException {
         LeadershipWorkerProcess w = new LeadershipWorkerProcess();
-        Map<String, String> args = new LinkedHashMap<>();
-        args.put("name", name);
-        args.put("lease-ms", Long.toString(lease.toMillis()));
-        args.put("provider", provider.getName());
-        args.put("mode", naive ? "naive" : "leadership");
-        w.started(WorkerJvm.start(all.size(), LeaderWorker.class, jvmOptions, args, address, READY_TIMEOUT, w));
+        w.started(WorkerJvm.start(
+                all.size(), LeaderWorker.class, jvmOptions, workerArguments, address, READY_TIMEOUT, w));
         all.add(w);
     }
 
@@ -253,22 +238,26 @@ public final class LeadershipHistory {
         return all.stream().map(LeadershipWorkerProcess::jvm).toList();
     }
 
-    /** Configures a {@link LeadershipHistory}; each setter validates its argument. Not thread-safe. */
-    public static final class Builder {
+    /**
+     * Configures a {@link LeadershipHistory}: what {@link WorkerHistoryBuilder} configures (default
+     * name {@code leadership-history}, lease 2 s), and the workers, rounds and wake-up time. Each
+     * setter validates its argument. Not thread-safe.
+     */
+    public static final class Builder extends WorkerHistoryBuilder<Builder> {
         private int workers = 3;
-        private @Nullable Class<? extends Function<String, LockProvider>> provider;
-        private @Nullable String address;
-        private String name = "leadership-history";
-        private Duration lease = Duration.ofSeconds(2);
         private Duration wakeUp = Duration.ofSeconds(2);
         private int rounds = 2;
         private boolean naive;
         private boolean leaderFaults = true;
-        private final List<NamedFault> backendFaults = new ArrayList<>();
-        private List<String> jvmOptions = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
-        private Runnable cleanUp = () -> {};
 
-        private Builder() {}
+        private Builder() {
+            super("leadership-history");
+        }
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         /** How many worker JVMs campaign at once (default 3, at least 2). */
         public Builder workers(int workers) {
@@ -276,37 +265,6 @@ public final class LeadershipHistory {
                 throw new IllegalArgumentException("workers must be at least 2, was " + workers);
             }
             this.workers = workers;
-            return this;
-        }
-
-        /**
-         * The workers' provider: {@code factory} (public, with a public no-argument constructor) is
-         * given {@code address} in each worker JVM and returns a new provider of the backend.
-         */
-        public Builder provider(Class<? extends Function<String, LockProvider>> factory, String address) {
-            if (factory == null || address == null) {
-                throw new IllegalArgumentException("factory and address must not be null");
-            }
-            this.provider = factory;
-            this.address = address;
-            return this;
-        }
-
-        /** The name the workers campaign for (default {@code leadership-history}). */
-        public Builder name(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("name must not be blank");
-            }
-            this.name = name;
-            return this;
-        }
-
-        /** The leaders' lease (default 2 s). */
-        public Builder lease(Duration lease) {
-            if (lease == null || lease.toMillis() < 100) {
-                throw new IllegalArgumentException("lease must be at least 100 ms, was " + lease);
-            }
-            this.lease = lease;
             return this;
         }
 
@@ -328,24 +286,6 @@ public final class LeadershipHistory {
             return this;
         }
 
-        /** Adds a backend fault; {@code action} returns once the backend is reachable again. */
-        public Builder backendFault(String name, LockHistory.FaultAction action) {
-            if (name == null || name.isBlank() || action == null) {
-                throw new IllegalArgumentException("a fault needs a name and an action");
-            }
-            backendFaults.add(new NamedFault(name, action));
-            return this;
-        }
-
-        /** Run after each backend fault and at the end, e.g. to resume a paused server (default: nothing). */
-        public Builder cleanUp(Runnable cleanUp) {
-            if (cleanUp == null) {
-                throw new IllegalArgumentException("cleanUp must not be null");
-            }
-            this.cleanUp = cleanUp;
-            return this;
-        }
-
         /** Without the leader's own faults (pause, kill): backend faults only. */
         public Builder withoutLeaderFaults() {
             this.leaderFaults = false;
@@ -361,19 +301,8 @@ public final class LeadershipHistory {
             return this;
         }
 
-        /** JVM options of the workers (default: serial GC, C1 only, small stacks: quick to start, light to run). */
-        public Builder jvmOptions(List<String> options) {
-            if (options == null) {
-                throw new IllegalArgumentException("options must not be null");
-            }
-            this.jvmOptions = List.copyOf(options);
-            return this;
-        }
-
         public LeadershipHistory build() {
-            if (provider == null) {
-                throw new IllegalArgumentException("provider(...) must be set");
-            }
+            requireProvider();
             return new LeadershipHistory(this);
         }
     }

@@ -2,31 +2,27 @@ package io.lockkit.testkit.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockkit.spi.LockProvider;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The multi-process history check of a read/write lock, a leased semaphore or a fair lock, for any
- * provider: several worker JVMs ({@link PrimitiveWorker}), each with its factory and several
- * threads, take one primitive of one name over and over on a real backend while faults hit, in
- * turn, round after round: a worker's JVM paused past the lease (SIGSTOP, then SIGCONT), a worker's
- * JVM killed ({@code kill -9}, and a fresh one started in its place), and the backend faults the
- * caller names (restarts, stalls, connection kills). Every worker reports each hold with its mode,
- * weight, token, times and how it ended; {@link ClaimHistory} then checks that no write hold
- * overlapped another valid hold, that the permits of valid holds never exceeded the capacity, and
- * that tokens are ordered after write holds (a fair lock is checked as a lock: FIFO order is not
- * asserted under faults).
+ * The multi-process history check of a read/write lock, a leased semaphore, a fair lock or a
+ * multi-lock, for any provider: several worker JVMs ({@link PrimitiveWorker}), each with its
+ * factory and several threads, take one primitive over and over on a real backend while faults
+ * hit, in turn, round after round: a worker's JVM paused past the lease (SIGSTOP, then SIGCONT), a
+ * worker's JVM killed ({@code kill -9}, and a fresh one started in its place), and the backend
+ * faults the caller names (restarts, stalls, connection kills). Every worker reports each hold with
+ * its mode, weight, token, times and how it ended; {@link ClaimHistory} then checks that no write
+ * hold overlapped another valid hold, that the permits of valid holds never exceeded the capacity,
+ * and that tokens are ordered after write holds (a fair lock is checked as a lock: FIFO order is not
+ * asserted under faults). A multi-lock's members are checked per name as a lock's holds, and each
+ * granted multi-lock for all its names ({@link MultiLockHistory}). After each fault the workers must
+ * acquire again within a bound ({@link Builder#progressWithin}), or the run stops as stalled.
  *
  * <pre>{@code
  * PrimitiveHistory.Result r = PrimitiveHistory.builder(PrimitiveHistory.Primitive.SEMAPHORE)
@@ -47,11 +43,20 @@ import org.jspecify.annotations.Nullable;
 // - Faults are injected one at a time from the driver's thread, with a pause between them in which
 //   the workers go on, so each fault meets holds in progress and a system that had recovered.
 // - A killed worker's holds in progress are never reported: they end with its process, and the
-//   backend frees them when their leases run out; the checker sees only reported holds.
+//   backend frees them when their leases run out; the checker sees only reported holds. A
+//   multi-lock is reported in one line, so a kill never leaves half of one reported.
+// - The workers (PrimitiveWorkers), the faults' rounds and progress (PrimitiveRounds) and the
+//   checkers (ClaimHistory, MultiLockHistory) are apart; this class configures and runs them.
 public final class PrimitiveHistory {
 
     /** System property: the least number of acquisitions, for longer runs than the builder's. */
     public static final String ACQUISITIONS_PROPERTY = "lockkit.primitive.history.acquisitions";
+
+    /** Beyond the lease and the wait, how long the workers may take to acquire again after a fault. */
+    public static final int PROGRESS_SLACK_SECONDS = 10;
+
+    /** The multi-lock's pool of names: each acquisition takes 2 or 3 of them. */
+    public static final int MULTI_LOCK_NAMES = 4;
 
     /** The primitive a run exercises. */
     public enum Primitive {
@@ -60,23 +65,28 @@ public final class PrimitiveHistory {
         /** {@code getSemaphore}: 1 or 2 permits of the capacity, by handles. */
         SEMAPHORE,
         /** {@code getFairLock}: held by threads; checked as a lock. */
-        FAIR_LOCK;
+        FAIR_LOCK,
+        /**
+         * {@code acquireAll}: 2 or 3 of {@value #MULTI_LOCK_NAMES} names ({@code <name>:0} to
+         * {@code <name>:3}), passed in a random order; each name checked as a lock, each grant for
+         * all its names.
+         */
+        MULTI_LOCK;
 
         String argument() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-
     private final Primitive primitive;
     private final Builder config;
     private final int minAcquisitions;
     private final Duration maxRun;
-    private final List<WorkerJvm> all = new CopyOnWriteArrayList<>();
-    private final PrimitiveWorkerOutput output = new PrimitiveWorkerOutput();
-    private final Map<String, Integer> injected = new LinkedHashMap<>();
-    private int rounds;
+    private final Duration progressBound;
+    private final List<String> names;
+    private final PrimitiveWorkerOutput output;
+    private final PrimitiveWorkers workers;
+    private final PrimitiveRounds rounds;
     private boolean ran;
 
     private PrimitiveHistory(Builder b) {
@@ -86,6 +96,29 @@ public final class PrimitiveHistory {
         this.minAcquisitions = wanted == null ? b.minAcquisitions : Math.max(wanted, b.minAcquisitions);
         // A longer run gets the time it needs: the builder's bound scaled by the acquisitions asked for.
         this.maxRun = b.maxRun.multipliedBy(Math.max(1, (minAcquisitions + b.minAcquisitions - 1) / b.minAcquisitions));
+        this.progressBound = b.progressWithin != null
+                ? b.progressWithin
+                : b.lease().plus(b.wait).plusSeconds(PROGRESS_SLACK_SECONDS);
+        int pool = primitive == Primitive.MULTI_LOCK ? MULTI_LOCK_NAMES : 1;
+        this.names = PrimitiveWorker.names(b.name(), pool);
+        this.output = new PrimitiveWorkerOutput(names);
+        Map<String, String> args = b.workerArguments();
+        args.put("primitive", primitive.argument());
+        args.put("capacity", Integer.toString(b.capacity));
+        args.put("names", Integer.toString(pool));
+        args.put("threads", Integer.toString(b.threads));
+        args.put("wait-ms", Long.toString(b.wait.toMillis()));
+        this.workers = new PrimitiveWorkers(b.jvmOptions(), args, b.address(), output);
+        List<WorkerHistoryBuilder.NamedFault> steps = new ArrayList<>();
+        if (b.workerFaults) {
+            steps.add(new WorkerHistoryBuilder.NamedFault(
+                    "worker paused past the lease",
+                    () -> workers.pauseBusiest(b.lease().plusSeconds(1))));
+            steps.add(new WorkerHistoryBuilder.NamedFault("worker killed", workers::killBusiestAndReplace));
+        }
+        steps.addAll(b.backendFaults());
+        this.rounds = new PrimitiveRounds(
+                steps, b.cleanUpAction(), output, b.rounds, minAcquisitions, b.spacing, progressBound);
     }
 
     /** A builder of a run of {@code primitive}. */
@@ -99,7 +132,7 @@ public final class PrimitiveHistory {
     /**
      * Starts the workers, injects the faults round after round until the run is long enough, stops
      * the workers and checks what they reported. The workers are always stopped (killed if they do
-     * not quit).
+     * not quit). A run whose workers stop acquiring ends at once (see {@link Result#stalls()}).
      */
     public Result run() throws Exception {
         if (ran) {
@@ -109,107 +142,32 @@ public final class PrimitiveHistory {
         long start = System.nanoTime();
         try {
             for (int i = 0; i < config.workers; i++) {
-                startWorker();
+                workers.start();
             }
-            while ((output.acquisitions() < minAcquisitions || rounds < config.rounds)
-                    && System.nanoTime() - start < maxRun.toNanos()
-                    && output.deaths().isEmpty()) {
-                round();
-            }
+            rounds.run(start, maxRun);
         } finally {
-            config.cleanUp.run();
-            WorkerJvm.stopAll(all, config.lease.plusSeconds(10));
+            config.cleanUpAction().run();
+            workers.stopAll(config.lease().plusSeconds(10));
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        int capacity = primitive == Primitive.SEMAPHORE ? config.capacity : ClaimHistory.UNBOUNDED;
-        ClaimHistory.Report report = ClaimHistory.check(output.holds(), output.lossHeardAt(), capacity);
-        return new Result(this, report, Map.copyOf(injected), millis, WorkerJvm.logs(all));
-    }
-
-    /**
-     * One round of faults: a worker paused and one killed (unless turned off), then each backend
-     * fault. Once the rounds asked for are done, a further round ends at the first fault after the
-     * run has its acquisitions, so a run is not longer than it needs.
-     */
-    private void round() throws Exception {
-        List<Builder.NamedFault> steps = new ArrayList<>();
-        if (config.workerFaults) {
-            steps.add(new Builder.NamedFault("worker paused past the lease", this::pauseWorker));
-            steps.add(new Builder.NamedFault("worker killed", this::killWorker));
+        ClaimHistory.Report report;
+        List<String> incomplete = List.of();
+        if (primitive == Primitive.MULTI_LOCK) {
+            MultiLockHistory.Report multi = MultiLockHistory.check(output.grants(), output.lossHeardAt());
+            report = multi.members();
+            incomplete = multi.incompleteGrants();
+        } else {
+            int capacity = primitive == Primitive.SEMAPHORE ? config.capacity : ClaimHistory.UNBOUNDED;
+            report = ClaimHistory.check(output.holds(), output.lossHeardAt(names.get(0)), capacity);
         }
-        steps.addAll(config.backendFaults);
-        for (Builder.NamedFault f : steps) {
-            if (rounds >= config.rounds && output.acquisitions() >= minAcquisitions) {
-                return;
-            }
-            try {
-                f.action().inject();
-            } finally {
-                config.cleanUp.run();
-            }
-            injected.merge(f.name(), 1, Integer::sum);
-            TimeUnit.MILLISECONDS.sleep(config.spacing.toMillis());
-        }
-        if (steps.isEmpty()) {
-            TimeUnit.MILLISECONDS.sleep(config.spacing.toMillis()); // no faults: the run only waits
-        }
-        rounds++;
-    }
-
-    private void pauseWorker() throws InterruptedException {
-        WorkerJvm paused = busiestAlive();
-        paused.signal("STOP");
-        try {
-            TimeUnit.MILLISECONDS.sleep(config.lease.plusSeconds(1).toMillis()); // past the lease
-        } finally {
-            paused.signal("CONT");
-        }
-    }
-
-    private void killWorker() throws IOException, InterruptedException {
-        busiestAlive().kill();
-        startWorker(); // keep the number of clients
-    }
-
-    /** The live worker that reported the most holds: it is the likeliest to be inside one now. */
-    private WorkerJvm busiestAlive() {
-        WorkerJvm busiest = null;
-        for (WorkerJvm w : all) {
-            if (w.process.isAlive()
-                    && (busiest == null || output.acquisitionsOf(w.index) > output.acquisitionsOf(busiest.index))) {
-                busiest = w;
-            }
-        }
-        if (busiest == null) {
-            throw new IllegalStateException("no worker alive:\n" + WorkerJvm.logs(all));
-        }
-        return busiest;
-    }
-
-    private void startWorker() throws IOException, InterruptedException {
-        int index = all.size();
-        Map<String, String> args = new LinkedHashMap<>();
-        args.put("name", config.name);
-        args.put("lease-ms", Long.toString(config.lease.toMillis()));
-        args.put("provider", Objects.requireNonNull(config.provider).getName());
-        args.put("primitive", primitive.argument());
-        args.put("capacity", Integer.toString(config.capacity));
-        args.put("threads", Integer.toString(config.threads));
-        args.put("wait-ms", Long.toString(config.wait.toMillis()));
-        all.add(WorkerJvm.start(
-                index,
-                PrimitiveWorker.class,
-                config.jvmOptions,
-                args,
-                Objects.requireNonNull(config.address),
-                READY_TIMEOUT,
-                f -> output.accept(index, f)));
+        return new Result(this, report, incomplete, rounds.injected(), millis, workers.logs());
     }
 
     /** What a run recorded and what the checker found. Immutable. */
     public static final class Result {
         private final PrimitiveHistory run;
         private final ClaimHistory.Report report;
+        private final List<String> incompleteGrants;
         private final Map<String, Integer> faults;
         private final long runMillis;
         private final String workerLogs;
@@ -217,19 +175,36 @@ public final class PrimitiveHistory {
         private Result(
                 PrimitiveHistory run,
                 ClaimHistory.Report report,
+                List<String> incompleteGrants,
                 Map<String, Integer> faults,
                 long runMillis,
                 String workerLogs) {
             this.run = run;
             this.report = report;
+            this.incompleteGrants = List.copyOf(incompleteGrants);
             this.faults = faults;
             this.runMillis = runMillis;
             this.workerLogs = workerLogs;
         }
 
-        /** The checker's report. */
+        /** The checker's report; for a multi-lock, its members' holds of every name together. */
         public ClaimHistory.Report report() {
             return report;
+        }
+
+        /** The multi-locks granted without all the names they asked for (empty for other primitives). */
+        public List<String> incompleteGrants() {
+            return incompleteGrants;
+        }
+
+        /** The faults after which the workers did not acquire again in time: empty unless the run stalled. */
+        public List<String> stalls() {
+            return run.rounds.stalls();
+        }
+
+        /** Acquisitions reported: holds, or granted multi-locks. */
+        public int acquisitions() {
+            return run.output.acquisitions();
         }
 
         /** How often each fault was injected, by name. */
@@ -242,25 +217,36 @@ public final class PrimitiveHistory {
             return runMillis;
         }
 
+        /** Every violation of the checkers, one per line: the report's, then the incomplete grants. */
+        public List<String> violations() {
+            List<String> all = new ArrayList<>(report.violations());
+            incompleteGrants.forEach(v -> all.add("multi-lock granted without all it asked for: " + v));
+            return all;
+        }
+
         /** Two lines on what happened, for the test's output. */
         public String summary() {
             ClaimHistory.Report r = report;
+            boolean multi = run.primitive == Primitive.MULTI_LOCK;
             return String.format(
-                    "%s history: %d acquisitions (%d exclusive) in %.1f s by %d worker JVMs x %d threads, %d rounds,"
-                            + " faults injected %s; acquisitions that timed out %d, failed %d%n"
+                    "%s history: %d acquisitions (%s) in %.1f s by %d worker JVMs x %d threads, %d rounds,"
+                            + " faults injected %s; acquisitions that timed out %d, failed %d, threw a loss %d%n"
                             + "%s history: %d clean holds; lost: %d told by listener, %d told at release, %d invalid"
                             + " at the end, %d never valid; %d releases failed; most weight valid at once %d%s;"
-                            + " overlaps involving a lost hold %d; stale lost holders %d; violations %d",
+                            + " overlaps involving a lost hold %d; stale lost holders %d; violations %d; stalls %d",
                     run.primitive.argument(),
-                    r.holds(),
-                    r.exclusive(),
+                    acquisitions(),
+                    multi
+                            ? r.holds() + " member holds of " + run.names.size() + " names"
+                            : r.exclusive() + " exclusive",
                     runMillis / 1000.0,
-                    run.all.size(),
+                    run.workers.size(),
                     run.config.threads,
-                    run.rounds,
+                    run.rounds.rounds(),
                     faults,
                     run.output.timeouts(),
                     run.output.failures(),
+                    run.output.lostInAcquisition(),
                     run.primitive.argument(),
                     r.clean(),
                     r.lostHeard(),
@@ -272,21 +258,32 @@ public final class PrimitiveHistory {
                     run.primitive == Primitive.SEMAPHORE ? " (capacity " + run.config.capacity + ")" : "",
                     r.overlapsWithLost(),
                     r.staleHolders(),
-                    r.violations().size());
+                    violations().size(),
+                    stalls().size());
         }
 
         /**
-         * Asserts the run was long enough (the acquisitions and rounds of faults asked for) and safe:
-         * every {@link ClaimHistory} invariant held.
+         * Asserts the run was safe (every {@link ClaimHistory} invariant held; for a multi-lock, per
+         * name and all or nothing), made progress after every fault, and was long enough (the
+         * acquisitions and rounds of faults asked for).
          */
         public Result assertSafe() {
-            assertThat(report.violations())
+            assertThat(violations())
                     .as("%s history violations; %s%nworker logs:%n%s", run.primitive, summary(), workerLogs)
                     .isEmpty();
             assertThat(run.output.deaths())
                     .as("worker threads ended by an exception; worker logs:%n%s", workerLogs)
                     .isEmpty();
-            assertThat(report.holds())
+            assertThat(stalls())
+                    .as("acquisitions stopped; %s%nworker logs:%n%s", summary(), workerLogs)
+                    .isEmpty();
+            assertThat(run.output.lostInAcquisition())
+                    .as(
+                            "acquisitions that threw LockLostException (neither a timeout nor a backend failure); %s%n"
+                                    + "worker logs:%n%s",
+                            summary(), workerLogs)
+                    .isZero();
+            assertThat(acquisitions())
                     .as("acquisitions; %s%nworker logs:%n%s", summary(), workerLogs)
                     .isGreaterThanOrEqualTo(run.minAcquisitions);
             assertThat(faults.values())
@@ -296,16 +293,13 @@ public final class PrimitiveHistory {
         }
     }
 
-    /** Configures a {@link PrimitiveHistory}; each setter validates its argument. Not thread-safe. */
-    public static final class Builder {
-        /** A backend fault: its action returns once it is over (the backend reachable again). */
-        record NamedFault(String name, LockHistory.FaultAction action) {}
-
+    /**
+     * Configures a {@link PrimitiveHistory}: what {@link WorkerHistoryBuilder} configures (default
+     * name {@code primitive-history}, lease 2 s), and the workers, the run's length and its faults.
+     * Each setter validates its argument. Not thread-safe.
+     */
+    public static final class Builder extends WorkerHistoryBuilder<Builder> {
         private final Primitive primitive;
-        private @Nullable Class<? extends Function<String, LockProvider>> provider;
-        private @Nullable String address;
-        private String name = "primitive-history";
-        private Duration lease = Duration.ofSeconds(2);
         private int workers = 3;
         private int threads = 3;
         private int capacity = 3;
@@ -315,42 +309,15 @@ public final class PrimitiveHistory {
         private Duration maxRun = Duration.ofSeconds(60);
         private Duration spacing = Duration.ofSeconds(1);
         private boolean workerFaults = true;
-        private final List<NamedFault> backendFaults = new ArrayList<>();
-        private Runnable cleanUp = () -> {};
-        private List<String> jvmOptions = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+        private @Nullable Duration progressWithin;
 
         private Builder(Primitive primitive) {
+            super("primitive-history");
             this.primitive = primitive;
         }
 
-        /**
-         * The workers' provider: {@code factory} (public, with a public no-argument constructor) is
-         * given {@code address} in each worker JVM and returns a new provider of the backend.
-         */
-        public Builder provider(Class<? extends Function<String, LockProvider>> factory, String address) {
-            if (factory == null || address == null) {
-                throw new IllegalArgumentException("factory and address must not be null");
-            }
-            this.provider = factory;
-            this.address = address;
-            return this;
-        }
-
-        /** The name the workers take (default {@code primitive-history}). */
-        public Builder name(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("name must not be blank");
-            }
-            this.name = name;
-            return this;
-        }
-
-        /** The workers' watchdog lease (default 2 s); a paused worker stays stopped 1 s longer. */
-        public Builder lease(Duration lease) {
-            if (lease == null || lease.toMillis() < 100) {
-                throw new IllegalArgumentException("lease must be at least 100 ms, was " + lease);
-            }
-            this.lease = lease;
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -383,10 +350,10 @@ public final class PrimitiveHistory {
         }
 
         /**
-         * The run lasts until at least {@code acquisitions} holds are reported (default 2,000; the
-         * system property {@value #ACQUISITIONS_PROPERTY} raises it) and {@code rounds} rounds of
-         * faults were injected (default 1), or {@code maxRun} passed (default 60 s, scaled with the
-         * property's acquisitions).
+         * The run lasts until at least {@code acquisitions} holds (or multi-locks) are reported
+         * (default 2,000; the system property {@value #ACQUISITIONS_PROPERTY} raises it) and
+         * {@code rounds} rounds of faults were injected (default 1), or {@code maxRun} passed
+         * (default 60 s, scaled with the property's acquisitions).
          */
         public Builder length(int acquisitions, int rounds, Duration maxRun) {
             if (acquisitions < 1 || rounds < 1) {
@@ -405,21 +372,13 @@ public final class PrimitiveHistory {
             return this;
         }
 
-        /** Adds a backend fault; {@code action} returns once the backend is reachable again. */
-        public Builder backendFault(String name, LockHistory.FaultAction action) {
-            if (name == null || name.isBlank() || action == null) {
-                throw new IllegalArgumentException("a fault needs a name and an action");
-            }
-            backendFaults.add(new NamedFault(name, action));
-            return this;
-        }
-
-        /** Run after each backend fault and at the end, e.g. to resume a paused server (default: nothing). */
-        public Builder cleanUp(Runnable cleanUp) {
-            if (cleanUp == null) {
-                throw new IllegalArgumentException("cleanUp must not be null");
-            }
-            this.cleanUp = cleanUp;
+        /**
+         * How long the workers may go without an acquisition after their start and after each
+         * fault before the run stops as stalled (default: the lease, the wait and
+         * {@value #PROGRESS_SLACK_SECONDS} s).
+         */
+        public Builder progressWithin(Duration bound) {
+            this.progressWithin = positive(bound, "bound");
             return this;
         }
 
@@ -430,17 +389,8 @@ public final class PrimitiveHistory {
         }
 
         public PrimitiveHistory build() {
-            if (provider == null || address == null) {
-                throw new IllegalArgumentException("provider(...) must be set");
-            }
+            requireProvider();
             return new PrimitiveHistory(this);
-        }
-
-        private static Duration positive(@Nullable Duration d, String argument) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(argument + " must be positive, was " + d);
-            }
-            return d;
         }
     }
 }

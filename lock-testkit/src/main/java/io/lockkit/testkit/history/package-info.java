@@ -7,7 +7,8 @@
  * {@link io.lockkit.testkit.history.PrimitiveHistory} run worker JVMs under process and backend
  * faults: leaders checked by {@link io.lockkit.testkit.history.TermHistory}; read/write locks,
  * semaphores and fair locks by {@link io.lockkit.testkit.history.ClaimHistory} (holds with a mode
- * and a weight).
+ * and a weight); multi-locks by {@link io.lockkit.testkit.history.MultiLockHistory} (each name as
+ * a lock, each grant all or nothing).
  */
 @NullMarked
 package io.lockkit.testkit.history;

@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -24,6 +25,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 @DisplayName("the application's Redis: Boot's spring.data.redis address, health, metrics and leadership events")
 class SpringRedisLifecycleTest {
+
+    /** The tests of Boot 4's health module, which the Boot 3.5 run (-Pboot3) leaves out. */
+    private static final String BOOT4_HEALTH = "boot4-health";
 
     private static RedisServer redis;
 
@@ -72,6 +76,7 @@ class SpringRedisLifecycleTest {
     }
 
     @Test
+    @Tag(BOOT4_HEALTH)
     @DisplayName("the lockkit health indicator is UP with the backend's details, and DOWN naming why once Redis stops")
     void healthUpThenDown() {
         RedisServer own = RedisFixture.builder().build().start();
@@ -93,6 +98,7 @@ class SpringRedisLifecycleTest {
     }
 
     @Test
+    @Tag(BOOT4_HEALTH)
     @DisplayName("lockkit.health.enabled=false keeps the indicator UP without probing")
     void healthNotChecked() {
         runner.withPropertyValues("lockkit.provider=local", "lockkit.health.enabled=false")

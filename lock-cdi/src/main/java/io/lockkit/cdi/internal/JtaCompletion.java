@@ -76,24 +76,13 @@ final class JtaCompletion implements TransactionCompletion {
     }
 
     /** The deferred releases of one transaction, as its interposed synchronization. */
-    private static final class Holds implements Synchronization {
-        private final DeferredReleases releases = new DeferredReleases();
-
-        void add(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
-            releases.add(factory, name, hold, release);
-        }
-
-        @Nullable
-        LockHandle find(DistributedLockFactory factory, String name) {
-            return releases.find(factory, name);
-        }
-
+    private static final class Holds extends DeferredReleases implements Synchronization {
         @Override
         public void beforeCompletion() {}
 
         @Override
         public void afterCompletion(int status) {
-            releases.releaseAll(status == Status.STATUS_COMMITTED);
+            releaseAll(status == Status.STATUS_COMMITTED);
         }
     }
 }

@@ -66,18 +66,7 @@ final class SpringTransactions implements TransactionCompletion {
     }
 
     /** The deferred releases of one transaction, as its synchronization. */
-    private static final class Holds implements TransactionSynchronization {
-        private final DeferredReleases releases = new DeferredReleases();
-
-        void add(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
-            releases.add(factory, name, hold, release);
-        }
-
-        @Nullable
-        LockHandle find(DistributedLockFactory factory, String name) {
-            return releases.find(factory, name);
-        }
-
+    private static final class Holds extends DeferredReleases implements TransactionSynchronization {
         @Override
         public void suspend() {
             TransactionSynchronizationManager.unbindResourceIfPossible(RESOURCE_KEY);
@@ -91,7 +80,7 @@ final class SpringTransactions implements TransactionCompletion {
         @Override
         public void afterCompletion(int status) {
             TransactionSynchronizationManager.unbindResourceIfPossible(RESOURCE_KEY);
-            releases.releaseAll(status == STATUS_COMMITTED);
+            releaseAll(status == STATUS_COMMITTED);
         }
     }
 }

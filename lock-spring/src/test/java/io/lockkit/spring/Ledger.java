@@ -4,7 +4,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.cdi.Locked;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -48,8 +48,9 @@ public class Ledger {
     /** Whether another owner, on another thread, gets the lock now. */
     private boolean takenElsewhere(String name) {
         try {
-            Optional<LockHandle> other = CompletableFuture.supplyAsync(() -> factory.tryAcquire(name))
-                    .get(30, TimeUnit.SECONDS);
+            FutureTask<Optional<LockHandle>> attempt = new FutureTask<>(() -> factory.tryAcquire(name));
+            new Thread(attempt, "another-owner").start();
+            Optional<LockHandle> other = attempt.get(30, TimeUnit.SECONDS);
             other.ifPresent(LockHandle::release);
             return other.isPresent();
         } catch (Exception e) {

@@ -112,9 +112,15 @@ class LockedOnSpringBeansTest {
         Counters counters = app.getBean(Counters.class);
         counters.reset();
         CyclicBarrier meet = new CyclicBarrier(2);
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> counters.unlockedIncrement(meet));
-        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> counters.unlockedIncrement(meet));
-        CompletableFuture.allOf(first, second).get(30, TimeUnit.SECONDS);
+        ExecutorService two = Executors.newFixedThreadPool(2); // two threads: the calls must overlap
+        try {
+            Future<?> first = two.submit(() -> counters.unlockedIncrement(meet));
+            Future<?> second = two.submit(() -> counters.unlockedIncrement(meet));
+            first.get(30, TimeUnit.SECONDS);
+            second.get(30, TimeUnit.SECONDS);
+        } finally {
+            two.shutdownNow();
+        }
         assertThat(counters.value()).isEqualTo(1);
         assertThat(counters.mostInside()).isEqualTo(2);
     }

@@ -2,12 +2,11 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
+import io.lockkit.cdi.internal.engine.DeferredReleases;
 import io.lockkit.cdi.internal.engine.TransactionCompletion;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.util.ArrayList;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,12 +21,8 @@ import org.jspecify.annotations.Nullable;
 //   holds every deferred release of that transaction in order; a later @Locked call of the same
 //   name within the transaction finds its hold there and joins it (otherwise it would wait for a
 //   hold only its own commit releases).
-// - afterCompletion may run on another thread (a transaction reaper's rollback): LockHandle
-//   release works from any thread. A failure there cannot reach the caller any more; the hold's
-//   loss was already reported through LockHandle.lost(), so it is logged.
+// - The releases and their order are DeferredReleases' (shared with lock-spring's transactions).
 final class JtaCompletion implements TransactionCompletion {
-
-    private static final System.Logger LOG = System.getLogger(JtaCompletion.class.getName());
 
     /** The key of this library's resource in each transaction. */
     private static final Object RESOURCE_KEY = new Object() {
@@ -80,49 +75,14 @@ final class JtaCompletion implements TransactionCompletion {
         return "JTA transactions (" + registry.getClass().getName() + ")";
     }
 
-    /** The deferred releases of one transaction. */
-    private static final class Holds implements Synchronization {
-        private record Entry(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {}
-
-        private final List<Entry> entries = new ArrayList<>();
-
-        synchronized void add(DistributedLockFactory factory, String name, LockHandle hold, Runnable release) {
-            entries.add(new Entry(factory, name, hold, release));
-        }
-
-        synchronized @Nullable LockHandle find(DistributedLockFactory factory, String name) {
-            for (Entry e : entries) {
-                if (e.factory() == factory && e.name().equals(name)) {
-                    return e.hold();
-                }
-            }
-            return null;
-        }
-
+    /** The deferred releases of one transaction, as its interposed synchronization. */
+    private static final class Holds extends DeferredReleases implements Synchronization {
         @Override
         public void beforeCompletion() {}
 
         @Override
         public void afterCompletion(int status) {
-            List<Entry> release;
-            synchronized (this) {
-                release = new ArrayList<>(entries);
-                entries.clear();
-            }
-            for (int i = release.size() - 1; i >= 0; i--) { // innermost first
-                Entry e = release.get(i);
-                try {
-                    e.release().run();
-                } catch (RuntimeException failure) {
-                    LOG.log(
-                            System.Logger.Level.WARNING,
-                            "lockkit: the lock ''" + e.name() + "'' could not be released"
-                                    + " after its transaction "
-                                    + (status == Status.STATUS_COMMITTED ? "committed" : "ended")
-                                    + ": " + failure.getMessage(),
-                            failure);
-                }
-            }
+            releaseAll(status == Status.STATUS_COMMITTED);
         }
     }
 }

@@ -2,10 +2,13 @@ package io.lockkit.cdi.internal;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.cdi.DistributedBulkhead;
+import io.lockkit.cdi.LeaderOf;
 import io.lockkit.cdi.Locked;
 import io.lockkit.cdi.internal.engine.BackendOutage;
+import io.lockkit.cdi.internal.engine.Leaderships;
 import io.lockkit.cdi.internal.engine.LockedMethod;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
+import io.lockkit.cdi.internal.engine.OwnedFactory;
 import io.lockkit.cdi.internal.engine.TransactionCompletion;
 import io.lockkit.spi.LockProvider;
 import jakarta.annotation.PreDestroy;
@@ -219,7 +222,8 @@ public class LockFactoryHolder {
     /** The leaderships the configuration declares. */
     synchronized Leaderships leaderships() {
         if (leaderships == null) {
-            leaderships = new Leaderships(events);
+            leaderships = new Leaderships(
+                    (event, name) -> events.select(LeaderOf.Literal.of(name)).fire(event));
         }
         return leaderships;
     }

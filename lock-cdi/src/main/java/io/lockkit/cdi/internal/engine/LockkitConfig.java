@@ -98,6 +98,16 @@ public final class LockkitConfig {
         this.naming = naming;
     }
 
+    /**
+     * Settings read from {@code source} (a key to its value, empty when unset), for a framework with
+     * a configuration of its own (Spring's {@code Environment}); {@code names} lists the keys it
+     * defines, for the typo check, and {@code origin} says where values come from, for messages.
+     */
+    public static LockkitConfig of(
+            Function<String, Optional<String>> source, String origin, Supplier<Iterable<String>> names) {
+        return new LockkitConfig(source, origin, names);
+    }
+
     /** MicroProfile Config if its API and an implementation are present, else system properties and environment. */
     public static LockkitConfig load() {
         if (present("org.eclipse.microprofile.config.ConfigProvider")) {

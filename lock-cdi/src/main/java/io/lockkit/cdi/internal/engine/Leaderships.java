@@ -1,41 +1,42 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.Leadership;
 import io.lockkit.LeadershipOptions;
-import io.lockkit.cdi.LeaderOf;
 import io.lockkit.cdi.LeadershipGranted;
 import io.lockkit.cdi.LeadershipRevoked;
-import io.lockkit.cdi.internal.engine.LockkitConfig;
-import jakarta.enterprise.event.Event;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
  * The leaderships an application declares in configuration ({@code lockkit.leadership.<name>.*}):
- * started on the factory {@code @Locked} uses, their callbacks fired as {@link LeadershipGranted} and
- * {@link LeadershipRevoked} events qualified by {@link LeaderOf}, closed before the drain.
+ * started on the factory {@code @Locked} uses, their callbacks passed as {@link LeadershipGranted} and
+ * {@link LeadershipRevoked} to the framework's event sink (CDI events qualified by
+ * {@code @LeaderOf(name)}, Spring application events), closed before the drain. Thread-safe.
  */
 // Design notes.
 // - An observer's exception is logged, not passed to the leadership (which would step down for an
 //   exception from onElected: one broken observer must not take the lead from the others).
 // - Closed leaderships are closed outside the monitor: their observers may call back into lockkit.
-final class Leaderships {
+public final class Leaderships {
 
     private static final System.Logger LOG = System.getLogger(Leaderships.class.getName());
 
-    private final Event<Object> events;
+    /** Fires an event (a {@link LeadershipGranted} or {@link LeadershipRevoked}) of the leadership named second. */
+    private final BiConsumer<Object, String> events;
     /** The started leaderships, by name; guarded by this. */
     private final Map<String, Leadership> started = new LinkedHashMap<>();
     /** Set once closed: a leadership started later is closed at once; guarded by this. */
     private boolean closed;
 
-    Leaderships(Event<Object> events) {
+    /** Leaderships whose events go to {@code events} (the event, the leadership's name). */
+    public Leaderships(BiConsumer<Object, String> events) {
         this.events = events;
     }
 
@@ -44,7 +45,7 @@ final class Leaderships {
      *
      * @throws IllegalArgumentException naming the key, for a bad value or a name that is no lock name
      */
-    void start(LockkitConfig config, Supplier<DistributedLockFactory> factory) {
+    public void start(LockkitConfig config, Supplier<DistributedLockFactory> factory) {
         Set<String> names = config.leadershipNames();
         for (String name : names) {
             String leaseKey = LockkitConfig.leadershipKey(LockkitConfig.LEADERSHIP_LEASE, name);
@@ -78,7 +79,7 @@ final class Leaderships {
     /** Fires a leadership's event to its observers; what they throw is logged, not passed to the leadership. */
     private void fire(Object event, String name) {
         try {
-            events.select(LeaderOf.Literal.of(name)).fire(event);
+            events.accept(event, name);
         } catch (RuntimeException e) {
             LOG.log(
                     System.Logger.Level.WARNING,
@@ -88,12 +89,12 @@ final class Leaderships {
     }
 
     /** The started leadership {@code name}, if the configuration declares it. */
-    synchronized Optional<Leadership> get(String name) {
+    public synchronized Optional<Leadership> get(String name) {
         return Optional.ofNullable(started.get(name));
     }
 
     /** Closes the started leaderships ({@link LeadershipRevoked} with reason {@code CLOSED}), outside the monitor. */
-    void close(boolean forGood) {
+    public void close(boolean forGood) {
         List<Leadership> open;
         synchronized (this) {
             closed |= forGood;

@@ -1,7 +1,6 @@
-package io.lockkit.cdi.internal;
+package io.lockkit.cdi.internal.engine;
 
 import io.lockkit.DistributedLockFactory;
-import io.lockkit.cdi.internal.engine.LockkitConfig;
 import io.lockkit.spi.LockProvider;
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * Made over the provider first and {@linkplain #open opened} with the factory, so that the eager
  * start asks its question before the factory exists (and before it logs that it started).
  */
-final class OwnedFactory {
+public final class OwnedFactory {
 
     private static final System.Logger LOG = System.getLogger(OwnedFactory.class.getName());
     private static final String STARTUP_CHECK_NAME = "lockkit-startup-check";
@@ -33,7 +32,7 @@ final class OwnedFactory {
     /** Whether {@link #check} passed. */
     private volatile boolean checked;
 
-    OwnedFactory(
+    public OwnedFactory(
             LockProvider provider,
             LockkitConfig config,
             String backend,
@@ -51,13 +50,13 @@ final class OwnedFactory {
     }
 
     /** Completes this with the factory built over the provider (once, before it is shared). */
-    OwnedFactory open(DistributedLockFactory factory, @Nullable Runnable unbindMetrics) {
+    public OwnedFactory open(DistributedLockFactory factory, @Nullable Runnable unbindMetrics) {
         this.factory = factory;
         this.unbindMetrics = unbindMetrics;
         return this;
     }
 
-    DistributedLockFactory factory() {
+    public DistributedLockFactory factory() {
         DistributedLockFactory opened = factory;
         if (opened == null) {
             throw new IllegalStateException("lockkit: the lock factory is not built yet");
@@ -66,7 +65,7 @@ final class OwnedFactory {
     }
 
     /** Whether the start-up question was asked and answered. */
-    boolean checked() {
+    public boolean checked() {
         return checked;
     }
 
@@ -75,7 +74,7 @@ final class OwnedFactory {
      *
      * @throws IllegalStateException naming the backend's settings when it does not answer
      */
-    void check() {
+    public void check() {
         try {
             provider.inspect(STARTUP_CHECK_NAME);
             checked = true;
@@ -93,7 +92,7 @@ final class OwnedFactory {
     }
 
     /** Lets running {@code @Locked} methods finish (up to the drain timeout), closes the factory and removes its meters. */
-    void close() {
+    public void close() {
         DistributedLockFactory opened = factory;
         try {
             if (opened != null) {
@@ -113,7 +112,7 @@ final class OwnedFactory {
     }
 
     /** After the factory closed (or failed to build): its meters leave the application's registry; never fails. */
-    static void removeMeters(Runnable metrics) {
+    public static void removeMeters(Runnable metrics) {
         try {
             metrics.run();
         } catch (RuntimeException | LinkageError e) {

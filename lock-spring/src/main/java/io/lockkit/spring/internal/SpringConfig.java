@@ -1,0 +1,124 @@
+package io.lockkit.spring.internal;
+
+import io.lockkit.cdi.internal.engine.LockkitConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * lockkit's configuration ({@link LockkitConfig}, the same keys and rules as in CDI and Quarkus) read
+ * from Spring's {@link Environment}: {@code application.properties}/{@code .yml}, system properties,
+ * environment variables ({@code LOCKKIT_REDIS_URI}) and every other property source of the application.
+ * Values are read when asked; thread-safe as the environment is.
+ *
+ * <p>Without {@code lockkit.redis.uri} (nor a Sentinel or Cluster key), the Redis provider's
+ * address comes from Boot's own {@code spring.data.redis.*} when the application sets it: {@code url},
+ * or {@code host}, {@code port}, {@code username}, {@code password}, {@code database} and
+ * {@code ssl.enabled} (TLS: {@code rediss://}). Only the address and the credentials are reused: Boot's
+ * client is Lettuce and lockkit's is Jedis, so Boot's timeouts, pool, client name, Sentinel and Cluster
+ * settings and SSL bundles are not; lockkit's keys set those.
+ */
+public final class SpringConfig {
+
+    /** Where the values come from, for messages. */
+    static final String ORIGIN = "the Spring Environment";
+
+    static final String REDIS_URI = "lockkit.redis.uri";
+    private static final List<String> REDIS_TOPOLOGY = List.of(
+            REDIS_URI, "lockkit.redis.sentinel.master", "lockkit.redis.sentinel.nodes", "lockkit.redis.cluster.nodes");
+    private static final String SPRING_REDIS = "spring.data.redis.";
+
+    private SpringConfig() {}
+
+    /** lockkit's settings in {@code environment}. */
+    public static LockkitConfig of(Environment environment) {
+        String derived = redisFromSpring(environment);
+        String origin = derived == null ? ORIGIN : ORIGIN + "; " + REDIS_URI + " from spring.data.redis.*";
+        return LockkitConfig.of(
+                key -> {
+                    Optional<String> value = value(environment, key);
+                    return value.isEmpty() && derived != null && REDIS_URI.equals(key) ? Optional.of(derived) : value;
+                },
+                origin,
+                () -> names(environment));
+    }
+
+    private static Optional<String> value(Environment environment, String key) {
+        return Optional.ofNullable(environment.getProperty(key))
+                .map(String::trim)
+                .filter(v -> !v.isEmpty());
+    }
+
+    /** The {@code lockkit.*} properties and {@code LOCKKIT_*} variables the environment defines, for the typo check. */
+    static List<String> names(Environment environment) {
+        List<String> names = new ArrayList<>();
+        if (environment instanceof ConfigurableEnvironment configurable) {
+            for (PropertySource<?> source : configurable.getPropertySources()) {
+                if (source instanceof EnumerablePropertySource<?> enumerable) {
+                    for (String name : enumerable.getPropertyNames()) {
+                        if ((name.startsWith("lockkit.") || name.startsWith("LOCKKIT_")) && !names.contains(name)) {
+                            names.add(name);
+                        }
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The Redis URI {@code spring.data.redis.*} describes, or null when the application sets no
+     * Redis address there, or sets lockkit's own.
+     */
+    static @Nullable String redisFromSpring(Environment environment) {
+        for (String key : REDIS_TOPOLOGY) {
+            if (value(environment, key).isPresent()) {
+                return null;
+            }
+        }
+        Optional<String> url = value(environment, SPRING_REDIS + "url");
+        if (url.isPresent()) {
+            return url.get();
+        }
+        Optional<String> host = value(environment, SPRING_REDIS + "host");
+        Optional<String> port = value(environment, SPRING_REDIS + "port");
+        if (host.isEmpty() && port.isEmpty()) {
+            return null;
+        }
+        boolean tls = value(environment, SPRING_REDIS + "ssl.enabled")
+                .map(Boolean::parseBoolean)
+                .orElse(false);
+        StringBuilder uri = new StringBuilder(tls ? "rediss://" : "redis://");
+        boolean ownCredentials = value(environment, "lockkit.redis.user").isPresent()
+                || value(environment, "lockkit.redis.password").isPresent();
+        Optional<String> password = value(environment, SPRING_REDIS + "password");
+        if (!ownCredentials && password.isPresent()) {
+            value(environment, SPRING_REDIS + "username").ifPresent(user -> uri.append(encode(user)));
+            uri.append(':').append(encode(password.get())).append('@');
+        }
+        uri.append(host.orElse("localhost")).append(':').append(port.orElse("6379"));
+        value(environment, SPRING_REDIS + "database")
+                .ifPresent(db -> uri.append('/').append(db));
+        return uri.toString();
+    }
+
+    /** {@code text} percent-encoded for a URI's user information (RFC 3986's unreserved characters kept). */
+    private static String encode(String text) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~".indexOf(c) >= 0) {
+                out.append(c);
+            } else {
+                out.append('%').append(String.format("%02X", b & 0xff));
+            }
+        }
+        return out.toString();
+    }
+}

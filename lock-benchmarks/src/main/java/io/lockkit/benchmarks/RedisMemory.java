@@ -63,7 +63,7 @@ final class RedisMemory {
         server.command("FLUSHALL", "SYNC");
     }
 
-    /** {@code used_memory}, read until three reads 200 ms apart agree (at most 4 s). */
+    /** {@code used_memory} less the clients' buffers (see {@link #read()}), read until three reads 200 ms apart agree (at most 4 s). */
     long usedMemory() throws InterruptedException {
         long last = read();
         int same = 0;
@@ -91,13 +91,25 @@ final class RedisMemory {
         return last;
     }
 
+    /**
+     * {@code used_memory} less {@code mem_clients_normal} (Redis 7: the clients' query and output
+     * buffers, which swing by tens of kilobytes with whatever a connection last sent or received).
+     */
     private long read() {
         String info = String.valueOf(server.command("INFO", "memory"));
+        long used = -1;
+        long clients = 0;
         for (String line : info.split("\r?\n")) {
             if (line.startsWith("used_memory:")) {
-                return Long.parseLong(line.substring("used_memory:".length()).trim());
+                used = Long.parseLong(line.substring("used_memory:".length()).trim());
+            } else if (line.startsWith("mem_clients_normal:")) {
+                clients = Long.parseLong(
+                        line.substring("mem_clients_normal:".length()).trim());
             }
         }
-        throw new IllegalStateException("no used_memory in INFO memory");
+        if (used < 0) {
+            throw new IllegalStateException("no used_memory in INFO memory");
+        }
+        return used - clients;
     }
 }

@@ -44,6 +44,8 @@ public final class RedisAllocationMain {
         for (String a : args) {
             if (a.startsWith("--out=")) {
                 out = Path.of(a.substring("--out=".length()));
+            } else if (a.equals("--ticks")) { // the watchdog ticks only, e.g. under JFR
+                libraries = List.of();
             } else if (a.startsWith("--only=")) { // one library's pairs, e.g. under JFR
                 libraries = List.of(Library.valueOf(a.substring("--only=".length())));
                 ticks = false;

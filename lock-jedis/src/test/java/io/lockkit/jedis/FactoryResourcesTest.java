@@ -7,6 +7,7 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockOptions;
 import io.lockkit.MultiLockHandle;
+import io.lockkit.jedis.support.ClientList;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import java.time.Duration;
@@ -183,7 +184,7 @@ class FactoryResourcesTest {
             int pubSub = 0;
             int commands = 0;
             int channels = 0;
-            for (Map<String, String> c : clients(redis)) {
+            for (Map<String, String> c : ClientList.read(redis)) {
                 if (!clientName.equals(c.get("name"))) {
                     continue;
                 }
@@ -201,23 +202,5 @@ class FactoryResourcesTest {
 
     private static int count(Map<String, String> client, String field) {
         return Integer.parseInt(client.getOrDefault(field, "0"));
-    }
-
-    /** {@code CLIENT LIST}, one map of field to value per connection. */
-    private static List<Map<String, String>> clients(RedisServer redis) {
-        String list = String.valueOf(redis.command("CLIENT", "LIST"));
-        return list.lines()
-                .filter(line -> !line.isBlank())
-                .map(line -> {
-                    Map<String, String> fields = new HashMap<>();
-                    for (String field : line.strip().split(" ", -1)) {
-                        int eq = field.indexOf('=');
-                        if (eq > 0) {
-                            fields.put(field.substring(0, eq), field.substring(eq + 1));
-                        }
-                    }
-                    return fields;
-                })
-                .toList();
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.Lock;
  * P8 on PostgreSQL (embedded 17.6): the bytes of a held lock's row ({@code pg_column_size}), and
  * what remains of {@code --names} distinct names (100,000 unless given) once each was locked and
  * released by lockkit on 16 threads: rows and {@code pg_total_relation_size} of every lockkit table,
- * before and after a {@code VACUUM}. Writes {@code memory-jdbc.md} to {@code --out}
+ * before and after a {@code VACUUM}, and after as many other names and another {@code VACUUM}, twice. Writes {@code memory-jdbc.md} to {@code --out}
  * ({@code results/raw} unless given) and prints it.
  */
 public final class JdbcMemoryMain {
@@ -72,44 +72,67 @@ public final class JdbcMemoryMain {
             held.unlock();
             Map<String, long[]> before = tables(c);
             long t0 = System.nanoTime();
-            lockAndRelease(lockkit, names);
+            lockAndRelease(lockkit, "mass:", names);
             long millis = (System.nanoTime() - t0) / 1_000_000;
             Map<String, long[]> after = tables(c);
             exec(c, "VACUUM");
             Map<String, long[]> vacuumed = tables(c);
+            // A second batch of other names after the VACUUM: does the table reuse the freed space?
+            lockAndRelease(lockkit, "again:", names);
+            exec(c, "VACUUM");
+            Map<String, long[]> again = tables(c);
+            lockAndRelease(lockkit, "third:", names);
+            exec(c, "VACUUM");
+            Map<String, long[]> third = tables(c);
             md.append(String.format(
                     Locale.ROOT,
                     "%,d names locked and released in %.1f s.%n%n"
-                            + "| table | rows before | rows after | rows per name | total size before | after | after VACUUM | bytes per name (after − before) |%n"
-                            + "|---|---:|---:|---:|---:|---:|---:|---:|%n",
+                            + "| table | rows before | rows after | rows per name | total size before | after | after VACUUM | after as many other names and VACUUM | again | of it the heap (the rest: indexes, TOAST) | bytes per name (after − before) |%n"
+                            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%n",
                     names,
                     millis / 1000.0));
-            for (String table : after.keySet()) {
-                long[] b = before.getOrDefault(table, new long[2]);
-                long[] a = after.get(table);
-                long[] v = vacuumed.getOrDefault(table, new long[2]);
-                md.append(String.format(
-                        Locale.ROOT,
-                        "| `%s` | %,d | %,d | %.4f | %,d | %,d | %,d | %.1f |%n",
-                        table,
-                        b[0],
-                        a[0],
-                        (a[0] - b[0]) / (double) names,
-                        b[1],
-                        a[1],
-                        v[1],
-                        (a[1] - b[1]) / (double) names));
-            }
+            sizeRows(md, names, before, after, vacuumed, again, third);
         }
     }
 
-    private static void lockAndRelease(JdbcPeers.Client client, int names) throws InterruptedException {
+    /** One row per table: rows and sizes at each step ({rows, total size, heap size} per table). */
+    @SafeVarargs
+    private static void sizeRows(StringBuilder md, int names, Map<String, long[]>... steps) {
+        Map<String, long[]> before = steps[0];
+        Map<String, long[]> after = steps[1];
+        Map<String, long[]> vacuumed = steps[2];
+        Map<String, long[]> again = steps[3];
+        Map<String, long[]> third = steps[4];
+        for (String table : after.keySet()) {
+            long[] b = before.getOrDefault(table, new long[3]);
+            long[] a = after.get(table);
+            long[] v = vacuumed.getOrDefault(table, new long[3]);
+            long[] v2 = again.getOrDefault(table, new long[3]);
+            long[] v3 = third.getOrDefault(table, new long[3]);
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| `%s` | %,d | %,d | %.4f | %,d | %,d | %,d | %,d | %,d | %,d | %.1f |%n",
+                    table,
+                    b[0],
+                    a[0],
+                    (a[0] - b[0]) / (double) names,
+                    b[1],
+                    a[1],
+                    v[1],
+                    v2[1],
+                    v3[1],
+                    v3[2],
+                    (a[1] - b[1]) / (double) names));
+        }
+    }
+
+    private static void lockAndRelease(JdbcPeers.Client client, String prefix, int names) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
             int first = t;
             Thread th = new Thread(() -> {
                 for (int i = first; i < names; i += THREADS) {
-                    Lock l = client.lock("mass:" + i);
+                    Lock l = client.lock(prefix + i);
                     l.lock();
                     l.unlock();
                 }
@@ -135,7 +158,7 @@ public final class JdbcMemoryMain {
         return sb.toString();
     }
 
-    /** Every lockkit table: {rows, pg_total_relation_size}. */
+    /** Every lockkit table: {rows, pg_total_relation_size, pg_relation_size (the heap alone)}. */
     private static Map<String, long[]> tables(Connection c) throws SQLException {
         List<String> names = new ArrayList<>();
         try (Statement s = c.createStatement();
@@ -149,7 +172,8 @@ public final class JdbcMemoryMain {
         for (String t : names) {
             tables.put(t, new long[] {
                 Long.parseLong(first(c, "SELECT count(*) FROM " + t)),
-                Long.parseLong(first(c, "SELECT pg_total_relation_size('" + t + "')"))
+                Long.parseLong(first(c, "SELECT pg_total_relation_size('" + t + "')")),
+                Long.parseLong(first(c, "SELECT pg_relation_size('" + t + "')"))
             });
         }
         return tables;

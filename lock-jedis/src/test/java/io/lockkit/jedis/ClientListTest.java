@@ -7,10 +7,10 @@ import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
+import io.lockkit.jedis.support.ClientList;
 import io.lockkit.testkit.redis.RedisExtension;
 import io.lockkit.testkit.redis.RedisServer;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,7 +32,7 @@ class ClientListTest {
                 DistributedLockFactory second = DistributedLockFactory.create(JedisLockProvider.create(redis.uri()))) {
             useCommandAndPubSubConnections(first);
             useCommandAndPubSubConnections(second);
-            List<Map<String, String>> clients = clients(redis);
+            List<Map<String, String>> clients = ClientList.read(redis);
             for (DistributedLockFactory f : List.of(first, second)) {
                 List<Map<String, String>> named = clients.stream()
                         .filter(c -> f.clientId().equals(c.get("name")))
@@ -59,7 +59,7 @@ class ClientListTest {
                 JedisLockProvider.builder().uri(redis.uri()).clientName(given).build();
         try (DistributedLockFactory f = DistributedLockFactory.create(provider)) {
             useCommandAndPubSubConnections(f);
-            List<Map<String, String>> clients = clients(redis);
+            List<Map<String, String>> clients = ClientList.read(redis);
             assertThat(clients.stream().filter(c -> given.equals(c.get("name"))))
                     .as("connections named %s in %s", given, clients)
                     .hasSizeGreaterThanOrEqualTo(2);
@@ -79,23 +79,5 @@ class ClientListTest {
     /** The channels a client is subscribed to, classic and sharded ({@code ssub} on Redis 7). */
     private static int subscriptions(Map<String, String> client) {
         return Integer.parseInt(client.getOrDefault("sub", "0")) + Integer.parseInt(client.getOrDefault("ssub", "0"));
-    }
-
-    /** {@code CLIENT LIST}, one map of field to value per connection. */
-    private static List<Map<String, String>> clients(RedisServer redis) {
-        String list = String.valueOf(redis.command("CLIENT", "LIST"));
-        return list.lines()
-                .filter(line -> !line.isBlank())
-                .map(line -> {
-                    Map<String, String> fields = new HashMap<>();
-                    for (String field : line.strip().split(" ", -1)) {
-                        int eq = field.indexOf('=');
-                        if (eq > 0) {
-                            fields.put(field.substring(0, eq), field.substring(eq + 1));
-                        }
-                    }
-                    return fields;
-                })
-                .toList();
     }
 }

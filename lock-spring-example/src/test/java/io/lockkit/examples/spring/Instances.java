@@ -2,6 +2,7 @@ package io.lockkit.examples.spring;
 
 import static org.awaitility.Awaitility.await;
 
+import io.lockkit.testkit.redis.RedisFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,10 +66,13 @@ final class Instances implements AutoCloseable {
                 "--server.port=0",
                 "--example.instance=" + name,
                 "--example.data-dir=" + dir.toAbsolutePath());
-        return new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(log(name).toFile())
-                .start();
+                .redirectOutput(log(name).toFile());
+        // the fixture's own variable (which Redis the test starts), not a key of the application: lock-spring
+        // would warn that it knows no such lockkit key
+        builder.environment().remove(RedisFixture.SOURCES_ENVIRONMENT_VARIABLE);
+        return builder.start();
     }
 
     /** The packaged application, built by {@code mvn package}. */

@@ -30,6 +30,12 @@ final class Journal {
         long lateMillis() {
             return millis - tick() * PERIOD_MILLIS;
         }
+
+        /** {@code instance@ms after the tick}, for messages. */
+        @Override
+        public String toString() {
+            return instance + "@" + lateMillis();
+        }
     }
 
     private Journal() {}

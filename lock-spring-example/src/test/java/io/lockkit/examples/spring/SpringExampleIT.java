@@ -25,7 +25,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,6 +44,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 // - Ticks are judged by the nearest even second, not by milliseconds: a run belongs to the tick it
 //   is nearest to, so a run that came up to a second late (or a few ms early) still counts for its
 //   own tick. ReportJob's design notes say why its lock excludes a second run of a tick.
+// - One lock name for every tick has one way to miss a tick: a run that began more than 0.5 s late
+//   (the period less holdAtLeast) still holds the lock when the next tick's calls come. On a loaded
+//   machine a JVM's first calls do (one began 560 ms late on JDK 25 at a load average of 16): the
+//   count starts a tick later, and a tick without a run passes when, and only when, a late run
+//   explains it (lateRunExplainsMissedTick). Nothing excuses two runs in a tick.
 @DisplayName("The Spring Boot example as two packaged instances against one Redis")
 @Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 class SpringExampleIT {
@@ -86,8 +90,9 @@ class SpringExampleIT {
                 .mapToLong(Journal.Line::millis)
                 .max()
                 .orElseThrow();
-        // the first tick whose whole window (half a period either side) follows both starts
-        firstTick = Journal.tickOf(lastReady + Journal.PERIOD_MILLIS);
+        // the tick after the first whose whole window (half a period either side) follows both starts: a
+        // JVM's first calls of the lock can be slow
+        firstTick = Journal.tickOf(lastReady + Journal.PERIOD_MILLIS) + 1;
     }
 
     @AfterAll
@@ -147,7 +152,8 @@ class SpringExampleIT {
 
     @Test
     @DisplayName("the report, scheduled every 2 s on both instances under @Locked(\"report\", SKIP, holdAtLeast"
-            + " 1.5 s): one run per tick over 6 ticks, under increasing tokens")
+            + " 1.5 s), over 6 ticks: never two runs in a tick, none missed but after a run 0.5 s late, tokens"
+            + " increasing")
     void reportRunsOncePerTickAcrossBothInstances() {
         long lastTick = firstTick + TICKS - 1;
         // every instance has called the report of the tick after the last one counted: the counted ones are over
@@ -163,18 +169,27 @@ class SpringExampleIT {
                             == NAMES.size();
                 });
         List<Journal.Line> lines = Journal.read(DIR, NAMES);
-        Map<Long, List<String>> runsByTick = byTick(Journal.of(lines, "run"), lastTick);
-        Map<Long, List<String>> callsByTick = byTick(Journal.of(lines, "call"), lastTick);
         List<Journal.Line> runs = Journal.of(lines, "run");
+        // from the tick before the first counted one to the one after the last: a late run there may hold the
+        // lock over a counted tick, or be a counted tick's own run come more than a second late
+        Map<Long, List<Journal.Line>> runsByTick = byTick(runs, firstTick - 1, lastTick + 1);
+        Map<Long, List<Journal.Line>> callsByTick = byTick(Journal.of(lines, "call"), firstTick, lastTick);
         System.out.printf(
-                "SpringExampleIT: ticks %d to %d, runs %s, calls (the unlocked twin) %s%n",
+                "SpringExampleIT: ticks %d to %d (instance@ms after the tick), runs %s, calls (the unlocked twin) %s%n",
                 firstTick, lastTick, runsByTick, callsByTick);
 
-        assertThat(runsByTick.entrySet().stream()
-                        .filter(e -> e.getValue().size() != 1)
-                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
-                .as("ticks without exactly one run (instance@ms after the tick), of %s", runsByTick)
-                .isEmpty();
+        for (long tick = firstTick; tick <= lastTick; tick++) {
+            List<Journal.Line> inTick = runsByTick.get(tick);
+            assertThat(inTick).as("runs of tick %d, of %s", tick, runsByTick).hasSizeLessThanOrEqualTo(1);
+            if (inTick.isEmpty()) {
+                assertThat(lateRunExplainsMissedTick(runsByTick.get(tick - 1), runsByTick.get(tick + 1)))
+                        .as(
+                                "tick %d has no run, though the run before it was on time and the one after it"
+                                        + " is the next tick's own, of %s",
+                                tick, runsByTick)
+                        .isTrue();
+            }
+        }
         for (int i = 1; i < runs.size(); i++) {
             assertThat(runs.get(i).value())
                     .as("token of run %s, after %s", runs.get(i), runs.get(i - 1))
@@ -186,16 +201,27 @@ class SpringExampleIT {
                 .hasSizeGreaterThan(TICKS / 2);
     }
 
-    /** The lines of the counted ticks, as instance@ms-after-the-tick, by tick. */
-    private static Map<Long, List<String>> byTick(List<Journal.Line> lines, long lastTick) {
-        Map<Long, List<String>> byTick = new TreeMap<>();
-        for (long t = firstTick; t <= lastTick; t++) {
+    /**
+     * Whether a tick without a run is one that the lock's design allows to be missed: the run of the
+     * tick before began more than 0.5 s (the period less holdAtLeast) after its tick, so its hold
+     * covered this tick's calls (400 ms: a run's time is taken after it has the lock); or this tick's
+     * run came more than a second late and counts for the next tick, whose calls then found it held.
+     */
+    private static boolean lateRunExplainsMissedTick(List<Journal.Line> before, List<Journal.Line> after) {
+        return (before.size() == 1 && before.get(0).lateMillis() > 400)
+                || (after.size() == 1 && after.get(0).lateMillis() < -400);
+    }
+
+    /** The lines of ticks {@code first} to {@code last}, by tick. */
+    private static Map<Long, List<Journal.Line>> byTick(List<Journal.Line> lines, long first, long last) {
+        Map<Long, List<Journal.Line>> byTick = new TreeMap<>();
+        for (long t = first; t <= last; t++) {
             byTick.put(t, new ArrayList<>());
         }
         for (Journal.Line line : lines) {
-            List<String> tick = byTick.get(line.tick());
+            List<Journal.Line> tick = byTick.get(line.tick());
             if (tick != null) {
-                tick.add(line.instance() + "@" + line.lateMillis());
+                tick.add(line);
             }
         }
         return byTick;

@@ -80,10 +80,19 @@ public class SharedFiles {
         }
     }
 
-    private Path countFile(String sku) {
+    /**
+     * Returns {@code sku} when it can name a count file.
+     *
+     * @throws IllegalArgumentException when it is not 1 to 40 letters, digits or dashes
+     */
+    public static String checkedSku(String sku) {
         if (!SKU.matcher(sku).matches()) {
             throw new IllegalArgumentException("sku must be 1 to 40 letters, digits or dashes; was " + sku);
         }
-        return dir.resolve(sku + ".count");
+        return sku;
+    }
+
+    private Path countFile(String sku) {
+        return dir.resolve(checkedSku(sku) + ".count");
     }
 }

@@ -22,16 +22,16 @@ public class StockController {
         this.stock = stock;
     }
 
-    /** Reserves {@code quantity} (1 to 1000) of {@code sku} under the SKU's lock. */
+    /** Reserves {@code quantity} (1 to 1000) of {@code sku} under the SKU's lock; a bad SKU is refused before it. */
     @PostMapping("/reservations")
     public Reservation reserve(@PathVariable String sku, @RequestParam(defaultValue = "1") int quantity) {
-        return stock.reserve(sku, checked(quantity));
+        return stock.reserve(SharedFiles.checkedSku(sku), checked(quantity));
     }
 
     /** The same without the lock: the negative control of SpringExampleIT. */
     @PostMapping("/unlocked-reservations")
     public Reservation reserveWithoutLock(@PathVariable String sku, @RequestParam(defaultValue = "1") int quantity) {
-        return stock.reserveWithoutLock(sku, checked(quantity));
+        return stock.reserveWithoutLock(SharedFiles.checkedSku(sku), checked(quantity));
     }
 
     /** The reservations of {@code sku} so far. */

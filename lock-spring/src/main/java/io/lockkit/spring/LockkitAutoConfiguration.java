@@ -77,6 +77,13 @@ public class LockkitAutoConfiguration {
         return lockkit.factoryBean();
     }
 
+    /** The leaderships declared in configuration, by name. */
+    @Bean
+    @ConditionalOnMissingBean(LockkitLeaderships.class)
+    public LockkitLeaderships lockkitLeaderships(SpringLockkit lockkit) {
+        return lockkit::leadership;
+    }
+
     /** The {@code @Locked} advisor, at {@link #ADVISOR_ORDER}. */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)

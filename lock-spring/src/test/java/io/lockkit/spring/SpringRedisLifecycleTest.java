@@ -134,6 +134,15 @@ class SpringRedisLifecycleTest {
                     LeadershipGrantedEvent granted = (LeadershipGrantedEvent) events.events.get(0);
                     assertThat(granted.name()).isEqualTo("reports");
                     assertThat(granted.fencingToken()).isPositive();
+                    LockkitLeaderships leaderships = c.getBean(LockkitLeaderships.class);
+                    assertThat(leaderships.get("reports"))
+                            .as("the declared leadership, as a bean")
+                            .hasValueSatisfying(l -> {
+                                assertThat(l.isLeader()).isTrue();
+                                assertThat(l.currentTerm().orElseThrow().fencingToken())
+                                        .isEqualTo(granted.fencingToken());
+                            });
+                    assertThat(leaderships.get("undeclared")).isEmpty();
                     c.getSourceApplicationContext().close();
                     assertThat(events.events).hasSize(2);
                     LeadershipRevokedEvent revoked = (LeadershipRevokedEvent) events.events.get(1);

@@ -1,6 +1,7 @@
 package io.lockkit.spring.internal;
 
 import io.lockkit.DistributedLockFactory;
+import io.lockkit.Leadership;
 import io.lockkit.cdi.LeadershipGranted;
 import io.lockkit.cdi.LeadershipRevoked;
 import io.lockkit.cdi.internal.engine.BackendOutage;
@@ -14,6 +15,7 @@ import io.lockkit.spi.ProviderEnvironment;
 import io.lockkit.spring.LeadershipGrantedEvent;
 import io.lockkit.spring.LeadershipRevokedEvent;
 import java.util.Locale;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.target.AbstractLazyCreationTargetSource;
@@ -76,6 +78,11 @@ public final class SpringLockkit implements SmartLifecycle, DisposableBean {
                         ? new SpringTransactions()
                         : TransactionCompletion.NONE;
         this.leaderships = new Leaderships(this::publish);
+    }
+
+    /** The declared leadership {@code name}, once started (see {@code LockkitLeaderships}). */
+    public Optional<Leadership> leadership(String name) {
+        return leaderships.get(name);
     }
 
     /** The configuration, as lockkit reads it. */

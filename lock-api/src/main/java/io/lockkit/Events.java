@@ -6,6 +6,7 @@ import io.lockkit.LockObserver.Outcome;
 import io.lockkit.spi.Claim;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import jdk.jfr.FlightRecorder;
 import org.jspecify.annotations.Nullable;
 
@@ -117,8 +118,14 @@ final class Events {
 
     private final Ticker ticker;
     private final Guarded[] observers;
-    /** Threads of this factory waiting for a busy lock; counted only for observers. */
-    private final AtomicInteger waiting = new AtomicInteger();
+    /**
+     * Threads of this factory waiting for a busy lock; counted only for observers. A change and its
+     * report happen under {@link #waitingOrder}, so observers are told the counts in the order they
+     * changed and the last count told is the current one.
+     */
+    private int waiting;
+
+    private final ReentrantLock waitingOrder = new ReentrantLock();
     /** Losses of the last minute, for {@link LockOperations#health}; counted with or without observers. */
     final LossWindow losses = new LossWindow();
 
@@ -292,7 +299,7 @@ final class Events {
     /** The calling thread found {@code name} busy and waits for it; returns true (for a flag). */
     boolean waitStarted(String name) {
         if (observers.length > 0) {
-            waitingChanged(name, waiting.incrementAndGet());
+            waitingChanged(name, +1);
         }
         return true;
     }
@@ -300,7 +307,7 @@ final class Events {
     /** The calling thread, which had {@linkplain #waitStarted started} waiting, stopped. */
     void waitEnded(String name) {
         if (observers.length > 0) {
-            waitingChanged(name, waiting.decrementAndGet());
+            waitingChanged(name, -1);
         }
     }
 
@@ -340,13 +347,19 @@ final class Events {
         }
     }
 
-    private void waitingChanged(String name, int waiting) {
-        for (Guarded g : observers) {
-            try {
-                g.observer.waitingChanged(name, waiting);
-            } catch (Throwable t) {
-                g.failed(Kind.WAITING_CHANGED, t);
+    private void waitingChanged(String name, int change) {
+        waitingOrder.lock();
+        try {
+            int now = waiting += change;
+            for (Guarded g : observers) {
+                try {
+                    g.observer.waitingChanged(name, now);
+                } catch (Throwable t) {
+                    g.failed(Kind.WAITING_CHANGED, t);
+                }
             }
+        } finally {
+            waitingOrder.unlock();
         }
     }
 }

@@ -138,6 +138,9 @@ public interface LockObserver {
     /**
      * A thread started or stopped waiting for a busy lock.
      *
+     * <p>Calls of this method are made one at a time, in the order the count changed, so the last
+     * count told is the current one (a gauge may simply keep it).
+     *
      * @param name the lock the thread waits, or waited, for
      * @param waiting the number of threads of this factory now waiting, for any lock
      */

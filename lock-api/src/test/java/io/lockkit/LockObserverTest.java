@@ -10,6 +10,7 @@ import io.lockkit.spi.LockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Handler;
@@ -189,6 +190,54 @@ class LockObserverTest {
         assertThat(seen.calls.get(1)).isEqualTo("waiting orders:42 0");
         assertThat(seen.calls.get(2)).startsWith("acquired orders:42 token ");
         assertThat(seen.calls.get(3)).startsWith("released orders:42 token ");
+    }
+
+    @Test
+    void waitingCountsAreToldInTheOrderTheyChanged() throws Exception {
+        CountDownLatch firstTold = new CountDownLatch(1);
+        CountDownLatch secondTold = new CountDownLatch(1);
+        List<Integer> told = new CopyOnWriteArrayList<>();
+        LockObserver slowOnTheFirst = new LockObserver() {
+            @Override
+            public void waitingChanged(String name, int now) {
+                if (firstTold.getCount() > 0) {
+                    firstTold.countDown();
+                    try { // the second waiter reports meanwhile unless reports are ordered
+                        secondTold.await(1, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                } else if (now == 2) {
+                    secondTold.countDown();
+                }
+                told.add(now);
+            }
+        };
+        try (DistributedLockFactory observed = DistributedLockFactory.builder(backend.newClient())
+                .observer(slowOnTheFirst)
+                .build()) {
+            LockHandle held = other.acquire(NAME, LockOptions.noWait());
+            Runnable waitForIt = () -> {
+                try {
+                    observed.acquire(NAME, LockOptions.waitAtMost(Duration.ofSeconds(30)))
+                            .release();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            Thread first = new Thread(waitForIt);
+            first.start();
+            assertThat(firstTold.await(5, TimeUnit.SECONDS)).isTrue();
+            Thread second = new Thread(waitForIt);
+            second.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> told.size() == 2);
+
+            assertThat(told).as("the last count told is the number waiting").containsExactly(1, 2);
+            held.release();
+            first.join(TimeUnit.SECONDS.toMillis(10));
+            second.join(TimeUnit.SECONDS.toMillis(10));
+            assertThat(told).containsExactly(1, 2, 1, 0);
+        }
     }
 
     @Test

@@ -12,6 +12,6 @@ record HoldKey(String name, String owner) {
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(name, owner);
+        return 31 * name.hashCode() + owner.hashCode(); // Objects.hash would allocate its varargs array
     }
 }

@@ -28,6 +28,9 @@ public final class LockOptions {
     /** The longest lease or wait accepted: about 100 years, far below nanosecond overflow. */
     public static final Duration MAX_DURATION = Duration.ofDays(36_500);
 
+    /** The watchdog's renewal interval when neither it nor the lease is set: a third of the lease. */
+    private static final Duration DEFAULT_RENEWAL_INTERVAL = DEFAULT_WATCHDOG_LEASE.dividedBy(3);
+
     /** Wait as long as it takes; lease kept by the watchdog. */
     public static final LockOptions DEFAULTS = builder().build();
 
@@ -38,12 +41,16 @@ public final class LockOptions {
     private final @Nullable Duration lease; // null: watchdog
     private final @Nullable Duration watchdogLease; // null: the factory's
     private final @Nullable Duration renewalInterval; // null: a third of watchdogLease, or the factory's
+    /** The renewal interval these options set: renewalInterval, else a third of watchdogLease; null for neither. */
+    private final @Nullable Duration ownRenewal;
 
     private LockOptions(Builder b) {
         this.wait = b.wait;
         this.lease = b.lease;
         this.watchdogLease = b.watchdogLease;
         this.renewalInterval = b.renewalInterval;
+        this.ownRenewal =
+                renewalInterval != null ? renewalInterval : watchdogLease != null ? watchdogLease.dividedBy(3) : null;
     }
 
     public static Builder builder() {
@@ -126,10 +133,7 @@ public final class LockOptions {
 
     /** How often the watchdog renews, or empty to use the factory's (a third of the watchdog lease). */
     public Optional<Duration> renewalInterval() {
-        if (renewalInterval == null && watchdogLease != null) {
-            return Optional.of(watchdogLease.dividedBy(3));
-        }
-        return Optional.ofNullable(renewalInterval);
+        return Optional.ofNullable(ownRenewal);
     }
 
     /** The watchdog lease these options give, falling back to {@code defaults} and then to 30 s. */
@@ -141,14 +145,10 @@ public final class LockOptions {
 
     /** The renewal interval these options give, falling back like {@link #effectiveWatchdogLease}. */
     Duration effectiveRenewalInterval(LockOptions defaults) {
-        if (renewalInterval != null) {
-            return renewalInterval;
-        }
-        if (watchdogLease == null) {
-            return defaults.renewalInterval()
-                    .orElse(effectiveWatchdogLease(defaults).dividedBy(3));
-        }
-        return watchdogLease.dividedBy(3);
+        // Computed when the options were built: this runs on every acquisition.
+        return ownRenewal != null
+                ? ownRenewal
+                : defaults.ownRenewal != null ? defaults.ownRenewal : DEFAULT_RENEWAL_INTERVAL;
     }
 
     @Override

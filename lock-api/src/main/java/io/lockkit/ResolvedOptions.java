@@ -52,8 +52,11 @@ record ResolvedOptions(
     }
 
     /** These options, for a hold that takes {@code claim} of the name. */
+    @SuppressWarnings("ReferenceEquality") // the same claim object, nearly always a constant: no copy needed
     ResolvedOptions withClaim(Claim claim) {
-        return new ResolvedOptions(lease, watchdog, renewalInterval, waitsForever, maxWait, claim);
+        return claim == this.claim
+                ? this
+                : new ResolvedOptions(lease, watchdog, renewalInterval, waitsForever, maxWait, claim);
     }
 
     /** A wait of zero: one attempt, no waiting. */

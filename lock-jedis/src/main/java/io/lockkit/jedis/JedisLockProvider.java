@@ -2,8 +2,10 @@ package io.lockkit.jedis;
 
 import io.lockkit.LockException;
 import io.lockkit.jedis.internal.AcquireScript;
+import io.lockkit.jedis.internal.Arg;
 import io.lockkit.jedis.internal.CapacityScript;
 import io.lockkit.jedis.internal.ClientName;
+import io.lockkit.jedis.internal.ClientPrefix;
 import io.lockkit.jedis.internal.InspectScript;
 import io.lockkit.jedis.internal.Keys;
 import io.lockkit.jedis.internal.Listing;
@@ -109,11 +111,12 @@ public final class JedisLockProvider implements LockProvider {
     // Made here, not in close(): Payara refuses to define a lambda's class while it undeploys.
     private final QueuedWaits.Abandon leaveQueue = this::abandon;
     private final String description;
+    private final ClientPrefix clientPrefix = new ClientPrefix();
 
     // clientName: the name of the connections of a client the provider made; null for the application's client.
     JedisLockProvider(JedisLockProviderBuilder b, UnifiedJedis jedis, @Nullable ClientName clientName) {
         this.jedis = jedis;
-        this.calls = new RedisCalls(jedis, b.maxConnections, b.timeout);
+        this.calls = new RedisCalls(jedis, b.maxConnections, b.timeout, clientName != null);
         this.ownsClient = clientName != null;
         this.clientName = clientName;
         this.keys = new Keys(b.keyPrefix);
@@ -160,8 +163,9 @@ public final class JedisLockProvider implements LockProvider {
             // contended wait does not pay for the connection. Cluster shards start on demand.
             topology.wakeUps(name).start();
         }
-        String base = keys.base(name);
-        AcquireScript.Call call = attempt(request, base);
+        Keys.Encoded encoded = keys.encoded(name);
+        String base = encoded.base();
+        AcquireScript.Call call = attempt(request, encoded);
         AcquireScript.Reply reply;
         try {
             reply = calls.run(
@@ -192,7 +196,7 @@ public final class JedisLockProvider implements LockProvider {
      * {@code shared.lua} for a shared one. The slack of a queue entry past the owner's next
      * retry is the claim timeout.
      */
-    private AcquireScript.Call attempt(LockRequest request, String base) {
+    private AcquireScript.Call attempt(LockRequest request, Keys.Encoded keys) {
         Claim claim = request.claim();
         String owner = request.owner();
         if (claim.exclusive()) {
@@ -204,7 +208,7 @@ public final class JedisLockProvider implements LockProvider {
                     queued.mayBeQueued(request.name(), owner),
                     request.waitId(),
                     claim.fair());
-            return new AcquireScript.Call(Scripts.ACQUIRE, Keys.all(base), args.encode(), owner, AcquireScript::decode);
+            return new AcquireScript.Call(Scripts.ACQUIRE, keys.all(), args.encode(), owner, AcquireScript::decode);
         }
         String beside = claim.beside();
         SharedScript.Args args = new SharedScript.Args(
@@ -219,7 +223,7 @@ public final class JedisLockProvider implements LockProvider {
                 beside == null ? "" : beside);
         int weight = claim.weight();
         return new AcquireScript.Call(
-                Scripts.SHARED, Keys.shared(base), args.encode(), owner, reply -> SharedScript.decode(reply, weight));
+                Scripts.SHARED, keys.shared(), args.encode(), owner, reply -> SharedScript.decode(reply, weight));
     }
 
     /**
@@ -239,7 +243,7 @@ public final class JedisLockProvider implements LockProvider {
         List<AcquireScript.Call> attempts = new ArrayList<>(requests.size());
         List<Scripts.Invocation> invocations = new ArrayList<>(requests.size());
         for (LockRequest r : requests) {
-            AcquireScript.Call c = attempt(r, keys.base(r.name()));
+            AcquireScript.Call c = attempt(r, keys.encoded(r.name()));
             attempts.add(c);
             invocations.add(new Scripts.Invocation(c.script(), c.keys(), c.args()));
         }
@@ -308,32 +312,26 @@ public final class JedisLockProvider implements LockProvider {
 
     /** The script call of a release, an abandon or a forced release. */
     private Scripts.Invocation releaseCall(String name, String owner, ReleaseScript.Mode mode, long waitId) {
-        String base = keys.base(name);
+        Keys.Encoded encoded = keys.encoded(name);
         // One nonce per call, the same for run()'s retry: the script records it when it lowers a
         // reentrant hold count, so a retry whose first attempt ran (reply lost) does not lower the
         // count again and free the lock under an owner that still holds it once.
-        String nonce = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        Arg nonce = Arg.base36(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
         // Only a release's caller hears the grantee from the reply and wakes a waiter of its own
         // client; an abandon's caller does not, so its hand-over is always published.
-        String localPrefix = mode == ReleaseScript.Mode.RELEASE ? clientPrefix(owner) : "";
+        Arg localPrefix = mode == ReleaseScript.Mode.RELEASE ? clientPrefix.of(owner) : ClientPrefix.NONE;
         ReleaseScript.Args args = new ReleaseScript.Args(
                 owner,
                 mode,
                 claimTimeout,
                 fenceRetention,
-                Keys.channel(base),
+                encoded.channel(),
                 topology.publishCommand(),
                 localPrefix,
                 localHandOffs,
                 nonce,
                 waitId);
-        return new Scripts.Invocation(Scripts.RELEASE, Keys.all(base), args.encode());
-    }
-
-    /** The client part of an owner id ({@code <client id>:<owner>}), which the release script may prefer. */
-    private static String clientPrefix(String owner) {
-        int colon = owner.indexOf(':');
-        return colon < 0 ? "" : owner.substring(0, colon + 1);
+        return new Scripts.Invocation(Scripts.RELEASE, encoded.all(), args.encode());
     }
 
     @Override
@@ -364,7 +362,7 @@ public final class JedisLockProvider implements LockProvider {
 
     @Override
     public Optional<LockState> inspect(String name) {
-        List<String> keyList = Keys.shared(keys.base(name));
+        List<Arg> keyList = keys.encoded(name).shared();
         InspectScript.Reply reply =
                 calls.run(name, () -> InspectScript.decode(calls.script(Scripts.INSPECT, keyList, List.of())));
         return reply instanceof InspectScript.Held held ? Optional.of(Listing.state(held)) : Optional.empty();
@@ -390,6 +388,7 @@ public final class JedisLockProvider implements LockProvider {
     @Override
     public void useClientId(String clientId) {
         if (clientName != null) {
+            calls.dropKeptConnections(); // named before; adoptClientId drops the pool's idle ones
             RedisClients.adoptClientId(jedis, clientName, clientId);
         }
     }

@@ -84,6 +84,7 @@ class JedisListingTest {
         }
         assertThat(inspectCalls).as("commands of one inspect").isEqualTo(Map.of("evalsha", 1L));
 
+        p.list(prefix, null, 4); // opens the pooled connection listings use (lock calls keep their own)
         int pages = 0;
         int found = 0;
         Map<String, Long> calls;

@@ -15,6 +15,10 @@ public final class AcquireScript {
     /** The script's {@code KEYS}, in order. */
     public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey");
 
+    private static final Arg.Remembered<Duration> LEASES = new Arg.Remembered<>(AcquireScript::millisUpArg);
+    private static final Arg.Remembered<Duration> WAITS = new Arg.Remembered<>(AcquireScript::millisUpArg);
+    private static final Arg.Remembered<Duration> SLACKS = new Arg.Remembered<>(d -> Arg.of(d.toMillis()));
+
     private AcquireScript() {}
 
     /**
@@ -44,15 +48,15 @@ public final class AcquireScript {
         }
 
         /** The arguments as the script takes them. */
-        public List<String> encode() {
+        public List<Arg> encode() {
             return List.of(
-                    owner,
-                    millisUp(lease),
-                    millisUp(maxWait),
-                    Long.toString(queueSlack.toMillis()),
-                    mayBeQueued ? "1" : "0",
-                    Long.toString(waitId),
-                    fair ? "1" : "0");
+                    Arg.of(owner),
+                    LEASES.of(lease),
+                    WAITS.of(maxWait),
+                    SLACKS.of(queueSlack),
+                    Arg.of(mayBeQueued),
+                    Arg.of(waitId),
+                    Arg.of(fair));
         }
     }
 
@@ -62,8 +66,7 @@ public final class AcquireScript {
      *
      * @param owner the owner the attempt is for (whose hold an undo gives back)
      */
-    public record Call(
-            Scripts script, List<String> keys, List<String> args, String owner, Function<Object, Reply> decoder) {
+    public record Call(Scripts script, List<Arg> keys, List<Arg> args, String owner, Function<Object, Reply> decoder) {
 
         /** Runs the call in one round trip. */
         public Reply run(RedisCalls calls) {
@@ -77,9 +80,14 @@ public final class AcquireScript {
      * (cut to whole milliseconds, a lease of 1.999 ms lasted 1 ms on Redis while the client
      * called the hold valid for 1.999 ms).
      */
-    static String millisUp(Duration d) {
+    static long millisUp(Duration d) {
         long millis = d.toMillis();
-        return Long.toString(d.equals(Duration.ofMillis(millis)) ? millis : millis + 1);
+        return d.equals(Duration.ofMillis(millis)) ? millis : millis + 1;
+    }
+
+    /** {@link #millisUp} as a script argument. */
+    static Arg millisUpArg(Duration d) {
+        return Arg.of(millisUp(d));
     }
 
     /** What the script answered: the lock is the owner's now, or busy. */

@@ -15,8 +15,8 @@ public final class CapacityScript {
     private CapacityScript() {}
 
     /** The keys the script takes for the lock whose keys start with {@code base}. */
-    public static List<String> keys(String base) {
-        List<String> shared = Keys.shared(base);
+    public static List<Arg> keys(String base) {
+        List<Arg> shared = Keys.sharedArgs(base);
         return List.of(shared.get(0), shared.get(3));
     }
 
@@ -35,8 +35,8 @@ public final class CapacityScript {
         }
 
         /** The arguments as the script takes them. */
-        public List<String> encode() {
-            return List.of(Integer.toString(capacity), channel, publishCommand);
+        public List<Arg> encode() {
+            return List.of(Arg.of(capacity), Arg.of(channel), Arg.of(publishCommand));
         }
     }
 }

@@ -38,16 +38,16 @@ import redis.clients.jedis.util.Pool;
  */
 public final class CommandBatcher {
 
-    private static final System.Logger LOG = System.getLogger(CommandBatcher.class.getName());
-
     /** The most commands written in one go: bounds the reply wait of the first in a batch. */
     static final int MAX_BATCH = 64;
 
-    private final Pool<Connection> pool;
     private final int connections;
     private final long timeoutNanos;
     private final Duration timeout;
     private final AtomicInteger busy = new AtomicInteger();
+    /** Where a batch's connection comes from and goes back to. */
+    private final BatchConnections pooled;
+
     private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
     private final LongAdder batches = new LongAdder();
     private final LongAdder commands = new LongAdder();
@@ -58,6 +58,19 @@ public final class CommandBatcher {
      * @param timeout     how long a command may wait for a connection before it fails unsent
      */
     public CommandBatcher(Pool<Connection> pool, int connections, Duration timeout) {
+        this(pool, connections, timeout, false);
+    }
+
+    /**
+     * @param pool        where connections come from
+     * @param connections the most batches in flight at once, each on its own connection
+     * @param timeout     how long a command may wait for a connection before it fails unsent
+     * @param keep        whether a connection stays with the batcher between batches (until it
+     *                    breaks, {@link #dropKept} or {@link #close}) instead of going back to the
+     *                    pool after each: for a pool of the batcher's own, not one an application
+     *                    shares, whose connections it would keep from the application
+     */
+    public CommandBatcher(Pool<Connection> pool, int connections, Duration timeout, boolean keep) {
         if (pool == null) {
             throw new IllegalArgumentException("pool must not be null");
         }
@@ -67,10 +80,20 @@ public final class CommandBatcher {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
         }
-        this.pool = pool;
         this.connections = connections;
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
+        this.pooled = new BatchConnections(pool, keep ? connections : 0);
+    }
+
+    /** Returns the kept connections to the pool (e.g. after their client name changed); later batches borrow anew. */
+    public void dropKept() {
+        pooled.dropKept();
+    }
+
+    /** Keeps no connection from now on and returns the kept ones, so that the pool can close them all. */
+    public void close() {
+        pooled.close();
     }
 
     /**
@@ -204,7 +227,7 @@ public final class CommandBatcher {
         }
         Connection connection;
         try {
-            connection = pool.getResource();
+            connection = pooled.take();
         } catch (RuntimeException e) {
             release();
             fail(batch, e);
@@ -260,14 +283,7 @@ public final class CommandBatcher {
      * return it costs the pool that connection only, never a caller.
      */
     private void giveUp(Connection connection) {
-        try {
-            connection.close();
-        } catch (RuntimeException e) {
-            // DEBUG: it fails when the pool, replacing a broken connection, cannot connect either (Redis
-            // is down), which the calls that failed already report; a warning with a stack trace here
-            // was one more of them in every outage, saying nothing an operator can act on.
-            LOG.log(System.Logger.Level.DEBUG, "returning a Redis connection to its pool failed", e);
-        }
+        pooled.giveBack(connection);
         release();
     }
 

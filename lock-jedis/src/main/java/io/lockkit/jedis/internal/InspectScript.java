@@ -27,7 +27,7 @@ public final class InspectScript {
             return Contracts.names(Args.class);
         }
 
-        public List<String> encode() {
+        public List<Arg> encode() {
             return List.of();
         }
     }

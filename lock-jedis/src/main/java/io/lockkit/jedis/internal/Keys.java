@@ -1,5 +1,7 @@
 package io.lockkit.jedis.internal;
 
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,10 +11,67 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Keys {
 
+    /** Slots of the cache of encoded keys: a power of two. */
+    static final int CACHED_NAMES = 256;
+
     private final String prefix;
+    /**
+     * The encoded keys of recently used names, one per slot of the name's hash (a newer name takes
+     * the slot over): a hot name's keys are encoded once, not on every call, and the cache never
+     * holds more than {@value #CACHED_NAMES} names. Entries are immutable; a racy read sees a whole
+     * one or an older one.
+     */
+    private final AtomicReferenceArray<@Nullable Encoded> encoded = new AtomicReferenceArray<>(CACHED_NAMES);
 
     public Keys(String prefix) {
         this.prefix = prefix;
+    }
+
+    /** The keys and channel of lock {@code name}, encoded for the scripts. */
+    public Encoded encoded(String name) {
+        int slot = name.hashCode() & (CACHED_NAMES - 1);
+        Encoded e = encoded.get(slot);
+        if (e != null && e.name.equals(name)) {
+            return e;
+        }
+        e = new Encoded(name, base(name));
+        encoded.set(slot, e);
+        return e;
+    }
+
+    /** The encoded keys and channel of one lock name. Immutable. */
+    public static final class Encoded {
+        final String name;
+        private final String base;
+        private final List<Arg> all;
+        private final Arg channel;
+
+        Encoded(String name, String base) {
+            this.name = name;
+            this.base = base;
+            this.all = allArgs(base);
+            this.channel = Keys.channel(all.get(0));
+        }
+
+        /** {@link Keys#base}. */
+        public String base() {
+            return base;
+        }
+
+        /** {@link Keys#allArgs}. */
+        public List<Arg> all() {
+            return all;
+        }
+
+        /** {@link Keys#sharedArgs}. */
+        public List<Arg> shared() {
+            return List.of(all.get(0), all.get(1), all.get(2), Arg.suffixed(all.get(0), ":cap"));
+        }
+
+        /** {@link Keys#channel(Arg)}. */
+        public Arg channel() {
+            return channel;
+        }
     }
 
     /** {@code <prefix>:{<escaped name>}} — the tag part every key of the lock starts with. */
@@ -82,16 +141,33 @@ public final class Keys {
     }
 
     /** The three keys the scripts take: lock hash (which also keeps the fencing token), wait queue, queue deadlines. */
-    public static java.util.List<String> all(String base) {
-        return java.util.List.of(base, base + ":q", base + ":qd");
+    public static List<String> all(String base) {
+        return List.of(base, base + ":q", base + ":qd");
     }
 
     /**
      * The four keys of {@code shared.lua}: those of {@link #all} and the name's stored capacity
      * ({@code <base>:cap}, a hash without expiry: the name's configuration, which outlives its holders).
      */
-    public static java.util.List<String> shared(String base) {
-        return java.util.List.of(base, base + ":q", base + ":qd", base + ":cap");
+    public static List<String> shared(String base) {
+        return List.of(base, base + ":q", base + ":qd", base + ":cap");
+    }
+
+    /** The keys of {@link #all}, encoded: the base once, the others as its bytes and a suffix. */
+    public static List<Arg> allArgs(String base) {
+        Arg lock = Arg.of(base);
+        return List.of(lock, Arg.suffixed(lock, ":q"), Arg.suffixed(lock, ":qd"));
+    }
+
+    /** The keys of {@link #shared}, encoded as {@link #allArgs} encodes its own. */
+    public static List<Arg> sharedArgs(String base) {
+        Arg lock = Arg.of(base);
+        return List.of(lock, Arg.suffixed(lock, ":q"), Arg.suffixed(lock, ":qd"), Arg.suffixed(lock, ":cap"));
+    }
+
+    /** {@link #channel}, from the lock's encoded key. */
+    public static Arg channel(Arg lock) {
+        return Arg.suffixed(lock, ":c");
     }
 
     public static String lock(String base) {

@@ -37,16 +37,27 @@ public final class RedisCalls {
 
     private volatile boolean closed;
 
-    public RedisCalls(UnifiedJedis jedis, int maxConnections, Duration timeout) {
+    /**
+     * @param ownsClient whether the provider made {@code jedis} (its pool is the provider's alone):
+     *        then the batcher keeps its connections between batches instead of returning them
+     */
+    public RedisCalls(UnifiedJedis jedis, int maxConnections, Duration timeout, boolean ownsClient) {
         this.jedis = jedis;
         this.batcher = jedis instanceof RedisClient single
-                ? new CommandBatcher(single.getPool(), Math.min(BATCH_CONNECTIONS, maxConnections), timeout)
+                ? new CommandBatcher(single.getPool(), Math.min(BATCH_CONNECTIONS, maxConnections), timeout, ownsClient)
                 : null;
     }
 
+    /** Returns the connections the batcher keeps to the pool, e.g. before the pool's idle ones are dropped. */
+    public void dropKeptConnections() {
+        if (batcher != null) {
+            batcher.dropKept();
+        }
+    }
+
     /** One script call, without {@link #run}'s checks: pipelined with other threads' calls on a single node, routed by Jedis elsewhere. */
-    public Object script(Scripts script, List<String> keys, List<String> args) {
-        return batcher != null ? script.call(batcher, keys, args) : script.call(jedis, keys, args);
+    public Object script(Scripts script, List<Arg> keys, List<Arg> args) {
+        return batcher != null ? script.call(batcher, keys, args) : script.callEncoded(jedis, keys, args);
     }
 
     /**
@@ -108,6 +119,9 @@ public final class RedisCalls {
     /** From now on every call is refused. */
     public void close() {
         closed = true;
+        if (batcher != null) {
+            batcher.close();
+        }
     }
 
     private static LockException closedException(@Nullable String name, @Nullable Throwable cause) {

@@ -16,6 +16,10 @@ public final class ReleaseScript {
     /** The script's {@code KEYS}, in order. */
     public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey");
 
+    private static final Arg.Remembered<Duration> CLAIM_TIMEOUTS = new Arg.Remembered<>(d -> Arg.of(d.toMillis()));
+    private static final Arg.Remembered<Duration> RETENTIONS = new Arg.Remembered<>(d -> Arg.of(d.toMillis()));
+    private static final Arg.Remembered<String> PUBLISH_COMMANDS = new Arg.Remembered<>(Arg::of);
+
     private ReleaseScript() {}
 
     /** What the call does to the owner's hold. */
@@ -27,8 +31,11 @@ public final class ReleaseScript {
         /** Frees the lock whoever holds it. */
         FORCE;
 
-        String wire() {
-            return name().toLowerCase(Locale.ROOT);
+        @SuppressWarnings("ImmutableEnumChecker") // an Arg is immutable
+        private final Arg wire = Arg.of(name().toLowerCase(Locale.ROOT));
+
+        Arg wire() {
+            return wire;
         }
     }
 
@@ -53,11 +60,11 @@ public final class ReleaseScript {
             Mode mode,
             Duration claimTimeout,
             Duration fenceRetention,
-            String channel,
+            Arg channel,
             String publishCommand,
-            String localPrefix,
+            Arg localPrefix,
             int localHandOffs,
-            String nonce,
+            Arg nonce,
             long waitId) {
 
         /** The names of the arguments, in {@code ARGV} order. */
@@ -66,18 +73,18 @@ public final class ReleaseScript {
         }
 
         /** The arguments as the script takes them. */
-        public List<String> encode() {
+        public List<Arg> encode() {
             return List.of(
-                    owner,
+                    Arg.of(owner),
                     mode.wire(),
-                    Long.toString(claimTimeout.toMillis()),
-                    Long.toString(fenceRetention.toMillis()),
+                    CLAIM_TIMEOUTS.of(claimTimeout),
+                    RETENTIONS.of(fenceRetention),
                     channel,
-                    publishCommand,
+                    PUBLISH_COMMANDS.of(publishCommand),
                     localPrefix,
-                    Integer.toString(localHandOffs),
+                    Arg.of(localHandOffs),
                     nonce,
-                    Long.toString(waitId));
+                    Arg.of(waitId));
         }
     }
 

@@ -31,7 +31,7 @@ public final class RenewScript {
 
         void encode(List<String> args) {
             args.add(owner);
-            args.add(AcquireScript.millisUp(lease)); // rounded up, as an acquisition's lease
+            args.add(Long.toString(AcquireScript.millisUp(lease))); // rounded up, as an acquisition's lease
         }
     }
 

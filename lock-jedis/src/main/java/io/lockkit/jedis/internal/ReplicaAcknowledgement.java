@@ -40,8 +40,8 @@ public final class ReplicaAcknowledgement {
 
     /** Runs the acquisition {@code call} for lock {@code name} and waits for its acknowledgement; undoes it with {@code undo} on failure. */
     public AcquireScript.Reply acquire(String name, String base, AcquireScript.Call call, Undo undo) {
-        List<String> keys = call.keys();
-        List<String> argv = call.args();
+        List<String> keys = Arg.texts(call.keys());
+        List<String> argv = Arg.texts(call.args());
         String owner = call.owner();
         AcquireScript.Reply reply;
         long acknowledged;

@@ -37,6 +37,12 @@ public enum Scripts {
     private final String text;
     private final String sha;
 
+    @SuppressWarnings("ImmutableEnumChecker") // an Arg is immutable
+    private final Arg textArg;
+
+    @SuppressWarnings("ImmutableEnumChecker")
+    private final Arg shaArg;
+
     Scripts(String resource) {
         try (InputStream in = Scripts.class.getResourceAsStream(resource)) {
             if (in == null) {
@@ -50,6 +56,8 @@ public enum Scripts {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+        this.textArg = Arg.of(text);
+        this.shaArg = Arg.of(sha);
     }
 
     public String sha() {
@@ -66,16 +74,21 @@ public enum Scripts {
     }
 
     /** Runs the script through a batcher: pipelined with other threads' calls that arrive together. */
-    public Object call(CommandBatcher batcher, List<String> keys, List<String> args) {
+    public Object call(CommandBatcher batcher, List<Arg> keys, List<Arg> args) {
         try {
-            return batcher.call(command(Protocol.Command.EVALSHA, sha, keys, args));
+            return batcher.call(command(Protocol.Command.EVALSHA, shaArg, keys, args));
         } catch (JedisNoScriptException e) {
-            return batcher.call(command(Protocol.Command.EVAL, text, keys, args));
+            return batcher.call(command(Protocol.Command.EVAL, textArg, keys, args));
         }
     }
 
+    /** Runs the script as {@link #call(UnifiedJedis, List, List)}, with encoded keys and arguments. */
+    public Object callEncoded(UnifiedJedis jedis, List<Arg> keys, List<Arg> args) {
+        return call(jedis, Arg.texts(keys), Arg.texts(args));
+    }
+
     /** One call of a script, with its keys and arguments (one of several sent together). */
-    public record Invocation(Scripts script, List<String> keys, List<String> args) {}
+    public record Invocation(Scripts script, List<Arg> keys, List<Arg> args) {}
 
     /**
      * Runs several script calls through a batcher, queued together (one write when they fit one
@@ -120,7 +133,7 @@ public enum Scripts {
         List<Response<Object>> responses = new ArrayList<>(calls.size());
         try (AbstractPipeline p = jedis.pipelined()) {
             for (Invocation c : calls) {
-                responses.add(c.script().queue(p, c.keys(), c.args()));
+                responses.add(c.script().queue(p, Arg.texts(c.keys()), Arg.texts(c.args())));
             }
             p.sync();
         }
@@ -130,7 +143,7 @@ public enum Scripts {
             try {
                 replies.add(responses.get(i).get());
             } catch (JedisNoScriptException | JedisRedirectionException e) {
-                replies.add(c.script().call(jedis, c.keys(), c.args()));
+                replies.add(c.script().callEncoded(jedis, c.keys(), c.args()));
             }
         }
         return replies;
@@ -141,19 +154,18 @@ public enum Scripts {
         for (Invocation c : calls) {
             commands.add(
                     withText
-                            ? command(Protocol.Command.EVAL, c.script().text, c.keys(), c.args())
-                            : command(Protocol.Command.EVALSHA, c.script().sha, c.keys(), c.args()));
+                            ? command(Protocol.Command.EVAL, c.script().textArg, c.keys(), c.args())
+                            : command(Protocol.Command.EVALSHA, c.script().shaArg, c.keys(), c.args()));
         }
         return commands;
     }
 
-    private static CommandArguments command(
-            Protocol.Command command, String script, List<String> keys, List<String> args) {
-        CommandArguments c = new CommandArguments(command).add(script).add(keys.size());
-        for (String k : keys) {
+    private static CommandArguments command(Protocol.Command command, Arg script, List<Arg> keys, List<Arg> args) {
+        CommandArguments c = new CommandArguments(command).add(script).add(Arg.of(keys.size()));
+        for (Arg k : keys) {
             c.key(k);
         }
-        for (String a : args) {
+        for (Arg a : args) {
             c.add(a);
         }
         return c;

@@ -13,6 +13,11 @@ public final class SharedScript {
     /** The script's {@code KEYS}, in order. */
     public static final List<String> KEYS = List.of("lockKey", "queueKey", "deadlinesKey", "capacityKey");
 
+    private static final Arg.Remembered<Duration> LEASES = new Arg.Remembered<>(AcquireScript::millisUpArg);
+    private static final Arg.Remembered<Duration> WAITS = new Arg.Remembered<>(AcquireScript::millisUpArg);
+    private static final Arg.Remembered<Duration> SLACKS = new Arg.Remembered<>(d -> Arg.of(d.toMillis()));
+    private static final Arg NONE = Arg.of("");
+
     private SharedScript() {}
 
     /**
@@ -45,17 +50,17 @@ public final class SharedScript {
         }
 
         /** The arguments as the script takes them. */
-        public List<String> encode() {
+        public List<Arg> encode() {
             return List.of(
-                    owner,
-                    AcquireScript.millisUp(lease),
-                    AcquireScript.millisUp(maxWait),
-                    Long.toString(queueSlack.toMillis()),
-                    Long.toString(waitId),
-                    Integer.toString(weight),
-                    Integer.toString(capacity),
-                    fair ? "1" : "0",
-                    beside);
+                    Arg.of(owner),
+                    LEASES.of(lease),
+                    WAITS.of(maxWait),
+                    SLACKS.of(queueSlack),
+                    Arg.of(waitId),
+                    Arg.of(weight),
+                    Arg.of(capacity),
+                    Arg.of(fair),
+                    beside.isEmpty() ? NONE : Arg.of(beside));
         }
     }
 

@@ -215,6 +215,54 @@ class CommandBatcherTest {
     }
 
     @Test
+    void aKeepingBatcherKeepsItsConnectionBetweenBatchesAndReturnsItOnDropAndClose() {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 2, Duration.ofSeconds(10), true);
+        assertThat(batcher.call(echo("one"))).isEqualTo("one");
+        assertThat(client.getPool().getNumActive()).as("kept, not returned").isEqualTo(1);
+        long created = client.getPool().getCreatedCount();
+        for (int i = 0; i < 20; i++) {
+            assertThat(batcher.call(echo("again " + i))).isEqualTo("again " + i);
+        }
+        assertThat(client.getPool().getNumActive())
+                .as("one connection, one batch at a time")
+                .isEqualTo(1);
+        assertThat(client.getPool().getCreatedCount()).isEqualTo(created);
+
+        batcher.dropKept();
+        assertThat(client.getPool().getNumActive()).isZero();
+        assertThat(batcher.call(echo("after the drop"))).isEqualTo("after the drop");
+        assertThat(client.getPool().getNumActive()).isEqualTo(1);
+
+        batcher.close();
+        assertThat(client.getPool().getNumActive()).as("returned on close").isZero();
+        assertThat(batcher.call(echo("closed batchers still run calls"))).isEqualTo("closed batchers still run calls");
+        assertThat(client.getPool().getNumActive()).as("and keep nothing").isZero();
+    }
+
+    @Test
+    void aKeepingBatcherDropsEveryKeptConnectionWhenOneTurnsOutDeadAndGoesOnOnAFreshOne() throws Exception {
+        CommandBatcher batcher = new CommandBatcher(client.getPool(), 2, Duration.ofSeconds(10), true);
+        Future<Object> blocked = occupy(batcher, "gate");
+        assertThat(batcher.call(echo("beside"))).isEqualTo("beside"); // on the second connection
+        push("gate");
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).isNotNull();
+        assertThat(client.getPool().getNumActive()).as("both kept").isEqualTo(2);
+
+        String clients = String.valueOf(redis.command("CLIENT", "LIST"));
+        clients.lines()
+                .filter(l -> l.contains("name=batcher-test "))
+                .forEach(l -> redis.command("CLIENT", "KILL", "ID", l.replaceAll("^id=(\\d+) .*", "$1")));
+
+        assertThatThrownBy(() -> batcher.call(echo("on a dead one"))).isInstanceOf(JedisConnectionException.class);
+        assertThat(client.getPool().getNumActive())
+                .as("the other, as dead, dropped too")
+                .isZero();
+        assertThat(batcher.call(echo("later"))).isEqualTo("later");
+        assertThat(client.getPool().getNumActive()).isEqualTo(1);
+        batcher.close();
+    }
+
+    @Test
     void aCallThatGetsNoConnectionInTimeFailsUnsentAndLeavesTheQueue() throws Exception {
         CommandBatcher batcher = new CommandBatcher(client.getPool(), 1, Duration.ofMillis(300));
         Future<Object> blocked = occupy(batcher, "gate");

@@ -2,6 +2,7 @@ package io.lockkit.jedis.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
@@ -25,6 +26,36 @@ class KeysTest {
         }
         slots.add(JedisClusterCRC16.getSlot(Keys.channel(base)));
         assertThat(slots).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"order:42", "{braces}", "锁🔒", " spaced ", "x"})
+    @DisplayName("the encoded keys and channel are the keys and channel, byte for byte")
+    void encodedKeysAreTheKeys(String name) {
+        String base = keys.base(name);
+        assertThat(Arg.texts(Keys.allArgs(base))).isEqualTo(Keys.all(base));
+        assertThat(Arg.texts(Keys.sharedArgs(base))).isEqualTo(Keys.shared(base));
+        assertThat(Keys.channel(Keys.allArgs(base).get(0)).getRaw())
+                .isEqualTo(Keys.channel(base).getBytes(StandardCharsets.UTF_8));
+        for (Arg key : Keys.sharedArgs(base)) {
+            assertThat(key.getRaw()).isEqualTo(key.toString().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    @DisplayName("the cache of encoded keys gives each name its own keys, and a hot name's again without encoding")
+    void cachedKeysAreEachNamesOwn() {
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 4 * Keys.CACHED_NAMES; i++) { // names share slots: each must still get its own keys
+                String name = "n" + i;
+                Keys.Encoded e = keys.encoded(name);
+                assertThat(e.base()).isEqualTo(keys.base(name));
+                assertThat(Arg.texts(e.all())).isEqualTo(Keys.all(e.base()));
+                assertThat(Arg.texts(e.shared())).isEqualTo(Keys.shared(e.base()));
+                assertThat(e.channel()).hasToString(Keys.channel(e.base()));
+            }
+        }
+        assertThat(keys.encoded("hot")).isSameAs(keys.encoded("hot"));
     }
 
     @Test

@@ -18,7 +18,7 @@ class LeaseMillisTest {
     @Test
     @DisplayName("an acquisition's lease and wait of a millisecond and a fraction go as 2 ms; whole ones unchanged")
     void acquisitionRoundsLeasesAndWaitsUp() {
-        List<String> args = new AcquireScript.Args(
+        List<String> args = Arg.texts(new AcquireScript.Args(
                         "c:h1",
                         Duration.ofNanos(1_999_000),
                         Duration.ofNanos(300_000),
@@ -26,11 +26,11 @@ class LeaseMillisTest {
                         false,
                         0,
                         false)
-                .encode();
+                .encode());
         assertThat(args.subList(1, 4)).containsExactly("2", "1", "2000");
-        List<String> whole = new AcquireScript.Args(
+        List<String> whole = Arg.texts(new AcquireScript.Args(
                         "c:h1", Duration.ofMillis(1500), Duration.ZERO, Duration.ofSeconds(2), false, 0, false)
-                .encode();
+                .encode());
         assertThat(whole.subList(1, 3)).containsExactly("1500", "0");
     }
 

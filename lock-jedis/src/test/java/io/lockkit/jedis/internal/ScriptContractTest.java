@@ -69,7 +69,7 @@ class ScriptContractTest {
         assertThat(lua.unpacked("ARGV")).isEqualTo(CapacityScript.Args.names());
         assertThat(new CapacityScript.Args(3, "lockkit:{n}:c", "PUBLISH").encode())
                 .hasSize(lua.header("ARGV").size());
-        assertThat(CapacityScript.keys(new Keys("lockkit").base("n")))
+        assertThat(Arg.texts(CapacityScript.keys(new Keys("lockkit").base("n"))))
                 .containsExactly("lockkit:{n}", "lockkit:{n}:cap");
     }
 
@@ -86,11 +86,11 @@ class ScriptContractTest {
                 ReleaseScript.Mode.RELEASE,
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(60),
-                "lockkit:{n}:c",
+                Arg.of("lockkit:{n}:c"),
                 "PUBLISH",
-                "c:",
+                Arg.of("c:"),
                 8,
-                "nonce",
+                Arg.of("nonce"),
                 0);
         assertThat(args.encode()).hasSize(lua.header("ARGV").size());
         for (ReleaseScript.Mode mode : ReleaseScript.Mode.values()) {

@@ -17,8 +17,6 @@ final class Owners {
     private final String handleOwnerPrefix;
 
     private final AtomicLong handleSequence = new AtomicLong();
-    /** Each thread's owner id (a String: the entry keeps no class of this library alive). */
-    private final ThreadLocal<String> threadOwner = new ThreadLocal<>();
 
     Owners(String clientId) {
         this.clientId = clientId;
@@ -32,12 +30,9 @@ final class Owners {
 
     /** The owner of the calling thread's holds. */
     String threadOwner() {
-        String owner = threadOwner.get();
-        if (owner == null) { // made once per thread: every thread-owned lock call asks for it
-            owner = threadOwnerPrefix + Thread.currentThread().getId();
-            threadOwner.set(owner);
-        }
-        return owner;
+        // Built per call (about 60 bytes): a per-thread cache would cost each short-lived (virtual)
+        // thread a thread-local map instead.
+        return threadOwnerPrefix + Thread.currentThread().getId();
     }
 
     /** Whether {@code owner} is a thread of this client (handle owners are never used twice). */

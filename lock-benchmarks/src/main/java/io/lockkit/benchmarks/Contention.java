@@ -89,12 +89,17 @@ final class Contention implements AutoCloseable {
     private final List<BenchClient> clients = new ArrayList<>();
 
     Contention(Library library, RedisAdmin redis, int clientCount, String tag) {
+        this(library, redis, redis.uri(), clientCount, tag);
+    }
+
+    /** Clients that connect to {@code clientUri} (e.g. through a {@link DelayProxy}); {@code redis} counts. */
+    Contention(Library library, RedisAdmin redis, String clientUri, int clientCount, String tag) {
         this.library = library;
         this.redis = redis;
         try {
             for (int i = 0; i < clientCount; i++) {
                 clients.add(BenchClient.open(
-                        library, redis.uri(), "bench-" + library.name().toLowerCase() + "-" + tag + "-" + i));
+                        library, clientUri, "bench-" + library.name().toLowerCase() + "-" + tag + "-" + i));
             }
         } catch (RuntimeException e) {
             close();

@@ -71,7 +71,8 @@ import redis.clients.jedis.UnifiedJedis;
  * ({@code RedisClient}) the lock and unlock calls of all threads share two pooled connections: calls
  * that arrive while both are busy go out together in one pipelined write, in arrival order, so 32
  * threads locking at once cost Redis a few batches, not 32 connections' worth of reads and writes;
- * the next batch goes out before the callers of the last one are woken.
+ * the next batch goes out before the callers of the last one are woken; with a client the provider
+ * made, the two stay with the lock calls between batches (no borrow and return per batch).
  * Renewals and, on Sentinel and Cluster, every call borrow pooled connections (at most
  * {@link JedisLockProviderBuilder#maxConnections(int)}) for the duration of a call. A parked waiter holds none.
  */

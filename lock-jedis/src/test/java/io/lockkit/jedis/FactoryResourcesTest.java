@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * grows with the locks it holds or the names it waits on (ARCHITECTURE.md, JedisLockProvider's
  * Javadoc): the factory's two scheduler threads and at most two async threads, the provider's one
  * pub/sub thread and connection once a wait subscribes, and the lock and unlock calls of every
- * thread on at most two command connections (renewals borrow from the same pool). Threads are told
+ * thread on at most two command connections (renewals borrow others from the same pool). Threads are told
  * apart by name (the factory's client id, the provider's thread factory), connections by the
  * client name in {@code CLIENT LIST}, so tests running beside this one do not count.
  */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockkit.DistributedLockFactory;
 import io.lockkit.LockHandle;
 import io.lockkit.LockLostException;
+import io.lockkit.LockNotAcquiredException;
 import io.lockkit.LockOptions;
 import io.lockkit.MultiLockHandle;
 import io.lockkit.spi.LockProvider.Capability;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
@@ -142,5 +144,36 @@ abstract class MultiLockContract extends ContractGroup {
         assertThatThrownBy(all::release).isInstanceOf(LockLostException.class);
         freeForOtherWithin(
                 client(), base + ":a", Duration.ofSeconds(1), System.nanoTime(), "the member still held is released");
+    }
+
+    @Test
+    @DisplayName("a member lost while a later one is awaited fails the acquisition as not acquired, not as a loss")
+    void aMemberLostWhileALaterOneIsAwaitedFailsAsNotAcquired() throws Exception {
+        assume(Capability.FORCE_RELEASE);
+        assume(Capability.INSPECTION);
+        String base = name();
+        String a = base + ":a";
+        String b = base + ":b";
+        LockHandle busy = steadyClient().acquire(b, LockOptions.noWait());
+        DistributedLockFactory operator = client();
+        long deadline = System.nanoTime() + scaled(Duration.ofSeconds(10)).toNanos();
+        // An operator frees the first member while the multi-lock waits for the second.
+        CompletableFuture<Boolean> forced = CompletableFuture.supplyAsync(() -> {
+            while (operator.operations().inspect(a).isEmpty() && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            return operator.operations().forceRelease(a);
+        });
+
+        // The caller never had the lost member: the wait fails as any busy one does (no
+        // acquisition's contract allows a LockLostException).
+        assertThatThrownBy(() -> client().acquireAll(List.of(a, b), waitFor(Duration.ofMillis(1500))))
+                .isInstanceOf(LockNotAcquiredException.class)
+                .hasMessageContaining(b);
+        assertThat(forced.get(scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS))
+                .as("%s was freed by the operator under the waiting multi-lock", a)
+                .isTrue();
+        freeForOtherWithin(operator, a, Duration.ofSeconds(5), System.nanoTime(), "nothing of the multi-lock is held");
+        busy.release();
     }
 }

@@ -42,6 +42,26 @@ class MisconfigurationTest {
     }
 
     @Test
+    @DisplayName("keys in camelCase or snake_case are read as their dashed form, as Boot's relaxed binding reads them")
+    void relaxedKeysAreRead() {
+        runner.withPropertyValues("lockkit.provider=local", "lockkit.watchdogLease=soon")
+                .run(c -> assertThat(startupFailure(c))
+                        .as("the camelCase key's value was read")
+                        .contains("lockkit.watchdog-lease")
+                        .contains("soon"));
+        runner.withPropertyValues("lockkit.provider=local", "lockkit.watchdog_lease=later")
+                .run(c -> assertThat(startupFailure(c)).contains("later"));
+        try (LogCapture log = new LogCapture("io.lockkit.spring.internal.SpringLockkit")) {
+            runner.withPropertyValues("lockkit.provider=local", "lockkit.drainTimeout=5s", "lockkit.drainTimout=5s")
+                    .run(c -> assertThat(c).hasNotFailed());
+            assertThat(log.messages())
+                    .as("a relaxed spelling of a known key is no typo; a misspelt one still is")
+                    .containsExactly("lockkit: unknown configuration key lockkit.drain-timout is ignored;"
+                            + " did you mean lockkit.drain-timeout?");
+        }
+    }
+
+    @Test
     @DisplayName("a failing start's message ends with the typo hints of the keys set")
     void failureCarriesTypoHints() {
         runner.withPropertyValues("lockkit.provider=local", "lockkit.watchdog-lease=soon", "lockkit.redis.urii=x")

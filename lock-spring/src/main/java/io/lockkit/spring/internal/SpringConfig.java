@@ -33,6 +33,8 @@ public final class SpringConfig {
     private static final List<String> REDIS_TOPOLOGY = List.of(
             REDIS_URI, "lockkit.redis.sentinel.master", "lockkit.redis.sentinel.nodes", "lockkit.redis.cluster.nodes");
     private static final String SPRING_REDIS = "spring.data.redis.";
+    private static final String LOCKKIT = "lockkit.";
+    private static final String LEADERSHIP = "lockkit.leadership.";
 
     private SpringConfig() {}
 
@@ -49,20 +51,46 @@ public final class SpringConfig {
                 () -> names(environment));
     }
 
+    /**
+     * The value of {@code key}, or of a {@code lockkit.*} property that spells it as Boot's relaxed
+     * binding allows ({@code lockkit.drainTimeout}, {@code lockkit.drain_timeout} for
+     * {@code lockkit.drain-timeout}).
+     */
     private static Optional<String> value(Environment environment, String key) {
-        return Optional.ofNullable(environment.getProperty(key))
-                .map(String::trim)
-                .filter(v -> !v.isEmpty());
+        String value = environment.getProperty(key);
+        if (value == null && key.startsWith(LOCKKIT)) {
+            for (String name : definedNames(environment)) {
+                if (!name.equals(key) && canonical(name).equals(key)) {
+                    value = environment.getProperty(name);
+                    break;
+                }
+            }
+        }
+        return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
     }
 
-    /** The {@code lockkit.*} properties and {@code LOCKKIT_*} variables the environment defines, for the typo check. */
+    /**
+     * The {@code lockkit.*} properties (in their canonical, dashed form) and {@code LOCKKIT_*}
+     * variables the environment defines, for the typo check.
+     */
     static List<String> names(Environment environment) {
+        List<String> names = new ArrayList<>();
+        for (String name : definedNames(environment)) {
+            String key = name.startsWith(LOCKKIT) ? canonical(name) : name;
+            if (!names.contains(key)) {
+                names.add(key);
+            }
+        }
+        return names;
+    }
+
+    private static List<String> definedNames(Environment environment) {
         List<String> names = new ArrayList<>();
         if (environment instanceof ConfigurableEnvironment configurable) {
             for (PropertySource<?> source : configurable.getPropertySources()) {
                 if (source instanceof EnumerablePropertySource<?> enumerable) {
                     for (String name : enumerable.getPropertyNames()) {
-                        if ((name.startsWith("lockkit.") || name.startsWith("LOCKKIT_")) && !names.contains(name)) {
+                        if ((name.startsWith(LOCKKIT) || name.startsWith("LOCKKIT_")) && !names.contains(name)) {
                             names.add(name);
                         }
                     }
@@ -70,6 +98,41 @@ public final class SpringConfig {
             }
         }
         return names;
+    }
+
+    /**
+     * A {@code lockkit.*} property name in the dashed form lockkit's keys are written in, as Boot's
+     * relaxed binding reads it: {@code camelCase} and {@code snake_case} elements become
+     * {@code kebab-case}. A leadership's own name ({@code lockkit.leadership.<name>.<setting>}) is
+     * the application's and stays as written; only its setting is read relaxed.
+     */
+    static String canonical(String name) {
+        if (name.startsWith(LEADERSHIP)) {
+            int lastDot = name.lastIndexOf('.');
+            return lastDot < LEADERSHIP.length()
+                    ? name
+                    : name.substring(0, lastDot + 1) + kebab(name.substring(lastDot + 1));
+        }
+        return kebab(name);
+    }
+
+    private static String kebab(String name) {
+        StringBuilder sb = new StringBuilder(name.length() + 4);
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '_') {
+                sb.append('-');
+            } else if (Character.isUpperCase(c)) {
+                char before = i > 0 ? name.charAt(i - 1) : '.';
+                if (Character.isLowerCase(before) || Character.isDigit(before)) { // drainTimeout; not URI
+                    sb.append('-');
+                }
+                sb.append(Character.toLowerCase(c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 
     /**

@@ -54,10 +54,13 @@ class MisconfigurationTest {
         try (LogCapture log = new LogCapture("io.lockkit.spring.internal.SpringLockkit")) {
             runner.withPropertyValues("lockkit.provider=local", "lockkit.drainTimeout=5s", "lockkit.drainTimout=5s")
                     .run(c -> assertThat(c).hasNotFailed());
+            // (The build's own lockkit.* system properties may draw warnings of their own: not counted.)
             assertThat(log.messages())
-                    .as("a relaxed spelling of a known key is no typo; a misspelt one still is")
-                    .containsExactly("lockkit: unknown configuration key lockkit.drain-timout is ignored;"
-                            + " did you mean lockkit.drain-timeout?");
+                    .as("a misspelt key is still a typo")
+                    .contains("lockkit: unknown configuration key lockkit.drain-timout is ignored;"
+                            + " did you mean lockkit.drain-timeout?")
+                    .as("a relaxed spelling of a known key is none")
+                    .noneMatch(m -> m.contains("drainTimeout") || m.contains("key lockkit.drain-timeout "));
         }
     }
 

@@ -33,9 +33,9 @@ public final class Arg implements Rawable {
         this.text = text;
     }
 
-    private Arg(byte[] raw) {
+    private Arg(byte[] raw, @Nullable String text) {
         this.raw = raw;
-        this.text = null;
+        this.text = text;
     }
 
     /** {@code text}, encoded as UTF-8. */
@@ -68,16 +68,19 @@ public final class Arg implements Rawable {
             digits[--at] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
             value /= 36;
         } while (value != 0);
-        return new Arg(at == 0 ? digits : Arrays.copyOfRange(digits, at, digits.length));
+        return new Arg(at == 0 ? digits : Arrays.copyOfRange(digits, at, digits.length), null);
     }
 
-    /** {@code base} followed by the ASCII {@code suffix}, in one array. */
+    /**
+     * {@code base} followed by the ASCII {@code suffix}, in one array; with its text too when the
+     * base has one, so that the calls that take strings do not decode it on every call.
+     */
     static Arg suffixed(Arg base, String suffix) {
         byte[] raw = Arrays.copyOf(base.raw, base.raw.length + suffix.length());
         for (int i = 0; i < suffix.length(); i++) {
             raw[base.raw.length + i] = (byte) suffix.charAt(i);
         }
-        return new Arg(raw);
+        return new Arg(raw, base.text == null ? null : base.text + suffix);
     }
 
     /** The texts of {@code args}, for the Jedis calls that take strings (a Cluster, Sentinel, pipelines). */

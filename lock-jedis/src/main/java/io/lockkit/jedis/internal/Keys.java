@@ -44,12 +44,14 @@ public final class Keys {
         final String name;
         private final String base;
         private final List<Arg> all;
+        private final List<Arg> shared;
         private final Arg channel;
 
         Encoded(String name, String base) {
             this.name = name;
             this.base = base;
-            this.all = allArgs(base);
+            this.shared = sharedArgs(base);
+            this.all = shared.subList(0, 3);
             this.channel = Keys.channel(all.get(0));
         }
 
@@ -65,7 +67,7 @@ public final class Keys {
 
         /** {@link Keys#sharedArgs}. */
         public List<Arg> shared() {
-            return List.of(all.get(0), all.get(1), all.get(2), Arg.suffixed(all.get(0), ":cap"));
+            return shared;
         }
 
         /** {@link Keys#channel(Arg)}. */
@@ -142,7 +144,7 @@ public final class Keys {
 
     /** The three keys the scripts take: lock hash (which also keeps the fencing token), wait queue, queue deadlines. */
     public static List<String> all(String base) {
-        return List.of(base, base + ":q", base + ":qd");
+        return Arg.texts(allArgs(base));
     }
 
     /**
@@ -150,7 +152,7 @@ public final class Keys {
      * ({@code <base>:cap}, a hash without expiry: the name's configuration, which outlives its holders).
      */
     public static List<String> shared(String base) {
-        return List.of(base, base + ":q", base + ":qd", base + ":cap");
+        return Arg.texts(sharedArgs(base));
     }
 
     /** The keys of {@link #all}, encoded: the base once, the others as its bytes and a suffix. */

@@ -33,8 +33,13 @@ class KeysTest {
     @DisplayName("the encoded keys and channel are the keys and channel, byte for byte")
     void encodedKeysAreTheKeys(String name) {
         String base = keys.base(name);
-        assertThat(Arg.texts(Keys.allArgs(base))).isEqualTo(Keys.all(base));
-        assertThat(Arg.texts(Keys.sharedArgs(base))).isEqualTo(Keys.shared(base));
+        assertThat(Keys.all(base)).containsExactly(base, base + ":q", base + ":qd");
+        assertThat(Keys.shared(base)).containsExactly(base, base + ":q", base + ":qd", base + ":cap");
+        for (Arg key : Keys.sharedArgs(base)) {
+            assertThat(key.toString())
+                    .as("the text kept beside the bytes")
+                    .isEqualTo(new String(key.getRaw(), StandardCharsets.UTF_8));
+        }
         assertThat(Keys.channel(Keys.allArgs(base).get(0)).getRaw())
                 .isEqualTo(Keys.channel(base).getBytes(StandardCharsets.UTF_8));
         for (Arg key : Keys.sharedArgs(base)) {
@@ -52,6 +57,7 @@ class KeysTest {
                 assertThat(e.base()).isEqualTo(keys.base(name));
                 assertThat(Arg.texts(e.all())).isEqualTo(Keys.all(e.base()));
                 assertThat(Arg.texts(e.shared())).isEqualTo(Keys.shared(e.base()));
+                assertThat(e.shared()).isSameAs(e.shared());
                 assertThat(e.channel()).hasToString(Keys.channel(e.base()));
             }
         }

@@ -3,7 +3,9 @@ package io.lockkit.spring.internal;
 import io.lockkit.cdi.internal.engine.LockkitConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -15,7 +17,9 @@ import org.springframework.core.env.PropertySource;
  * lockkit's configuration ({@link LockkitConfig}, the same keys and rules as in CDI and Quarkus) read
  * from Spring's {@link Environment}: {@code application.properties}/{@code .yml}, system properties,
  * environment variables ({@code LOCKKIT_REDIS_URI}) and every other property source of the application.
- * Values are read when asked; thread-safe as the environment is.
+ * Values are read when asked; the relaxed spellings of {@code lockkit.*} keys an environment
+ * defines are gathered once per {@link #of}, at the first key it does not find as written.
+ * Thread-safe as the environment is.
  *
  * <p>Without {@code lockkit.redis.uri} (nor a Sentinel or Cluster key), the Redis provider's
  * address comes from Boot's own {@code spring.data.redis.*} when the application sets it: {@code url},
@@ -40,11 +44,12 @@ public final class SpringConfig {
 
     /** lockkit's settings in {@code environment}. */
     public static LockkitConfig of(Environment environment) {
-        String derived = redisFromSpring(environment);
+        Relaxed relaxed = new Relaxed(environment);
+        String derived = redisFromSpring(environment, relaxed);
         String origin = derived == null ? ORIGIN : ORIGIN + "; " + REDIS_URI + " from spring.data.redis.*";
         return LockkitConfig.of(
                 key -> {
-                    Optional<String> value = value(environment, key);
+                    Optional<String> value = value(environment, key, relaxed);
                     return value.isEmpty() && derived != null && REDIS_URI.equals(key) ? Optional.of(derived) : value;
                 },
                 origin,
@@ -56,17 +61,43 @@ public final class SpringConfig {
      * binding allows ({@code lockkit.drainTimeout}, {@code lockkit.drain_timeout} for
      * {@code lockkit.drain-timeout}).
      */
-    private static Optional<String> value(Environment environment, String key) {
+    private static Optional<String> value(Environment environment, String key, Relaxed relaxed) {
         String value = environment.getProperty(key);
         if (value == null && key.startsWith(LOCKKIT)) {
-            for (String name : definedNames(environment)) {
-                if (!name.equals(key) && canonical(name).equals(key)) {
-                    value = environment.getProperty(name);
-                    break;
-                }
-            }
+            String name = relaxed.spelling(key);
+            value = name == null ? null : environment.getProperty(name);
         }
         return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    /**
+     * The {@code lockkit.*} property names an environment defines in another spelling than the
+     * dashed one, by the key they spell; gathered at the first lookup (enumerating every property
+     * source once, not at each missing key).
+     */
+    private static final class Relaxed {
+        private final Environment environment;
+        private volatile @Nullable Map<String, String> byKey;
+
+        Relaxed(Environment environment) {
+            this.environment = environment;
+        }
+
+        @Nullable
+        String spelling(String key) {
+            Map<String, String> m = byKey;
+            if (m == null) {
+                m = new HashMap<>();
+                for (String name : definedNames(environment)) {
+                    String canonical = name.startsWith(LOCKKIT) ? canonical(name) : name;
+                    if (!canonical.equals(name)) {
+                        m.putIfAbsent(canonical, name);
+                    }
+                }
+                byKey = m;
+            }
+            return m.get(key);
+        }
     }
 
     /**
@@ -139,34 +170,35 @@ public final class SpringConfig {
      * The Redis URI {@code spring.data.redis.*} describes, or null when the application sets no
      * Redis address there, or sets lockkit's own.
      */
-    static @Nullable String redisFromSpring(Environment environment) {
+    private static @Nullable String redisFromSpring(Environment environment, Relaxed relaxed) {
         for (String key : REDIS_TOPOLOGY) {
-            if (value(environment, key).isPresent()) {
+            if (value(environment, key, relaxed).isPresent()) {
                 return null;
             }
         }
-        Optional<String> url = value(environment, SPRING_REDIS + "url");
+        Optional<String> url = value(environment, SPRING_REDIS + "url", relaxed);
         if (url.isPresent()) {
             return url.get();
         }
-        Optional<String> host = value(environment, SPRING_REDIS + "host");
-        Optional<String> port = value(environment, SPRING_REDIS + "port");
+        Optional<String> host = value(environment, SPRING_REDIS + "host", relaxed);
+        Optional<String> port = value(environment, SPRING_REDIS + "port", relaxed);
         if (host.isEmpty() && port.isEmpty()) {
             return null;
         }
-        boolean tls = value(environment, SPRING_REDIS + "ssl.enabled")
+        boolean tls = value(environment, SPRING_REDIS + "ssl.enabled", relaxed)
                 .map(Boolean::parseBoolean)
                 .orElse(false);
         StringBuilder uri = new StringBuilder(tls ? "rediss://" : "redis://");
-        boolean ownCredentials = value(environment, "lockkit.redis.user").isPresent()
-                || value(environment, "lockkit.redis.password").isPresent();
-        Optional<String> password = value(environment, SPRING_REDIS + "password");
+        boolean ownCredentials =
+                value(environment, "lockkit.redis.user", relaxed).isPresent()
+                        || value(environment, "lockkit.redis.password", relaxed).isPresent();
+        Optional<String> password = value(environment, SPRING_REDIS + "password", relaxed);
         if (!ownCredentials && password.isPresent()) {
-            value(environment, SPRING_REDIS + "username").ifPresent(user -> uri.append(encode(user)));
+            value(environment, SPRING_REDIS + "username", relaxed).ifPresent(user -> uri.append(encode(user)));
             uri.append(':').append(encode(password.get())).append('@');
         }
         uri.append(host.orElse("localhost")).append(':').append(port.orElse("6379"));
-        value(environment, SPRING_REDIS + "database")
+        value(environment, SPRING_REDIS + "database", relaxed)
                 .ifPresent(db -> uri.append('/').append(db));
         return uri.toString();
     }

@@ -117,7 +117,7 @@ final class Acquirer {
             }
             g = new Grant(token, renewal);
         }
-        return services.holds().granted(r.name(), r.owner(), g.token(), g.sentNanos());
+        return services.holds().granted(r.name(), r.owner(), g);
     }
 
     /**

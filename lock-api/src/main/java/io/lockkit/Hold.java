@@ -8,7 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One owner's hold of one lock as this client knows it: token, hold count, and the lease deadline
  * on the client's monotonic clock. The deadline is computed from the moment the request that set
- * the lease was sent, so it never ends later than the backend's own lease.
+ * the lease was sent, so it never ends later than the backend's own lease. A hold granted with a
+ * first lease shorter than its lease (a grant heard from the backend, see {@link Grant}) has that
+ * deadline until its first renewal, which comes a third of the way into it.
  */
 final class Hold {
 
@@ -54,6 +56,7 @@ final class Hold {
             boolean watchdog,
             Duration renewalInterval,
             long sentNanos,
+            long firstLeaseNanos,
             Claim claim) {
         this.name = name;
         this.claim = claim;
@@ -63,8 +66,12 @@ final class Hold {
         this.lease = lease;
         this.watchdog = watchdog;
         this.renewalIntervalNanos = renewalInterval.toNanos();
-        this.deadlineNanos = sentNanos + lease.toNanos();
-        this.nextRenewalNanos = sentNanos + renewalIntervalNanos;
+        // A first lease shorter than the lease (a grant heard from the backend) is renewed a third
+        // of the way in, or at the usual interval if that comes first.
+        boolean shortFirst = firstLeaseNanos > 0 && firstLeaseNanos < lease.toNanos();
+        this.deadlineNanos = sentNanos + (shortFirst ? firstLeaseNanos : lease.toNanos());
+        this.nextRenewalNanos =
+                sentNanos + (shortFirst ? Math.min(renewalIntervalNanos, firstLeaseNanos / 3) : renewalIntervalNanos);
     }
 
     synchronized State state() {

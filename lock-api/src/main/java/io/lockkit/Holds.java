@@ -85,12 +85,12 @@ final class Holds {
      *
      * @throws LockException when the factory closed while acquiring
      */
-    Grant granted(String name, String owner, long token, long sent) {
+    Grant granted(String name, String owner, Grant g) {
         if (gate.refuses(name, owner)) {
             releaseQuietly(name, owner);
             throw new LockException(name, "the lock factory was closed while acquiring");
         }
-        return new Grant(token, sent);
+        return g;
     }
 
     Hold register(String name, String owner, Grant g, ResolvedOptions options) {
@@ -102,6 +102,7 @@ final class Holds {
                 options.watchdog(),
                 options.renewalInterval(),
                 g.sentNanos(),
+                g.leaseNanos(),
                 options.claim());
         live.add(h);
         watchdog.watch(h);

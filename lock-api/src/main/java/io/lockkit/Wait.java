@@ -22,7 +22,15 @@ import org.jspecify.annotations.Nullable;
  * <li><b>Park</b> until woken, the provider's retry hint (at least {@link #MIN_RETRY_NANOS}) or
  *     the deadline, then attempt again.
  * <li><b>Direct grant</b>: a release by this client may have granted the lock to this wait
- *     outright; the releasing thread left the token with the waiter, so no call is needed.
+ *     outright; the releasing thread left the token with the waiter, so no call is needed. A
+ *     release by another client may have too, which the backend announces ({@link
+ *     io.lockkit.spi.LockProvider.WakeUpListener#granted}); its lease runs from this wait's latest
+ *     attempt, the last one that found the lock busy, since the backend answered that attempt
+ *     before it granted the lock (every attempt is answered before the next is sent, and one that
+ *     met the grant would have taken it). Such a lease may be shorter than the one asked for (the
+ *     backend's claim timeout, so that a waiter that died costs no more): a watchdog hold takes it
+ *     as its first lease, renewed early; a hold with an explicit lease has it confirmed by one
+ *     renewal first, as below.
  * <li><b>Last look</b>: at the deadline, one attempt that does not wait, so a lock freed exactly
  *     then is not missed.
  * <li><b>Lost already?</b> A hold won by a request whose answer came back after the lease ran out
@@ -138,7 +146,7 @@ final class Wait {
             services.events().notAcquired(name, options.claim(), start, Outcome.BUSY);
             return null;
         }
-        return services.holds().granted(name, owner, g.token(), g.sentNanos());
+        return services.holds().granted(name, owner, g);
     }
 
     private @Nullable Grant waitFor(WaitQueues.Waiter w) throws InterruptedException {
@@ -246,23 +254,32 @@ final class Wait {
 
     private Grant took(Grant won) {
         acquired = true;
-        return services.holds().granted(name, owner, won.token(), won.sentNanos());
+        return services.holds().granted(name, owner, won);
     }
 
     /** The hold {@code a} won, unless it is lost already (see "Lost already?"); null when busy or lost. */
     private @Nullable Grant won(Acquisition a) {
-        return a.isAcquired() ? unlessLost(a.fencingToken(), sent) : null;
+        return a.isAcquired() ? unlessLost(a.fencingToken(), sent, 0) : null;
     }
 
     /**
      * The hold won with {@code token} by a request sent at {@code sentNanos}, as it may be handed
      * out; null when the backend no longer has it, or no renewal came back within its lease before
-     * the deadline (then a thread's next lock call releases what may be left).
+     * the deadline (then a thread's next lock call releases what may be left). {@code leaseNanos}:
+     * the lease running from {@code sentNanos} when shorter than the one asked for, else 0; only a
+     * watchdog hold is handed out with it (see "Direct grant").
      */
-    private @Nullable Grant unlessLost(long token, long sentNanos) {
+    private @Nullable Grant unlessLost(long token, long sentNanos, long leaseNanos) {
         long lease = options.lease().toNanos();
-        if ((heldToken != 0 && token == heldToken) || now() - sentNanos < lease) {
+        boolean shorter = leaseNanos > 0 && leaseNanos < lease;
+        if (heldToken != 0 && token == heldToken) {
             return new Grant(token, sentNanos);
+        }
+        if (!shorter && now() - sentNanos < lease) {
+            return new Grant(token, sentNanos);
+        }
+        if (shorter && options.watchdog() && now() - sentNanos < leaseNanos) {
+            return new Grant(token, sentNanos, leaseNanos, false);
         }
         while (true) {
             long renewal = now();
@@ -309,13 +326,14 @@ final class Wait {
         return attempt(now());
     }
 
-    /** The lock a release of this client granted to this wait outright, taken; or null. */
+    /** The lock a release granted to this wait outright (see "Direct grant"), taken; or null. */
     private @Nullable Grant directGrant(WaitQueues.Waiter w) {
         Grant direct = w.takeGrant();
         if (direct == null) {
             return null;
         }
-        Grant g = unlessLost(direct.token(), direct.sentNanos());
+        long from = direct.heard() ? sent : direct.sentNanos();
+        Grant g = unlessLost(direct.token(), from, direct.leaseNanos());
         return g == null ? null : took(g);
     }
 

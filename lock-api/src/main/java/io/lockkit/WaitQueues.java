@@ -3,6 +3,7 @@ package io.lockkit;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.LockProvider.Subscription;
 import io.lockkit.spi.LockProvider.WakeUpListener;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,7 +112,7 @@ final class WaitQueues {
             return cancelled;
         }
 
-        /** The lock granted to this wait outright by a release of this client, or null. */
+        /** The lock granted to this wait outright by a release (of this client, or heard), or null. */
         @Nullable
         Grant grant() {
             return grant;
@@ -186,6 +187,28 @@ final class WaitQueues {
         }
 
         @Override
+        public void granted(String grantee, long waitId, long token, Duration lease) {
+            // A wait elsewhere, or one that ended (its abandon gives the grant back): nobody is woken.
+            grant(grantee, waitId, Grant.heard(token, lease.toNanos()));
+        }
+
+        /** Leaves {@code g} with {@code grantee}'s wait {@code waitId}, if it waits here, and wakes it. */
+        void grant(String grantee, long waitId, Grant g) {
+            lock.lock();
+            try {
+                for (Waiter w : waiters) {
+                    if (w.waitId == waitId && w.owner.equals(grantee)) {
+                        w.grant = g;
+                        w.signal();
+                        return;
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
         public void missedNotifications() {
             lock.lock();
             try {
@@ -240,11 +263,6 @@ final class WaitQueues {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing: the claim timeout frees it
         }
-    }
-
-    /** Registers the calling thread as a waiter for {@code name}, in its wait {@code waitId}. */
-    Waiter join(String name, String owner, long waitId) {
-        return join(name, owner, waitId, false, null);
     }
 
     /**
@@ -347,20 +365,8 @@ final class WaitQueues {
      */
     void grantedTo(String name, String grantee, long waitId, long token, long sentNanos) {
         Room room = rooms.get(name);
-        if (room == null) {
-            return;
-        }
-        room.lock.lock();
-        try {
-            for (Waiter w : room.waiters) {
-                if (w.waitId == waitId && w.owner.equals(grantee)) {
-                    w.grant = new Grant(token, sentNanos);
-                    w.signal();
-                    return;
-                }
-            }
-        } finally {
-            room.lock.unlock();
+        if (room != null) {
+            room.grant(grantee, waitId, new Grant(token, sentNanos));
         }
     }
 

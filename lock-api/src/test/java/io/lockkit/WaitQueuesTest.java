@@ -67,8 +67,8 @@ class WaitQueuesTest {
 
     @Test
     void aReleaseWakesOneWaiterAtATimeInArrivalOrder() {
-        WaitQueues.Waiter first = waits.join("q:one", "o1", 1);
-        WaitQueues.Waiter second = waits.join("q:one", "o2", 2);
+        WaitQueues.Waiter first = waits.join("q:one", "o1", 1, false, null);
+        WaitQueues.Waiter second = waits.join("q:one", "o2", 2, false, null);
         assertThat(waits.subscribe(first)).isTrue();
         WakeUpListener room = provider.listeners.get("q:one");
 
@@ -82,8 +82,8 @@ class WaitQueuesTest {
 
     @Test
     void aHandOverWakesOnlyTheGranteesWaiterAndOneToAnotherClientWakesNobody() {
-        WaitQueues.Waiter first = waits.join("q:hand", "o1", 1);
-        WaitQueues.Waiter second = waits.join("q:hand", "o2", 2);
+        WaitQueues.Waiter first = waits.join("q:hand", "o1", 1, false, null);
+        WaitQueues.Waiter second = waits.join("q:hand", "o2", 2, false, null);
         waits.subscribe(first);
         WakeUpListener room = provider.listeners.get("q:hand");
 
@@ -102,9 +102,9 @@ class WaitQueuesTest {
 
     @Test
     void missedNotificationsAndARecheckWakeEveryWaiterOfTheName() {
-        WaitQueues.Waiter first = waits.join("q:missed", "o1", 1);
-        WaitQueues.Waiter second = waits.join("q:missed", "o2", 2);
-        WaitQueues.Waiter elsewhere = waits.join("q:other", "o3", 3);
+        WaitQueues.Waiter first = waits.join("q:missed", "o1", 1, false, null);
+        WaitQueues.Waiter second = waits.join("q:missed", "o2", 2, false, null);
+        WaitQueues.Waiter elsewhere = waits.join("q:other", "o3", 3, false, null);
         waits.subscribe(first);
         provider.listeners.get("q:missed").missedNotifications();
         assertThat(first.consumeSignal()).isTrue();
@@ -120,9 +120,9 @@ class WaitQueuesTest {
 
     @Test
     void aWaiterThatLeavesWithoutTheLockPassesItsWakeUpOnAndOneThatTookItDoesNot() {
-        WaitQueues.Waiter first = waits.join("q:pass", "o1", 1);
-        WaitQueues.Waiter second = waits.join("q:pass", "o2", 2);
-        WaitQueues.Waiter third = waits.join("q:pass", "o3", 3);
+        WaitQueues.Waiter first = waits.join("q:pass", "o1", 1, false, null);
+        WaitQueues.Waiter second = waits.join("q:pass", "o2", 2, false, null);
+        WaitQueues.Waiter third = waits.join("q:pass", "o3", 3, false, null);
         waits.subscribe(first);
         WakeUpListener room = provider.listeners.get("q:pass");
 
@@ -141,9 +141,9 @@ class WaitQueuesTest {
 
     @Test
     void aDirectGrantReachesOnlyTheWaitItNames() {
-        WaitQueues.Waiter first = waits.join("q:grant", "o1", 1);
-        WaitQueues.Waiter sameOwnerLaterWait = waits.join("q:grant", "o1", 2);
-        WaitQueues.Waiter other = waits.join("q:grant", "o2", 3);
+        WaitQueues.Waiter first = waits.join("q:grant", "o1", 1, false, null);
+        WaitQueues.Waiter sameOwnerLaterWait = waits.join("q:grant", "o1", 2, false, null);
+        WaitQueues.Waiter other = waits.join("q:grant", "o2", 3, false, null);
 
         waits.grantedTo("q:grant", "o2", 2, 40, 123); // owner and wait id do not match one waiter
         waits.grantedTo("q:nobody", "o1", 1, 41, 123);
@@ -162,8 +162,8 @@ class WaitQueuesTest {
 
     @Test
     void aNameIsSubscribedOnceForAllItsWaiters() {
-        WaitQueues.Waiter first = waits.join("q:once", "o1", 1);
-        WaitQueues.Waiter second = waits.join("q:once", "o2", 2);
+        WaitQueues.Waiter first = waits.join("q:once", "o1", 1, false, null);
+        WaitQueues.Waiter second = waits.join("q:once", "o2", 2, false, null);
         assertThat(waits.subscriptions())
                 .as("no subscription before a waiter asks")
                 .isZero();
@@ -176,7 +176,7 @@ class WaitQueuesTest {
 
     @Test
     void anIdleRoomKeepsItsSubscriptionForTheLingerThenDropsIt() {
-        WaitQueues.Waiter w = waits.join("q:linger", "o1", 1);
+        WaitQueues.Waiter w = waits.join("q:linger", "o1", 1, false, null);
         waits.subscribe(w);
         waits.leave(w, true);
         scheduler.advance(Duration.ofNanos(LINGER - 1));
@@ -188,18 +188,18 @@ class WaitQueuesTest {
         assertThat(backend.subscriptions()).isZero();
 
         // The next waiter of the name gets a room of its own and subscribes anew.
-        WaitQueues.Waiter next = waits.join("q:linger", "o1", 2);
+        WaitQueues.Waiter next = waits.join("q:linger", "o1", 2, false, null);
         assertThat(waits.subscribe(next)).isTrue();
         assertThat(provider.subscribes.get()).isEqualTo(2);
     }
 
     @Test
     void aWaiterArrivingDuringTheLingerKeepsTheRoomAndItsSubscription() {
-        WaitQueues.Waiter w = waits.join("q:back", "o1", 1);
+        WaitQueues.Waiter w = waits.join("q:back", "o1", 1, false, null);
         waits.subscribe(w);
         waits.leave(w, true);
         scheduler.advance(Duration.ofNanos(LINGER / 2));
-        WaitQueues.Waiter again = waits.join("q:back", "o1", 2);
+        WaitQueues.Waiter again = waits.join("q:back", "o1", 2, false, null);
         assertThat(scheduler.pending()).as("the linger was cancelled").isZero();
         scheduler.advance(Duration.ofNanos(LINGER * 2));
         assertThat(waits.subscribe(again)).as("still subscribed").isFalse();
@@ -216,18 +216,18 @@ class WaitQueuesTest {
 
     @Test
     void aRoomWithoutASubscriptionIsDroppedAtOnceWithNothingScheduled() {
-        WaitQueues.Waiter w = waits.join("q:cheap", "o1", 1);
+        WaitQueues.Waiter w = waits.join("q:cheap", "o1", 1, false, null);
         waits.leave(w, true);
         assertThat(scheduler.pending()).isZero();
-        WaitQueues.Waiter next = waits.join("q:cheap", "o1", 2);
+        WaitQueues.Waiter next = waits.join("q:cheap", "o1", 2, false, null);
         assertThat(waits.subscribe(next)).isTrue();
     }
 
     @Test
     void withoutALingerTheLastWaiterToLeaveUnsubscribes() {
         WaitQueues noLinger = new WaitQueues(provider, scheduler, 0);
-        WaitQueues.Waiter first = noLinger.join("q:nolinger", "o1", 1);
-        WaitQueues.Waiter second = noLinger.join("q:nolinger", "o2", 2);
+        WaitQueues.Waiter first = noLinger.join("q:nolinger", "o1", 1, false, null);
+        WaitQueues.Waiter second = noLinger.join("q:nolinger", "o2", 2, false, null);
         noLinger.subscribe(first);
         noLinger.leave(first, true);
         assertThat(noLinger.subscriptions()).as("a waiter is left").isEqualTo(1);
@@ -239,9 +239,9 @@ class WaitQueuesTest {
 
     @Test
     void closeCancelsEveryWaiterDropsEverySubscriptionAndCancelsWaitsThatJoinLater() {
-        WaitQueues.Waiter first = waits.join("q:close-a", "o1", 1);
-        WaitQueues.Waiter second = waits.join("q:close-b", "o2", 2);
-        WaitQueues.Waiter lingering = waits.join("q:close-c", "o3", 3);
+        WaitQueues.Waiter first = waits.join("q:close-a", "o1", 1, false, null);
+        WaitQueues.Waiter second = waits.join("q:close-b", "o2", 2, false, null);
+        WaitQueues.Waiter lingering = waits.join("q:close-c", "o3", 3, false, null);
         waits.subscribe(first);
         waits.subscribe(lingering);
         waits.leave(lingering, true);
@@ -254,7 +254,7 @@ class WaitQueuesTest {
         assertThat(provider.unsubscribes.get()).isEqualTo(2);
         assertThat(scheduler.pending()).as("the linger was cancelled").isZero();
 
-        WaitQueues.Waiter late = waits.join("q:close-a", "o4", 4);
+        WaitQueues.Waiter late = waits.join("q:close-a", "o4", 4, false, null);
         assertThat(late.cancelled()).isTrue();
         waits.leave(late, false);
         waits.leave(first, false);
@@ -267,18 +267,18 @@ class WaitQueuesTest {
     void aFailingUnsubscribeIsLoggedAndTheRoomStillGoes() {
         provider.failClose = true;
         WaitQueues noLinger = new WaitQueues(provider, scheduler, 0);
-        WaitQueues.Waiter w = noLinger.join("q:failing", "o1", 1);
+        WaitQueues.Waiter w = noLinger.join("q:failing", "o1", 1, false, null);
         noLinger.subscribe(w);
         noLinger.leave(w, true);
         assertThat(provider.closeFailures).containsExactly("q:failing");
         assertThat(noLinger.subscriptions()).isZero();
-        WaitQueues.Waiter next = noLinger.join("q:failing", "o1", 2);
+        WaitQueues.Waiter next = noLinger.join("q:failing", "o1", 2, false, null);
         assertThat(noLinger.subscribe(next)).isTrue();
     }
 
     @Test
     void awaitReturnsAtOnceWhenSignalledCancelledOrInterruptedAndOtherwiseAfterItsTime() {
-        WaitQueues.Waiter w = waits.join("q:await", "o1", 1);
+        WaitQueues.Waiter w = waits.join("q:await", "o1", 1, false, null);
         long start = System.nanoTime();
         w.await(TimeUnit.MILLISECONDS.toNanos(20));
         assertThat(System.nanoTime() - start)
@@ -307,7 +307,7 @@ class WaitQueuesTest {
 
     @Test
     void aLateWakeUpToARoomDroppedAfterItsLingerDoesNotBlockItsSender() throws Exception {
-        WaitQueues.Waiter w = waits.join("q:late", "o1", 1);
+        WaitQueues.Waiter w = waits.join("q:late", "o1", 1, false, null);
         waits.subscribe(w);
         WakeUpListener dropped = provider.listeners.get("q:late");
         waits.leave(w, true);
@@ -342,8 +342,8 @@ class WaitQueuesTest {
                 },
                 scheduler,
                 0);
-        WaitQueues.Waiter first = slow.join("q:race", "o1", 1);
-        WaitQueues.Waiter second = slow.join("q:race", "o2", 2);
+        WaitQueues.Waiter first = slow.join("q:race", "o1", 1, false, null);
+        WaitQueues.Waiter second = slow.join("q:race", "o2", 2, false, null);
         // Threads of their own: the common pool may have a single thread on a small machine.
         java.util.concurrent.CompletableFuture<Boolean> firstMade = new java.util.concurrent.CompletableFuture<>();
         Thread firstThread = new Thread(() -> firstMade.complete(slow.subscribe(first)), "subscriber-1");
@@ -368,7 +368,7 @@ class WaitQueuesTest {
 
     @Test
     void closingFromOneThreadLeavesTheRoomsUsableFromAnother() throws Exception {
-        WaitQueues.Waiter w = waits.join("q:closed-elsewhere", "o1", 1);
+        WaitQueues.Waiter w = waits.join("q:closed-elsewhere", "o1", 1, false, null);
         waits.subscribe(w);
         waits.close();
         // A waiter thread that had joined before close still subscribes and leaves without hanging.

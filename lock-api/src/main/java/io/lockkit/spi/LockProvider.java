@@ -49,11 +49,18 @@ import org.jspecify.annotations.Nullable;
  *       answers {@code new Release(RELEASED, grantee)}; the grantee claims it with its next
  *       attempt, and if it never does, the lock lapses after a claim timeout of the backend's
  *       choosing.</li>
- *   <li><b>A direct grant</b>, only to a waiter of the releasing client (same client part): the
+ *   <li><b>A direct grant</b> to a waiter of the releasing client (same client part): the
  *       release makes the grantee the holder at once, with the lease of its waiting request, and
  *       answers {@link Release#grantedTo Release.grantedTo(grantee, token, waitId)}; the core
  *       passes the token to that wait without a call. A later attempt of the same wait takes the
  *       grant without raising the hold count and sets its lease anew.</li>
+ *   <li><b>A heard grant</b> to a waiter of another client: the release makes the grantee the
+ *       holder at once, with a lease of at most its waiting request's (the backend may cut it to
+ *       its claim timeout), and tells the grantee's client with
+ *       {@link WakeUpListener#granted WakeUpListener.granted(grantee, waitId, token, lease)}, which
+ *       hands the token to that wait without a call (see there for why its lease is safe to count).
+ *       Only to a wait of a client that hears such grants (one that said so in its waiting
+ *       request); the release answers {@code new Release(RELEASED, grantee)}, as for a hand-over.</li>
  *   <li><b>The grantee wake-up</b>: the releasing client's core wakes its own grantee from the
  *       {@code Release} answer; the backend tells the other clients with
  *       {@link WakeUpListener#released released(grantee)}, on which the grantee's client wakes
@@ -330,6 +337,26 @@ public interface LockProvider extends AutoCloseable {
 
         /** Notifications may have been missed (reconnect): every waiter should check again. */
         void missedNotifications();
+
+        /**
+         * The lock was granted outright to {@code grantee}'s wait {@code waitId} by a release of
+         * another client: the grantee holds it already, with fencing token {@code token}, until
+         * {@code lease} after the release. Safe to rely on only because of how the backend grants:
+         * to a wait of a client that said it hears such grants, after every attempt of that wait
+         * it answered, so the grantee's client counts the lease from that wait's latest attempt
+         * that found the lock busy, which was sent before the grant was made. The grantee's client
+         * hands the lock to the wait without a call; the other clients wake nobody. If the wait has
+         * ended, its {@link LockProvider#abandon abandon} gives the grant back. The default treats
+         * the grant as a hand-over to claim ({@link #released released(grantee)}): the wait's next
+         * attempt takes the grant, as the backend lets an attempt of the granted wait do.
+         *
+         * @param lease the lease the backend set, at most the one the wait asked for: a backend may
+         *     set a shorter one, its claim timeout, so that a grantee that died costs no more than an
+         *     unclaimed hand-over; the grantee's client renews it early
+         */
+        default void granted(String grantee, long waitId, long token, Duration lease) {
+            released(grantee);
+        }
     }
 
     /** Optional abilities; the caller API refuses loudly what a provider lacks. */

@@ -72,6 +72,10 @@
  *       once, tied to its wait id ({@link io.lockkit.spi.Release#grantedTo}); the core passes the
  *       token to the wait, and {@link io.lockkit.spi.LockProvider#abandon abandon} of a wait that
  *       ended gives it back.</dd>
+ *   <dt>heard grant</dt>
+ *   <dd>Optional: a grant to a waiter of another client, which the backend tells that client
+ *       ({@link io.lockkit.spi.LockProvider.WakeUpListener#granted}); the core passes the token to
+ *       the wait, its lease counted from the wait's latest attempt.</dd>
  *   <dt>abandon</dt>
  *   <dd>Optional: the end of a wait without the lock; the backend forgets the waiter's queue
  *       entry and any hand-over or grant it did not take.</dd>

@@ -163,7 +163,10 @@ public final class JedisLockProviderBuilder {
         return this;
     }
 
-    /** How long a waiter has to claim a lock handed to it; a dead waiter costs at most this. */
+    /**
+     * How long a lock handed to a waiter of another process stays with it until that process
+     * claims or renews it (a grant's first lease is at most this); a dead waiter costs at most this.
+     */
     public JedisLockProviderBuilder claimTimeout(Duration claimTimeout) {
         this.claimTimeout = positive(claimTimeout, "claimTimeout");
         return this;

@@ -442,12 +442,17 @@ class JedisLockProviderTest {
     }
 
     @Test
-    @DisplayName("a waiter of another client, or one that did not say which wait it is in, still claims the hand-over")
+    @DisplayName(
+            "a waiter that did not say which wait it is in, or of another client of an earlier version, still claims the hand-over")
     void otherWaitersStillClaim() {
         JedisLockProvider p = provider();
         String name = name();
+        String base = "lockkit:{" + name + "}";
         p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
-        p.tryAcquire(inWait(name, "c2:remote", 3, Duration.ofSeconds(30)));
+        // A waiter of another client of an earlier version: its request lacks ":g" (it hears no grants).
+        redis.command("ZADD", base + ":q", "1", "c2:remote");
+        redis.command("HSET", base + ":qd", "c2:remote", Long.toString(System.currentTimeMillis() + 30_000));
+        redis.command("HSET", base + ":qd", "c2:remote\0g", "30000:3");
         p.tryAcquire(request(name, "c1:anonymous", Duration.ofSeconds(10)));
 
         assertThat(p.release(name, "c1:holder"))
@@ -458,9 +463,77 @@ class JedisLockProviderTest {
                         .isAcquired())
                 .isTrue();
         assertThat(p.release(name, "c1:anonymous"))
-                .as("another client's waiter: a claim")
+                .as("another client's waiter that hears no grants: a claim")
                 .isEqualTo(new Release(Release.Outcome.RELEASED, "c2:remote"));
         assertThat(holdCount(p, name, "c2:remote")).isZero();
+    }
+
+    @Test
+    @DisplayName(
+            "a waiter of another client gets the lock outright, for the claim timeout, and its client hears the grant")
+    void waitersOfOtherClientsHearTheirGrant() {
+        JedisLockProvider p = provider();
+        String name = name();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        closeables.add(p.subscribe(name, new WakeUpListener() {
+            @Override
+            public void released(String grantee) {
+                heard.add("released to " + grantee);
+            }
+
+            @Override
+            public void missedNotifications() {}
+
+            @Override
+            public void granted(String grantee, long waitId, long token, Duration lease) {
+                heard.add(grantee + " " + waitId + " " + token + " " + lease);
+            }
+        }));
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c2:remote", 3, Duration.ofSeconds(30)));
+
+        assertThat(p.release(name, "c1:holder"))
+                .as("answered as a hand-over: the releasing client has nobody to pass a token to")
+                .isEqualTo(new Release(Release.Outcome.RELEASED, "c2:remote"));
+        LockState state = p.inspect(name).orElseThrow();
+        assertThat(state.holdCounts()).isEqualTo(Map.of("c2:remote", 1));
+        assertThat(state.remainingLease())
+                .as("the claim timeout, not the waiter's 30 s")
+                .isLessThanOrEqualTo(JedisLockProvider.DEFAULT_CLAIM_TIMEOUT);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(heard)
+                        .containsExactly(
+                                "c2:remote 3 " + state.fencingToken() + " " + JedisLockProvider.DEFAULT_CLAIM_TIMEOUT));
+
+        Acquisition again = p.tryAcquire(inWait(name, "c2:remote", 3, Duration.ofSeconds(30)));
+        assertThat(again.fencingToken())
+                .as("the granted wait's own attempt takes the same hold")
+                .isEqualTo(state.fencingToken());
+        assertThat(holdCount(p, name, "c2:remote")).isEqualTo(1);
+        assertThat(p.inspect(name).orElseThrow().remainingLease())
+                .as("with its own lease from then on")
+                .isGreaterThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    @DisplayName("a grant to a waiter of another client that died lapses after the claim timeout")
+    void deadWaiterOfAGrantCostsOneClaimTimeout() {
+        JedisLockProvider p = JedisLockProvider.builder()
+                .uri(redis.uri())
+                .claimTimeout(Duration.ofMillis(300))
+                .build();
+        closeables.add(p);
+        String name = name();
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(inWait(name, "c2:dead", 5, Duration.ofSeconds(30)));
+        assertThat(p.release(name, "c1:holder").grantee()).isEqualTo("c2:dead");
+        assertThat(holdCount(p, name, "c2:dead")).as("granted outright").isEqualTo(1);
+        Acquisition busy = p.tryAcquire(request(name, "c3:next", Duration.ZERO));
+        assertThat(busy.isAcquired()).isFalse();
+        assertThat(busy.retryAfter()).isLessThanOrEqualTo(Duration.ofMillis(300));
+        await().atMost(Duration.ofSeconds(3))
+                .until(() ->
+                        p.tryAcquire(request(name, "c3:next", Duration.ZERO)).isAcquired());
     }
 
     @Test
@@ -642,8 +715,9 @@ class JedisLockProviderTest {
 
             assertThat(holdCount(p, name, "c1:quitter")).isEqualTo(-1);
             assertThat(holdCount(p, name, "c1:patient"))
-                    .as("passed on by an abandon: claimed, and announced")
-                    .isZero();
+                    .as("passed on by an abandon: granted outright, and announced (an abandon's release has no"
+                            + " releasing process to pass a token on)")
+                    .isEqualTo(1);
             await().atMost(Duration.ofSeconds(5)).until(() -> published.contains("c1:patient"));
             assertThat(p.tryAcquire(inWait(name, "c1:patient", 9, Duration.ofSeconds(30)))
                             .isAcquired())

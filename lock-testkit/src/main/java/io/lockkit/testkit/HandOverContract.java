@@ -38,15 +38,37 @@ abstract class HandOverContract extends ContractGroup {
         // finds it only at its next attempt and counts its lease from then: for a while its
         // client thinks it holds a lock that the backend has already given to someone else.
         assume(Capability.EXPLICIT_LEASE);
+        DistributedLockFactory releasing = client();
+        assertHandedOverHoldEndsByTheBackendsLease(releasing, releasing, client());
+    }
+
+    @Test
+    @DisplayName(
+            "a waiter of another client handed the lock by a release is valid on its client no longer than the backend holds it for it")
+    void handedOverHoldOfAnotherClientIsNeverValidLongerThanOnTheBackend() throws Exception {
+        // A backend may grant a released lock straight to a waiter of another client and tell
+        // that client (WakeUpListener.granted), whose core counts the lease from the waiter's
+        // latest attempt. If the backend sets a shorter lease than it announces, or answers an
+        // attempt of the granted wait "busy", that client thinks it holds a lock the backend has
+        // already let go.
+        assume(Capability.EXPLICIT_LEASE);
+        assertHandedOverHoldEndsByTheBackendsLease(client(), client(), client());
+    }
+
+    /**
+     * A waiter of {@code waiting} gets the lock {@code releasing} releases, with an explicit lease;
+     * {@code prober} tries the lock until the waiter's handle is invalid: it must get in only then.
+     */
+    private void assertHandedOverHoldEndsByTheBackendsLease(
+            DistributedLockFactory releasing, DistributedLockFactory waiting, DistributedLockFactory prober)
+            throws Exception {
         String name = name();
         Duration lease = scaled(Duration.ofSeconds(1));
-        DistributedLockFactory releasing = client();
-        DistributedLockFactory other = client();
         LockHandle first = releasing.acquire(name, leaseOf(lease));
         java.util.concurrent.CompletableFuture<LockHandle> handedOver = new java.util.concurrent.CompletableFuture<>();
         start("waiter", () -> {
             try {
-                handedOver.complete(releasing.acquire(
+                handedOver.complete(waiting.acquire(
                         name,
                         LockOptions.builder()
                                 .waitAtMost(scaled(Duration.ofSeconds(10)))
@@ -65,7 +87,7 @@ abstract class HandOverContract extends ContractGroup {
         Optional<LockHandle> intruder = Optional.empty();
         while (second.isValid()) {
             probes++;
-            intruder = other.tryAcquire(name);
+            intruder = prober.tryAcquire(name);
             if (intruder.isPresent()) {
                 boolean grantStillValid = second.isValid();
                 intruder.get().release();
@@ -83,7 +105,7 @@ abstract class HandOverContract extends ContractGroup {
                 .isPositive();
         // The hold ends with its lease, and the lock is free for others then.
         await().atMost(scaled(Duration.ofSeconds(3))).until(() -> {
-            Optional<LockHandle> h = other.tryAcquire(name);
+            Optional<LockHandle> h = prober.tryAcquire(name);
             h.ifPresent(LockHandle::release);
             return h.isPresent();
         });

@@ -75,6 +75,53 @@ final class BrokenGrantKits {
         }
     }
 
+    /** A kit whose clients grant released locks to waiters of any client, each broken by {@link #hear}. */
+    abstract static class HearingKit extends LockContractTest {
+        private final LocalLockProvider backend = new LocalLockProvider();
+        private final HearingGrantsProviderContractTest.Hearing.Shared shared =
+                new HearingGrantsProviderContractTest.Hearing.Shared();
+
+        @Override
+        protected LockProvider newProvider() {
+            return hear(backend.newClient(), shared);
+        }
+
+        abstract HearingGrantsProviderContractTest.Hearing hear(
+                LockProvider honest, HearingGrantsProviderContractTest.Hearing.Shared shared);
+    }
+
+    /** The heard grants as they should be: the honest counterpart of the kit below. */
+    static class HonestHeardGrantsKit extends HearingKit {
+        @Override
+        HearingGrantsProviderContractTest.Hearing hear(
+                LockProvider honest, HearingGrantsProviderContractTest.Hearing.Shared shared) {
+            return new HearingGrantsProviderContractTest.Hearing(honest, shared);
+        }
+    }
+
+    /**
+     * A grant to a waiter of another client holds the lock for half the lease the waiter asked
+     * for, but is announced with the whole of it: the waiter's client counts a lease the backend
+     * does not keep, and holds the lock on its client after the backend has let it go.
+     */
+    static class HeardGrantsOutlastTheirLeaseKit extends HearingKit {
+        @Override
+        HearingGrantsProviderContractTest.Hearing hear(
+                LockProvider honest, HearingGrantsProviderContractTest.Hearing.Shared shared) {
+            return new HearingGrantsProviderContractTest.Hearing(honest, shared) {
+                @Override
+                Duration grantLease(LockRequest next) {
+                    return next.lease().dividedBy(2);
+                }
+
+                @Override
+                Duration announcedLease(LockRequest next, Duration lease) {
+                    return next.lease();
+                }
+            };
+        }
+    }
+
     /**
      * Grants a released lock outright to a waiter of the releasing client, with the lease of the
      * waiter's request counted from the release, as a backend that hands over within a process

@@ -668,6 +668,20 @@ class BrokenProvidersTest {
                 "aGrantToAWaiterOfTheReleasingClientIsTheWaitersOneHold");
     }
 
+    @Test
+    @DisplayName(
+            "a provider that announces a grant to another client's waiter with a longer lease than it set fails the other-client hand-over test")
+    void providerAnnouncingALongerLeaseThanItGrantedIsRejected() {
+        assertRejectedBy(
+                BrokenGrantKits.HeardGrantsOutlastTheirLeaseKit.class,
+                LockContractTest.HandOver.class,
+                "handedOverHoldOfAnotherClientIsNeverValidLongerThanOnTheBackend");
+        assertPassedBy(
+                BrokenGrantKits.HonestHeardGrantsKit.class,
+                LockContractTest.HandOver.class,
+                "handedOverHoldOfAnotherClientIsNeverValidLongerThanOnTheBackend");
+    }
+
     // ---- faults considered and found covered by tests written for something else ----
 
     private static void assertRejected(Class<?> kit, Class<?> group) {

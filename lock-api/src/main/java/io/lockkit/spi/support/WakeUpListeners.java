@@ -73,6 +73,19 @@ public final class WakeUpListeners {
         }
     }
 
+    /**
+     * Tells {@code key}'s listeners that its lock was granted outright to {@code grantee}'s wait
+     * {@code waitId} (see {@link WakeUpListener#granted}).
+     */
+    public void granted(String key, String grantee, long waitId, long token, java.time.Duration lease) {
+        List<WakeUpListener> list = byKey.get(key);
+        if (list != null) {
+            for (WakeUpListener listener : list) {
+                listener.granted(grantee, waitId, token, lease);
+            }
+        }
+    }
+
     /** Tells {@code key}'s listeners to look again: a notification may have been missed. */
     public void missed(String key) {
         List<WakeUpListener> list = byKey.get(key);

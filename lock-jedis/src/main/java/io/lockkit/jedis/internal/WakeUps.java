@@ -48,8 +48,37 @@ public interface WakeUps {
         }
     }
 
-    /** Hands one release message (the grantee's owner id, or empty when the lock is free) to a channel's listeners. */
+    /**
+     * Hands one release message to a channel's listeners: empty when the lock is free, the
+     * grantee's owner id for a hand-over to claim, or {@code "<grantee> <wait id> <token> <lease
+     * ms>"} for a grant outright (owner ids contain no spaces; see release.lua). A message of
+     * another shape (a newer version's) is read as a missed notification: every waiter looks again.
+     */
     static void deliver(WakeUpListeners listeners, String channel, String message) {
-        listeners.released(channel, message.isEmpty() ? null : message);
+        if (message.isEmpty()) {
+            listeners.released(channel, null);
+            return;
+        }
+        int first = message.indexOf(' ');
+        if (first < 0) {
+            listeners.released(channel, message);
+            return;
+        }
+        int second = message.indexOf(' ', first + 1);
+        int third = second < 0 ? -1 : message.indexOf(' ', second + 1);
+        try {
+            if (third < 0 || message.indexOf(' ', third + 1) >= 0) {
+                throw new NumberFormatException("not four fields");
+            }
+            long waitId = Long.parseLong(message, first + 1, second, 10);
+            long token = Long.parseLong(message, second + 1, third, 10);
+            long lease = Long.parseLong(message, third + 1, message.length(), 10);
+            if (waitId <= 0 || token <= 0 || lease <= 0) {
+                throw new NumberFormatException("not positive");
+            }
+            listeners.granted(channel, message.substring(0, first), waitId, token, java.time.Duration.ofMillis(lease));
+        } catch (NumberFormatException e) {
+            listeners.missed(channel);
+        }
     }
 }

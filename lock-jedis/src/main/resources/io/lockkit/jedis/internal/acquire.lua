@@ -12,9 +12,10 @@
 -- KEYS[2] queueKey: the wait queue, a sorted set: owner -> arrival time (server microseconds:
 --         FIFO order)
 -- KEYS[3] deadlinesKey: queue deadlines, a hash: owner -> time (ms) after which the entry is
---         stale, and owner .. REQUEST -> "<lease>:<wait id>", the lease (ms) and wait id of the
+--         stale, and owner .. REQUEST -> "<lease>:<wait id>:g", the lease (ms) and wait id of the
 --         owner's latest request (a field of its own, so that the deadline stays a plain number
---         for every reader)
+--         for every reader); ":g" says that the owner's client hears grants published to it (see
+--         release.lua), which entries of earlier versions lack
 -- ARGV[1] owner
 -- ARGV[2] lease: ms
 -- ARGV[3] maxWait: how long (ms) the owner will wait if the lock is busy; 0: do not queue
@@ -178,7 +179,7 @@ if wait > 0 then
   local now = time[1] * 1000 + math.floor(time[2] / 1000)
   local keep = math.min(wait, ttl) + tonumber(queueSlack)
   redis.call('ZADD', queueKey, 'NX', time[1] * 1000000 + time[2], owner)
-  redis.call('HSET', deadlinesKey, owner, now + keep, owner .. REQUEST, lease .. ':' .. waitId)
+  redis.call('HSET', deadlinesKey, owner, now + keep, owner .. REQUEST, lease .. ':' .. waitId .. ':g')
   if redis.call('PTTL', queueKey) < keep then
     redis.call('PEXPIRE', queueKey, keep)
     redis.call('PEXPIRE', deadlinesKey, keep)

@@ -20,9 +20,10 @@
 -- (The names after KEYS[n] and ARGV[n] are the locals below and the names in ReleaseScript; a
 -- unit test holds them together.)
 -- Returns -1 when the owner held nothing (force: the lock was free), 0 when a reentrant hold
--- remains, 1 when the lock is now free, the grantee's owner id when it was handed to a waiter
--- that must claim it, {grantee, token, wait id} when it was granted to a waiter outright (the
--- token as acquire.lua answers it: an integer below 2^53, else a string of its digits).
+-- remains, 1 when the lock is now free, the grantee's owner id when it was handed to a waiter of
+-- another client (to claim, or granted and published), {grantee, token, wait id} when it was
+-- granted to a waiter of the releasing client outright (the token as acquire.lua answers it: an
+-- integer below 2^53, else a string of its digits).
 --
 -- Retries: a call whose reply was lost is sent again. Lowering a count is not idempotent, so a
 -- call that lowers one records its nonce in F_RETRY_NONCE, and a retry that finds it there
@@ -50,10 +51,14 @@
 -- Hand-over kinds: a waiter of the releasing client (alive: its process is releasing) gets the
 -- lock outright, held once with the lease of its latest request and F_GRANT_WAIT set to that request's
 -- wait id; the releasing process passes the token to it, so the waiter needs no call of its own.
--- Any other waiter gets it to claim (count "0", the claim timeout as TTL), so that a waiter that
--- is gone costs only the claim timeout. An attempt of the granted wait that meets the grant takes
--- it as it is; the wait's abandon gives it back (a grant the waiter never learned of), while an
--- abandon of another wait leaves the owner's hold alone.
+-- A waiter of another client whose request says it hears grants (":g") gets it outright too, with
+-- the lesser of that lease and the claim timeout as TTL, and one published message
+-- "<grantee> <wait id> <token> <ttl ms>" tells its client, which hands the token to the wait and
+-- renews early; a waiter that is gone costs only the claim timeout. Any other waiter (an entry of
+-- an earlier version, or without a wait id) gets it to claim (count "0", the claim timeout as TTL,
+-- the grantee's id published). An attempt of the granted wait that meets the grant takes it as it
+-- is; the wait's abandon gives it back (a grant the waiter never learned of), while an abandon of
+-- another wait leaves the owner's hold alone.
 --
 local lockKey, queueKey, deadlinesKey = KEYS[1], KEYS[2], KEYS[3]
 local owner, mode, claimTimeout, fenceRetention, channel, publishCommand, localPrefix, localHandOffs, nonce, waitId =
@@ -286,18 +291,35 @@ local function live(head)
   return nil
 end
 
+-- A token as the decimal digits of the number or string nextToken made.
+local function digits(token)
+  if type(token) == 'number' then
+    return string.format('%.0f', token)
+  end
+  return token
+end
+
 local function grant(head, request, nextStreak)
   local granted = nextToken(last, time)
   redis.call('ZREM', queueKey, head)
   redis.call('HDEL', deadlinesKey, head, head .. REQUEST)
   local local_ = localPrefix ~= '' and string.sub(head, 1, #localPrefix) == localPrefix
-  if local_ and request then
-    local lease, wait = string.match(request, '^(%d+):(%d+)$')
-    if wait and wait ~= '0' then
+  if request then
+    local lease, wait, hears = string.match(request, '^(%d+):(%d+)(.*)$')
+    if wait and wait ~= '0' and (local_ or hears == ':g') then
+      -- Outright: to a waiter of the releasing client, which passes the token on itself, or to
+      -- one elsewhere whose client hears the published grant; that one's lease is cut to the
+      -- claim timeout, so that a waiter that died costs no more than an unclaimed hand-over (its
+      -- client renews early).
+      local ttl = local_ and lease or math.min(tonumber(lease), tonumber(claimTimeout))
       redis.call('HSET', lockKey, F_HOLDER, head, head, 1, F_TOKEN, granted, F_STREAK, nextStreak,
         F_GRANT_WAIT, wait, F_GRANT_NONCE, nonce)
-      redis.call('PEXPIRE', lockKey, lease)
-      return {head, granted, tonumber(wait)}
+      redis.call('PEXPIRE', lockKey, ttl)
+      if local_ then
+        return {head, granted, tonumber(wait)}
+      end
+      redis.call(publishCommand, channel, head .. ' ' .. wait .. ' ' .. digits(granted) .. ' ' .. ttl)
+      return head
     end
   end
   redis.call('HSET', lockKey, F_HOLDER, head, head, 0, F_TOKEN, granted, F_STREAK, nextStreak)

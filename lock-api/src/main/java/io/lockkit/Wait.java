@@ -29,8 +29,8 @@ import org.jspecify.annotations.Nullable;
  *     before it granted the lock (every attempt is answered before the next is sent, and one that
  *     met the grant would have taken it). Such a lease may be shorter than the one asked for (the
  *     backend's claim timeout, so that a waiter that died costs no more): a watchdog hold takes it
- *     as its first lease, renewed early; a hold with an explicit lease has it confirmed by one
- *     renewal first, as below.
+ *     as its first lease, renewed early, while more than half of it is left; otherwise, and for a
+ *     hold with an explicit lease, one renewal confirms it first, as below.
  * <li><b>Last look</b>: at the deadline, one attempt that does not wait, so a lock freed exactly
  *     then is not missed.
  * <li><b>Lost already?</b> A hold won by a request whose answer came back after the lease ran out
@@ -278,7 +278,8 @@ final class Wait {
         if (!shorter && now() - sentNanos < lease) {
             return new Grant(token, sentNanos);
         }
-        if (shorter && options.watchdog() && now() - sentNanos < leaseNanos) {
+        if (shorter && options.watchdog() && now() - sentNanos < leaseNanos / 2) {
+            // More than half of the short first lease left: the watchdog renews it in time.
             return new Grant(token, sentNanos, leaseNanos, false);
         }
         while (true) {

@@ -128,6 +128,29 @@ final class Contention implements AutoCloseable {
     Result run(
             String lockName, int clientCount, int threadsPerClient, Duration warmup, Duration measure, boolean monitor)
             throws InterruptedException {
+        return run(lockName, clientCount, threadsPerClient, warmup, measure, monitor, false, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #run(String, int, int, Duration, Duration, boolean)}; with {@code handOffOnly}, a
+     * contender that released the lock asks for it again only after another contender took it, so
+     * that every release hands the lock to another waiter (P7: no waiter of the releasing thread's
+     * own, the library cannot let the releasing thread back in ahead of the waiters); each holder
+     * keeps the lock for {@code hold}. P7 holds longer than a round trip: the contenders share one
+     * JVM, so a contender hears at once that another took the lock, which processes do not; an
+     * attempt it sends then must find the lock held and be answered before the release, else a
+     * library whose waiters retry would meet the release with an attempt already on its way.
+     */
+    Result run(
+            String lockName,
+            int clientCount,
+            int threadsPerClient,
+            Duration warmup,
+            Duration measure,
+            boolean monitor,
+            boolean handOffOnly,
+            Duration hold)
+            throws InterruptedException {
         Shared shared = new Shared();
         List<Thread> threads = new ArrayList<>();
         List<Recorder> recorders = new ArrayList<>();
@@ -138,7 +161,7 @@ final class Contention implements AutoCloseable {
                 recorders.add(recorder);
                 BenchLock lock = client.lock(lockName);
                 Thread thread = new Thread(
-                        () -> contend(lock, shared, recorder),
+                        () -> contend(lock, shared, recorder, handOffOnly, hold.toNanos()),
                         "bench-" + library.name().toLowerCase() + "-c" + c + "-t" + t);
                 thread.setDaemon(true);
                 threads.add(thread);
@@ -231,7 +254,7 @@ final class Contention implements AutoCloseable {
         }
     }
 
-    private static void contend(BenchLock lock, Shared shared, Recorder me) {
+    private static void contend(BenchLock lock, Shared shared, Recorder me, boolean handOffOnly, long holdNanos) {
         while (!shared.stop) {
             long t0 = System.nanoTime();
             try {
@@ -253,13 +276,19 @@ final class Contention implements AutoCloseable {
                 me.wait.add(t1 - t0);
             }
             shared.guarded++;
-            shared.acquisitions.incrementAndGet();
+            long mine = shared.acquisitions.incrementAndGet();
+            if (holdNanos > 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(holdNanos);
+            }
             shared.lastReleaser = me.id;
             shared.lastReleaseStart = System.nanoTime();
             try {
                 lock.unlock();
             } catch (RuntimeException e) {
                 error(shared, e);
+            }
+            while (handOffOnly && shared.acquisitions.get() == mine && !shared.stop) {
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000); // until another contender took it
             }
         }
     }

@@ -21,9 +21,10 @@ import java.util.Map;
  * Redis without the proxy, unless {@code --delays=} says otherwise), where a saved round trip or a
  * hand-off without one shows. P1: one thread's lock
  * + unlock of a free name, p50 and p99. P3: 4 clients × 8 threads on one name, acquisitions per
- * second and hand-off p50. P7: 4 clients × 1 thread on one name, so that every hand-off to another
- * thread is to another client (process): the p50 from the release call to the next holder's
- * return. The libraries take turns within each delay; {@code --rounds=} rounds (2 unless given);
+ * second and hand-off p50. P7: 4 clients × 1 thread on one name, each asking again only after
+ * another took the lock, so that every release hands the lock to another client (process), each
+ * holding it for two added round trips (at least 1 ms; see {@link #p7Hold}): the p50 from the
+ * release call to the next holder's return. The libraries take turns within each delay; {@code --rounds=} rounds (2 unless given);
  * the tables give the median of the rounds. Writes {@code delayed-network.md} to {@code --out}
  * ({@code results/raw} unless given) and prints it.
  */
@@ -91,6 +92,11 @@ public final class DelayedNetworkMain {
         }
     }
 
+    /** P7's hold: longer than two round trips, and at least 1 ms (see Contention's run). */
+    static Duration p7Hold(int delayMillis) {
+        return Duration.ofMillis(Math.max(1, 2L * delayMillis));
+    }
+
     private static Figures measure(RedisAdmin redis, String uri, Library lib, int delay, int round, Duration measure)
             throws InterruptedException {
         String tag = "d" + delay + "r" + round;
@@ -104,7 +110,7 @@ public final class DelayedNetworkMain {
         Duration warmup = Duration.ofSeconds(2);
         try (Contention c = new Contention(lib, redis, uri, 4, tag)) {
             p3 = c.run("p3-" + tag, 4, 8, warmup, measure, false);
-            p7 = c.run("p7-" + tag, 4, 1, warmup, measure, false);
+            p7 = c.run("p7-" + tag, 4, 1, warmup, measure, false, true, p7Hold(delay));
         }
         Figures f = new Figures(
                 p1[0],

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 
 /**
- * P1 and P3 on PostgreSQL: lockkit's JDBC provider beside a raw-SQL floor and Spring Integration's
+ * P1, P3 and P7 on PostgreSQL and MariaDB: lockkit's JDBC provider beside a raw-SQL floor and Spring Integration's
  * {@code JdbcLockRegistry}, one PostgreSQL (the embedded binaries), one run. Prints a Markdown
  * table and writes it to {@code results/jdbc/RESULTS.md} (or the directory given as argument).
  *
@@ -26,7 +26,10 @@ import java.util.concurrent.locks.Lock;
  * plus one), so only the statements differ. P1: one thread locks and unlocks one name, no
  * contention; the latency of each pair. P3: 4 clients (each its own pool and lock objects, as 4
  * processes) × 8 threads take one hot name with no pause; acquisitions per second and the
- * hand-off (from the releasing thread's unlock call to the next holder's lock return). The floor
+ * hand-off (from the releasing thread's unlock call to the next holder's lock return). P7: the
+ * same with 4 clients × 1 thread, each asking again only after another client took the lock and
+ * holding it 2 ms, so that every release hands the lock to another client (process): the hand-off
+ * p50 between clients. The floor
  * acquires with one INSERT … ON CONFLICT … DO UPDATE … WHERE expired, releases with one DELETE, and
  * its waiters poll every millisecond; JdbcLockRegistry polls every 100 ms (its default,
  * idleBetweenTries). Plain drivers, not JMH: database round trips dominate. On a machine with two
@@ -54,6 +57,10 @@ public final class JdbcBenchmarkMain {
     private static final Duration P3_MEASURE = Duration.ofSeconds(6);
     private static final int P3_CLIENTS = 4;
     private static final int P3_THREADS = 8;
+    /** P7: threads per client; one, so that every hand-off is to another client. */
+    private static final int P7_THREADS = 1;
+    /** P7: how long each holder keeps the lock. */
+    private static final Duration P7_HOLD = Duration.ofMillis(2);
 
     private JdbcBenchmarkMain() {}
 
@@ -131,7 +138,7 @@ public final class JdbcBenchmarkMain {
             cells.add(String.format(Locale.ROOT, "%.3f", one[3]));
         }
         for (Peer peer : P3_PEERS) {
-            double[] p3 = p3(peer, db);
+            double[] p3 = p3(peer, db, P3_THREADS);
             log(
                     "%s round %d P3 %s: %.0f acquisitions/s, hand-off p50 %.0f us (same client %.0f, other %.0f,"
                             + " %.0f%% same), lost updates %d",
@@ -139,6 +146,13 @@ public final class JdbcBenchmarkMain {
             for (int i : new int[] {0, 1, 2, 4, 5, 6, 3}) {
                 cells.add(String.format(Locale.ROOT, "%.1f", p3[i]));
             }
+        }
+        for (Peer peer : P3_PEERS) {
+            double[] p7 = p3(peer, db, P7_THREADS);
+            log(
+                    "%s round %d P7 %s: other-client hand-off p50 %.0f us (%.0f%% same client), %.0f acquisitions/s",
+                    db.name(), round, peer, p7[5], p7[6], p7[0]);
+            cells.add(String.format(Locale.ROOT, "%.1f", p7[5]));
         }
         return cells.toArray(String[]::new);
     }
@@ -308,13 +322,14 @@ public final class JdbcBenchmarkMain {
         }
     }
 
-    private static double[] p3(Peer peer, JdbcDatabase db) throws Exception {
+    /** P3 ({@code threadsPerClient} 8) or P7 (1): 4 clients take one hot name. */
+    private static double[] p3(Peer peer, JdbcDatabase db, int threadsPerClient) throws Exception {
         List<JdbcPeers.Client> clients = new ArrayList<>();
         try {
             for (int i = 0; i < P3_CLIENTS; i++) {
-                clients.add(JdbcPeers.open(peer, db, P3_THREADS));
+                clients.add(JdbcPeers.open(peer, db, threadsPerClient));
             }
-            String name = "p3-" + peer;
+            String name = (threadsPerClient == P7_THREADS ? "p7-" : "p3-") + peer;
             AtomicLong releasedAt = new AtomicLong();
             java.util.concurrent.atomic.AtomicInteger releasedBy = new java.util.concurrent.atomic.AtomicInteger(-1);
             AtomicLong acquisitions = new AtomicLong();
@@ -330,7 +345,7 @@ public final class JdbcBenchmarkMain {
             for (int ci = 0; ci < clients.size(); ci++) {
                 JdbcPeers.Client c = clients.get(ci);
                 int clientIndex = ci;
-                for (int t = 0; t < P3_THREADS; t++) {
+                for (int t = 0; t < threadsPerClient; t++) {
                     Samples mine = new Samples();
                     Samples mineSame = new Samples();
                     Samples mineOther = new Samples();
@@ -343,6 +358,12 @@ public final class JdbcBenchmarkMain {
                                 while (System.nanoTime() - measureTo < 0) {
                                     lock.lock();
                                     long now = System.nanoTime();
+                                    if (threadsPerClient == P7_THREADS) {
+                                        // P7: hold longer than a statement, so that an attempt sent when
+                                        // this one won is answered (busy) before the release (see
+                                        // Contention's run: the clients share one JVM)
+                                        java.util.concurrent.locks.LockSupport.parkNanos(P7_HOLD.toNanos());
+                                    }
                                     long released = releasedAt.get();
                                     int by = releasedBy.get();
                                     if (now - measureFrom >= 0 && now - measureTo < 0) {
@@ -355,8 +376,15 @@ public final class JdbcBenchmarkMain {
                                     plain[0]++;
                                     atomic.incrementAndGet();
                                     releasedBy.set(clientIndex);
+                                    long taken = atomic.get();
                                     releasedAt.set(System.nanoTime());
                                     lock.unlock();
+                                    while (threadsPerClient == P7_THREADS
+                                            && atomic.get() == taken
+                                            && System.nanoTime() - measureTo < 0) {
+                                        // P7: ask again only after another client took it
+                                        java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+                                    }
                                 }
                             },
                             "p3-" + peer + "-" + threads.size());

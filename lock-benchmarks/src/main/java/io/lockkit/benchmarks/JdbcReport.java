@@ -23,6 +23,9 @@ final class JdbcReport {
     private static final String[] P1_PEERS = {"floor", "lockkit", "spring", "lockkit SPI only"};
     private static final String[] P3_PEERS = {"floor", "lockkit", "spring"};
 
+    /** P7 cells per peer (in P3_PEERS order): the other-client hand-off p50. */
+    private static final int P7_CELLS = 1;
+
     private JdbcReport() {}
 
     static String render(
@@ -33,7 +36,7 @@ final class JdbcReport {
             int repeats,
             List<String> load) {
         StringBuilder b = new StringBuilder();
-        b.append("# JDBC lock benchmarks (P1, P3) on PostgreSQL and MariaDB\n\n");
+        b.append("# JDBC lock benchmarks (P1, P3, P7) on PostgreSQL and MariaDB\n\n");
         b.append("Generated ")
                 .append(ZonedDateTime.now(ZoneOffset.UTC).withNano(0))
                 .append(" by\n\n```sh\n")
@@ -44,7 +47,7 @@ final class JdbcReport {
                 .append("\n```\n\n");
         b.append(String.format(
                 Locale.ROOT,
-                "JDK %s, %d CPUs, %s. The databases take turns, one round (P1 and P3) each, %d times; load average"
+                "JDK %s, %d CPUs, %s. The databases take turns, one round (P1, P3 and P7) each, %d times; load average"
                         + " (1, 5, 15 min) before and after each round: %s.%n%n",
                 System.getProperty("java.version"),
                 cpus,
@@ -59,7 +62,10 @@ final class JdbcReport {
                         + " call to the next holder's lock return, split by whether the next holder is of the releasing client (same)"
                         + " or of another (other). floor = one upsert over an expired row to acquire, one DELETE to release, waiters"
                         + " poll every 1 ms; spring = Spring Integration 7.1.2 `JdbcLockRegistry` over `DefaultLockRepository` (its"
-                        + " default 100 ms between tries). Every library on HikariCP pools of the same size.\n\n");
+                        + " default 100 ms between tries). Every library on HikariCP pools of the same size.\n"
+                        + "P7: as P3 with 4 clients × 1 thread, each asking again only after another client took the lock"
+                        + " and holding it 2 ms, so that every release hands it to another client (process): the other-client"
+                        + " hand-off p50.\n\n");
         for (Map.Entry<JdbcDatabase, List<String[]>> e : rounds.entrySet()) {
             database(b, e.getKey(), e.getValue());
             breakdown(b, breakdowns.get(e.getKey()));
@@ -73,15 +79,20 @@ final class JdbcReport {
         double p1Spi = median(rows, r -> cell(r, 3 * P1_CELLS + 1));
         double p3Ratio = median(rows, r -> p3(r, 1, 0) / p3(r, 2, 0));
         double handOffRatio = median(rows, r -> p3(r, 1, 1) / p3(r, 2, 1));
+        double p7Spring = median(rows, r -> p7(r, 1) / p7(r, 2));
+        double p7Floor = median(rows, r -> p7(r, 1) / p7(r, 0));
         b.append(String.format(
                 Locale.ROOT,
                 "Goals (medians of the rounds' ratios): P1 lockkit × floor **%.2f** (goal ≤ 1.3; the provider alone %.2f);"
                         + " P3 acquisitions/s lockkit ÷ spring **%.2f** (goal ≥ 1.5); P3 hand-off p50 lockkit ÷ spring **%.2f**"
-                        + " (goal ≤ 0.5).%n%n",
+                        + " (goal ≤ 0.5); P7 other-client hand-off p50 lockkit ÷ spring **%.2f** (goal ≤ 0.5), lockkit ÷ floor"
+                        + " %.2f.%n%n",
                 p1Ratio,
                 p1Spi,
                 p3Ratio,
-                handOffRatio));
+                handOffRatio,
+                p7Spring,
+                p7Floor));
         TextTable libraries = TextTable.of(
                 "library",
                 "P1 p50 µs",
@@ -92,20 +103,23 @@ final class JdbcReport {
                 "same client p50 µs",
                 "other client p50 µs",
                 "same client share",
-                "P3 lost updates");
+                "P3 lost updates",
+                "P7 other-client hand-off p50 µs");
         for (int i = 0; i < P1_PEERS.length; i++) {
             libraries.row(libraryRow(rows, i));
         }
         b.append(libraries.markdown());
-        b.append("\nEvery round (P1 p50 µs floor / lockkit / spring / SPI only; P3 acquisitions/s and hand-off p50 µs"
-                + " lockkit / spring; lockkit's hand-off p50 same / other client):\n\n");
+        b.append(
+                "\nEvery round (P1 p50 µs floor / lockkit / spring / SPI only; P3 acquisitions/s and hand-off p50 µs"
+                        + " lockkit / spring; lockkit's hand-off p50 same / other client; P7 other-client hand-off p50 µs):\n\n");
         TextTable every = TextTable.of(
                 "round",
                 "P1 p50 µs",
                 "P1 lockkit × floor",
                 "P3 acq/s lockkit / spring",
                 "P3 hand-off p50 lockkit / spring",
-                "lockkit same / other client");
+                "lockkit same / other client",
+                "P7 other client lockkit / spring / floor");
         for (int i = 0; i < rows.size(); i++) {
             String[] r = rows.get(i);
             every.row(
@@ -115,7 +129,8 @@ final class JdbcReport {
                     String.format(Locale.ROOT, "%.2f", cell(r, P1_CELLS + 1)),
                     lockkitVersusSpring(r, 0),
                     lockkitVersusSpring(r, 1),
-                    fmt(p3(r, 1, 3)) + " / " + fmt(p3(r, 1, 4)));
+                    fmt(p3(r, 1, 3)) + " / " + fmt(p3(r, 1, 4)),
+                    fmt(p7(r, 1)) + " / " + fmt(p7(r, 2)) + " / " + fmt(p7(r, 0)));
         }
         b.append(every.markdown());
         b.append('\n');
@@ -140,8 +155,9 @@ final class JdbcReport {
             }
             cells.add(String.format(Locale.ROOT, "%.0f%%", median(rows, r -> p3(r, peer, 5))));
             cells.add(fmt(median(rows, r -> p3(r, peer, 6))));
+            cells.add(fmt(median(rows, r -> p7(r, peer))));
         } else {
-            cells.addAll(java.util.Collections.nCopies(7, "–"));
+            cells.addAll(java.util.Collections.nCopies(8, "–"));
         }
         return cells;
     }
@@ -167,6 +183,11 @@ final class JdbcReport {
     /** P3 cell {@code c} of peer {@code peer} (index into P3_PEERS). */
     private static double p3(String[] row, int peer, int c) {
         return cell(row, P1_PEERS.length * P1_CELLS + peer * P3_CELLS + c);
+    }
+
+    /** The P7 cell of peer {@code peer} (index into P3_PEERS), after every P3 cell. */
+    private static double p7(String[] row, int peer) {
+        return cell(row, P1_PEERS.length * P1_CELLS + P3_PEERS.length * P3_CELLS + peer * P7_CELLS);
     }
 
     private static double median(List<String[]> rows, ToDoubleFunction<String[]> value) {

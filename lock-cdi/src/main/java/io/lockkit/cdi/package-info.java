@@ -39,7 +39,7 @@
  * <tr><td>{@code lockkit.redis.replica-acknowledgement.replicas},
  *     {@code lockkit.redis.replica-acknowledgement.timeout}</td><td>{@code 0},
  *     {@code 100ms}</td><td>replicas that must acknowledge each acquisition</td></tr>
- * <tr><td>{@code lockkit.redis.claim-timeout}</td><td>{@code 2s}</td><td>time to claim a handed-over lock</td></tr>
+ * <tr><td>{@code lockkit.redis.claim-timeout}</td><td>{@code 2s}</td><td>how long a lock handed to another process stays with it until claimed or renewed</td></tr>
  * <tr><td>{@code lockkit.redis.fence-retention}</td><td>{@code 60s}</td><td>how long a released lock keeps
  *     its token</td></tr>
  * <tr><td>{@code lockkit.jdbc.url}</td><td>none</td><td>JDBC URL of the lock database (the provider keeps a

@@ -48,9 +48,12 @@ import redis.clients.jedis.UnifiedJedis;
  * commands between them. Releasing a lock that has waiters hands it to the first live one inside the
  * release script. A waiter of the releasing process gets it outright (held, with its own lease;
  * the release's reply carries its token, which the releasing thread passes to it), so a hand-off
- * within a process is one command. Any other waiter is told by a message on the lock's channel
- * and claims the lock with one more call (a waiter that is gone then costs only the claim
- * timeout), so a contended acquisition costs at most three commands, however many wait.
+ * within a process is one command. A waiter of another process gets it outright too, for at most
+ * the claim timeout until its process renews it, and a message on the lock's channel carries its
+ * token to that process, so a hand-off between processes needs no call of the waiter's either (a
+ * waiter that is gone costs only the claim timeout); a waiter of an earlier version is told by
+ * the message and claims the lock with one more call. A contended acquisition costs at most three
+ * commands, however many wait.
  * A multi-lock's attempts and releases ({@link #tryAcquireAll}, {@link #releaseAll}) are these
  * same script calls sent together: one round trip each on one node, one batch per node on a Cluster.
  *
@@ -82,7 +85,7 @@ public final class JedisLockProvider implements LockProvider {
     public static final String DEFAULT_KEY_PREFIX = "lockkit";
     /** How long a command may take, including waiting for a pooled connection: 2 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
-    /** How long a waiter has to claim a lock handed to it before it passes on: 2 s. */
+    /** How long a lock handed to a waiter of another process stays with it until that process claims or renews it: 2 s. */
     public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofSeconds(2);
     /** How long a released lock's hash keeps its last fencing token: 60 s. */
     public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofSeconds(60);

@@ -125,7 +125,8 @@ public final class JedisLockProviderFactory implements LockProviderFactory {
             new ProviderSetting(
                     CLAIM_TIMEOUT,
                     "2s",
-                    "How long a waiter of another process has to claim a lock handed to it before it passes on."),
+                    "How long a lock handed to a waiter of another process stays with it until that process claims or"
+                            + " renews it, before it passes on."),
             new ProviderSetting(
                     FENCE_RETENTION, "60s", "How long a released lock keeps its last fencing token in Redis."));
 

@@ -516,6 +516,56 @@ class JedisLockProviderTest {
     }
 
     @Test
+    @DisplayName(
+            "a waiter of another process takes the lock a release grants it without a call, and its watchdog renews the claim-timeout lease early")
+    void aGrantHeardFromAnotherProcessIsTakenWithoutACallAndRenewedEarly() throws Exception {
+        DistributedLockFactory holding = factory();
+        CountingLockProvider counting = new CountingLockProvider(JedisLockProvider.create(redis.uri()));
+        DistributedLockFactory waiting = DistributedLockFactory.create(counting);
+        closeables.add(waiting);
+        JedisLockProvider inspecting = provider();
+        String name = name();
+        LockHandle first = holding.acquire(name, LockOptions.noWait());
+        java.util.concurrent.CompletableFuture<LockHandle> second = new java.util.concurrent.CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                second.complete(waiting.acquire(
+                        name,
+                        LockOptions.builder().waitAtMost(Duration.ofSeconds(30)).build()));
+            } catch (Throwable e) {
+                second.completeExceptionally(e);
+            }
+        });
+        waiter.start();
+        // The first attempt, and the one after subscribing; then the waiter parks.
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> counting.acquisitions() == 2 && waiter.getState() == Thread.State.TIMED_WAITING);
+        first.release();
+        LockHandle h = second.get(10, TimeUnit.SECONDS);
+
+        assertThat(counting.acquisitions())
+                .as("attempts of the waiter after the grant")
+                .isEqualTo(2);
+        LockState granted = inspecting.inspect(name).orElseThrow();
+        assertThat(granted.fencingToken()).isEqualTo(h.fencingToken());
+        assertThat(granted.remainingLease())
+                .as("the grant's lease in Redis: the claim timeout")
+                .isLessThanOrEqualTo(JedisLockProvider.DEFAULT_CLAIM_TIMEOUT);
+        assertThat(h.remainingLease())
+                .as("the lease the waiter counts: at most the claim timeout, from its own latest attempt")
+                .isLessThanOrEqualTo(JedisLockProvider.DEFAULT_CLAIM_TIMEOUT);
+        await("the watchdog renews the short first lease to the whole watchdog lease")
+                .atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        inspecting.inspect(name).orElseThrow().remainingLease().compareTo(Duration.ofSeconds(20)) > 0);
+        assertThat(h.isValid()).isTrue();
+        assertThat(h.remainingLease()).isGreaterThan(Duration.ofSeconds(20));
+        h.release();
+        assertThat(inspecting.inspect(name)).isEmpty();
+    }
+
+    @Test
     @DisplayName("a grant to a waiter of another client that died lapses after the claim timeout")
     void deadWaiterOfAGrantCostsOneClaimTimeout() {
         JedisLockProvider p = JedisLockProvider.builder()

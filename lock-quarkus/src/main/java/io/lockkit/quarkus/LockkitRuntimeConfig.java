@@ -116,7 +116,7 @@ public interface LockkitRuntimeConfig {
         /** The connect timeout, e.g. {@code 2s}. */
         Optional<String> connectTimeout();
 
-        /** How long a released lock's waiter may take to claim it. */
+        /** How long a lock handed to a waiter of another process stays with it until that process claims or renews it. */
         Optional<String> claimTimeout();
 
         /** How long fencing counters are kept after their lock's last use. */

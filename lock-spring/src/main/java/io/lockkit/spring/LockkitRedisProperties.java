@@ -23,7 +23,7 @@ public class LockkitRedisProperties {
     private @Nullable String user;
     /** The password of the Redis nodes. */
     private @Nullable String password;
-    /** How long a waiter of another process has to claim a lock handed to it before it passes on (default 2s). */
+    /** How long a lock handed to a waiter of another process stays with it until that process claims or renews it, before it passes on (default 2s). */
     private @Nullable String claimTimeout;
     /** How long a released lock keeps its last fencing token in Redis (default 60s). */
     private @Nullable String fenceRetention;

@@ -59,7 +59,15 @@ class FactoryResourcesTest {
                 while (held.size() < count) {
                     held.add(f.acquire(run + ":held:" + held.size()));
                 }
-                holding.put(count, waiter.figures(redis));
+                // The pub/sub connection (and its control channel) comes up on its own thread after the
+                // first acquisition: wait for it, so that a slow start is not read as none.
+                holding.put(
+                        count,
+                        await().atMost(Duration.ofSeconds(30))
+                                .pollInterval(Duration.ofMillis(20))
+                                .until(
+                                        () -> waiter.figures(redis),
+                                        h -> h.pubSubConnections() >= 1 && h.subscribedChannels() >= 1));
             }
             held.forEach(LockHandle::close);
             List<String> names = IntStream.range(0, WAITED_NAMES)

@@ -568,22 +568,11 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("a grant to a waiter of another client that died lapses after the claim timeout")
     void deadWaiterOfAGrantCostsOneClaimTimeout() {
-        JedisLockProvider p = JedisLockProvider.builder()
-                .uri(redis.uri())
-                .claimTimeout(Duration.ofMillis(300))
-                .build();
-        closeables.add(p);
         String name = name();
-        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
-        p.tryAcquire(inWait(name, "c2:dead", 5, Duration.ofSeconds(30)));
-        assertThat(p.release(name, "c1:holder").grantee()).isEqualTo("c2:dead");
-        assertThat(holdCount(p, name, "c2:dead")).as("granted outright").isEqualTo(1);
-        Acquisition busy = p.tryAcquire(request(name, "c3:next", Duration.ZERO));
-        assertThat(busy.isAcquired()).isFalse();
-        assertThat(busy.retryAfter()).isLessThanOrEqualTo(Duration.ofMillis(300));
-        await().atMost(Duration.ofSeconds(3))
-                .until(() ->
-                        p.tryAcquire(request(name, "c3:next", Duration.ZERO)).isAcquired());
+        assertDeadWaiterCostsOneClaimTimeout(
+                name,
+                inWait(name, "c2:dead", 5, Duration.ofSeconds(30)),
+                holdCount -> assertThat(holdCount).as("granted outright").isEqualTo(1));
     }
 
     @Test
@@ -1029,20 +1018,34 @@ class JedisLockProviderTest {
     @Test
     @DisplayName("a dead waiter's hand-over lapses after the claim timeout")
     void deadWaiterCostsOneClaimTimeout() {
+        String name = name();
+        assertDeadWaiterCostsOneClaimTimeout(
+                name,
+                request(name, "c2:dead", Duration.ofSeconds(10)),
+                holdCount -> assertThat(holdCount).as("handed over, to claim").isZero());
+    }
+
+    /**
+     * {@code deadWait}'s owner queues and never comes back; the release hands it the lock (its hold
+     * count checked by {@code handedOver}): another client gets the lock within the claim timeout.
+     */
+    private void assertDeadWaiterCostsOneClaimTimeout(
+            String name, LockRequest deadWait, java.util.function.IntConsumer handedOver) {
         JedisLockProvider p = JedisLockProvider.builder()
                 .uri(redis.uri())
                 .claimTimeout(Duration.ofMillis(300))
                 .build();
         closeables.add(p);
-        String name = name();
-        p.tryAcquire(request(name, "holder", Duration.ZERO));
-        p.tryAcquire(request(name, "dead", Duration.ofSeconds(10)));
-        assertThat(p.release(name, "holder").grantee()).isEqualTo("dead");
-        Acquisition busy = p.tryAcquire(request(name, "next", Duration.ZERO));
+        p.tryAcquire(request(name, "c1:holder", Duration.ZERO));
+        p.tryAcquire(deadWait);
+        assertThat(p.release(name, "c1:holder").grantee()).isEqualTo(deadWait.owner());
+        handedOver.accept(holdCount(p, name, deadWait.owner()));
+        Acquisition busy = p.tryAcquire(request(name, "c3:next", Duration.ZERO));
         assertThat(busy.isAcquired()).isFalse();
         assertThat(busy.retryAfter()).isLessThanOrEqualTo(Duration.ofMillis(300));
         await().atMost(Duration.ofSeconds(3))
-                .until(() -> p.tryAcquire(request(name, "next", Duration.ZERO)).isAcquired());
+                .until(() ->
+                        p.tryAcquire(request(name, "c3:next", Duration.ZERO)).isAcquired());
     }
 
     @Test

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Tag;
 @DisplayName("An in-JVM backend that grants a released lock to a waiter of the releasing client")
 class HandingOverProviderContractTest extends LockContractTest {
 
-    private final LocalLockProvider backend = new LocalLockProvider();
+    /** The in-JVM backend of this test's clients. */
+    final LocalLockProvider backend = new LocalLockProvider();
 
     @Override
     protected LockProvider newProvider() {
@@ -48,12 +49,20 @@ class HandingOverProviderContractTest extends LockContractTest {
      * that wait gives it back. {@link BrokenGrantKits} breaks it through the two package-private hooks.
      */
     static class HandingOver extends ForwardingLockProvider {
-        private final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
+        /** The latest waiting request per name. */
+        final Map<String, LockRequest> waiting;
         /** Grants not yet taken: "name owner waitId" → token. */
-        private final Map<String, Long> grants = new ConcurrentHashMap<>();
+        final Map<String, Long> grants;
 
         HandingOver(LockProvider delegate) {
+            this(delegate, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+        }
+
+        /** A client whose waiting requests and grants are kept in the given maps (shared, for a backend of several clients). */
+        HandingOver(LockProvider delegate, Map<String, LockRequest> waiting, Map<String, Long> grants) {
             super(delegate);
+            this.waiting = waiting;
+            this.grants = grants;
         }
 
         @Override
@@ -116,11 +125,11 @@ class HandingOverProviderContractTest extends LockContractTest {
                     : Acquisition.busy(Duration.ZERO);
         }
 
-        private void forget(String name, String owner, long waitId) {
+        void forget(String name, String owner, long waitId) {
             waiting.computeIfPresent(name, (n, w) -> w.owner().equals(owner) && w.waitId() == waitId ? null : w);
         }
 
-        private static String key(String name, String owner, long waitId) {
+        static String key(String name, String owner, long waitId) {
             return name + " " + owner + " " + waitId;
         }
     }

@@ -1,14 +1,11 @@
 package io.lockkit.testkit;
 
-import io.lockkit.LocalLockProvider;
 import io.lockkit.spi.Acquisition;
 import io.lockkit.spi.LockProvider;
 import io.lockkit.spi.Release;
-import io.lockkit.spi.support.ForwardingLockProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -22,28 +19,17 @@ import org.junit.jupiter.api.Tag;
  * ({@link LockProvider.WakeUpListener#granted}), with its lease cut to a claim time. So the core's
  * heard-grant paths (the lease counted from the wait's latest attempt, a first lease shorter than
  * the one asked for, renewed early, a grant whose wait ended given back) are exercised by the kit.
+ * The backend and its control are {@link HandingOverProviderContractTest}'s.
  */
 @Tag("second-pass") // CI runs it in one of its two passes only: see .ci/run
 @DisplayName("An in-JVM backend that grants a released lock to a waiter of any client, and tells that waiter's client")
-class HearingGrantsProviderContractTest extends LockContractTest {
+class HearingGrantsProviderContractTest extends HandingOverProviderContractTest {
 
-    private final LocalLockProvider backend = new LocalLockProvider();
     private final Hearing.Shared shared = new Hearing.Shared();
 
     @Override
     protected LockProvider newProvider() {
         return new Hearing(backend.newClient(), shared);
-    }
-
-    @Override
-    protected Optional<BackendControl> backendControl() {
-        return Optional.of(BackendControl.of(backend::stopBackend, backend::startBackend));
-    }
-
-    @Override
-    protected boolean startTokensAt(String name, long next) {
-        backend.startTokensAt(next);
-        return true;
     }
 
     /**
@@ -53,16 +39,17 @@ class HearingGrantsProviderContractTest extends LockContractTest {
      * is of the releasing client (answered as a direct grant), else with the lesser of that lease
      * and {@link #CLAIM_TIME}, announced to the listeners of the name. The waiter's next attempt
      * of the same wait takes the grant (its lease set anew); abandon of that wait gives it back.
-     * {@link BrokenGrantKits} breaks it through the two package-private hooks.
+     * The waiter's side (an attempt that meets its grant, the waiting requests) is {@link
+     * HandingOverProviderContractTest.HandingOver}'s; {@link BrokenGrantKits} breaks it through the two
+     * package-private hooks.
      */
-    static class Hearing extends ForwardingLockProvider {
+    static class Hearing extends HandingOverProviderContractTest.HandingOver {
         /** The longest lease a grant to another client's waiter gets, as a backend's claim timeout. */
         static final Duration CLAIM_TIME = Duration.ofSeconds(2);
 
         /** What the clients of one backend share. */
         static final class Shared {
             final Map<String, LockRequest> waiting = new ConcurrentHashMap<>();
-            /** Grants not yet taken: "name owner waitId" → token. */
             final Map<String, Long> grants = new ConcurrentHashMap<>();
 
             final Map<String, List<WakeUpListener>> listeners = new ConcurrentHashMap<>();
@@ -79,35 +66,13 @@ class HearingGrantsProviderContractTest extends LockContractTest {
         private final Shared shared;
 
         Hearing(LockProvider delegate, Shared shared) {
-            super(delegate);
+            super(delegate, shared.waiting, shared.grants);
             this.shared = shared;
         }
 
         @Override
-        public Acquisition tryAcquire(LockRequest r) {
-            Long granted = shared.grants.remove(key(r.name(), r.owner(), r.waitId()));
-            if (granted != null) {
-                Acquisition taken = delegate()
-                                .renew(List.of(new Renewal(r.name(), r.owner(), r.lease())))
-                                .isEmpty()
-                        ? Acquisition.acquired(granted)
-                        : Acquisition.busy(Duration.ZERO);
-                if (taken.isAcquired()) {
-                    return taken;
-                }
-            }
-            Acquisition a = delegate().tryAcquire(r);
-            if (!a.isAcquired() && r.waiting() && r.waitId() != 0) {
-                shared.waiting.put(r.name(), r);
-            } else {
-                forget(r.name(), r.owner(), r.waitId());
-            }
-            return a;
-        }
-
-        @Override
         public Release release(String name, String owner) {
-            LockRequest next = shared.waiting.get(name);
+            LockRequest next = waiting.get(name);
             // Hand-overs are exclusive and unfair only: a shared or fair claim waits for its own attempt.
             if (next == null || !next.claim().exclusive() || next.claim().fair()) {
                 return delegate().release(name, owner);
@@ -124,7 +89,7 @@ class HearingGrantsProviderContractTest extends LockContractTest {
             }
             boolean local = clientOf(owner).equals(clientOf(next.owner()));
             Duration lease = local ? next.lease() : grantLease(next);
-            Acquisition a = shared.waiting.remove(name, next)
+            Acquisition a = waiting.remove(name, next)
                     ? delegate().tryAcquire(new LockRequest(name, next.owner(), lease, Duration.ZERO))
                     : Acquisition.busy(Duration.ZERO);
             if (!a.isAcquired()) {
@@ -132,7 +97,7 @@ class HearingGrantsProviderContractTest extends LockContractTest {
                 return r;
             }
             long token = a.fencingToken();
-            shared.grants.put(key(name, next.owner(), next.waitId()), token);
+            grants.put(key(name, next.owner(), next.waitId()), token);
             if (local) {
                 return Release.grantedTo(next.owner(), token, next.waitId());
             }
@@ -144,7 +109,7 @@ class HearingGrantsProviderContractTest extends LockContractTest {
         @Override
         public void abandon(String name, String owner, long waitId) {
             forget(name, owner, waitId);
-            if (shared.grants.remove(key(name, owner, waitId)) != null) {
+            if (grants.remove(key(name, owner, waitId)) != null) {
                 release(name, owner);
             }
             delegate().abandon(name, owner, waitId); // the backend's own queue entry (writer preference, fair order)
@@ -175,6 +140,7 @@ class HearingGrantsProviderContractTest extends LockContractTest {
         }
 
         /** The lease a grant to a waiter of another client gets: the lesser of its request's and the claim time. */
+        @Override
         Duration grantLease(LockRequest next) {
             return next.lease().compareTo(CLAIM_TIME) < 0 ? next.lease() : CLAIM_TIME;
         }
@@ -184,17 +150,9 @@ class HearingGrantsProviderContractTest extends LockContractTest {
             return lease;
         }
 
-        private void forget(String name, String owner, long waitId) {
-            shared.waiting.computeIfPresent(name, (n, w) -> w.owner().equals(owner) && w.waitId() == waitId ? null : w);
-        }
-
         private static String clientOf(String owner) {
             int colon = owner.lastIndexOf(':');
             return colon < 0 ? owner : owner.substring(0, colon);
-        }
-
-        private static String key(String name, String owner, long waitId) {
-            return name + " " + owner + " " + waitId;
         }
     }
 }

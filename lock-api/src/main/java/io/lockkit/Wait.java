@@ -29,8 +29,9 @@ import org.jspecify.annotations.Nullable;
  *     before it granted the lock (every attempt is answered before the next is sent, and one that
  *     met the grant would have taken it). Such a lease may be shorter than the one asked for (the
  *     backend's claim timeout, so that a waiter that died costs no more): a watchdog hold takes it
- *     as its first lease, renewed early, while more than half of it is left; otherwise, and for a
- *     hold with an explicit lease, one renewal confirms it first, as below.
+ *     as its first lease, renewed early. A heard grant is handed out only while more than half of
+ *     its lease is left (the wait's latest attempt may be long past); otherwise, and for an explicit
+ *     lease longer than the heard one, one renewal confirms it first, as below.
  * <li><b>Last look</b>: at the deadline, one attempt that does not wait, so a lock freed exactly
  *     then is not missed.
  * <li><b>Lost already?</b> A hold won by a request whose answer came back after the lease ran out
@@ -266,8 +267,8 @@ final class Wait {
      * The hold won with {@code token} by a request sent at {@code sentNanos}, as it may be handed
      * out; null when the backend no longer has it, or no renewal came back within its lease before
      * the deadline (then a thread's next lock call releases what may be left). {@code leaseNanos}:
-     * the lease running from {@code sentNanos} when shorter than the one asked for, else 0; only a
-     * watchdog hold is handed out with it (see "Direct grant").
+     * for a heard grant the lease it was announced with, running from {@code sentNanos}, else 0; a
+     * lease shorter than the one asked for is handed out to a watchdog hold only (see "Direct grant").
      */
     private @Nullable Grant unlessLost(long token, long sentNanos, long leaseNanos) {
         long lease = options.lease().toNanos();
@@ -275,12 +276,12 @@ final class Wait {
         if (heldToken != 0 && token == heldToken) {
             return new Grant(token, sentNanos);
         }
-        if (!shorter && now() - sentNanos < lease) {
+        if (leaseNanos == 0 && now() - sentNanos < lease) {
             return new Grant(token, sentNanos);
         }
-        if (shorter && options.watchdog() && now() - sentNanos < leaseNanos / 2) {
-            // More than half of the short first lease left: the watchdog renews it in time.
-            return new Grant(token, sentNanos, leaseNanos, false);
+        if (leaseNanos > 0 && (options.watchdog() || !shorter) && now() - sentNanos < Math.min(leaseNanos, lease) / 2) {
+            // A heard grant with more than half of its lease left: the watchdog renews it in time.
+            return shorter ? new Grant(token, sentNanos, leaseNanos, false) : new Grant(token, sentNanos);
         }
         while (true) {
             long renewal = now();
@@ -334,7 +335,9 @@ final class Wait {
             return null;
         }
         long from = direct.heard() ? sent : direct.sentNanos();
-        Grant g = unlessLost(direct.token(), from, direct.leaseNanos());
+        long heardLease =
+                direct.leaseNanos() > 0 ? direct.leaseNanos() : options.lease().toNanos();
+        Grant g = unlessLost(direct.token(), from, direct.heard() ? heardLease : 0);
         return g == null ? null : took(g);
     }
 
